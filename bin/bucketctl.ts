@@ -1,0 +1,114 @@
+#!/usr/bin/env node
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from '../lib/config.js';
+import { connectDatabase } from '../lib/db/database.js';
+import { EngineUnavailableError } from '../lib/db/engine.js';
+import { joinOrStartEngine } from '../lib/db/shared-engine.js';
+import { BucketAdminError, createBucket, deleteBucket, listBuckets, rotateKeys, type KeyChoice } from '../lib/services/buckets.js';
+import type { Db } from 'mongodb';
+
+const USAGE = `Usage: bucketctl <command> [options]
+
+Commands:
+  create-bucket <slug> [--read-key K] [--write-key K] [--no-read-key] [--no-write-key]
+      Creates a Bucket; prints {"slug","read_key","write_key"} as one JSON line.
+      Keys not given are generated; --no-*-key leaves that key off (null): the Bucket then
+      accepts reads (writes) without a key.
+  list-buckets
+      Prints one JSON line per Bucket (keys are stored hashed and cannot be shown).
+  rotate-keys <slug>
+      Replaces every key the Bucket has with a new one; prints the new keys as one JSON line.
+  delete-bucket <slug> --yes
+      Deletes the Bucket and everything in it.
+
+The database is MONGODB_URI when set, otherwise the embedded engine of DATA_DIR (default ./data),
+shared with a server running on the same DATA_DIR.`;
+
+class UsageError extends Error {}
+
+function keyChoice(given: string | undefined, disabled: boolean | undefined, name: string): KeyChoice {
+  if (given !== undefined && disabled) throw new UsageError(`--${name}-key and --no-${name}-key exclude each other`);
+  if (disabled) return { kind: 'none' };
+  if (given !== undefined) {
+    if (given.length < 8) throw new UsageError(`--${name}-key must be at least 8 characters`);
+    return { kind: 'given', key: given };
+  }
+  return { kind: 'generate' };
+}
+
+function oneSlug(positionals: string[], command: string): string {
+  if (positionals.length !== 1) throw new UsageError(`${command} takes exactly one <slug>`);
+  return positionals[0];
+}
+
+async function run(db: Db, command: string, argv: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      'read-key': { type: 'string' },
+      'write-key': { type: 'string' },
+      'no-read-key': { type: 'boolean' },
+      'no-write-key': { type: 'boolean' },
+      yes: { type: 'boolean' },
+    },
+  });
+  switch (command) {
+    case 'create-bucket': {
+      const slug = oneSlug(positionals, command);
+      const read = keyChoice(values['read-key'], values['no-read-key'], 'read');
+      const write = keyChoice(values['write-key'], values['no-write-key'], 'write');
+      console.log(JSON.stringify(await createBucket(db, slug, read, write)));
+      return;
+    }
+    case 'list-buckets':
+      for (const b of await listBuckets(db)) console.log(JSON.stringify(b));
+      return;
+    case 'rotate-keys':
+      console.log(JSON.stringify(await rotateKeys(db, oneSlug(positionals, command))));
+      return;
+    case 'delete-bucket': {
+      const slug = oneSlug(positionals, command);
+      if (!values.yes) throw new UsageError(`delete-bucket removes "${slug}" and all its content: repeat with --yes to confirm`);
+      await deleteBucket(db, slug);
+      console.log(JSON.stringify({ deleted: slug }));
+      return;
+    }
+    default:
+      throw new UsageError(`unknown command "${command}"`);
+  }
+}
+
+async function main(): Promise<number> {
+  const [command, ...rest] = process.argv.slice(2);
+  if (!command || command === '--help' || command === 'help') {
+    console.log(USAGE);
+    return command ? 0 : 2;
+  }
+  if (!['create-bucket', 'list-buckets', 'rotate-keys', 'delete-bucket'].includes(command)) {
+    throw new UsageError(`unknown command "${command}"`);
+  }
+  const config = loadConfig();
+  const engine = await joinOrStartEngine({ mongodbUri: config.mongodbUri, persistent: true, dataDir: config.dataDir });
+  const database = await connectDatabase(engine.uri, config.dbName);
+  try {
+    await run(database.db, command, rest);
+  } finally {
+    await database.close();
+    await engine.stop();
+  }
+  return 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    if (err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      console.error(`bucketctl: ${(err as Error).message}\n\n${USAGE}`);
+      process.exit(2);
+    }
+    const known = err instanceof BucketAdminError || err instanceof EngineUnavailableError || err instanceof ConfigError;
+    console.error(`bucketctl: ${known ? (err as Error).message : 'failed: ' + (err as Error).message}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,54 @@
+#!/usr/bin/env node
+import http from 'node:http';
+import { createApp } from '../lib/app.js';
+import { ConfigError, loadConfig } from '../lib/config.js';
+import { connectDatabase } from '../lib/db/database.js';
+import { EngineUnavailableError } from '../lib/db/engine.js';
+import { startOwnedEngine } from '../lib/db/shared-engine.js';
+
+const log = (msg: string) => console.log(`[content-api] ${msg}`);
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const engine = await startOwnedEngine({ mongodbUri: config.mongodbUri, persistent: true, dataDir: config.dataDir });
+  log(`engine: ${engine.name}`);
+  const database = await connectDatabase(engine.uri, config.dbName);
+  const app = createApp({ config, db: database.db, log: (m) => console.error(`[content-api] ${m}`) });
+  const server = http.createServer(app);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, resolve);
+  });
+  log(`listening on http://${config.host}:${config.port} (v3 API at /v3, region ${config.region})`);
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log(`${signal}: no new connections; finishing requests in flight`);
+    // close() stops accepting and resolves once in-flight requests have ended; idle keep-alive
+    // sockets would otherwise hold it open.
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    const force = setTimeout(() => server.closeAllConnections(), 10_000);
+    await closed;
+    clearTimeout(force);
+    await database.close();
+    await engine.stop();
+    log('stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((err: unknown) => {
+  if (err instanceof EngineUnavailableError || err instanceof ConfigError) {
+    console.error(`[content-api] ${err.message}`);
+  } else if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+    console.error(`[content-api] port already in use: ${(err as Error).message}. Set PORT to a free port.`);
+  } else {
+    console.error(`[content-api] could not start: ${(err as Error).message}`);
+  }
+  process.exit(1);
+});

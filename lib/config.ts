@@ -1,0 +1,49 @@
+import path from 'node:path';
+
+/** Everything the service reads from the environment, parsed once and typed. */
+export interface Config {
+  port: number;
+  host: string;
+  mongodbUri: string | null;
+  dbName: string;
+  dataDir: string;
+  region: string;
+  publicUrl: string;
+  uploadUrl: string;
+  agentsUrl: string;
+  jsonBodyLimit: string;
+  logRequests: boolean;
+}
+
+export class ConfigError extends Error {}
+
+function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new ConfigError(`${name} must be a non-negative integer, got "${raw}"`);
+  return n;
+}
+
+function stripSlash(url: string): string {
+  return url.replace(/\/+$/, '');
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = intFrom(env, 'PORT', 3000);
+  const host = env.HOST || '0.0.0.0';
+  const publicUrl = stripSlash(env.PUBLIC_URL || `http://localhost:${port}`);
+  return {
+    port,
+    host,
+    mongodbUri: env.MONGODB_URI || null,
+    dbName: env.DB_NAME || 'content_api',
+    dataDir: path.resolve(env.DATA_DIR || 'data'),
+    region: env.REGION || 'local',
+    publicUrl,
+    uploadUrl: stripSlash(env.UPLOAD_URL || publicUrl),
+    agentsUrl: stripSlash(env.AGENTS_URL || publicUrl),
+    jsonBodyLimit: env.JSON_BODY_LIMIT || '5mb',
+    logRequests: env.LOG_REQUESTS === 'true',
+  };
+}

@@ -1,0 +1,47 @@
+import { startJavaEngine } from './engine-java.js';
+import { startMongodEngine } from './engine-mongod.js';
+
+/** A MongoDB wire-protocol server the service can connect to. */
+export interface Engine {
+  /** Human-readable, logged once at start-up. */
+  name: string;
+  uri: string;
+  supportsTransactions: boolean;
+  stop(): Promise<void>;
+}
+
+export class EngineUnavailableError extends Error {}
+
+export interface EngineOptions {
+  mongodbUri: string | null;
+  /** true: data under dataDir survives restarts; false: in memory (tests). */
+  persistent: boolean;
+  dataDir: string;
+}
+
+/**
+ * MONGODB_URI when set; otherwise a real mongod if a binary is at hand; otherwise
+ * mongo-java-server. Each failure reason is kept so the final error says what to install.
+ */
+export async function startEngine(opts: EngineOptions): Promise<Engine> {
+  if (opts.mongodbUri) {
+    return { name: 'MongoDB at MONGODB_URI', uri: opts.mongodbUri, supportsTransactions: true, async stop() {} };
+  }
+  const reasons: string[] = [];
+  try {
+    return await startMongodEngine(opts);
+  } catch (err) {
+    reasons.push(`mongod via mongodb-memory-server: ${(err as Error).message}`);
+  }
+  try {
+    return await startJavaEngine(opts);
+  } catch (err) {
+    reasons.push(`mongo-java-server: ${(err as Error).message}`);
+  }
+  throw new EngineUnavailableError(
+    'No MongoDB engine could be started.\n' +
+      reasons.map((r) => `  - ${r}`).join('\n') +
+      '\nSet MONGODB_URI to a MongoDB server, or set MONGOMS_SYSTEM_BINARY to a mongod binary, ' +
+      'or install Java 17+ and Apache Maven so the embedded engine can run.',
+  );
+}

@@ -1,0 +1,52 @@
+import type { Request, RequestHandler } from 'express';
+import { UnauthorizedError } from '../errors/http-errors.js';
+import { keyMatches } from '../services/keys.js';
+import { bucketOf } from './load-bucket.js';
+
+/** `Authorization: Bearer <key>`, or the bare key, which the spec also accepts. */
+export function bearerKey(req: Request): string | undefined {
+  const header = req.get('authorization');
+  if (!header) return undefined;
+  const m = /^Bearer\s+(.+)$/i.exec(header.trim());
+  return (m ? m[1] : header).trim();
+}
+
+function queryKey(req: Request, name: string): string | undefined {
+  const v = req.query[name];
+  return typeof v === 'string' ? v : undefined;
+}
+
+/** Legacy clients repeat the write key in the body or upload form as `write_key`. */
+function bodyWriteKey(req: Request): string | undefined {
+  const body = req.body as Record<string, unknown> | undefined;
+  return body && typeof body.write_key === 'string' ? body.write_key : undefined;
+}
+
+/** Read routes: the read key in `read_key`, or the write key (which grants reads too). */
+export const requireRead: RequestHandler = (req, res, next) => {
+  const bucket = bucketOf(res);
+  if (bucket.read_key_hash === null) return next();
+  const presented = queryKey(req, 'read_key');
+  const bearer = bearerKey(req);
+  if (keyMatches(presented, bucket.read_key_hash) || keyMatches(presented, bucket.write_key_hash) || keyMatches(bearer, bucket.write_key_hash)) {
+    return next();
+  }
+  throw new UnauthorizedError(
+    presented === undefined && bearer === undefined
+      ? `The bucket '${bucket.slug}' requires the correct read access key: pass read_key`
+      : `The bucket '${bucket.slug}' requires the correct read access key: the key given is not valid for this bucket`,
+  );
+};
+
+/** Write routes: the write key in the Authorization header (or `write_key` in the body/form). */
+export const requireWrite: RequestHandler = (req, res, next) => {
+  const bucket = bucketOf(res);
+  if (bucket.write_key_hash === null) return next();
+  const presented = bearerKey(req) ?? bodyWriteKey(req);
+  if (keyMatches(presented, bucket.write_key_hash)) return next();
+  throw new UnauthorizedError(
+    presented === undefined
+      ? `The bucket '${bucket.slug}' requires the correct write access key: send Authorization: Bearer <write key>`
+      : `The bucket '${bucket.slug}' requires the correct write access key: the key given is not valid for this bucket`,
+  );
+};
