@@ -18,3 +18,103 @@ export function bucketsCollection(db: Db): Collection<BucketDoc> {
 
 /** Every collection whose documents carry bucket_id, so deleting a Bucket removes all it owns. */
 export const BUCKET_SCOPED_COLLECTIONS = ['object_types', 'objects', 'revisions', 'media'];
+
+export const METAFIELD_TYPES = [
+  'text',
+  'textarea',
+  'html-textarea',
+  'select-dropdown',
+  'object',
+  'objects',
+  'file',
+  'date',
+  'radio-buttons',
+  'check-boxes',
+  'repeater',
+  'parent',
+  'markdown',
+  'json',
+  'switch',
+  'number',
+] as const;
+export type MetafieldType = (typeof METAFIELD_TYPES)[number];
+
+export interface MetafieldOption {
+  key?: string;
+  value: string;
+}
+
+/** A Metafield definition as stored on its Object type (and answered as sent). */
+export interface Metafield {
+  type: MetafieldType;
+  title: string;
+  key: string;
+  value?: unknown;
+  required?: boolean;
+  regex?: string;
+  regex_message?: string;
+  minlength?: number;
+  maxlength?: number;
+  /** select-dropdown/radio-buttons/check-boxes: option objects; switch: "true,false" or "yes,no". */
+  options?: MetafieldOption[] | string;
+  children?: Metafield[];
+  object_type?: string;
+  repeater_fields?: Metafield[];
+  media_validation_type?: string;
+  sortable?: boolean;
+  helptext?: string;
+}
+
+export interface ObjectTypeDoc {
+  _id: ObjectId;
+  bucket_id: ObjectId;
+  slug: string;
+  title: string;
+  singular: string;
+  emoji: string;
+  singleton: boolean;
+  metafields: Metafield[];
+  options: { slug_field: boolean; content_editor: boolean };
+  localization: boolean;
+  locales: string[];
+  priority_locale: string | null;
+  preview_link: string;
+  extensions: unknown;
+  order: number;
+  created_at: Date;
+  modified_at: Date;
+}
+
+/**
+ * An Object. `metadata` holds stored values: relationship ids (object, objects) as ObjectIds,
+ * select-dropdown as the option key, date as "YYYY-MM-DD", file as the media name, parent as a
+ * nested object, repeater as an array of objects. `refs` lists every related Object id found
+ * anywhere in metadata, kept on write so relationship lookups need no knowledge of the type.
+ */
+export interface ObjectDoc {
+  _id: ObjectId;
+  bucket_id: ObjectId;
+  type: string;
+  slug: string;
+  title: string;
+  content: string;
+  locale: string | null;
+  thumbnail: string | null;
+  status: 'published' | 'draft';
+  metadata: Record<string, unknown>;
+  refs: ObjectId[];
+  order: number;
+  created_at: Date;
+  modified_at: Date;
+  published_at: Date | null;
+  created_by: string | null;
+  modified_by: string | null;
+}
+
+export function objectTypesCollection(db: Db): Collection<ObjectTypeDoc> {
+  return db.collection<ObjectTypeDoc>('object_types');
+}
+
+export function objectsCollection(db: Db): Collection<ObjectDoc> {
+  return db.collection<ObjectDoc>('objects');
+}

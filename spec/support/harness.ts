@@ -1,0 +1,45 @@
+import type { Express } from 'express';
+import { MongoClient, type Db } from 'mongodb';
+import { createApp } from '../../lib/app.js';
+import { loadConfig, type Config } from '../../lib/config.js';
+import { ensureIndexes } from '../../lib/db/indexes.js';
+import { createBucket, type IssuedKeys, type KeyChoice } from '../../lib/services/buckets.js';
+import { testEngine } from './test-engine.js';
+
+let client: MongoClient | null = null;
+
+export async function closeSharedClient(): Promise<void> {
+  await client?.close();
+  client = null;
+}
+
+export interface Harness {
+  app: Express;
+  db: Db;
+  config: Config;
+  /** A Bucket with generated keys unless told otherwise. */
+  bucket(slug: string, read?: KeyChoice, write?: KeyChoice): Promise<IssuedKeys>;
+  /** Server-side errors the app logged; tests assert it stays empty. */
+  errors: string[];
+}
+
+/** A freshly emptied database and an app over it: call once per test file, in before(). */
+export async function freshHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness> {
+  if (!client) {
+    client = new MongoClient(testEngine().uri, { serverSelectionTimeoutMS: 10_000 });
+    await client.connect();
+  }
+  const db = client.db('content_api_test');
+  await db.dropDatabase();
+  await ensureIndexes(db);
+  const config = loadConfig({ PUBLIC_URL: 'http://api.test', ...env });
+  const errors: string[] = [];
+  const app = createApp({ config, db, log: (m) => errors.push(m) });
+  return {
+    app,
+    db,
+    config,
+    errors,
+    bucket: (slug, read = { kind: 'generate' }, write = { kind: 'generate' }) => createBucket(db, slug, read, write),
+  };
+}
