@@ -1,12 +1,12 @@
-import express, { Router, type Express } from 'express';
+import express, { type Express } from 'express';
 import type { Db } from 'mongodb';
 import type { Config } from './config.js';
 import { errorHandler } from './http/error-handler.js';
 import { parseQueryString } from './http/query-string.js';
 import { plainNotFound, v3RouteNotFound } from './http/route-not-found.js';
-import { loadBucket } from './middleware/load-bucket.js';
-import { blocksRouter } from './routes/blocks.js';
-import { metaRouter } from './routes/meta.js';
+import { checkCommonParams } from './middleware/common-params.js';
+import { v3Routes } from './routes/index.js';
+import { mountRoutes } from './routes/route-table.js';
 
 export interface AppDeps {
   config: Config;
@@ -20,15 +20,10 @@ export function createApp({ config, db, log = (m) => console.error(m) }: AppDeps
   app.disable('x-powered-by');
   app.set('query parser', parseQueryString);
 
-  const bucketScoped = Router({ mergeParams: true });
-  bucketScoped.use(loadBucket(db));
-  bucketScoped.use(blocksRouter());
-
-  const v3 = Router();
-  v3.use(metaRouter(config));
-  v3.use('/buckets/:slug', bucketScoped);
+  const v3 = express.Router();
+  v3.use(checkCommonParams);
+  v3.use(mountRoutes(v3Routes({ config, db }), db));
   v3.use(v3RouteNotFound(config));
-
   app.use('/v3', v3);
   app.use(plainNotFound);
   app.use(errorHandler(log));

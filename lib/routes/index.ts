@@ -1,0 +1,15 @@
+import type { Db } from 'mongodb';
+import type { Config } from '../config.js';
+import { blocksRoutes } from './blocks.js';
+import { metaRoutes } from './meta.js';
+import type { RouteDef } from './route-table.js';
+
+export interface RouteDeps {
+  config: Config;
+  db: Db;
+}
+
+/** All v3 routes, in matching order (specific paths before parameterised siblings). */
+export function v3Routes({ config }: RouteDeps): RouteDef[] {
+  return [...metaRoutes(config), ...blocksRoutes()];
+}

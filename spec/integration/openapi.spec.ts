@@ -1,0 +1,48 @@
+import assert from 'node:assert/strict';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import request from 'supertest';
+import { v3Routes } from '../../lib/routes/index.js';
+import { openApiPath } from '../../lib/routes/route-table.js';
+import { freshHarness, type Harness } from '../support/harness.js';
+
+describe('GET /v3/openapi.json', () => {
+  let h: Harness;
+  let doc: Record<string, any>;
+  before(async () => {
+    h = await freshHarness();
+    doc = (await request(h.app).get('/v3/openapi.json').expect(200)).body;
+  });
+
+  it('is a valid OpenAPI 3.1 document, version 3.0.0', async () => {
+    assert.equal(doc.openapi, '3.1.0');
+    assert.equal(doc.info.version, '3.0.0');
+    const result = await new Validator().validate(doc);
+    assert.equal(result.valid, true, JSON.stringify(result.errors, null, 2));
+  });
+
+  it('describes every route the app serves, with its method', () => {
+    const missing = v3Routes({ config: h.config, db: h.db })
+      .filter((r) => !doc.paths[openApiPath(r.path)]?.[r.method])
+      .map((r) => `${r.method.toUpperCase()} ${r.path}`);
+    assert.deepEqual(missing, []);
+  });
+
+  it('describes no route the app does not serve', () => {
+    const served = new Set(v3Routes({ config: h.config, db: h.db }).map((r) => `${r.method} ${openApiPath(r.path)}`));
+    const extra: string[] = [];
+    for (const [p, ops] of Object.entries(doc.paths)) {
+      for (const m of Object.keys(ops as object)) if (m !== 'parameters' && !served.has(`${m} ${p}`)) extra.push(`${m} ${p}`);
+    }
+    assert.deepEqual(extra, []);
+  });
+
+  it('resolves every component reference', () => {
+    const refs = JSON.stringify(doc).match(/"\$ref":"[^"]+"/g) ?? [];
+    for (const ref of refs) {
+      const target = ref.slice(8, -1);
+      assert.match(target, /^#\/components\//, target);
+      const [, , section, name] = target.split('/');
+      assert.ok(doc.components[section]?.[name], `unresolved ${target}`);
+    }
+  });
+});
