@@ -1,7 +1,11 @@
 import type { Db } from 'mongodb';
-import { bucketsCollection } from './collections.js';
+import { bucketsCollection, objectsCollection, objectTypesCollection } from './collections.js';
 
-/** Idempotent: createIndex is a no-op when an identical index exists. */
+/** Idempotent: createIndex is a no-op when an identical index exists, so every process may run it. */
 export async function ensureIndexes(db: Db): Promise<void> {
   await bucketsCollection(db).createIndex({ slug: 1 }, { unique: true, name: 'slug_unique' });
+  await objectTypesCollection(db).createIndex({ bucket_id: 1, slug: 1 }, { unique: true, name: 'bucket_slug_unique' });
+  // Slugs are unique per type and locale; the index, not a read-then-write, keeps that true under races.
+  await objectsCollection(db).createIndex({ bucket_id: 1, type: 1, locale: 1, slug: 1 }, { unique: true, name: 'bucket_type_locale_slug_unique' });
+  await objectsCollection(db).createIndex({ bucket_id: 1, type: 1, status: 1, order: -1, _id: -1 }, { name: 'bucket_type_status_order' });
 }

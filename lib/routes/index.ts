@@ -2,6 +2,8 @@ import type { Db } from 'mongodb';
 import type { Config } from '../config.js';
 import { blocksRoutes } from './blocks.js';
 import { metaRoutes } from './meta.js';
+import { objectTypeRoutes } from './object-types.js';
+import { objectRoutes } from './objects.js';
 import type { RouteDef } from './route-table.js';
 
 export interface RouteDeps {
@@ -10,6 +12,6 @@ export interface RouteDeps {
 }
 
 /** All v3 routes, in matching order (specific paths before parameterised siblings). */
-export function v3Routes({ config }: RouteDeps): RouteDef[] {
-  return [...metaRoutes(config), ...blocksRoutes()];
+export function v3Routes({ config, db }: RouteDeps): RouteDef[] {
+  return [...metaRoutes(config), ...blocksRoutes(), ...objectTypeRoutes(config, db), ...objectRoutes(config, db)];
 }

@@ -1,0 +1,63 @@
+import { BadRequestError } from '../errors/http-errors.js';
+
+export type SortDirection = 1 | -1;
+export type SortSpec = { random: true } | { random: false; fields: Array<[storagePath: string, SortDirection]> };
+
+export type SortTarget = 'objects' | 'media' | 'revisions';
+
+export interface SortContext {
+  /** Keys of the queried type's Metafields marked sortable (without `metadata.`). */
+  sortableKeys: ReadonlySet<string>;
+  allowed: SortTarget;
+}
+
+interface TargetRules {
+  fields: readonly string[];
+  random: boolean;
+  metadata: boolean;
+  fallback: string;
+}
+
+const RULES: Record<SortTarget, TargetRules> = {
+  objects: { fields: ['created_at', 'modified_at', 'order'], random: true, metadata: true, fallback: '-order' },
+  media: { fields: ['created_at', 'modified_at'], random: true, metadata: false, fallback: '-created_at' },
+  revisions: { fields: ['created_at'], random: false, metadata: false, fallback: '-created_at' },
+};
+
+const METAFIELD_KEY = /^[A-Za-z0-9_-]+$/;
+
+/** A client value quoted for a message, cut short so it cannot bloat the 400. */
+function quote(text: string): string {
+  return JSON.stringify(text.length > 60 ? `${text.slice(0, 57)}...` : text);
+}
+
+function allowedValues(rules: TargetRules): string {
+  const values = rules.fields.flatMap((f) => [f, `-${f}`]);
+  if (rules.metadata) values.push('metadata.<key>', '-metadata.<key>');
+  if (rules.random) values.push('random');
+  return values.join(', ');
+}
+
+/**
+ * `sort` as storage sort fields. `_id` always comes last in the direction of the field before
+ * it, so the order is total and an `after` cursor can resume exactly where a page ended.
+ */
+export function parseSort(raw: string | undefined, ctx: SortContext): SortSpec {
+  const rules = RULES[ctx.allowed];
+  const value = raw === undefined || raw.trim() === '' ? rules.fallback : raw.trim();
+  if (value === 'random' && rules.random) return { random: true };
+  const direction: SortDirection = value.startsWith('-') ? -1 : 1;
+  const name = direction === -1 ? value.slice(1) : value;
+  if (rules.fields.includes(name)) return { random: false, fields: [[name, direction], ['_id', direction]] };
+  if (rules.metadata && name.startsWith('metadata.')) {
+    const key = name.slice('metadata.'.length);
+    if (METAFIELD_KEY.test(key) && ctx.sortableKeys.has(key)) {
+      return { random: false, fields: [[name, direction], ['_id', direction]] };
+    }
+    throw new BadRequestError(
+      `Cannot sort by ${quote(name)}: the Metafield ${quote(key)} must be marked sortable on the Object type, ` +
+        'and sorting by metadata requires "type" in the query',
+    );
+  }
+  throw new BadRequestError(`Invalid sort ${quote(value)}; allowed values for ${ctx.allowed} are ${allowedValues(rules)}`);
+}

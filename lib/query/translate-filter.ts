@@ -1,0 +1,93 @@
+import { ObjectId } from 'mongodb';
+import { ValidationErrors } from '../errors/http-errors.js';
+import { MAX_REPORTED_PROBLEMS } from './limits.js';
+import { fieldUsage, filterUsage, type ValueKind } from './operators.js';
+import { parseQueryParam } from './parse-query-param.js';
+import {
+  classifyField,
+  isPlainObject,
+  parseIsoDate,
+  validateFilter,
+  type FieldInfo,
+  type FieldValueType,
+  type FilterContext,
+} from './validate-filter.js';
+
+export type { FilterContext } from './validate-filter.js';
+
+/** API value → stored value, per value type; nulls pass through so `{key: null}` still means unset. */
+const CONVERT: Record<FieldValueType, (v: unknown) => unknown> = {
+  text: (v) => v,
+  id: (v) => new ObjectId(v as string),
+  ref: (v) => (v === null ? null : new ObjectId(v as string)),
+  date: (v) => (v === null ? null : parseIsoDate(v as string)),
+};
+
+interface Site {
+  ctx: FilterContext;
+  field?: FieldInfo;
+  siblings: Record<string, unknown>;
+}
+
+/** Each kind's translation: the properties it contributes under the operator's Mongo name. */
+const TRANSLATE: Record<ValueKind, (value: unknown, mongo: string, site: Site) => Record<string, unknown>> = {
+  value: (value, mongo, site) => ({ [mongo]: convert(value, site.field) }),
+  values: (value, mongo, site) => ({ [mongo]: (value as unknown[]).map((v) => convert(v, site.field)) }),
+  // Always paired with $options so the stored form is one shape whether or not flags were sent.
+  pattern: (value, mongo, site) => ({ [mongo]: value, $options: site.siblings.$options ?? '' }),
+  flags: () => ({}),
+  operators: (value, mongo, site) => ({ [mongo]: translateOperators(value as Record<string, unknown>, site) }),
+  filters: (value, mongo, site) => ({
+    [mongo]: (value as Record<string, unknown>[]).map((f) => translateFilter(f, site.ctx)),
+  }),
+  filter: (value, mongo, site) => ({ [mongo]: [translateFilter(value as Record<string, unknown>, site.ctx)] }),
+};
+
+function convert(value: unknown, field: FieldInfo | undefined): unknown {
+  return field ? CONVERT[field.valueType](value) : value;
+}
+
+function translateOperators(ops: Record<string, unknown>, site: Site): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [op, value] of Object.entries(ops)) {
+    const usage = fieldUsage(op)!;
+    Object.assign(out, TRANSLATE[usage.kind](value, usage.mongo, { ...site, siblings: ops }));
+  }
+  return out;
+}
+
+/**
+ * A validated filter in storage terms. Assumes `validateFilter` found no problems: it does not
+ * re-check anything. Filter-level outputs are arrays and are concatenated when two operators
+ * write the same one (`$nor` together with a filter-level `$not`), which keeps both meanings.
+ */
+export function translateFilter(query: Record<string, unknown>, ctx: FilterContext): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(query)) {
+    const usage = filterUsage(key);
+    if (usage) {
+      const [[mongo, clauses]] = Object.entries(TRANSLATE[usage.kind](value, usage.mongo, { ctx, siblings: query }));
+      const prior = out[mongo];
+      out[mongo] = Array.isArray(prior) ? [...prior, ...(clauses as unknown[])] : clauses;
+      continue;
+    }
+    const field = classifyField(key, ctx) as FieldInfo;
+    out[field.storagePath] = isPlainObject(value)
+      ? translateOperators(value, { ctx, field, siblings: value })
+      : convert(value, field);
+  }
+  return out;
+}
+
+/** The `query` parameter as a MongoDB filter, or one 400 listing every problem with it. */
+export function compileFilter(raw: string | undefined, ctx: FilterContext): Record<string, unknown> {
+  const query = parseQueryParam(raw);
+  const problems = validateFilter(query, ctx);
+  const errors = new ValidationErrors();
+  for (const problem of problems.slice(0, MAX_REPORTED_PROBLEMS)) errors.add(problem);
+  if (problems.length > MAX_REPORTED_PROBLEMS) {
+    errors.add(`and ${problems.length - MAX_REPORTED_PROBLEMS} more problems`);
+  }
+  errors.throwIfAny('Invalid query');
+  return translateFilter(query, ctx);
+}

@@ -1,0 +1,284 @@
+import { describeJson } from './parse-query-param.js';
+import { fieldUsage, filterUsage, type ValueKind } from './operators.js';
+import {
+  MAX_FILTER_NODES,
+  MAX_LIST_VALUES,
+  MAX_LOGICAL_DEPTH,
+  MAX_METADATA_PATH_SEGMENTS,
+  MAX_REGEX_LENGTH,
+  REGEX_FLAGS,
+} from './limits.js';
+
+export interface FilterContext {
+  /** Metadata paths (e.g. `metadata.author`) whose stored values are Object ids as ObjectIds. */
+  relationshipPaths: ReadonlySet<string>;
+}
+
+/** What a queryable key stores, which decides the values it accepts and how they are converted. */
+export type FieldValueType = 'text' | 'id' | 'ref' | 'date';
+
+export interface FieldInfo {
+  storagePath: string;
+  valueType: FieldValueType;
+}
+
+const FIXED_FIELDS: ReadonlyMap<string, FieldInfo> = new Map<string, FieldInfo>([
+  ['id', { storagePath: '_id', valueType: 'id' }],
+  ...(['type', 'title', 'slug', 'content', 'locale', 'created_by', 'modified_by'] as const).map(
+    (k): [string, FieldInfo] => [k, { storagePath: k, valueType: 'text' }],
+  ),
+  ...(['created_at', 'published_at', 'modified_at'] as const).map(
+    (k): [string, FieldInfo] => [k, { storagePath: k, valueType: 'date' }],
+  ),
+]);
+
+export const QUERYABLE_KEYS: readonly string[] = [...FIXED_FIELDS.keys(), 'metadata.<key>'];
+
+const SEGMENT = /^[A-Za-z0-9_-]+$/;
+/** Legal as Mongo field names, but they reach JavaScript prototypes wherever paths are walked. */
+const RESERVED_SEGMENTS = new Set(['__proto__', 'constructor', 'prototype']);
+const OBJECT_ID_HEX = /^[0-9a-fA-F]{24}$/;
+
+export function isObjectIdHex(value: unknown): value is string {
+  return typeof value === 'string' && OBJECT_ID_HEX.test(value);
+}
+
+/** A queryable key's storage path and value type, or the problem with the key. */
+export function classifyField(key: string, ctx: FilterContext): FieldInfo | string {
+  const fixed = FIXED_FIELDS.get(key);
+  if (fixed) return fixed;
+  if (key === 'status') return 'status cannot be queried; use the status parameter';
+  if (key === 'metadata') return 'query a Metafield by its path, e.g. metadata.<key>';
+  if (!key.startsWith('metadata.')) {
+    return `unknown key "${key}"; queryable keys are ${QUERYABLE_KEYS.join(', ')}`;
+  }
+  const segments = key.split('.').slice(1);
+  for (const seg of segments) {
+    if (seg === '') return `metadata path "${key}" has an empty segment`;
+    if (seg.startsWith('$')) return `metadata path segment "${seg}" cannot start with "$"`;
+    if (!SEGMENT.test(seg)) return `metadata path segment "${seg}" may contain only letters, digits, _ and -`;
+    if (RESERVED_SEGMENTS.has(seg)) return `metadata path segment "${seg}" is reserved`;
+  }
+  if (segments.length > MAX_METADATA_PATH_SEGMENTS) {
+    return `metadata path has more than ${MAX_METADATA_PATH_SEGMENTS} segments after "metadata"`;
+  }
+  for (let i = 1; i < segments.length; i++) {
+    const prefix = `metadata.${segments.slice(0, i).join('.')}`;
+    if (ctx.relationshipPaths.has(prefix)) {
+      return `${prefix} is an Object relationship; query it by the related Object's id`;
+    }
+  }
+  return { storagePath: key, valueType: ctx.relationshipPaths.has(key) ? 'ref' : 'text' };
+}
+
+const ISO_DATE =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:\d{2})?)?$/;
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/**
+ * An ISO 8601 date or date-time as a Date, or null. Checked field by field because `Date` rolls
+ * 2024-02-30 over to March. A date-time without an offset is UTC, so results never depend on the
+ * server's time zone.
+ */
+export function parseIsoDate(text: string): Date | null {
+  const m = ISO_DATE.exec(text);
+  if (!m) return null;
+  const [, y, mo, d, h = '00', mi = '00', s = '00', frac = '', zone = 'Z'] = m;
+  const year = Number(y);
+  const month = Number(mo);
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const days = month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1];
+  if (month < 1 || month > 12 || Number(d) < 1 || Number(d) > days) return null;
+  if (Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) return null;
+  if (zone !== 'Z' && (Number(zone.slice(1, 3)) > 23 || Number(zone.slice(4, 6)) > 59)) return null;
+  const ms = `${frac}000`.slice(0, 3);
+  const date = new Date(`${y}-${mo}-${d}T${h}:${mi}:${s}.${ms}${zone}`);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+type Leaf = string | number | boolean | null;
+
+function isLeaf(value: unknown): value is Leaf {
+  return (
+    value === null ||
+    typeof value === 'string' ||
+    typeof value === 'boolean' ||
+    (typeof value === 'number' && Number.isFinite(value))
+  );
+}
+
+/** A value quoted for a message, cut short so one huge value cannot bloat the 400. */
+function show(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 40 ? `${text.slice(0, 37)}...` : text;
+}
+
+const LEAF_TYPES = 'a string, number, boolean or null';
+
+/** Per value type: the problem with one leaf value, if any. */
+const LEAF_RULES: Record<FieldValueType, (v: Leaf) => string | undefined> = {
+  text: () => undefined,
+  id: (v) => (isObjectIdHex(v) ? undefined : `${show(v)} is not a valid Object id (24 hexadecimal characters)`),
+  ref: (v) =>
+    v === null || isObjectIdHex(v) ? undefined : `${show(v)} is not a valid Object id (24 hexadecimal characters)`,
+  date: (v) =>
+    v === null || (typeof v === 'string' && parseIsoDate(v))
+      ? undefined
+      : `${show(v)} is not a valid ISO 8601 date (e.g. 2024-05-01 or 2024-05-01T12:00:00Z)`,
+};
+
+interface Site {
+  at: string;
+  depth: number;
+  field?: FieldInfo;
+  /** The operator object holding the value, for operators that read a sibling ($regex/$options). */
+  siblings?: Record<string, unknown>;
+  insideNot?: boolean;
+}
+
+/** JS flags equivalent to the Mongo ones for a compile check; `x` has no JS counterpart. */
+function jsFlags(options: unknown): string {
+  if (typeof options !== 'string') return '';
+  return [...new Set(options)].filter((f) => f === 'i' || f === 'm' || f === 's').join('');
+}
+
+class FilterValidator {
+  readonly problems: string[] = [];
+  private nodes = 0;
+  private stopped = false;
+
+  constructor(private readonly ctx: FilterContext) {}
+
+  private add(at: string, message: string): void {
+    this.problems.push(at ? `${at}: ${message}` : message);
+  }
+
+  /** Counts one node; false once the filter is too large to keep walking. */
+  private visit(): boolean {
+    if (this.stopped) return false;
+    if (++this.nodes > MAX_FILTER_NODES) {
+      this.add('', `query has more than ${MAX_FILTER_NODES} conditions`);
+      this.stopped = true;
+      return false;
+    }
+    return true;
+  }
+
+  filter(obj: Record<string, unknown>, loc: string, depth: number): void {
+    for (const [key, value] of Object.entries(obj)) {
+      if (!this.visit()) return;
+      const at = loc ? `${loc}.${key}` : key;
+      if (key.startsWith('$')) {
+        const usage = filterUsage(key);
+        if (usage) this.kinds[usage.kind]({ at, depth }, value);
+        else if (fieldUsage(key)) this.add(at, `${key} must be applied to a field, e.g. {"title": {"${key}": ...}}`);
+        else this.add(at, `unsupported operator "${key}"`);
+        continue;
+      }
+      const field = classifyField(key, this.ctx);
+      if (typeof field === 'string') this.add(at, field);
+      else this.condition(value, { at, depth, field });
+    }
+  }
+
+  private condition(value: unknown, site: Site): void {
+    if (Array.isArray(value)) {
+      this.add(site.at, 'an array value needs an operator: $in, $nin or $all');
+    } else if (isPlainObject(value)) {
+      const keys = Object.keys(value);
+      if (keys.length === 0) this.add(site.at, 'an empty object is not a condition; use a value or operators');
+      else if (!keys.some((k) => k.startsWith('$'))) {
+        this.add(site.at, 'objects are not allowed as values; use operators such as $eq or $in');
+      } else this.operators(value, site);
+    } else this.leaf(value, site);
+  }
+
+  private operators(obj: Record<string, unknown>, site: Site): void {
+    if (Object.hasOwn(obj, '$options') && !Object.hasOwn(obj, '$regex')) {
+      this.add(`${site.at}.$options`, '$options needs $regex alongside');
+    }
+    for (const [op, value] of Object.entries(obj)) {
+      if (!this.visit()) return;
+      const at = `${site.at}.${op}`;
+      const usage = fieldUsage(op);
+      if (usage) this.kinds[usage.kind]({ ...site, at, siblings: obj }, value);
+      else if (!op.startsWith('$')) this.add(at, `"${op}" is not an operator; a condition object holds only operators`);
+      else if (filterUsage(op)) this.add(at, `${op} is not allowed inside a field condition; use it at filter level`);
+      else this.add(at, `unsupported operator "${op}"`);
+    }
+  }
+
+  private leaf(value: unknown, site: Site): void {
+    if (!isLeaf(value)) {
+      this.add(site.at, `must be ${LEAF_TYPES}, got ${describeJson(value)}`);
+      return;
+    }
+    const problem = site.field && LEAF_RULES[site.field.valueType](value);
+    if (problem) this.add(site.at, problem);
+  }
+
+  private nested(site: Site, entry: unknown, at: string): void {
+    if (!isPlainObject(entry)) this.add(at, `must be a filter object, got ${describeJson(entry)}`);
+    else if (site.depth + 1 > MAX_LOGICAL_DEPTH) {
+      this.add(at, `logical operators nested deeper than ${MAX_LOGICAL_DEPTH} levels`);
+    } else this.filter(entry, at, site.depth + 1);
+  }
+
+  /** One checker per value kind of the operator table. */
+  private readonly kinds: Record<ValueKind, (site: Site, value: unknown) => void> = {
+    value: (site, value) => this.leaf(value, site),
+    values: (site, value) => {
+      if (!Array.isArray(value)) return this.add(site.at, `must be an array, got ${describeJson(value)}`);
+      if (value.length > MAX_LIST_VALUES) return this.add(site.at, `more than ${MAX_LIST_VALUES} values`);
+      value.forEach((v, i) => this.leaf(v, { ...site, at: `${site.at}[${i}]` }));
+    },
+    pattern: (site, value) => {
+      if (site.field && site.field.valueType !== 'text') {
+        return this.add(site.at, '$regex applies only to text keys, not to ids or dates');
+      }
+      if (typeof value !== 'string') return this.add(site.at, `must be a string, got ${describeJson(value)}`);
+      if (value.length > MAX_REGEX_LENGTH) return this.add(site.at, `longer than ${MAX_REGEX_LENGTH} characters`);
+      try {
+        new RegExp(value, jsFlags(site.siblings?.$options));
+      } catch (err) {
+        this.add(site.at, `invalid regular expression: ${err instanceof Error ? err.message : show(value)}`);
+      }
+    },
+    flags: (site, value) => {
+      if (typeof value !== 'string') return this.add(site.at, `must be a string of flags, got ${describeJson(value)}`);
+      const bad = [...value].filter((f) => !REGEX_FLAGS.includes(f));
+      if (bad.length > 0) {
+        this.add(site.at, `unsupported flag(s) ${show(bad.join(''))}; allowed flags are ${[...REGEX_FLAGS].join(', ')}`);
+      } else if (new Set(value).size !== value.length) this.add(site.at, 'repeats a flag');
+    },
+    operators: (site, value) => {
+      if (site.insideNot) return this.add(site.at, '$not cannot be nested in $not');
+      if (!isPlainObject(value) || Object.keys(value).length === 0) {
+        return this.add(site.at, 'must be a non-empty object of operators, e.g. {"$regex": "^a"}');
+      }
+      this.operators(value, { ...site, insideNot: true });
+    },
+    filters: (site, value) => {
+      if (!Array.isArray(value) || value.length === 0) {
+        return this.add(site.at, 'must be a non-empty array of filter objects');
+      }
+      value.forEach((entry, i) => this.nested(site, entry, `${site.at}[${i}]`));
+    },
+    filter: (site, value) => this.nested(site, value, site.at),
+  };
+}
+
+/**
+ * Every problem of a filter, empty when it may be translated. Runs before translation so the
+ * translator can trust its input and a client sees all mistakes in one 400.
+ */
+export function validateFilter(query: unknown, ctx: FilterContext): string[] {
+  if (!isPlainObject(query)) return [`query must be a JSON object, got ${describeJson(query)}`];
+  const validator = new FilterValidator(ctx);
+  validator.filter(query, '', 0);
+  return validator.problems;
+}

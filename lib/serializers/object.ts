@@ -1,0 +1,40 @@
+import type { ObjectDoc, ObjectTypeDoc } from '../db/collections.js';
+import { renderMetadata } from './metadata.js';
+
+export interface RenderContext {
+  /** Object types of the Bucket by slug: metadata is rendered by its type's Metafields. */
+  types: ReadonlyMap<string, ObjectTypeDoc>;
+  fileUrls(name: string): { url: string; imgproc_url: string } | null;
+}
+
+function iso(d: Date | null | undefined): string | null {
+  return d ? d.toISOString() : null;
+}
+
+/** Stored Object → v3 JSON. Related Objects already expanded into metadata render recursively. */
+export function renderObject(doc: ObjectDoc, ctx: RenderContext): Record<string, unknown> {
+  const type = ctx.types.get(doc.type);
+  const out: Record<string, unknown> = {
+    id: doc._id.toHexString(),
+    slug: doc.slug,
+    title: doc.title,
+    type: doc.type,
+    status: doc.status,
+    content: doc.content,
+    locale: doc.locale,
+    thumbnail: doc.thumbnail,
+  };
+  if (doc.metadata !== undefined) {
+    out.metadata = renderMetadata(type?.metafields ?? [], doc.metadata, {
+      fileUrls: ctx.fileUrls,
+      renderRelated: (related) => renderObject(related as ObjectDoc, ctx),
+    });
+  }
+  out.order = doc.order;
+  out.created_at = iso(doc.created_at);
+  out.modified_at = iso(doc.modified_at);
+  out.published_at = iso(doc.published_at);
+  out.created_by = doc.created_by;
+  out.modified_by = doc.modified_by;
+  return out;
+}

@@ -1,0 +1,44 @@
+import { ObjectId, type Db } from 'mongodb';
+import { objectsCollection, type BucketDoc, type ObjectTypeDoc } from '../db/collections.js';
+import { BadRequestError } from '../errors/http-errors.js';
+import { relationshipRefs, toStoredMetadata } from '../serializers/metadata.js';
+import { metadataValidatorFor } from '../validation/metadata-schema.js';
+
+/**
+ * Checks metadata sent on an Object write against its type and returns the stored form.
+ * Shape problems and dangling relationships are reported together in one 400.
+ */
+export async function prepareMetadata(
+  db: Db,
+  bucket: BucketDoc,
+  type: ObjectTypeDoc,
+  input: unknown,
+  mode: 'create' | 'patch',
+): Promise<Record<string, unknown>> {
+  const metadata = (input ?? {}) as Record<string, unknown>;
+  const problems = metadataValidatorFor(type, mode)(metadata);
+  if (problems.length === 0) problems.push(...(await danglingRelationships(db, bucket, type, metadata)));
+  if (problems.length > 0) throw new BadRequestError(`Invalid metadata: ${problems.join('; ')}`);
+  return toStoredMetadata(type.metafields, metadata);
+}
+
+/** One query for every referenced id: each must be an Object of this Bucket (of the right type). */
+async function danglingRelationships(db: Db, bucket: BucketDoc, type: ObjectTypeDoc, metadata: Record<string, unknown>): Promise<string[]> {
+  const refs = relationshipRefs(type.metafields, metadata);
+  if (refs.length === 0) return [];
+  const ids = [...new Set(refs.map((r) => r.id))].map((id) => new ObjectId(id));
+  const found = await objectsCollection(db)
+    .find({ bucket_id: bucket._id, _id: { $in: ids } }, { projection: { type: 1 } })
+    .toArray();
+  const typeById = new Map(found.map((d) => [d._id.toHexString(), d.type]));
+  const problems: string[] = [];
+  for (const ref of refs) {
+    const actual = typeById.get(ref.id);
+    if (actual === undefined) {
+      problems.push(`invalid value for key "${ref.path}" of type "${ref.metafieldType}": no Object with id '${ref.id}' in bucket '${bucket.slug}'`);
+    } else if (ref.objectType && actual !== ref.objectType) {
+      problems.push(`invalid value for key "${ref.path}" of type "${ref.metafieldType}": Object '${ref.id}' is of type "${actual}", expected "${ref.objectType}"`);
+    }
+  }
+  return problems;
+}

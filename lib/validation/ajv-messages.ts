@@ -1,0 +1,264 @@
+import type { ErrorObject } from 'ajv';
+import { BadRequestError } from '../errors/http-errors.js';
+import { loadSchemas } from '../schemas.js';
+import { ajv, validatorFor } from './ajv.js';
+
+type Node = Record<string, unknown>;
+type Branch = { ifNode: Node; branch: 'then' | 'else' };
+
+const isNode = (v: unknown): v is Node => typeof v === 'object' && v !== null && !Array.isArray(v);
+const json = (v: unknown): string => JSON.stringify(v);
+const unescape = (seg: string): string => seg.replace(/~1/g, '/').replace(/~0/g, '~');
+const instanceSegments = (p: string): string[] => (p === '' ? [] : p.slice(1).split('/').map(unescape));
+
+/** Schema paths are URI fragments: percent-decoding comes first. */
+function schemaSegments(p: string): string[] {
+  const body = p.replace(/^#/, '');
+  return body === '' ? [] : body.slice(1).split('/').map((seg) => {
+    try {
+      return unescape(decodeURIComponent(seg));
+    } catch {
+      return unescape(seg);
+    }
+  });
+}
+
+function schemaById(id: string): unknown {
+  return ajv.getSchema(id)?.schema;
+}
+
+/** "a", "b" or "c" */
+function orList(items: string[]): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`;
+}
+
+/** body.metafields[2].options */
+function formatPath(root: string, segments: string[]): string {
+  return segments.reduce((acc, s) => (/^\d+$/.test(s) ? `${acc}[${s}]` : /^[A-Za-z_$][\w$-]*$/.test(s) ? `${acc}.${s}` : `${acc}[${json(s)}]`), root);
+}
+
+const TYPE_NOUNS: Record<string, string> = {
+  string: 'a string',
+  number: 'a number',
+  integer: 'an integer',
+  boolean: 'a boolean',
+  object: 'an object',
+  array: 'an array',
+  null: 'null',
+};
+const typeNoun = (t: string): string => TYPE_NOUNS[t] ?? `a ${t}`;
+const typeList = (t: unknown): string[] => (Array.isArray(t) ? t.map(String) : typeof t === 'string' ? t.split(',') : []);
+
+function formatNoun(format: string): string {
+  if (format === 'date') return 'a "YYYY-MM-DD" date';
+  if (format === 'date-time') return 'an ISO 8601 date-time';
+  return `a valid ${format}`;
+}
+
+/** A noun phrase for what a schema accepts; `title` lets a schema name itself. */
+function describeShape(s: unknown): string {
+  if (s === true) return 'any value';
+  if (!isNode(s)) return 'nothing';
+  if (typeof s.title === 'string') return s.title;
+  if ('const' in s) return json(s.const);
+  if (Array.isArray(s.enum)) return `one of ${s.enum.map(json).join(', ')}`;
+  if (typeof s.$ref === 'string') return `a ${s.$ref.split('/').pop()}`;
+  const alternatives = s.anyOf ?? s.oneOf;
+  if (Array.isArray(alternatives)) return orList(alternatives.map(describeShape));
+  const types = typeList(s.type);
+  if (types.length === 0) return 'a valid value';
+  return orList(
+    types.map((t) => {
+      if (t === 'string' && typeof s.format === 'string') return formatNoun(s.format);
+      if (t === 'array' && isNode(s.items) && typeof s.items.type === 'string') return `an array of ${s.items.type}s`;
+      return typeNoun(t);
+    }),
+  );
+}
+
+/** 'for type "x"', 'when localization is true'; negated for else branches. */
+function describeCondition({ ifNode, branch }: Branch): string {
+  const props = isNode(ifNode.properties) ? ifNode.properties : {};
+  const parts: string[] = [];
+  for (const [name, sub] of Object.entries(props)) {
+    if (!isNode(sub)) continue;
+    const values = 'const' in sub ? [sub.const] : Array.isArray(sub.enum) ? sub.enum : null;
+    if (!values) continue;
+    const listed = orList(values.map(json));
+    if (name === 'type') parts.push(branch === 'then' ? `for type ${listed}` : `for types other than ${listed}`);
+    else parts.push(`${branch === 'then' ? 'when' : 'unless'} ${name} is ${listed}`);
+  }
+  return parts.join(' and ');
+}
+
+const MAP_KEYWORDS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
+const ARRAY_KEYWORDS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
+
+/** Follows a schema path inside one schema; remembers the innermost if/then/else it went through. */
+function walkSchemaPath(root: unknown, segments: string[]): { node: unknown; found: boolean; branch?: Branch } {
+  let node: unknown = root;
+  let mode: 'schema' | 'map' | 'array' = 'schema';
+  let branch: Branch | undefined;
+  for (const seg of segments) {
+    if (!isNode(node) && !Array.isArray(node)) return { node: undefined, found: false };
+    if (mode === 'schema' && (seg === 'then' || seg === 'else') && isNode(node) && isNode(node.if)) branch = { ifNode: node.if, branch: seg };
+    const next: unknown = (node as Record<string, unknown>)[seg];
+    if (next === undefined) return { node: undefined, found: false };
+    mode = mode !== 'schema' ? 'schema' : MAP_KEYWORDS.has(seg) ? 'map' : ARRAY_KEYWORDS.has(seg) ? 'array' : 'schema';
+    node = next;
+  }
+  return { node, found: true, branch };
+}
+
+/**
+ * Ajv's schemaPath is relative to the schema resource ($id) the error arose in, without naming
+ * it. The schema nodes that apply at the error's instance location, grouped by resource, tell
+ * which resource it was.
+ */
+function nodesAt(rootId: string, segments: string[]): Map<string, Set<Node>> {
+  const out = new Map<string, Set<Node>>();
+  const seen = new Map<Node, Set<number>>();
+  const visit = (node: unknown, resource: string, i: number): void => {
+    if (!isNode(node)) return;
+    const at = seen.get(node) ?? new Set<number>();
+    if (at.has(i)) return;
+    seen.set(node, at.add(i));
+    if (typeof node.$ref === 'string') {
+      if (node.$ref.startsWith('#')) visit(walkSchemaPath(schemaById(resource), schemaSegments(node.$ref)).node, resource, i);
+      else visit(schemaById(node.$ref), node.$ref, i);
+    }
+    for (const k of ['allOf', 'anyOf', 'oneOf']) if (Array.isArray(node[k])) for (const sub of node[k] as unknown[]) visit(sub, resource, i);
+    for (const k of ['if', 'then', 'else', 'not']) visit(node[k], resource, i);
+    if (i === segments.length) {
+      out.set(resource, (out.get(resource) ?? new Set<Node>()).add(node));
+      return;
+    }
+    const seg = segments[i];
+    const props = isNode(node.properties) ? node.properties : {};
+    if (seg in props) visit(props[seg], resource, i + 1);
+    else visit(node.additionalProperties, resource, i + 1);
+    if (isNode(node.patternProperties)) {
+      for (const [pattern, sub] of Object.entries(node.patternProperties)) if (new RegExp(pattern, 'u').test(seg)) visit(sub, resource, i + 1);
+    }
+    if (/^\d+$/.test(seg)) {
+      const prefix = Array.isArray(node.prefixItems) ? (node.prefixItems as unknown[]) : [];
+      visit(Number(seg) < prefix.length ? prefix[Number(seg)] : node.items, resource, i + 1);
+    }
+  };
+  visit(schemaById(rootId), rootId, 0);
+  return out;
+}
+
+interface Located {
+  error: ErrorObject;
+  /** The schema object holding the failing keyword, when it could be found. */
+  holder?: unknown;
+  branch?: Branch;
+}
+
+/** `candidates`: resource id → nodes applying at the error's location (null: not known). */
+function locate(error: ErrorObject, candidates: Map<string, Set<Node> | null>): Located {
+  const segments = schemaSegments(error.schemaPath);
+  const keyword = segments.pop();
+  for (const [id, nodes] of candidates) {
+    const { node, found, branch } = walkSchemaPath(schemaById(id), segments);
+    if (!found) continue;
+    // A false schema sits one level below the location it rejects, so only its path can be checked.
+    const fits =
+      error.keyword === 'false schema' ? node === false : isNode(node) && keyword !== undefined && keyword in node && (nodes === null || nodes.has(node));
+    if (fits) return { error, holder: node, branch };
+  }
+  return { error };
+}
+
+function describeOne({ error: e, holder, branch }: Located, root: string): string | null {
+  const segments = instanceSegments(e.instancePath);
+  const path = formatPath(root, segments);
+  const p = e.params as Record<string, any>;
+  const cond = branch ? ` ${describeCondition(branch)}`.trimEnd() : '';
+  const title = isNode(holder) && typeof holder.title === 'string' ? holder.title : undefined;
+  switch (e.keyword) {
+    case 'if':
+      return null; // always accompanied by the error of the branch that failed
+    case 'required':
+      return `${formatPath(root, [...segments, p.missingProperty])} is required${cond}`;
+    case 'additionalProperties':
+      return `unknown field ${json(p.additionalProperty)} in ${path}`;
+    case 'unevaluatedProperties':
+      return `unknown field ${json(p.unevaluatedProperty)} in ${path}`;
+    case 'false schema':
+      if (branch?.branch === 'else') return `${path} is only allowed ${describeCondition({ ...branch, branch: 'then' })}`;
+      return `${path} is not allowed${cond}`;
+    case 'type':
+      return `${path} must be ${title ?? orList(typeList(p.type).map(typeNoun))}${cond}`;
+    case 'format':
+      return `${path} must be ${title ?? formatNoun(String(p.format))}${cond}`;
+    case 'pattern':
+      return `${path} must be ${title ?? `a string matching /${p.pattern}/`}${cond}`;
+    case 'enum':
+      return `${path} must be one of ${(p.allowedValues as unknown[]).map(json).join(', ')}${cond}`;
+    case 'const':
+      return `${path} must be ${json(p.allowedValue)}${cond}`;
+    case 'anyOf':
+    case 'oneOf': {
+      if (Array.isArray(p.passingSchemas)) return `${path} matches more than one allowed shape${cond}`;
+      const alternatives = isNode(holder) && Array.isArray(holder[e.keyword]) ? (holder[e.keyword] as unknown[]) : [];
+      return `${path} must be ${alternatives.length ? orList(alternatives.map(describeShape)) : 'one of the allowed shapes'}${cond}`;
+    }
+    case 'minLength':
+      return p.limit === 1 ? `${path} must not be empty${cond}` : `${path} must be at least ${p.limit} characters long${cond}`;
+    case 'maxLength':
+      return `${path} must be at most ${p.limit} characters long${cond}`;
+    case 'minItems':
+      return p.limit === 1 ? `${path} must not be empty${cond}` : `${path} must have at least ${p.limit} items${cond}`;
+    case 'maxItems':
+      return `${path} must have at most ${p.limit} items${cond}`;
+    case 'uniqueItems':
+      return `${path} must not contain duplicates (items ${Math.min(p.i, p.j)} and ${Math.max(p.i, p.j)} are equal)${cond}`;
+    case 'minimum':
+    case 'maximum':
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum':
+      return `${path} must be ${p.comparison} ${p.limit}${cond}`;
+    case 'minProperties':
+      return `${path} must have at least ${p.limit === 1 ? 'one field' : `${p.limit} fields`}`;
+    default:
+      return `${path} ${e.message ?? 'is invalid'}${cond}`;
+  }
+}
+
+/**
+ * One short line per mistake. anyOf/oneOf report once for the whole value (their branches'
+ * errors are dropped), `if` errors are dropped, and the same keyword failing the same way at the
+ * same place counts once. `schemaId` (the validated schema) lets conditions and alternatives be
+ * looked up; without it every schema in schemas/ is tried.
+ */
+export function describeAjvErrors(errors: ErrorObject[] | null | undefined, root: string, schemaId?: string): string[] {
+  if (!errors || errors.length === 0) return [];
+  const alternatives = errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf');
+  const withinAlternative = (e: ErrorObject): boolean =>
+    alternatives.some((a) => e !== a && e.schemaPath.startsWith(`${a.schemaPath}/`) && (e.instancePath + '/').startsWith(a.instancePath + '/'));
+  const everySchema = new Map<string, Set<Node> | null>(loadSchemas().map((s) => [s.$id, null]));
+  const kept = new Map<string, Located>();
+  for (const e of errors) {
+    if (withinAlternative(e)) continue;
+    const located = locate(e, schemaId ? nodesAt(schemaId, instanceSegments(e.instancePath)) : everySchema);
+    const key = `${e.instancePath}|${e.keyword}|${json(e.params)}`;
+    // Of two rules catching the same mistake, the unconditional one reads better.
+    const earlier = kept.get(key);
+    if (!earlier || (earlier.branch && !located.branch)) kept.set(key, located);
+  }
+  const messages: string[] = [];
+  for (const located of kept.values()) {
+    const line = describeOne(located, root);
+    if (line !== null && !messages.includes(line)) messages.push(line);
+  }
+  return messages.length > 0 ? messages : [`${root} is invalid`];
+}
+
+/** Throws one 400 listing every problem of `value` against schemas/<schemaId>.json. */
+export function assertValid(schemaId: string, value: unknown, root: string): void {
+  const validate = validatorFor(schemaId);
+  if (validate(value) === true) return;
+  throw new BadRequestError(`Invalid request ${root}: ${describeAjvErrors(validate.errors, root, schemaId).join('; ')}`);
+}

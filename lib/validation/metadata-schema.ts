@@ -1,0 +1,153 @@
+import type { Metafield, ObjectTypeDoc } from '../db/collections.js';
+import { ajv } from './ajv.js';
+import { OBJECT_ID_PATTERN, optionKey, optionList, type MetadataMode } from './metadata-common.js';
+import { metadataProblems } from './metadata-problems.js';
+
+export type { MetadataMode } from './metadata-common.js';
+
+type Schema = Record<string, unknown>;
+
+const DATE_PATTERN = '^\\d{4}-\\d{2}-\\d{2}$';
+/** "" and null mean "no value" for every non-required Metafield, whatever its type. */
+const EMPTY: Schema = { enum: ['', null] };
+const TEXT_TYPES = new Set(['text', 'textarea', 'html-textarea', 'markdown']);
+
+/**
+ * The JSON Schema (draft 2020-12) of an Object's `metadata` for one Object type.
+ * Create mode lists required keys; patch mode checks only the keys sent. A parent value or a
+ * repeater item replaces its whole stored value, so nested levels always use create rules.
+ * `regex` is deliberately absent: it is checked in code with JavaScript semantics so that
+ * `regex_message` can be reported (see metadataValidatorFor).
+ */
+export function metadataJsonSchema(metafields: Metafield[], mode: MetadataMode): object {
+  return levelSchema(metafields, mode === 'create');
+}
+
+function levelSchema(metafields: Metafield[], requireKeys: boolean): Schema {
+  // fromEntries defines own properties, so a key like "__proto__" cannot alter the prototype.
+  const properties = Object.fromEntries(metafields.map((mf) => [mf.key, valueSchema(mf)]));
+  const required = requireKeys ? metafields.filter((mf) => mf.required === true).map((mf) => mf.key) : [];
+  return {
+    type: 'object',
+    properties,
+    additionalProperties: false,
+    ...(required.length > 0 ? { required: [...new Set(required)] } : {}),
+  };
+}
+
+function valueSchema(mf: Metafield): Schema {
+  if (mf.type === 'json') return mf.required === true ? { not: EMPTY } : {};
+  const shape = shapeSchema(mf);
+  return mf.required === true ? shape : { anyOf: [EMPTY, shape] };
+}
+
+function enumOf(values: string[]): Schema {
+  // Ajv refuses an empty enum; no options means no acceptable value.
+  return values.length > 0 ? { enum: [...new Set(values)] } : { not: {} };
+}
+
+function shapeSchema(mf: Metafield): Schema {
+  const required = mf.required === true;
+  const nonEmptyArray = required ? { minItems: 1 } : {};
+  if (TEXT_TYPES.has(mf.type)) {
+    const min = Math.max(required ? 1 : 0, mf.minlength ?? 0);
+    return {
+      type: 'string',
+      ...(min > 0 ? { minLength: min } : {}),
+      ...(typeof mf.maxlength === 'number' ? { maxLength: mf.maxlength } : {}),
+    };
+  }
+  switch (mf.type) {
+    case 'number':
+      return { type: 'number' };
+    case 'date':
+      return { type: 'string', pattern: DATE_PATTERN, format: 'date' };
+    case 'switch':
+      return { type: 'boolean' };
+    case 'check-boxes':
+      return { type: 'array', items: { type: 'string', ...enumOf(optionList(mf).map((o) => o.value)) }, ...nonEmptyArray };
+    case 'select-dropdown': {
+      const options = optionList(mf);
+      return { type: 'string', ...enumOf([...options.map(optionKey), ...options.map((o) => o.value)]) };
+    }
+    case 'radio-buttons':
+      return { type: 'string', ...enumOf(optionList(mf).map((o) => o.value)) };
+    case 'object':
+      return { type: 'string', pattern: OBJECT_ID_PATTERN };
+    case 'objects':
+      return { type: 'array', items: { type: 'string', pattern: OBJECT_ID_PATTERN }, uniqueItems: true, ...nonEmptyArray };
+    case 'file':
+      return { type: 'string', minLength: 1 };
+    case 'parent':
+      return levelSchema(mf.children ?? [], true);
+    case 'repeater':
+      return { type: 'array', items: levelSchema(mf.repeater_fields ?? [], true), ...nonEmptyArray };
+    default:
+      return {};
+  }
+}
+
+export type MetadataValidator = (metadata: unknown) => string[];
+
+/** The fields of an Object type the validator depends on; `slug` only names the type in messages. */
+export type MetadataTypeInput = Pick<ObjectTypeDoc, '_id' | 'modified_at' | 'metafields'> & { slug?: string };
+
+export const METADATA_VALIDATOR_CACHE_LIMIT = 500;
+
+interface CacheEntry {
+  stamp: number;
+  schema: object;
+  validate: MetadataValidator;
+}
+
+/**
+ * One entry per (type, mode, slug): a newer modified_at replaces the entry in place, so stale
+ * validators of an edited type never linger. Map order doubles as recency for eviction.
+ */
+const cache = new Map<string, CacheEntry>();
+
+function forget(key: string, entry: CacheEntry): void {
+  cache.delete(key);
+  // Ajv keeps every compiled schema object in its own cache; without this it would grow forever.
+  ajv.removeSchema(entry.schema);
+}
+
+/**
+ * A validator for the `metadata` of Objects of `type`, compiled once per type revision.
+ * It returns one message per offending key; an empty list means valid.
+ */
+export function metadataValidatorFor(type: MetadataTypeInput, mode: MetadataMode): MetadataValidator {
+  const key = `${String(type._id)}|${mode}|${type.slug ?? ''}`;
+  const stamp = type.modified_at.getTime();
+  const hit = cache.get(key);
+  if (hit && hit.stamp === stamp) {
+    cache.delete(key);
+    cache.set(key, hit);
+    return hit.validate;
+  }
+  if (hit) forget(key, hit);
+
+  const metafields = type.metafields;
+  const schema = metadataJsonSchema(metafields, mode);
+  const compiled = ajv.compile(schema);
+  const typeSlug = type.slug;
+  const validate: MetadataValidator = (metadata) => {
+    const valid = compiled(metadata);
+    return metadataProblems(metafields, metadata, valid ? [] : (compiled.errors ?? []), typeSlug);
+  };
+  cache.set(key, { stamp, schema, validate });
+  while (cache.size > METADATA_VALIDATOR_CACHE_LIMIT) {
+    const [oldestKey, oldest] = cache.entries().next().value as [string, CacheEntry];
+    forget(oldestKey, oldest);
+  }
+  return validate;
+}
+
+/** For tests and for dropping everything after bulk type changes. */
+export function clearMetadataValidatorCache(): void {
+  for (const [key, entry] of [...cache]) forget(key, entry);
+}
+
+export function metadataValidatorCacheSize(): number {
+  return cache.size;
+}

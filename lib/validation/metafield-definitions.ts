@@ -1,0 +1,116 @@
+import type { Metafield, MetafieldOption, MetafieldType } from '../db/collections.js';
+import { compileMetafieldRegex } from './metadata-regex.js';
+
+export interface DefinitionContext {
+  /** Slug the Object type will have, so a type may relate to itself. */
+  ownSlug: string;
+  /** Slugs of the other Object types in the Bucket. */
+  existingTypeSlugs: ReadonlySet<string>;
+}
+
+/** Sorting uses metadata.<key> of Objects, which is capped per type (spec: Limits). */
+export const MAX_SORTABLE_METAFIELDS = 2;
+
+/**
+ * Types whose stored value is one scalar, so an ordering by it is meaningful. Relationship,
+ * array-valued and nested types are left out.
+ */
+export const SORTABLE_TYPES: ReadonlySet<MetafieldType> = new Set<MetafieldType>([
+  'text',
+  'textarea',
+  'html-textarea',
+  'markdown',
+  'select-dropdown',
+  'radio-buttons',
+  'switch',
+  'number',
+  'date',
+  'file',
+]);
+
+const times = (n: number): string => (n === 2 ? 'twice' : `${n} times`);
+
+/** Index lists of every value that occurs more than once, in order of first occurrence. */
+function duplicates(values: (string | undefined)[]): [string, number[]][] {
+  const seen = new Map<string, number[]>();
+  values.forEach((v, i) => {
+    if (typeof v === 'string') seen.set(v, [...(seen.get(v) ?? []), i]);
+  });
+  return [...seen].filter(([, at]) => at.length > 1);
+}
+
+/** Judged exactly as Object writes will compile it; the engine's reason is added when it has one. */
+function checkRegex(regex: string, path: string, problems: string[]): void {
+  if (compileMetafieldRegex(regex) !== null) return;
+  let reason = '';
+  try {
+    new RegExp(regex);
+  } catch (err) {
+    reason = ` (${(err as Error).message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '')})`;
+  }
+  problems.push(`${path}.regex ${JSON.stringify(regex)} is not a valid regular expression${reason}`);
+}
+
+function checkOptions(m: Metafield, path: string, problems: string[]): void {
+  if (!Array.isArray(m.options)) return;
+  const options: MetafieldOption[] = m.options;
+  // select-dropdown stores the option key; the other option types store the option value.
+  const field = m.type === 'select-dropdown' ? 'key' : 'value';
+  for (const [value, at] of duplicates(options.map((o) => o?.[field]))) {
+    problems.push(`${path}.options[${at[1]}].${field} ${JSON.stringify(value)} is used ${times(at.length)}`);
+  }
+}
+
+function checkOne(m: Metafield, path: string, ctx: DefinitionContext, topLevel: boolean, problems: string[]): void {
+  if ((m.type === 'object' || m.type === 'objects') && typeof m.object_type === 'string') {
+    if (m.object_type !== ctx.ownSlug && !ctx.existingTypeSlugs.has(m.object_type)) {
+      problems.push(`${path}.object_type ${JSON.stringify(m.object_type)} is not an Object type in this Bucket`);
+    }
+  }
+  if (typeof m.regex === 'string') checkRegex(m.regex, path, problems);
+  if (typeof m.minlength === 'number' && typeof m.maxlength === 'number' && m.minlength > m.maxlength) {
+    problems.push(`${path}.minlength (${m.minlength}) is greater than maxlength (${m.maxlength})`);
+  }
+  if (m.sortable === true) {
+    if (!topLevel) problems.push(`${path}.sortable is only allowed on top-level Metafields`);
+    else if (!SORTABLE_TYPES.has(m.type)) problems.push(`${path}.sortable is not allowed for type ${JSON.stringify(m.type)}`);
+  }
+  checkOptions(m, path, problems);
+  checkLevel(m.repeater_fields, `${path}.repeater_fields`, ctx, false, problems);
+  if (m.type === 'repeater' && Array.isArray(m.children)) {
+    // A repeater's children are repeating items, each holding its own level of Metafields.
+    m.children.forEach((item, j) => checkLevel(item?.children, `${path}.children[${j}].children`, ctx, false, problems));
+  } else {
+    checkLevel(m.children, `${path}.children`, ctx, false, problems);
+  }
+}
+
+function checkLevel(list: Metafield[] | undefined, path: string, ctx: DefinitionContext, topLevel: boolean, problems: string[]): void {
+  if (!Array.isArray(list)) return;
+  for (const [key, at] of duplicates(list.map((m) => m?.key))) {
+    problems.push(`${path}[${at[1]}].key ${JSON.stringify(key)} is used ${times(at.length)} at the same level`);
+  }
+  list.forEach((m, i) => {
+    if (m && typeof m === 'object') checkOne(m, `${path}[${i}]`, ctx, topLevel, problems);
+  });
+}
+
+/**
+ * Rules on a (schema-valid) Metafield list that JSON Schema cannot state. Returns every
+ * problem, each naming its path from `metafields`; an empty array means the list is fine.
+ *
+ * Beyond uniqueness, relations, regex and length rules: `sortable: true` is only accepted on
+ * top-level Metafields of SORTABLE_TYPES, at most MAX_SORTABLE_METAFIELDS of them; option keys
+ * (select-dropdown) and option values (radio-buttons, check-boxes) must be unique.
+ */
+export function checkMetafieldDefinitions(metafields: Metafield[], ctx: DefinitionContext): string[] {
+  const problems: string[] = [];
+  checkLevel(metafields, 'metafields', ctx, true, problems);
+  if (Array.isArray(metafields)) {
+    const sortable = metafields.flatMap((m, i) => (m?.sortable === true ? [`metafields[${i}] (${JSON.stringify(m.key)})`] : []));
+    if (sortable.length > MAX_SORTABLE_METAFIELDS) {
+      problems.push(`at most ${MAX_SORTABLE_METAFIELDS} Metafields of an Object type may be sortable, found ${sortable.length}: ${sortable.join(', ')}`);
+    }
+  }
+  return problems;
+}

@@ -1,0 +1,110 @@
+import assert from 'node:assert/strict';
+import { bucketClient } from '../support/client.js';
+import { everyMetafield } from '../support/fixtures.js';
+import { freshHarness, type Harness } from '../support/harness.js';
+
+describe('Object metadata validation and rendering', () => {
+  let h: Harness;
+  let api: ReturnType<typeof bucketClient>;
+  let authorId: string;
+  let otherTypeId: string;
+  before(async () => {
+    h = await freshHarness();
+    api = bucketClient(h.app, await h.bucket('meta'));
+    await api.post('/object-types', { title: 'Authors', metafields: [] }).expect(200);
+    await api.post('/object-types', { title: 'Misc' }).expect(200);
+    await api.post('/object-types', { title: 'Posts', metafields: everyMetafield }).expect(200);
+    authorId = (await api.post('/objects', { title: 'Ada', type: 'authors' }).expect(200)).body.object.id;
+    otherTypeId = (await api.post('/objects', { title: 'Thing', type: 'misc' }).expect(200)).body.object.id;
+  });
+  after(() => assert.deepEqual(h.errors, []));
+
+  const valid: Record<string, unknown> = {
+    headline: 'Hello',
+    summary: 'short',
+    body: '<p>x</p>',
+    notes: '# n',
+    colour: 'g',
+    size: 'M',
+    tags: ['news', 'tech'],
+    featured: true,
+    price: 9.5,
+    launch: '2026-01-31',
+    extra: { any: ['json', 1] },
+    image: 'photo.jpg',
+    seo: { title: 'SEO title', weight: 3 },
+    links: [{ label: 'Home', href: '/' }],
+  };
+
+  it('accepts a valid value for every Metafield type and renders the documented shapes', async () => {
+    const res = await api.post('/objects', { title: 'All', type: 'posts', metadata: { ...valid, author: authorId, related: [authorId] } }).expect(200);
+    const m = res.body.object.metadata;
+    assert.deepEqual(m.colour, { key: 'g', value: 'Green' });
+    assert.equal(m.author, authorId);
+    assert.deepEqual(m.related, [authorId]);
+    assert.deepEqual(m.seo, { title: 'SEO title', weight: 3 });
+    assert.deepEqual(m.links, [{ label: 'Home', href: '/' }]);
+    assert.deepEqual(m.tags, ['news', 'tech']);
+    assert.equal(m.featured, true);
+    assert.equal(m.price, 9.5);
+    assert.equal(m.launch, '2026-01-31');
+    assert.deepEqual(m.extra, { any: ['json', 1] });
+    assert.match(m.image.url, /\/photo\.jpg$/);
+    assert.match(m.image.imgproc_url, /\/photo\.jpg$/);
+    const again = await api.get(`/objects/${res.body.object.id}`).expect(200);
+    assert.deepEqual(again.body.object.metadata, m);
+  });
+
+  const invalid: Array<[string, unknown, RegExp]> = [
+    ['headline', 'lowercase', /key "headline" of type "text": must start with a capital letter/],
+    ['headline', 'A'.repeat(30), /key "headline" of type "text"/],
+    ['summary', 5, /key "summary" of type "textarea"/],
+    ['body', ['x'], /key "body" of type "html-textarea"/],
+    ['notes', {}, /key "notes" of type "markdown"/],
+    ['colour', 'blue', /key "colour" of type "select-dropdown"/],
+    ['size', 'XL', /key "size" of type "radio-buttons"/],
+    ['tags', ['sports'], /key "tags" of type "check-boxes"/],
+    ['featured', 'yes', /key "featured" of type "switch"/],
+    ['price', 'ten', /invalid value for key "price" of type "number": must be a number/],
+    ['launch', '2026-02-30', /key "launch" of type "date"/],
+    ['image', 42, /key "image" of type "file"/],
+    ['author', 'not-an-id', /key "author" of type "object"/],
+    ['related', 'abc', /key "related" of type "objects"/],
+    ['seo', { title: 5 }, /key "seo.title" of type "text"/],
+    ['links', [{ label: 1 }], /key "links/],
+  ];
+  for (const [key, value, message] of invalid) {
+    it(`rejects an invalid ${key} value with a 400 naming key and type`, async () => {
+      const res = await api.post('/objects', { title: 'Bad', type: 'posts', metadata: { [key]: value } }).expect(400);
+      assert.equal(res.body.status, 400);
+      assert.match(res.body.message, message);
+    });
+  }
+
+  it('json accepts any JSON value', async () => {
+    for (const extra of [1, 'text', [1, { a: null }], true]) {
+      await api.post('/objects', { title: 'J', type: 'posts', metadata: { extra } }).expect(200);
+    }
+  });
+
+  it('rejects a relationship to an Object that does not exist or is of the wrong type', async () => {
+    const missing = await api.post('/objects', { title: 'R', type: 'posts', metadata: { author: 'aaaaaaaaaaaaaaaaaaaaaaaa' } }).expect(400);
+    assert.match(missing.body.message, /key "author" of type "object": no Object with id 'aaaaaaaaaaaaaaaaaaaaaaaa'/);
+    const wrongType = await api.post('/objects', { title: 'R', type: 'posts', metadata: { related: [otherTypeId] } }).expect(400);
+    assert.match(wrongType.body.message, /is of type "misc", expected "authors"/);
+  });
+
+  it('rejects metadata keys the type does not define', async () => {
+    const res = await api.post('/objects', { title: 'U', type: 'posts', metadata: { nope: 1 } }).expect(400);
+    assert.match(res.body.message, /nope/);
+  });
+
+  it('enforces required values on create and refuses emptying them on patch', async () => {
+    await api.post('/object-types', { title: 'Strict', metafields: [{ type: 'text', title: 'Code', key: 'code', value: '', required: true }] }).expect(200);
+    const missing = await api.post('/objects', { title: 'S', type: 'strict' }).expect(400);
+    assert.match(missing.body.message, /key "code" of type "text"/);
+    const ok = await api.post('/objects', { title: 'S', type: 'strict', metadata: { code: 'A1' } }).expect(200);
+    const emptied = await api.patch(`/objects/${ok.body.object.id}`, { metadata: { code: '' } }).expect(400);
+    assert.match(emptied.body.message, /key "code" of type "text"/);
+  });
+});

@@ -1,0 +1,136 @@
+import assert from 'node:assert/strict';
+import type { ErrorObject } from 'ajv';
+import { BadRequestError } from '../../lib/errors/http-errors.js';
+import { validatorFor } from '../../lib/validation/ajv.js';
+import { assertValid, describeAjvErrors } from '../../lib/validation/ajv-messages.js';
+
+/** The raw Ajv errors of `value` against `schemaId`. */
+function rawErrors(schemaId: string, value: unknown): ErrorObject[] {
+  const validate = validatorFor(schemaId);
+  assert.equal(validate(value), false, 'the value was meant to be invalid');
+  return [...(validate.errors ?? [])];
+}
+
+const err = (keyword: string, instancePath: string, params: Record<string, unknown>, message = 'is wrong'): ErrorObject => ({
+  keyword,
+  instancePath,
+  schemaPath: `#/nowhere/${keyword}`,
+  params,
+  message,
+});
+
+describe('describeAjvErrors', () => {
+  it('has nothing to say about no errors', () => {
+    assert.deepEqual(describeAjvErrors(null, 'body'), []);
+    assert.deepEqual(describeAjvErrors(undefined, 'body'), []);
+    assert.deepEqual(describeAjvErrors([], 'body'), []);
+  });
+
+  it('names unknown fields with the path of their object', () => {
+    const errors = rawErrors('ObjectTypeCreate', { title: 'T', foo: 1, metafields: [{ type: 'text', title: 't', key: 't', value: '', bar: 2 }] });
+    assert.deepEqual(describeAjvErrors(errors, 'body', 'ObjectTypeCreate'), ['unknown field "foo" in body', 'unknown field "bar" in body.metafields[0]']);
+  });
+
+  it('uses the root label it is given', () => {
+    const errors = rawErrors('ObjectTypePatch', { nope: true });
+    assert.deepEqual(describeAjvErrors(errors, 'request', 'ObjectTypePatch'), ['unknown field "nope" in request']);
+  });
+
+  it('turns one if/then mistake into one line naming the condition', () => {
+    const errors = rawErrors('ObjectTypeCreate', { title: 'T', metafields: [{ type: 'text', title: 't', key: 't', value: '' }, { type: 'select-dropdown', title: 's', key: 's', value: '' }] });
+    assert.ok(errors.length > 1, 'Ajv itself reports the branch and the if');
+    assert.deepEqual(describeAjvErrors(errors, 'body', 'ObjectTypeCreate'), ['body.metafields[1].options is required for type "select-dropdown"']);
+  });
+
+  it('turns a failed anyOf into one line listing the alternatives', () => {
+    const errors = rawErrors('Metafield', { type: 'check-boxes', title: 'c', key: 'c', value: [1, 2], options: [] });
+    assert.ok(errors.length >= 3);
+    assert.deepEqual(describeAjvErrors(errors, 'body', 'Metafield'), ['body.value must be an array of strings or "" for type "check-boxes"']);
+  });
+
+  it('says a field is not allowed, or only allowed for some types', () => {
+    assert.deepEqual(describeAjvErrors(rawErrors('Metafield', { type: 'parent', title: 'p', key: 'p', value: '' }), 'body', 'Metafield'), ['body.value is not allowed for type "parent"']);
+    assert.deepEqual(describeAjvErrors(rawErrors('Metafield', { type: 'text', title: 't', key: 't', value: '', object_type: 'x' }), 'body', 'Metafield'), [
+      'body.object_type is only allowed for type "object" or "objects"',
+    ]);
+  });
+
+  it('reports the same mistake caught by two rules once', () => {
+    const errors = rawErrors('ObjectTypeCreate', { title: 'T', localization: true, locales: 'en' });
+    assert.equal(errors.filter((e) => e.keyword === 'type').length, 2);
+    assert.deepEqual(describeAjvErrors(errors, 'body', 'ObjectTypeCreate'), ['body.locales must be an array']);
+  });
+
+  it('finds conditions without being told the schema', () => {
+    const errors = rawErrors('Metafield', { type: 'object', title: 'o', key: 'o', value: '' });
+    assert.deepEqual(describeAjvErrors(errors, 'body'), ['body.object_type is required for type "object"']);
+  });
+
+  it('lists every problem, in order, one line each', () => {
+    const errors = rawErrors('ObjectTypeCreate', { title: 3, slug: 'A', order: 'first', singleton: 'yes' });
+    assert.deepEqual(describeAjvErrors(errors, 'body', 'ObjectTypeCreate'), [
+      'body.title must be a string',
+      'body.slug must be made of lowercase letters, digits and hyphens',
+      'body.singleton must be a boolean',
+      'body.order must be a number',
+    ]);
+  });
+
+  it('formats paths with indexes and quoted odd keys', () => {
+    assert.deepEqual(describeAjvErrors([err('type', '/a b/0/c~1d', { type: 'string' })], 'body'), ['body["a b"][0]["c/d"] must be a string']);
+  });
+
+  it('words common keywords from their params', () => {
+    const lines = describeAjvErrors(
+      [
+        err('maximum', '/n', { comparison: '<=', limit: 5 }),
+        err('maxLength', '/s', { limit: 3 }),
+        err('minItems', '/l', { limit: 2 }),
+        err('format', '/d', { format: 'date-time' }),
+        err('type', '/u', { type: 'number,null' }),
+        err('dependentRequired', '/x', {}, 'must have property b when property a is present'),
+      ],
+      'body',
+    );
+    assert.deepEqual(lines, [
+      'body.n must be <= 5',
+      'body.s must be at most 3 characters long',
+      'body.l must have at least 2 items',
+      'body.d must be an ISO 8601 date-time',
+      'body.u must be a number or null',
+      'body.x must have property b when property a is present',
+    ]);
+  });
+
+  it('never answers an error list with nothing', () => {
+    assert.deepEqual(describeAjvErrors([err('if', '', { failingKeyword: 'then' })], 'body'), ['body is invalid']);
+  });
+});
+
+describe('assertValid', () => {
+  it('returns quietly for a valid value', () => {
+    assert.doesNotThrow(() => assertValid('ObjectTypeCreate', { title: 'Posts' }, 'body'));
+  });
+
+  it('throws one 400 listing every problem', () => {
+    assert.throws(
+      () => assertValid('ObjectTypeCreate', { title: '', wat: 1, metafields: [{ type: 'number', title: 'n', key: 'n', value: 'x' }] }, 'body'),
+      (e: unknown) => {
+        assert.ok(e instanceof BadRequestError);
+        assert.equal(e.status, 400);
+        assert.equal(
+          e.message,
+          'Invalid request body: unknown field "wat" in body; body.title must not be empty; body.metafields[0].value must be a number or "" for type "number"',
+        );
+        return true;
+      },
+    );
+  });
+
+  it('is a programming error, not a 400, for an unknown schema', () => {
+    assert.throws(
+      () => assertValid('NoSuchSchema', {}, 'body'),
+      (e: unknown) => e instanceof Error && !(e instanceof BadRequestError) && /NoSuchSchema/.test(e.message),
+    );
+  });
+});

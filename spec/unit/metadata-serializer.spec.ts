@@ -1,0 +1,255 @@
+import assert from 'node:assert/strict';
+import { ObjectId } from 'mongodb';
+import type { Metafield } from '../../lib/db/collections.js';
+import {
+  collectRefs,
+  defaultMetadata,
+  relationshipRefs,
+  renderMetadata,
+  toStoredMetadata,
+  type MetadataRenderContext,
+} from '../../lib/serializers/metadata.js';
+import { metadataValidatorFor } from '../../lib/validation/metadata-schema.js';
+
+const A = '5f1b2c3d4e5f6a7b8c9d0e1f';
+const B = '60aabbccddeeff0011223344';
+const C = '6100000000000000000000cc';
+
+function mf(type: Metafield['type'], key: string, extra: Partial<Metafield> = {}): Metafield {
+  return { type, key, title: key, ...extra };
+}
+
+const COLOR = mf('select-dropdown', 'color', {
+  options: [
+    { key: 'red', value: 'Red' },
+    { key: 'blue', value: 'Blue' },
+  ],
+});
+const AUTHOR = mf('object', 'author', { object_type: 'authors' });
+const RELATED = mf('objects', 'related', { object_type: 'posts' });
+const SEO = mf('parent', 'seo', {
+  children: [mf('text', 'title', { value: 'Untitled' }), mf('object', 'og'), mf('file', 'image')],
+});
+const SECTIONS = mf('repeater', 'sections', {
+  repeater_fields: [mf('text', 'heading'), mf('object', 'ref'), mf('objects', 'more'), mf('select-dropdown', 'tone', { options: [{ key: 'k', value: 'Kind' }] })],
+});
+const FIELDS: Metafield[] = [
+  mf('text', 'headline'),
+  mf('number', 'price'),
+  mf('switch', 'on', { options: 'true,false' }),
+  mf('date', 'when'),
+  mf('check-boxes', 'tags', { options: [{ value: 'x' }, { value: 'y' }] }),
+  mf('json', 'data'),
+  mf('file', 'cover'),
+  COLOR,
+  AUTHOR,
+  RELATED,
+  SEO,
+  SECTIONS,
+];
+
+const MEDIA: Record<string, { url: string; imgproc_url: string }> = {
+  'cover.png': { url: 'https://cdn.example/cover.png', imgproc_url: 'https://img.example/cover.png' },
+  'og.png': { url: 'https://cdn.example/og.png', imgproc_url: 'https://img.example/og.png' },
+};
+
+const related: unknown[] = [];
+const CTX: MetadataRenderContext = {
+  fileUrls: (name) => MEDIA[name] ?? null,
+  renderRelated: (doc) => {
+    related.push(doc);
+    return { rendered: (doc as { title: string }).title };
+  },
+};
+
+function isHexId(value: unknown, hex: string): boolean {
+  return value instanceof ObjectId && value.toHexString() === hex;
+}
+
+describe('metadata serializers', () => {
+  const input = {
+    headline: 'Hi',
+    price: 9.5,
+    on: true,
+    when: '2024-05-01',
+    tags: ['x'],
+    data: { nested: [1, null] },
+    cover: 'cover.png',
+    color: 'Blue',
+    author: A.toUpperCase(),
+    related: [B, C],
+    seo: { og: B, image: 'og.png' },
+    sections: [{ heading: 'One', ref: C, more: [A, B], tone: 'Kind' }, { heading: '' }],
+  };
+
+  it('the fixture is valid input', () => {
+    const validate = metadataValidatorFor({ _id: new ObjectId(), modified_at: new Date(0), metafields: FIELDS }, 'create');
+    assert.deepEqual(validate(input), []);
+  });
+
+  describe('toStoredMetadata', () => {
+    const stored = toStoredMetadata(FIELDS, input);
+
+    it('stores relationships as ObjectIds', () => {
+      assert.ok(isHexId(stored.author, A));
+      assert.ok(Array.isArray(stored.related));
+      assert.deepEqual((stored.related as ObjectId[]).map((id) => id.toHexString()), [B, C]);
+    });
+
+    it('stores a select-dropdown as the option key, whether key or value was sent', () => {
+      assert.equal(stored.color, 'blue');
+      assert.equal(toStoredMetadata([COLOR], { color: 'red' }).color, 'red');
+    });
+
+    it('recurses into parents, filling children not sent with their defaults', () => {
+      const seo = stored.seo as Record<string, unknown>;
+      assert.equal(seo.title, 'Untitled');
+      assert.ok(isHexId(seo.og, B));
+      assert.equal(seo.image, 'og.png');
+    });
+
+    it('recurses into repeater items', () => {
+      const [first, second] = stored.sections as Array<Record<string, unknown>>;
+      assert.ok(isHexId(first.ref, C));
+      assert.deepEqual((first.more as ObjectId[]).map((id) => id.toHexString()), [A, B]);
+      assert.equal(first.tone, 'k');
+      assert.deepEqual(second, { heading: '', ref: '', more: '', tone: '' });
+    });
+
+    it('keeps other values as sent', () => {
+      assert.equal(stored.price, 9.5);
+      assert.equal(stored.on, true);
+      assert.equal(stored.when, '2024-05-01');
+      assert.deepEqual(stored.tags, ['x']);
+      assert.deepEqual(stored.data, { nested: [1, null] });
+      assert.equal(stored.cover, 'cover.png');
+    });
+
+    it('stores "" and null as "" except for json, whose null is a value', () => {
+      const out = toStoredMetadata(FIELDS, { headline: null, author: null, related: '', data: null, color: '' });
+      assert.deepEqual(out, { headline: '', color: '', author: '', related: '', data: null });
+    });
+
+    it('converts only the keys sent, so a patch stays a patch', () => {
+      assert.deepEqual(Object.keys(toStoredMetadata(FIELDS, { price: 1 })), ['price']);
+    });
+
+    it('collapses relationship ids that differ only in letter case', () => {
+      const out = toStoredMetadata([RELATED], { related: [A, A.toUpperCase(), B] });
+      assert.deepEqual((out.related as ObjectId[]).map((id) => id.toHexString()), [A, B]);
+    });
+  });
+
+  describe('defaultMetadata', () => {
+    it('converts each default value to stored form', () => {
+      const defaults = defaultMetadata([
+        mf('text', 't', { value: 'hello' }),
+        mf('number', 'n'),
+        mf('object', 'o', { value: A }),
+        mf('objects', 'os', { value: `${A}, ${B}` }),
+        mf('select-dropdown', 's', { value: 'Red', options: COLOR.options }),
+        mf('switch', 'sw', { value: 'yes', options: 'yes,no' }),
+        mf('check-boxes', 'cb', { value: ['x'], options: [{ value: 'x' }] }),
+        SEO,
+        SECTIONS,
+      ]);
+      assert.equal(defaults.t, 'hello');
+      assert.equal(defaults.n, '');
+      assert.ok(isHexId(defaults.o, A));
+      assert.deepEqual((defaults.os as ObjectId[]).map((id) => id.toHexString()), [A, B]);
+      assert.equal(defaults.s, 'red');
+      assert.equal(defaults.sw, true);
+      assert.deepEqual(defaults.cb, ['x']);
+      assert.deepEqual(defaults.seo, { title: 'Untitled', og: '', image: '' });
+      assert.deepEqual(defaults.sections, []);
+    });
+  });
+
+  describe('collectRefs', () => {
+    it('finds ids at the top level, in parents and in repeater items, deduplicated', () => {
+      const refs = collectRefs(FIELDS, toStoredMetadata(FIELDS, input));
+      assert.ok(refs.every((id) => id instanceof ObjectId));
+      assert.deepEqual(refs.map((id) => id.toHexString()), [A, B, C]);
+    });
+
+    it('ignores ids under keys the type does not define as relationships', () => {
+      const refs = collectRefs([mf('text', 'headline'), AUTHOR], { headline: A, gone: new ObjectId(B), author: '' });
+      assert.deepEqual(refs, []);
+    });
+  });
+
+  describe('relationshipRefs', () => {
+    it('lists every id of the input with its path and expected type', () => {
+      assert.deepEqual(relationshipRefs(FIELDS, input), [
+        { path: 'author', id: A, objectType: 'authors', metafieldType: 'object' },
+        { path: 'related', id: B, objectType: 'posts', metafieldType: 'objects' },
+        { path: 'related', id: C, objectType: 'posts', metafieldType: 'objects' },
+        { path: 'seo.og', id: B, objectType: undefined, metafieldType: 'object' },
+        { path: 'sections.0.ref', id: C, objectType: undefined, metafieldType: 'object' },
+        { path: 'sections.0.more', id: A, objectType: undefined, metafieldType: 'objects' },
+        { path: 'sections.0.more', id: B, objectType: undefined, metafieldType: 'objects' },
+      ]);
+    });
+
+    it('skips empty relationship values', () => {
+      assert.deepEqual(relationshipRefs(FIELDS, { author: '', related: [], seo: { og: null } }), []);
+    });
+  });
+
+  describe('renderMetadata', () => {
+    it('round-trips input through the stored form to the v3 response shapes', () => {
+      const out = renderMetadata(FIELDS, toStoredMetadata(FIELDS, input), CTX);
+      assert.deepEqual(out, {
+        headline: 'Hi',
+        price: 9.5,
+        on: true,
+        when: '2024-05-01',
+        tags: ['x'],
+        data: { nested: [1, null] },
+        cover: MEDIA['cover.png'],
+        color: { key: 'blue', value: 'Blue' },
+        author: A,
+        related: [B, C],
+        seo: { title: 'Untitled', og: B, image: MEDIA['og.png'] },
+        sections: [
+          { heading: 'One', ref: C, more: [A, B], tone: { key: 'k', value: 'Kind' } },
+          { heading: '', ref: '', more: '', tone: '' },
+        ],
+      });
+    });
+
+    it('renders expanded related Objects through ctx.renderRelated', () => {
+      related.length = 0;
+      const expanded = { _id: new ObjectId(A), title: 'Ann' };
+      const out = renderMetadata([AUTHOR, RELATED], { author: expanded, related: [new ObjectId(B), { title: 'Cee' }] }, CTX);
+      assert.deepEqual(out, { author: { rendered: 'Ann' }, related: [B, { rendered: 'Cee' }] });
+      assert.equal(related[0], expanded);
+    });
+
+    it('answers value = key for a select-dropdown key no longer among the options', () => {
+      assert.deepEqual(renderMetadata([COLOR], { color: 'green' }, CTX), { color: { key: 'green', value: 'green' } });
+    });
+
+    it('renders a file without a media item as null', () => {
+      assert.deepEqual(renderMetadata([mf('file', 'cover')], { cover: 'deleted.png' }, CTX), { cover: null });
+    });
+
+    it('keeps keys the type no longer defines, with ObjectIds as hex', () => {
+      const out = renderMetadata([mf('text', 'headline')], { headline: 'x', old: { ids: [new ObjectId(C)] } }, CTX);
+      assert.deepEqual(out, { headline: 'x', old: { ids: [C] } });
+    });
+
+    it('omits defined keys the stored document lacks', () => {
+      assert.deepEqual(renderMetadata(FIELDS, { price: 3 }, CTX), { price: 3 });
+    });
+
+    it('passes through values stored before a Metafield changed type', () => {
+      const out = renderMetadata([mf('parent', 'p', { children: [] }), mf('repeater', 'r', { repeater_fields: [] }), mf('object', 'o')], {
+        p: 'legacy',
+        r: 'legacy',
+        o: 'not-an-id',
+      }, CTX);
+      assert.deepEqual(out, { p: 'legacy', r: 'legacy', o: 'not-an-id' });
+    });
+  });
+});

@@ -1,0 +1,273 @@
+import assert from 'node:assert/strict';
+import { ObjectId } from 'mongodb';
+import { BadRequestError } from '../../lib/errors/http-errors.js';
+import { LIST_DEFAULTS, keysetFilter, parseListParams } from '../../lib/query/cursor.js';
+
+type Doc = Record<string, unknown>;
+type Fields = Array<[string, 1 | -1]>;
+
+// ---- A small model of MongoDB's sort order and matcher, written independently of lib/ ----
+
+/** Sort brackets of the value types these tests store (MongoDB's documented order). */
+function bracket(v: unknown): number {
+  if (v === null || v === undefined) return 1;
+  if (typeof v === 'number') return 2;
+  if (typeof v === 'string') return 3;
+  if (v instanceof ObjectId) return 7;
+  if (typeof v === 'boolean') return 8;
+  if (v instanceof Date) return 9;
+  return 4;
+}
+
+const TYPE_ALIAS: Record<number, string> = { 2: 'number', 3: 'string', 4: 'object', 7: 'objectId', 8: 'bool', 9: 'date' };
+
+function compareValues(a: unknown, b: unknown): number {
+  const diff = bracket(a) - bracket(b);
+  if (diff !== 0) return diff;
+  if (a instanceof ObjectId && b instanceof ObjectId) return a.toHexString().localeCompare(b.toHexString());
+  if (a instanceof Date && b instanceof Date) return a.getTime() - b.getTime();
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b);
+  if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
+  return 0;
+}
+
+function get(doc: Doc, path: string): unknown {
+  let node: unknown = doc;
+  for (const seg of path.split('.')) {
+    if (node === null || typeof node !== 'object' || !Object.hasOwn(node, seg)) return undefined;
+    node = (node as Doc)[seg];
+  }
+  return node;
+}
+
+const comparator = (fields: Fields) => (a: Doc, b: Doc) => {
+  for (const [path, dir] of fields) {
+    const c = compareValues(get(a, path), get(b, path));
+    if (c !== 0) return c * dir;
+  }
+  return 0;
+};
+
+/** $gt/$lt compare within one bracket only; $eq null also matches a missing field. */
+const OPS: Record<string, (value: unknown, arg: unknown) => boolean> = {
+  $eq: (v, arg) => (arg === null ? v === null || v === undefined : bracket(v) === bracket(arg) && compareValues(v, arg) === 0),
+  $gt: (v, arg) => arg !== null && bracket(v) === bracket(arg) && compareValues(v, arg) > 0,
+  $lt: (v, arg) => arg !== null && bracket(v) === bracket(arg) && compareValues(v, arg) < 0,
+  $type: (v, arg) => v !== undefined && v !== null && (arg as string[]).includes(TYPE_ALIAS[bracket(v)]),
+};
+
+function matches(doc: Doc, filter: Doc): boolean {
+  return Object.entries(filter).every(([key, cond]) => {
+    if (key === '$or') return (cond as Doc[]).some((f) => matches(doc, f));
+    if (key === '$and') return (cond as Doc[]).every((f) => matches(doc, f));
+    if (key === '$nor') return !(cond as Doc[]).some((f) => matches(doc, f));
+    return Object.entries(cond as Doc).every(([op, arg]) => {
+      assert.ok(Object.hasOwn(OPS, op), `matcher does not know ${op}`);
+      return OPS[op](get(doc, key), arg);
+    });
+  });
+}
+
+// ---- Fixtures ----
+
+function prng(seed: number): () => number {
+  let s = seed;
+  return () => {
+    s = (s * 1103515245 + 12345) % 2147483648;
+    return s / 2147483648;
+  };
+}
+
+/** 250 documents with heavy ties, nulls, missing fields and mixed types in one sort field. */
+function fixtures(): Doc[] {
+  const rand = prng(7);
+  const ranks: unknown[] = [undefined, null, 0, 2, 2, 2.5, -1, 'a', 'b', 'b', '', true, false, new Date(5)];
+  return Array.from({ length: 250 }, (_, i) => {
+    const hex = Array.from({ length: 24 }, () => Math.floor(rand() * 16).toString(16)).join('');
+    const rank = ranks[Math.floor(rand() * ranks.length)];
+    const doc: Doc = {
+      _id: new ObjectId(hex),
+      created_at: new Date(Date.UTC(2024, 0, 1 + Math.floor(rand() * 12))),
+      order: Math.floor(rand() * 5),
+    };
+    if (i % 17 !== 0) doc.metadata = rank === undefined ? { other: 1 } : { rank };
+    return doc;
+  });
+}
+
+function walk(docs: Doc[], fields: Fields, pageSize: number, filterFor = keysetFilter): Doc[] {
+  const seen: Doc[] = [];
+  let last: Doc | undefined;
+  for (let guard = 0; guard <= docs.length; guard++) {
+    const filter = last ? filterFor(fields, last) : {};
+    const page = docs.filter((d) => matches(d, filter)).sort(comparator(fields)).slice(0, pageSize);
+    if (page.length === 0) break;
+    seen.push(...page);
+    last = page[page.length - 1];
+  }
+  return seen;
+}
+
+const ids = (docs: Doc[]) => docs.map((d) => (d._id as ObjectId).toHexString());
+
+describe('query: keysetFilter pagination (in-memory model of MongoDB)', () => {
+  const docs = fixtures();
+  const orders: Fields[] = [
+    [['metadata.rank', 1], ['_id', 1]],
+    [['metadata.rank', -1], ['_id', -1]],
+    [['created_at', 1], ['_id', 1]],
+    [['created_at', -1], ['_id', -1]],
+    [['order', -1], ['_id', -1]],
+    [['order', 1], ['metadata.rank', -1], ['_id', -1]],
+    [['_id', 1]],
+  ];
+
+  it('has fixtures with ties, nulls and missing values', () => {
+    const ranks = docs.map((d) => get(d, 'metadata.rank'));
+    assert.ok(ranks.filter((r) => r === undefined).length > 20);
+    assert.ok(ranks.filter((r) => r === null).length > 5);
+    assert.ok(new Set(docs.map((d) => (d.created_at as Date).getTime())).size < 13);
+  });
+
+  for (const fields of orders) {
+    for (const pageSize of [1, 7, 100]) {
+      it(`walks ${JSON.stringify(fields)} in pages of ${pageSize} with no duplicates and no gaps`, () => {
+        const expected = ids([...docs].sort(comparator(fields)));
+        const walked = ids(walk(docs, fields, pageSize));
+        assert.equal(new Set(walked).size, walked.length, 'duplicates');
+        assert.deepEqual(walked, expected);
+      });
+    }
+  }
+
+  it('would detect gaps: a filter ignoring type brackets and nulls loses documents', () => {
+    const naive = (fields: Fields, last: Doc): Doc => ({
+      $or: [
+        { [fields[0][0]]: { [fields[0][1] === 1 ? '$gt' : '$lt']: get(last, fields[0][0]) ?? null } },
+        { [fields[0][0]]: { $eq: get(last, fields[0][0]) ?? null }, _id: { [fields[0][1] === 1 ? '$gt' : '$lt']: last._id } },
+      ],
+    });
+    const walked = walk(docs, [['metadata.rank', 1], ['_id', 1]], 7, naive);
+    assert.ok(walked.length < docs.length);
+  });
+});
+
+describe('query: keysetFilter shape', () => {
+  const id = new ObjectId('65a1b2c3d4e5f6a7b8c9d0e1');
+  const d = new Date('2024-05-01T00:00:00Z');
+
+  it('compares _id alone without type brackets', () => {
+    assert.deepEqual(keysetFilter([['_id', 1]], { _id: id }), { _id: { $gt: id } });
+    assert.deepEqual(keysetFilter([['_id', -1]], { _id: id }), { _id: { $lt: id } });
+  });
+
+  it('ascending: greater values, then later brackets, then ties broken by _id', () => {
+    assert.deepEqual(keysetFilter([['created_at', 1], ['_id', 1]], { _id: id, created_at: d }), {
+      $or: [
+        { $or: [{ created_at: { $gt: d } }, { created_at: { $type: ['timestamp', 'regex', 'maxKey'] } }] },
+        { created_at: { $eq: d }, _id: { $gt: id } },
+      ],
+    });
+  });
+
+  it('descending: smaller values, earlier brackets and null or missing', () => {
+    assert.deepEqual(keysetFilter([['metadata.n', -1], ['_id', -1]], { _id: id, metadata: { n: 3 } }), {
+      $or: [
+        { $or: [{ 'metadata.n': { $lt: 3 } }, { 'metadata.n': { $eq: null } }, { 'metadata.n': { $type: ['minKey'] } }] },
+        { 'metadata.n': { $eq: 3 }, _id: { $lt: id } },
+      ],
+    });
+  });
+
+  it('treats a missing value as null: ascending continues with every non-null bracket', () => {
+    const out = keysetFilter([['metadata.n', 1], ['_id', 1]], { _id: id });
+    assert.deepEqual(out, {
+      $or: [
+        {
+          'metadata.n': {
+            $type: ['number', 'string', 'symbol', 'object', 'binData', 'objectId', 'bool', 'date', 'timestamp', 'regex', 'maxKey'],
+          },
+        },
+        { 'metadata.n': { $eq: null }, _id: { $gt: id } },
+      ],
+    });
+  });
+
+  it('descending after null only leaves MinKey, then the null ties', () => {
+    assert.deepEqual(keysetFilter([['metadata.n', -1], ['_id', -1]], { _id: id, metadata: { n: null } }), {
+      $or: [{ 'metadata.n': { $type: ['minKey'] } }, { 'metadata.n': { $eq: null }, _id: { $lt: id } }],
+    });
+  });
+
+  it('does not read inherited properties of the last document', () => {
+    const out = keysetFilter([['constructor', 1], ['_id', 1]], { _id: id }) as { $or: Doc[] };
+    assert.deepEqual(out.$or[1], { constructor: { $eq: null }, _id: { $gt: id } });
+  });
+});
+
+describe('query: parseListParams', () => {
+  const invalid = (q: Doc, message: string) =>
+    assert.throws(() => parseListParams(q), (e: unknown) => {
+      assert.ok(e instanceof BadRequestError);
+      assert.equal(e.message, message);
+      return true;
+    });
+
+  it('has the documented defaults', () => {
+    assert.deepEqual(parseListParams({}), {
+      limit: 1000,
+      skip: 0,
+      after: null,
+      depth: 0,
+      status: 'published',
+      useCache: true,
+    });
+    assert.deepEqual(parseListParams({ limit: '', skip: '', depth: '', status: '', useCache: '' }), LIST_DEFAULTS);
+  });
+
+  it('parses given values', () => {
+    assert.deepEqual(
+      parseListParams({ limit: '5', skip: '10', depth: '3', status: 'any', useCache: 'false', pretty: 'true' }),
+      { limit: 5, skip: 10, after: null, depth: 3, status: 'any', useCache: false },
+    );
+    const after = parseListParams({ after: '65A1B2C3D4E5F6A7B8C9D0E1', status: 'draft' });
+    assert.equal(after.after, '65a1b2c3d4e5f6a7b8c9d0e1');
+    assert.equal(after.status, 'draft');
+  });
+
+  it('reads use_cache as an alias of useCache', () => {
+    assert.equal(parseListParams({ use_cache: 'false' }).useCache, false);
+    assert.equal(parseListParams({ use_cache: '0' }).useCache, false);
+    assert.equal(parseListParams({ useCache: 'true', use_cache: 'false' }).useCache, true);
+  });
+
+  for (const bad of ['0', '-1', '1.5', 'abc', '1e3', '99999999999999999999']) {
+    it(`rejects limit=${bad}`, () => invalid({ limit: bad }, `Invalid parameters: limit must be an integer >= 1, got "${bad}"`));
+  }
+
+  it('rejects bad skip, depth, after, status and useCache', () => {
+    invalid({ skip: '-1' }, 'Invalid parameters: skip must be an integer >= 0, got "-1"');
+    invalid({ depth: '4' }, 'Invalid parameters: depth must be an integer from 0 to 3, got "4"');
+    invalid({ depth: '1.0' }, 'Invalid parameters: depth must be an integer from 0 to 3, got "1.0"');
+    invalid({ after: 'abc' }, 'Invalid parameters: after must be an Object id (24 hexadecimal characters), got "abc"');
+    invalid({ status: 'all' }, 'Invalid parameters: status must be one of published, draft, any, got "all"');
+    invalid({ use_cache: 'no' }, 'Invalid parameters: use_cache must be true or false, got "no"');
+  });
+
+  it('rejects skip together with after', () => {
+    invalid({ skip: '0', after: '65a1b2c3d4e5f6a7b8c9d0e1' }, 'Invalid parameters: skip cannot be combined with after');
+  });
+
+  it('rejects repeated parameters', () => {
+    invalid({ limit: ['1', '2'] }, 'Invalid parameters: limit must be given once as a plain value');
+  });
+
+  it('reports every problem in one error', () => {
+    invalid(
+      { limit: '0', skip: 'x', depth: '9', status: 'nope' },
+      'Invalid parameters: limit must be an integer >= 1, got "0"; skip must be an integer >= 0, got "x"; ' +
+        'depth must be an integer from 0 to 3, got "9"; status must be one of published, draft, any, got "nope"',
+    );
+  });
+});
