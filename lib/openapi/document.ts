@@ -18,10 +18,28 @@ function toComponentRefs(node: unknown): unknown {
 
 let built: Record<string, unknown> | null = null;
 
-/** openapi/openapi.json (paths, parameters, responses) with schemas/ as its components. */
+function readJson(file: string): Record<string, any> {
+  return JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, any>;
+}
+
+/** Path items live one file per resource in openapi/paths/, so resources are described apart. */
+function loadPaths(): Record<string, unknown> {
+  const dir = path.join(projectRoot, 'openapi', 'paths');
+  const paths: Record<string, unknown> = {};
+  for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
+    for (const [p, item] of Object.entries(readJson(path.join(dir, file)))) {
+      if (p in paths) throw new Error(`openapi/paths/${file}: path ${p} is already described in another file`);
+      paths[p] = item;
+    }
+  }
+  return paths;
+}
+
+/** openapi/openapi.json (shared parameters, responses) + openapi/paths/*.json, with schemas/ as components. */
 export function openApiDocument(serverUrl: string): Record<string, unknown> {
   if (!built) {
-    const base = JSON.parse(fs.readFileSync(path.join(projectRoot, 'openapi', 'openapi.json'), 'utf8')) as Record<string, any>;
+    const base = readJson(path.join(projectRoot, 'openapi', 'openapi.json'));
+    base.paths = loadPaths();
     const schemas: Record<string, unknown> = {};
     for (const s of loadSchemas()) schemas[s.$id] = toComponentRefs(s);
     base.components = { ...(base.components ?? {}), schemas };
