@@ -1,5 +1,6 @@
 import express, { type Express } from 'express';
 import type { Db } from 'mongodb';
+import { ReadCache } from './cache/read-cache.js';
 import type { Config } from './config.js';
 import { errorHandler } from './http/error-handler.js';
 import { parseQueryString } from './http/query-string.js';
@@ -22,7 +23,8 @@ export function createApp({ config, db, log = (m) => console.error(m) }: AppDeps
 
   const v3 = express.Router();
   v3.use(checkCommonParams);
-  v3.use(mountRoutes(v3Routes({ config, db }), db));
+  const cache = new ReadCache(config.cacheMaxBytes);
+  v3.use(mountRoutes(v3Routes({ config, db, cache }), db));
   v3.use(v3RouteNotFound(config));
   app.use('/v3', v3);
   app.use(plainNotFound);

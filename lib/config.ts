@@ -12,6 +12,7 @@ export interface Config {
   uploadUrl: string;
   agentsUrl: string;
   jsonBodyLimit: string;
+  cacheMaxBytes: number;
   logRequests: boolean;
 }
 
@@ -44,6 +45,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uploadUrl: stripSlash(env.UPLOAD_URL || publicUrl),
     agentsUrl: stripSlash(env.AGENTS_URL || publicUrl),
     jsonBodyLimit: env.JSON_BODY_LIMIT || '5mb',
+    cacheMaxBytes: intFrom(env, 'CACHE_MAX_MB', 64) * 1024 * 1024,
     logRequests: env.LOG_REQUESTS === 'true',
   };
 }

@@ -1,4 +1,5 @@
 import type { Db } from 'mongodb';
+import type { ReadCache } from '../cache/read-cache.js';
 import type { Config } from '../config.js';
 import { blocksRoutes } from './blocks.js';
 import { metaRoutes } from './meta.js';
@@ -9,6 +10,8 @@ import type { RouteDef } from './route-table.js';
 export interface RouteDeps {
   config: Config;
   db: Db;
+  /** Shared by every read route of this process; see lib/cache/read-cache.ts. */
+  cache: ReadCache;
 }
 
 /** All v3 routes, in matching order (specific paths before parameterised siblings). */
