@@ -13,6 +13,8 @@ export interface Config {
   agentsUrl: string;
   jsonBodyLimit: string;
   cacheMaxBytes: number;
+  /** Largest media upload in bytes; larger uploads are refused with 413. */
+  mediaMaxBytes: number;
   logRequests: boolean;
 }
 
@@ -46,6 +48,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     agentsUrl: stripSlash(env.AGENTS_URL || publicUrl),
     jsonBodyLimit: env.JSON_BODY_LIMIT || '5mb',
     cacheMaxBytes: intFrom(env, 'CACHE_MAX_MB', 64) * 1024 * 1024,
+    mediaMaxBytes: intFrom(env, 'MEDIA_MAX_BYTES', 900 * 1024 * 1024),
     logRequests: env.LOG_REQUESTS === 'true',
   };
 }

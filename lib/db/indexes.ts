@@ -9,3 +9,16 @@ export async function ensureIndexes(db: Db): Promise<void> {
   await objectsCollection(db).createIndex({ bucket_id: 1, type: 1, locale: 1, slug: 1 }, { unique: true, name: 'bucket_type_locale_slug_unique' });
   await objectsCollection(db).createIndex({ bucket_id: 1, type: 1, status: 1, order: -1, _id: -1 }, { name: 'bucket_type_status_order' });
 }
+
+/**
+ * One index per sortable Metafield key, created when a type marking it is saved. Named by key,
+ * not by type, so types sharing a key name share the index (bucket_id and type lead it anyway).
+ */
+export async function ensureSortableIndexes(db: Db, keys: string[]): Promise<void> {
+  for (const key of keys) {
+    await objectsCollection(db).createIndex(
+      { bucket_id: 1, type: 1, status: 1, [`metadata.${key}`]: 1, _id: 1 },
+      { name: `sortable_${key}` },
+    );
+  }
+}

@@ -15,6 +15,6 @@ export interface RouteDeps {
 }
 
 /** All v3 routes, in matching order (specific paths before parameterised siblings). */
-export function v3Routes({ config, db }: RouteDeps): RouteDef[] {
-  return [...metaRoutes(config), ...blocksRoutes(), ...objectTypeRoutes(config, db), ...objectRoutes(config, db)];
+export function v3Routes({ config, db, cache }: RouteDeps): RouteDef[] {
+  return [...metaRoutes(config), ...blocksRoutes(), ...objectTypeRoutes(config, db), ...objectRoutes(config, db, cache)];
 }

@@ -1,22 +1,40 @@
 import type { Db } from 'mongodb';
+import type { ReadCache } from '../cache/read-cache.js';
 import type { Config } from '../config.js';
-import { booleanParam } from '../http/params.js';
+import { NotFoundError } from '../errors/http-errors.js';
+import { cachedRead } from '../http/cached-read.js';
+import { booleanParam, singleParam } from '../http/params.js';
 import { sendJson } from '../http/respond.js';
 import { requireRead, requireWrite } from '../middleware/authenticate.js';
 import { jsonBody } from '../middleware/json-body.js';
 import { bucketOf } from '../middleware/load-bucket.js';
+import { parseListParams } from '../query/cursor.js';
+import { parseProps, pickProps } from '../query/props.js';
 import { parseSingleReadParams } from '../query/single-read-params.js';
-import { pickProps } from '../query/props.js';
-import { objectRenderContext } from '../services/render-context.js';
 import { renderObject } from '../serializers/object.js';
-import { createObject, deleteObject, getObject, updateObject } from '../services/objects.js';
+import { listObjects } from '../services/object-list.js';
+import { getObjectExpanded } from '../services/object-read.js';
+import { createObject, deleteObject, updateObject } from '../services/objects.js';
+import { bucketTypes, objectRenderContext } from '../services/render-context.js';
 import { route, type RouteDef } from './route-table.js';
 
-export function objectRoutes(config: Config, db: Db): RouteDef[] {
+export function objectRoutes(config: Config, db: Db, cache: ReadCache): RouteDef[] {
   const body = jsonBody(config.jsonBodyLimit);
   const base = '/buckets/:slug/objects';
   const one = `${base}/:object_id`;
   return [
+    route('get', base, requireRead, async (req, res) => {
+      const bucket = bucketOf(res);
+      const params = parseListParams(req.query as Record<string, unknown>);
+      const props = parseProps(singleParam(req, 'props'));
+      await cachedRead(cache, req, res, params.useCache, async () => {
+        const types = await bucketTypes(db, bucket);
+        const { docs, total } = await listObjects(db, bucket, types, { query: singleParam(req, 'query'), sort: singleParam(req, 'sort'), props, params });
+        if (docs.length === 0) throw new NotFoundError(`No objects found in bucket '${bucket.slug}' for this query`);
+        const ctx = await objectRenderContext(db, config, bucket);
+        return { objects: docs.map((d) => pickProps(renderObject(d, ctx), props)), total };
+      });
+    }),
     route('post', base, body, requireWrite, async (req, res) => {
       const bucket = bucketOf(res);
       const doc = await createObject(db, bucket, req.body);
@@ -26,9 +44,11 @@ export function objectRoutes(config: Config, db: Db): RouteDef[] {
     route('get', one, requireRead, async (req, res) => {
       const bucket = bucketOf(res);
       const params = parseSingleReadParams(req);
-      const doc = await getObject(db, bucket, String(req.params.object_id), params.status);
-      const ctx = await objectRenderContext(db, config, bucket);
-      sendJson(req, res, 200, { object: pickProps(renderObject(doc, ctx), params.props) });
+      await cachedRead(cache, req, res, params.useCache, async () => {
+        const doc = await getObjectExpanded(db, bucket, String(req.params.object_id), params);
+        const ctx = await objectRenderContext(db, config, bucket);
+        return { object: pickProps(renderObject(doc, ctx), params.props) };
+      });
     }),
     route('patch', one, body, requireWrite, async (req, res) => {
       const bucket = bucketOf(res);

@@ -1,4 +1,5 @@
 import { ObjectId, type Db } from 'mongodb';
+import { ensureSortableIndexes } from '../db/indexes.js';
 import { objectsCollection, objectTypesCollection, type BucketDoc, type Metafield, type ObjectTypeDoc } from '../db/collections.js';
 import { BadRequestError, NotFoundError, ValidationErrors } from '../errors/http-errors.js';
 import { assertValid } from '../validation/ajv-messages.js';
@@ -52,6 +53,10 @@ function checkTypeRules(merged: Required<Pick<ObjectTypeDoc, 'localization' | 'l
   problems.throwIfAny('Invalid object type');
 }
 
+function sortableKeys(type: ObjectTypeDoc): string[] {
+  return type.metafields.filter((m) => m.sortable).map((m) => m.key);
+}
+
 function flag(v: boolean | number | undefined, fallback: boolean): boolean {
   return v === undefined ? fallback : Boolean(v);
 }
@@ -96,6 +101,7 @@ export async function createObjectType(db: Db, bucket: BucketDoc, body: unknown)
       return d;
     },
   });
+  await ensureSortableIndexes(db, sortableKeys(doc));
   await bumpGeneration(db, bucket._id);
   return doc;
 }
@@ -123,6 +129,7 @@ export async function updateObjectType(db: Db, bucket: BucketDoc, slug: string, 
   if (newSlug !== current.slug) {
     await objectsCollection(db).updateMany({ bucket_id: bucket._id, type: current.slug }, { $set: { type: newSlug } });
   }
+  await ensureSortableIndexes(db, sortableKeys(merged));
   await bumpGeneration(db, bucket._id);
   return merged;
 }

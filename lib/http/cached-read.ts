@@ -1,0 +1,37 @@
+import type { Request, Response } from 'express';
+import type { ReadCache } from '../cache/read-cache.js';
+import { bucketOf } from '../middleware/load-bucket.js';
+import { sendText, serializeCapped } from './respond-capped.js';
+
+/** Parameters that never change what a read returns (auth is checked before the cache). */
+const IGNORED = new Set(['read_key', 'useCache', 'use_cache']);
+
+function cacheKey(req: Request, res: Response): string {
+  const bucket = bucketOf(res);
+  const params = Object.entries(req.query as Record<string, unknown>)
+    .filter(([k]) => !IGNORED.has(k))
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+    .join('&');
+  return `${bucket._id.toHexString()}:${bucket.generation}:${req.path}?${params}`;
+}
+
+/**
+ * Serves a read from the cache when allowed, otherwise produces, caps (413) and caches it.
+ * `useCache=false` reads through and refreshes the entry for later readers.
+ */
+export async function cachedRead(cache: ReadCache, req: Request, res: Response, useCache: boolean, produce: () => Promise<unknown>): Promise<void> {
+  const key = cacheKey(req, res);
+  if (useCache) {
+    const hit = cache.get(key);
+    if (hit !== undefined) {
+      res.set('X-Cache', 'HIT');
+      sendText(res, hit);
+      return;
+    }
+  }
+  const text = serializeCapped(req, await produce());
+  cache.set(key, text);
+  res.set('X-Cache', 'MISS');
+  sendText(res, text);
+}

@@ -1,0 +1,77 @@
+import { ObjectId, type Db, type Document, type Filter } from 'mongodb';
+import { objectsCollection, type BucketDoc, type ObjectDoc, type ObjectTypeDoc } from '../db/collections.js';
+import { BadRequestError } from '../errors/http-errors.js';
+import { expandObject } from '../populate/expand.js';
+import { fetchRelated } from '../populate/fetch-related.js';
+import { keysetFilter, type ListParams } from '../query/cursor.js';
+import { propsProjection } from '../query/props.js';
+import { parseSort, type SortSpec } from '../query/sort.js';
+import { compileFilter } from '../query/translate-filter.js';
+import { relationshipPaths } from './relationship-paths.js';
+import { statusMatch } from './objects.js';
+
+export interface ListQuery {
+  query: string | undefined;
+  sort: string | undefined;
+  props: string[] | null;
+  params: ListParams;
+}
+
+export interface ListResult {
+  docs: ObjectDoc[];
+  total: number;
+}
+
+/** The type a (translated) filter pins with `type: "x"` or `type: {$eq: "x"}`: it decides the sortable keys. */
+function queriedTypeSlug(raw: Record<string, unknown>): string | undefined {
+  const t = raw.type;
+  if (typeof t === 'string') return t;
+  if (t && typeof t === 'object' && typeof (t as { $eq?: unknown }).$eq === 'string') return (t as { $eq: string }).$eq;
+  return undefined;
+}
+
+function sortFor(q: ListQuery, filter: Record<string, unknown>, types: ReadonlyMap<string, ObjectTypeDoc>): SortSpec {
+  const slug = queriedTypeSlug(filter);
+  const type = slug === undefined ? undefined : types.get(slug);
+  const sortableKeys = new Set((type?.metafields ?? []).filter((m) => m.sortable).map((m) => m.key));
+  return parseSort(q.sort, { sortableKeys, allowed: 'objects' });
+}
+
+async function cursorFilter(db: Db, bucket: BucketDoc, sort: SortSpec, after: string | null): Promise<Filter<ObjectDoc> | null> {
+  if (after === null) return null;
+  if (sort.random) throw new BadRequestError('after cannot be used with sort=random: a random order has no position to continue from');
+  const projection = Object.fromEntries(sort.fields.map(([f]) => [f, 1]));
+  const last = await objectsCollection(db).findOne({ _id: new ObjectId(after), bucket_id: bucket._id }, { projection });
+  if (!last) throw new BadRequestError(`after: no Object with id '${after}' in bucket '${bucket.slug}'`);
+  return keysetFilter(sort.fields, last as unknown as Record<string, unknown>) as Filter<ObjectDoc>;
+}
+
+/**
+ * One page of Objects and the count of all matches. The page and the count run concurrently;
+ * relationships then cost one round trip per depth level (see populate/fetch-related.ts).
+ */
+export async function listObjects(db: Db, bucket: BucketDoc, types: ReadonlyMap<string, ObjectTypeDoc>, q: ListQuery): Promise<ListResult> {
+  const translated = compileFilter(q.query, { relationshipPaths: relationshipPaths(types.values()) });
+  const sort = sortFor(q, translated, types);
+  const base: Filter<ObjectDoc> = { bucket_id: bucket._id, ...statusMatch(q.params.status) };
+  const match: Filter<ObjectDoc> = Object.keys(translated).length ? { $and: [base, translated as Filter<ObjectDoc>] } : base;
+  const keyset = await cursorFilter(db, bucket, sort, q.params.after);
+  const pageMatch = keyset ? { $and: [match, keyset] } : match;
+  const projection = propsProjection(q.props);
+  const objects = objectsCollection(db);
+
+  let pageQuery: Promise<ObjectDoc[]>;
+  if (sort.random) {
+    const pipeline: Document[] = [{ $match: pageMatch }, { $sample: { size: q.params.limit } }];
+    if (projection) pipeline.push({ $project: projection });
+    pageQuery = objects.aggregate<ObjectDoc>(pipeline).toArray();
+  } else {
+    const cursor = objects.find(pageMatch).sort(sort.fields).skip(q.params.skip).limit(q.params.limit);
+    if (projection) cursor.project(projection);
+    pageQuery = cursor.toArray() as Promise<ObjectDoc[]>;
+  }
+  const [page, total] = await Promise.all([pageQuery, objects.countDocuments(match)]);
+  if (q.params.depth === 0 || page.length === 0) return { docs: page, total };
+  const related = await fetchRelated(db, bucket, page, q.params.depth, statusMatch(q.params.status));
+  return { docs: page.map((d) => expandObject(d, related, q.params.depth)), total };
+}
