@@ -16,6 +16,8 @@ export async function closeSharedClient(): Promise<void> {
 export interface Harness {
   app: Express;
   db: Db;
+  /** With command monitoring on, so tests can count round trips. */
+  client: MongoClient;
   config: Config;
   /** A Bucket with generated keys unless told otherwise. */
   bucket(slug: string, read?: KeyChoice, write?: KeyChoice): Promise<IssuedKeys>;
@@ -26,7 +28,7 @@ export interface Harness {
 /** A freshly emptied database and an app over it: call once per test file, in before(). */
 export async function freshHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness> {
   if (!client) {
-    client = new MongoClient(testEngine().uri, { serverSelectionTimeoutMS: 10_000 });
+    client = new MongoClient(testEngine().uri, { serverSelectionTimeoutMS: 10_000, monitorCommands: true });
     await client.connect();
   }
   const db = client.db('content_api_test');
@@ -38,6 +40,7 @@ export async function freshHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness
   return {
     app,
     db,
+    client,
     config,
     errors,
     bucket: (slug, read = { kind: 'generate' }, write = { kind: 'generate' }) => createBucket(db, slug, read, write),

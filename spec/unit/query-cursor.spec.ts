@@ -186,7 +186,7 @@ describe('query: keysetFilter shape', () => {
       $or: [
         {
           'metadata.n': {
-            $type: ['number', 'string', 'symbol', 'object', 'binData', 'objectId', 'bool', 'date', 'timestamp', 'regex', 'maxKey'],
+            $type: ['number', 'string', 'object', 'binData', 'objectId', 'bool', 'date', 'timestamp', 'regex', 'maxKey'],
           },
         },
         { 'metadata.n': { $eq: null }, _id: { $gt: id } },
