@@ -17,7 +17,7 @@ export function bucketsCollection(db: Db): Collection<BucketDoc> {
 }
 
 /** Every collection whose documents carry bucket_id, so deleting a Bucket removes all it owns. */
-export const BUCKET_SCOPED_COLLECTIONS = ['object_types', 'objects', 'revisions', 'media'];
+export const BUCKET_SCOPED_COLLECTIONS = ['object_types', 'objects', 'published_objects', 'revisions', 'media'];
 
 export const METAFIELD_TYPES = [
   'text',
@@ -109,12 +109,49 @@ export interface ObjectDoc {
   published_at: Date | null;
   created_by: string | null;
   modified_by: string | null;
+  /** When set, the latest version is published automatically at this time. */
+  publish_at?: Date | null;
+  /** When set, the live version is withdrawn automatically at this time. */
+  unpublish_at?: Date | null;
+  /** A scheduler's lease on this Object's due work, so one process does it once. */
+  schedule_claim?: { by: string; until: Date } | null;
 }
 
 export function objectTypesCollection(db: Db): Collection<ObjectTypeDoc> {
   return db.collection<ObjectTypeDoc>('object_types');
 }
 
+/**
+ * Two views of every Object, same shape, same _id: `objects` holds each Object's latest version
+ * (draft or published) and `published_objects` the version that is live, for Objects that have
+ * one. Reads pick the view their status asks for, so filters, sorts, cursors and indexes work
+ * identically on both and nothing has to be rewritten per status.
+ */
 export function objectsCollection(db: Db): Collection<ObjectDoc> {
   return db.collection<ObjectDoc>('objects');
+}
+
+export function publishedObjectsCollection(db: Db): Collection<ObjectDoc> {
+  return db.collection<ObjectDoc>('published_objects');
+}
+
+/** An immutable version of an Object, recorded by every create, update, draft and publish. */
+export interface RevisionDoc {
+  _id: ObjectId;
+  bucket_id: ObjectId;
+  object_id: ObjectId;
+  type: string;
+  slug: string;
+  title: string;
+  content: string;
+  metadata: Record<string, unknown>;
+  status: 'published' | 'draft';
+  created_at: Date;
+  created_by: string | null;
+  /** What made this version: create, edit, draft (POST revisions), publish, scheduled-publish. */
+  reason: 'create' | 'edit' | 'draft' | 'publish' | 'scheduled-publish';
+}
+
+export function revisionsCollection(db: Db): Collection<RevisionDoc> {
+  return db.collection<RevisionDoc>('revisions');
 }

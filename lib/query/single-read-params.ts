@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import { BadRequestError, ValidationErrors } from '../errors/http-errors.js';
 import { booleanParam, singleParam } from '../http/params.js';
-import type { StatusFilter } from '../services/objects.js';
+import type { StatusFilter } from '../services/object-views.js';
 import { parseProps } from './props.js';
 
 export interface SingleReadParams {

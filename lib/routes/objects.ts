@@ -14,7 +14,7 @@ import { parseSingleReadParams } from '../query/single-read-params.js';
 import { renderObject } from '../serializers/object.js';
 import { listObjects } from '../services/object-list.js';
 import { getObjectExpanded } from '../services/object-read.js';
-import { createObject, deleteObject, updateObject } from '../services/objects.js';
+import { createObject, removeObject, updateObject } from '../services/object-writes.js';
 import { bucketTypes, objectRenderContext } from '../services/render-context.js';
 import { route, type RouteDef } from './route-table.js';
 
@@ -59,7 +59,7 @@ export function objectRoutes(config: Config, db: Db, cache: ReadCache): RouteDef
     route('delete', one, requireWrite, async (req, res) => {
       booleanParam(req, 'trigger_webhook', false);
       const id = String(req.params.object_id);
-      await deleteObject(db, bucketOf(res), id);
+      await removeObject(db, bucketOf(res), id);
       sendJson(req, res, 200, { message: `Object with id '${id}' deleted successfully from bucket.` });
     }),
   ];

@@ -36,5 +36,7 @@ export function renderObject(doc: ObjectDoc, ctx: RenderContext): Record<string,
   out.published_at = iso(doc.published_at);
   out.created_by = doc.created_by;
   out.modified_by = doc.modified_by;
+  if (doc.publish_at) out.publish_at = iso(doc.publish_at);
+  if (doc.unpublish_at) out.unpublish_at = iso(doc.unpublish_at);
   return out;
 }

@@ -1,5 +1,5 @@
 import { ObjectId, type Db, type Document, type Filter } from 'mongodb';
-import { objectsCollection, type BucketDoc, type ObjectDoc, type ObjectTypeDoc } from '../db/collections.js';
+import type { BucketDoc, ObjectDoc, ObjectTypeDoc } from '../db/collections.js';
 import { BadRequestError } from '../errors/http-errors.js';
 import { expandObject } from '../populate/expand.js';
 import { fetchRelated } from '../populate/fetch-related.js';
@@ -8,7 +8,7 @@ import { propsProjection } from '../query/props.js';
 import { parseSort, type SortSpec } from '../query/sort.js';
 import { compileFilter } from '../query/translate-filter.js';
 import { relationshipPaths } from './relationship-paths.js';
-import { statusMatch } from './objects.js';
+import { viewFor, type ObjectView } from './object-views.js';
 
 export interface ListQuery {
   query: string | undefined;
@@ -37,11 +37,11 @@ function sortFor(q: ListQuery, filter: Record<string, unknown>, types: ReadonlyM
   return parseSort(q.sort, { sortableKeys, allowed: 'objects' });
 }
 
-async function cursorFilter(db: Db, bucket: BucketDoc, sort: SortSpec, after: string | null): Promise<Filter<ObjectDoc> | null> {
+async function cursorFilter(view: ObjectView, bucket: BucketDoc, sort: SortSpec, after: string | null): Promise<Filter<ObjectDoc> | null> {
   if (after === null) return null;
   if (sort.random) throw new BadRequestError('after cannot be used with sort=random: a random order has no position to continue from');
   const projection = Object.fromEntries(sort.fields.map(([f]) => [f, 1]));
-  const last = await objectsCollection(db).findOne({ _id: new ObjectId(after), bucket_id: bucket._id }, { projection });
+  const last = await view.coll.findOne({ _id: new ObjectId(after), bucket_id: bucket._id }, { projection });
   if (!last) throw new BadRequestError(`after: no Object with id '${after}' in bucket '${bucket.slug}'`);
   return keysetFilter(sort.fields, last as unknown as Record<string, unknown>) as Filter<ObjectDoc>;
 }
@@ -53,12 +53,13 @@ async function cursorFilter(db: Db, bucket: BucketDoc, sort: SortSpec, after: st
 export async function listObjects(db: Db, bucket: BucketDoc, types: ReadonlyMap<string, ObjectTypeDoc>, q: ListQuery): Promise<ListResult> {
   const translated = compileFilter(q.query, { relationshipPaths: relationshipPaths(types.values()) });
   const sort = sortFor(q, translated, types);
-  const base: Filter<ObjectDoc> = { bucket_id: bucket._id, ...statusMatch(q.params.status) };
+  const view = viewFor(db, q.params.status);
+  const base: Filter<ObjectDoc> = { bucket_id: bucket._id, ...view.match };
   const match: Filter<ObjectDoc> = Object.keys(translated).length ? { $and: [base, translated as Filter<ObjectDoc>] } : base;
-  const keyset = await cursorFilter(db, bucket, sort, q.params.after);
+  const keyset = await cursorFilter(view, bucket, sort, q.params.after);
   const pageMatch = keyset ? { $and: [match, keyset] } : match;
   const projection = propsProjection(q.props);
-  const objects = objectsCollection(db);
+  const objects = view.coll;
 
   let pageQuery: Promise<ObjectDoc[]>;
   if (sort.random) {
@@ -72,6 +73,6 @@ export async function listObjects(db: Db, bucket: BucketDoc, types: ReadonlyMap<
   }
   const [page, total] = await Promise.all([pageQuery, objects.countDocuments(match)]);
   if (q.params.depth === 0 || page.length === 0) return { docs: page, total };
-  const related = await fetchRelated(db, bucket, page, q.params.depth, statusMatch(q.params.status));
+  const related = await fetchRelated(view, bucket, page, q.params.depth);
   return { docs: page.map((d) => expandObject(d, related, q.params.depth)), total };
 }

@@ -1,6 +1,6 @@
 import { ObjectId, type Db } from 'mongodb';
 import { ensureSortableIndexes } from '../db/indexes.js';
-import { objectsCollection, objectTypesCollection, type BucketDoc, type Metafield, type ObjectTypeDoc } from '../db/collections.js';
+import { objectsCollection, objectTypesCollection, publishedObjectsCollection, revisionsCollection, type BucketDoc, type Metafield, type ObjectTypeDoc } from '../db/collections.js';
 import { BadRequestError, NotFoundError, ValidationErrors } from '../errors/http-errors.js';
 import { assertValid } from '../validation/ajv-messages.js';
 import { checkMetafieldDefinitions } from '../validation/metafield-definitions.js';
@@ -127,7 +127,9 @@ export async function updateObjectType(db: Db, bucket: BucketDoc, slug: string, 
   checkTypeRules(merged, newSlug, existing);
   await objectTypesCollection(db).replaceOne({ _id: current._id }, merged);
   if (newSlug !== current.slug) {
-    await objectsCollection(db).updateMany({ bucket_id: bucket._id, type: current.slug }, { $set: { type: newSlug } });
+    for (const coll of [objectsCollection(db), publishedObjectsCollection(db)]) {
+      await coll.updateMany({ bucket_id: bucket._id, type: current.slug }, { $set: { type: newSlug } });
+    }
   }
   await ensureSortableIndexes(db, sortableKeys(merged));
   await bumpGeneration(db, bucket._id);
@@ -137,7 +139,9 @@ export async function updateObjectType(db: Db, bucket: BucketDoc, slug: string, 
 /** v3 semantics: the type's Objects go with it. */
 export async function deleteObjectType(db: Db, bucket: BucketDoc, slug: string): Promise<void> {
   const current = await getObjectType(db, bucket, slug);
-  await objectsCollection(db).deleteMany({ bucket_id: bucket._id, type: current.slug });
+  for (const coll of [objectsCollection(db), publishedObjectsCollection(db), revisionsCollection(db)]) {
+    await coll.deleteMany({ bucket_id: bucket._id, type: current.slug });
+  }
   await objectTypesCollection(db).deleteOne({ _id: current._id });
   await bumpGeneration(db, bucket._id);
 }

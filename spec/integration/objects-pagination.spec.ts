@@ -37,7 +37,9 @@ describe('GET /objects: keyset pagination with after', () => {
         modified_by: null,
       };
     });
-    await h.db.collection('objects').insertMany(docs);
+    // Published Objects live in both views: latest versions and live versions.
+    await h.db.collection('objects').insertMany(docs.map((d) => ({ ...d })));
+    await h.db.collection('published_objects').insertMany(docs);
   });
   after(() => assert.deepEqual(h.errors, []));
 

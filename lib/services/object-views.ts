@@ -1,0 +1,25 @@
+import type { Collection, Db, Filter } from 'mongodb';
+import { objectsCollection, publishedObjectsCollection, type ObjectDoc } from '../db/collections.js';
+
+export type StatusFilter = 'published' | 'draft' | 'any';
+
+export interface ObjectView {
+  coll: Collection<ObjectDoc>;
+  /** Added to every filter on `coll` for this status. */
+  match: Filter<ObjectDoc>;
+}
+
+/**
+ * Where a status reads from: published → the live versions; draft → latest versions that are
+ * drafts; any → every latest version, draft or published.
+ */
+export function viewFor(db: Db, status: StatusFilter): ObjectView {
+  if (status === 'published') return { coll: publishedObjectsCollection(db), match: {} };
+  return { coll: objectsCollection(db), match: status === 'draft' ? { status: 'draft' } : {} };
+}
+
+/** The stored Object without scheduling state: what a published copy or a revision keeps. */
+export function contentOf(doc: ObjectDoc): ObjectDoc {
+  const { publish_at: _p, unpublish_at: _u, schedule_claim: _c, ...content } = doc;
+  return content;
+}

@@ -1,0 +1,148 @@
+import { ObjectId, type Db } from 'mongodb';
+import { objectsCollection, type BucketDoc, type ObjectDoc, type ObjectTypeDoc } from '../db/collections.js';
+import { BadRequestError } from '../errors/http-errors.js';
+import { collectRefs, defaultMetadata } from '../serializers/metadata.js';
+import { assertValid } from '../validation/ajv-messages.js';
+import { bumpGeneration } from './bucket-generation.js';
+import { prepareMetadata } from './object-metadata.js';
+import { deleteObject, getObject, putLive, typeForWrite } from './objects.js';
+import { recordRevision } from './revisions.js';
+import { parseScheduleTime } from './schedule-times.js';
+import { insertWithUniqueSlug, isDuplicateKey, slugify, slugsWhere } from './slugs.js';
+
+interface ObjectInput {
+  title?: string;
+  type?: string;
+  slug?: string;
+  status?: 'published' | 'draft';
+  content?: string;
+  locale?: string | null;
+  thumbnail?: string | null;
+  metadata?: Record<string, unknown>;
+  order?: number;
+  publish_at?: string | number | null;
+  unpublish_at?: string | number | null;
+}
+
+/** Localized types take one of their locales (default: priority_locale); others take none. */
+function resolveLocale(type: ObjectTypeDoc, requested: string | null | undefined): string | null {
+  if (!type.localization) {
+    if (requested) throw new BadRequestError(`Object type "${type.slug}" is not localized: locale "${requested}" is not allowed`);
+    return null;
+  }
+  const locale = requested ?? type.priority_locale ?? null;
+  if (locale === null) throw new BadRequestError(`Object type "${type.slug}" is localized: locale is required (one of ${type.locales.join(', ')})`);
+  if (!type.locales.includes(locale)) throw new BadRequestError(`locale "${locale}" is not one of the locales of type "${type.slug}": ${type.locales.join(', ')}`);
+  return locale;
+}
+
+/**
+ * A scheduled publish keeps the Object a draft until its time, so `status: "published"`
+ * together with a future `publish_at` contradicts itself.
+ */
+function scheduledStatus(input: ObjectInput, publishAt: Date | null | undefined): void {
+  if (publishAt && input.status === 'published') {
+    throw new BadRequestError('publish_at schedules a later publish: send status "draft" or leave status out');
+  }
+}
+
+export async function createObject(db: Db, bucket: BucketDoc, body: unknown): Promise<ObjectDoc> {
+  assertValid('ObjectCreate', body, 'body');
+  const input = body as ObjectInput & { title: string; type: string };
+  const now = new Date();
+  const publishAt = parseScheduleTime('publish_at', input.publish_at, now);
+  const unpublishAt = parseScheduleTime('unpublish_at', input.unpublish_at, now);
+  scheduledStatus(input, publishAt);
+  const type = await typeForWrite(db, bucket, input.type);
+  const locale = resolveLocale(type, input.locale);
+  const metadata = { ...defaultMetadata(type.metafields), ...(await prepareMetadata(db, bucket, type, input.metadata, 'create')) };
+  const status = publishAt ? 'draft' : (input.status ?? 'published');
+  const objects = objectsCollection(db);
+  const doc = await insertWithUniqueSlug({
+    base: input.slug ?? slugify(input.title),
+    explicit: input.slug !== undefined,
+    what: `Object of type '${type.slug}'`,
+    takenSlugs: (pattern) => slugsWhere(objects, { bucket_id: bucket._id, type: type.slug, locale, slug: pattern }),
+    insert: async (slug) => {
+      const d: ObjectDoc = {
+        _id: new ObjectId(),
+        bucket_id: bucket._id,
+        type: type.slug,
+        slug,
+        title: input.title,
+        content: input.content ?? '',
+        locale,
+        thumbnail: input.thumbnail ?? null,
+        status,
+        metadata,
+        refs: collectRefs(type.metafields, metadata),
+        order: input.order ?? now.getTime(),
+        created_at: now,
+        modified_at: now,
+        published_at: status === 'published' ? now : null,
+        created_by: null,
+        modified_by: null,
+        publish_at: publishAt ?? null,
+        unpublish_at: unpublishAt ?? null,
+      };
+      await objects.insertOne(d);
+      return d;
+    },
+  });
+  if (status === 'published') await putLive(db, doc);
+  await recordRevision(db, doc, 'create', now);
+  await bumpGeneration(db, bucket._id);
+  return doc;
+}
+
+/**
+ * PATCH semantics. Sent properties change the latest version; within metadata only sent keys.
+ * `status: "published"` publishes the result (alone: the latest draft as it stands);
+ * `status: "draft"` saves the result as a draft and leaves the live version as it was;
+ * no status edits the latest version in place, which is also the live one when it is published.
+ */
+export async function updateObject(db: Db, bucket: BucketDoc, id: string, body: unknown): Promise<ObjectDoc> {
+  assertValid('ObjectPatch', body, 'body');
+  const input = body as ObjectInput;
+  const now = new Date();
+  const publishAt = parseScheduleTime('publish_at', input.publish_at, now);
+  const unpublishAt = parseScheduleTime('unpublish_at', input.unpublish_at, now);
+  scheduledStatus(input, publishAt);
+  const current = await getObject(db, bucket, id, 'any');
+  const type = await typeForWrite(db, bucket, current.type);
+  const next: ObjectDoc = { ...current, modified_at: now };
+  if (input.title !== undefined) next.title = input.title;
+  if (input.slug !== undefined) next.slug = input.slug;
+  if (input.content !== undefined) next.content = input.content;
+  if (input.thumbnail !== undefined) next.thumbnail = input.thumbnail;
+  if (input.order !== undefined) next.order = input.order;
+  if (input.locale !== undefined) next.locale = resolveLocale(type, input.locale);
+  if (input.metadata !== undefined) {
+    next.metadata = { ...current.metadata, ...(await prepareMetadata(db, bucket, type, input.metadata, 'patch')) };
+    next.refs = collectRefs(type.metafields, next.metadata);
+  }
+  if (publishAt !== undefined) next.publish_at = publishAt;
+  if (unpublishAt !== undefined) next.unpublish_at = unpublishAt;
+  if (publishAt) next.status = 'draft';
+  else if (input.status !== undefined) next.status = input.status;
+  const publishing = input.status === 'published';
+  if (publishing) {
+    next.published_at = now;
+    next.publish_at = null;
+  }
+  try {
+    await objectsCollection(db).replaceOne({ _id: current._id, bucket_id: bucket._id }, next);
+  } catch (err) {
+    if (isDuplicateKey(err)) throw new BadRequestError(`Object of type '${type.slug}' with slug '${next.slug}' already exists`);
+    throw err;
+  }
+  if (next.status === 'published') await putLive(db, next);
+  await recordRevision(db, next, publishing ? 'publish' : 'edit', now);
+  await bumpGeneration(db, bucket._id);
+  return next;
+}
+
+export async function removeObject(db: Db, bucket: BucketDoc, id: string): Promise<void> {
+  await deleteObject(db, bucket, id);
+  await bumpGeneration(db, bucket._id);
+}

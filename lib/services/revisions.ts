@@ -1,0 +1,45 @@
+import { ObjectId, type Db } from 'mongodb';
+import { revisionsCollection, type BucketDoc, type ObjectDoc, type RevisionDoc } from '../db/collections.js';
+import { NotFoundError } from '../errors/http-errors.js';
+
+/** Records the version `doc` now holds. Revisions are only ever inserted, never changed. */
+export async function recordRevision(db: Db, doc: ObjectDoc, reason: RevisionDoc['reason'], at: Date = new Date()): Promise<RevisionDoc> {
+  const revision: RevisionDoc = {
+    _id: new ObjectId(),
+    bucket_id: doc.bucket_id,
+    object_id: doc._id,
+    type: doc.type,
+    slug: doc.slug,
+    title: doc.title,
+    content: doc.content,
+    metadata: doc.metadata,
+    status: doc.status,
+    created_at: at,
+    created_by: doc.modified_by,
+    reason,
+  };
+  await revisionsCollection(db).insertOne(revision);
+  return revision;
+}
+
+export async function getRevision(db: Db, bucket: BucketDoc, objectId: ObjectId, revisionId: string): Promise<RevisionDoc> {
+  const found = /^[0-9a-f]{24}$/i.test(revisionId)
+    ? await revisionsCollection(db).findOne({ _id: new ObjectId(revisionId), object_id: objectId, bucket_id: bucket._id })
+    : null;
+  if (!found) throw new NotFoundError(`Revision with id '${revisionId}' not found for object '${objectId.toHexString()}' in bucket '${bucket.slug}'`);
+  return found;
+}
+
+export async function listRevisions(
+  db: Db,
+  bucket: BucketDoc,
+  objectId: ObjectId,
+  opts: { direction: 1 | -1; limit: number; skip: number },
+): Promise<{ revisions: RevisionDoc[]; total: number }> {
+  const filter = { object_id: objectId, bucket_id: bucket._id };
+  const [revisions, total] = await Promise.all([
+    revisionsCollection(db).find(filter).sort({ created_at: opts.direction, _id: opts.direction }).skip(opts.skip).limit(opts.limit).toArray(),
+    revisionsCollection(db).countDocuments(filter),
+  ]);
+  return { revisions, total };
+}
