@@ -5,6 +5,7 @@ import { ConfigError, loadConfig } from '../lib/config.js';
 import { connectDatabase } from '../lib/db/database.js';
 import { EngineUnavailableError } from '../lib/db/engine.js';
 import { startOwnedEngine } from '../lib/db/shared-engine.js';
+import { Scheduler } from '../lib/services/scheduler.js';
 
 const log = (msg: string) => console.log(`[content-api] ${msg}`);
 
@@ -13,7 +14,11 @@ async function main(): Promise<void> {
   const engine = await startOwnedEngine({ mongodbUri: config.mongodbUri, persistent: true, dataDir: config.dataDir });
   log(`engine: ${engine.name}`);
   const database = await connectDatabase(engine.uri, config.dbName);
-  const app = createApp({ config, db: database.db, log: (m) => console.error(`[content-api] ${m}`) });
+  const logError = (m: string) => console.error(`[content-api] ${m}`);
+  const app = createApp({ config, db: database.db, log: logError });
+  // Its first tick runs now: publishing that fell due while the service was down happens at start.
+  const scheduler = new Scheduler(database.db, { intervalMs: config.schedulerIntervalMs, log: logError });
+  scheduler.start();
   const server = http.createServer(app);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -33,6 +38,7 @@ async function main(): Promise<void> {
     const force = setTimeout(() => server.closeAllConnections(), 10_000);
     await closed;
     clearTimeout(force);
+    await scheduler.stop();
     await database.close();
     await engine.stop();
     log('stopped');

@@ -7,6 +7,8 @@ import { parseQueryString } from './http/query-string.js';
 import { plainNotFound, v3RouteNotFound } from './http/route-not-found.js';
 import { checkCommonParams } from './middleware/common-params.js';
 import { v3Routes } from './routes/index.js';
+import { legacyMediaRoutes } from './routes/media.js';
+import { mediaFileRoutes } from './routes/media-files.js';
 import { mountRoutes } from './routes/route-table.js';
 
 export interface AppDeps {
@@ -24,9 +26,12 @@ export function createApp({ config, db, log = (m) => console.error(m) }: AppDeps
   const v3 = express.Router();
   v3.use(checkCommonParams);
   const cache = new ReadCache(config.cacheMaxBytes);
-  v3.use(mountRoutes(v3Routes({ config, db, cache }), db));
+  v3.use(mountRoutes(v3Routes({ config, db, cache, log }), db));
   v3.use(v3RouteNotFound(config));
   app.use('/v3', v3);
+  // Public file URLs and the legacy upload address live outside /v3, so its 200 quirk never applies.
+  app.use(mediaFileRoutes(db));
+  app.use(legacyMediaRoutes(config, db));
   app.use(plainNotFound);
   app.use(errorHandler(log));
   return app;

@@ -1,5 +1,6 @@
 import type { Db } from 'mongodb';
 import { bucketsCollection, objectsCollection, objectTypesCollection, publishedObjectsCollection, revisionsCollection } from './collections.js';
+import { ensureMediaIndexes } from './media-collection.js';
 
 /** Idempotent: createIndex is a no-op when an identical index exists, so every process may run it. */
 export async function ensureIndexes(db: Db): Promise<void> {
@@ -16,6 +17,7 @@ export async function ensureIndexes(db: Db): Promise<void> {
   await objectsCollection(db).createIndex({ publish_at: 1 }, { name: 'publish_at', sparse: true });
   await objectsCollection(db).createIndex({ unpublish_at: 1 }, { name: 'unpublish_at', sparse: true });
   await revisionsCollection(db).createIndex({ bucket_id: 1, object_id: 1, created_at: -1, _id: -1 }, { name: 'object_history' });
+  await ensureMediaIndexes(db);
 }
 
 /**

@@ -21,6 +21,7 @@ const CONVERT: Record<FieldValueType, (v: unknown) => unknown> = {
   id: (v) => new ObjectId(v as string),
   ref: (v) => (v === null ? null : new ObjectId(v as string)),
   date: (v) => (v === null ? null : parseIsoDate(v as string)),
+  number: (v) => v,
 };
 
 interface Site {

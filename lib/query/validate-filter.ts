@@ -12,10 +12,15 @@ import {
 export interface FilterContext {
   /** Metadata paths (e.g. `metadata.author`) whose stored values are Object ids as ObjectIds. */
   relationshipPaths: ReadonlySet<string>;
+  /**
+   * The queryable keys besides `metadata.<key>`, for resources other than Objects (media).
+   * Absent: the Object keys, and `status` is pointed to its own parameter.
+   */
+  fields?: ReadonlyMap<string, FieldInfo>;
 }
 
 /** What a queryable key stores, which decides the values it accepts and how they are converted. */
-export type FieldValueType = 'text' | 'id' | 'ref' | 'date';
+export type FieldValueType = 'text' | 'id' | 'ref' | 'date' | 'number';
 
 export interface FieldInfo {
   storagePath: string;
@@ -45,12 +50,14 @@ export function isObjectIdHex(value: unknown): value is string {
 
 /** A queryable key's storage path and value type, or the problem with the key. */
 export function classifyField(key: string, ctx: FilterContext): FieldInfo | string {
-  const fixed = FIXED_FIELDS.get(key);
+  const fields = ctx.fields ?? FIXED_FIELDS;
+  const fixed = fields.get(key);
   if (fixed) return fixed;
-  if (key === 'status') return 'status cannot be queried; use the status parameter';
+  if (key === 'status' && !ctx.fields) return 'status cannot be queried; use the status parameter';
   if (key === 'metadata') return 'query a Metafield by its path, e.g. metadata.<key>';
   if (!key.startsWith('metadata.')) {
-    return `unknown key "${key}"; queryable keys are ${QUERYABLE_KEYS.join(', ')}`;
+    const keys = ctx.fields ? [...ctx.fields.keys(), 'metadata.<key>'] : QUERYABLE_KEYS;
+    return `unknown key "${key}"; queryable keys are ${keys.join(', ')}`;
   }
   const segments = key.split('.').slice(1);
   for (const seg of segments) {
@@ -129,6 +136,7 @@ const LEAF_RULES: Record<FieldValueType, (v: Leaf) => string | undefined> = {
     v === null || (typeof v === 'string' && parseIsoDate(v))
       ? undefined
       : `${show(v)} is not a valid ISO 8601 date (e.g. 2024-05-01 or 2024-05-01T12:00:00Z)`,
+  number: (v) => (v === null || typeof v === 'number' ? undefined : `${show(v)} is not a number`),
 };
 
 interface Site {
@@ -238,7 +246,8 @@ class FilterValidator {
     },
     pattern: (site, value) => {
       if (site.field && site.field.valueType !== 'text') {
-        return this.add(site.at, '$regex applies only to text keys, not to ids or dates');
+        const what = site.field.valueType === 'number' ? 'numbers' : 'ids or dates';
+        return this.add(site.at, `$regex applies only to text keys, not to ${what}`);
       }
       if (typeof value !== 'string') return this.add(site.at, `must be a string, got ${describeJson(value)}`);
       if (value.length > MAX_REGEX_LENGTH) return this.add(site.at, `longer than ${MAX_REGEX_LENGTH} characters`);

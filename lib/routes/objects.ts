@@ -4,6 +4,7 @@ import type { Config } from '../config.js';
 import { NotFoundError } from '../errors/http-errors.js';
 import { cachedRead } from '../http/cached-read.js';
 import { booleanParam, singleParam } from '../http/params.js';
+import { previewAwareStatus } from '../http/preview-status.js';
 import { sendJson } from '../http/respond.js';
 import { requireRead, requireWrite } from '../middleware/authenticate.js';
 import { jsonBody } from '../middleware/json-body.js';
@@ -27,6 +28,7 @@ export function objectRoutes(config: Config, db: Db, cache: ReadCache): RouteDef
       const bucket = bucketOf(res);
       const params = parseListParams(req.query as Record<string, unknown>);
       const props = parseProps(singleParam(req, 'props'));
+      params.status = await previewAwareStatus(req, res, db, config, params.status);
       await cachedRead(cache, req, res, params.useCache, async () => {
         const types = await bucketTypes(db, bucket);
         const { docs, total } = await listObjects(db, bucket, types, { query: singleParam(req, 'query'), sort: singleParam(req, 'sort'), props, params });
@@ -44,6 +46,7 @@ export function objectRoutes(config: Config, db: Db, cache: ReadCache): RouteDef
     route('get', one, requireRead, async (req, res) => {
       const bucket = bucketOf(res);
       const params = parseSingleReadParams(req);
+      params.status = await previewAwareStatus(req, res, db, config, params.status);
       await cachedRead(cache, req, res, params.useCache, async () => {
         const doc = await getObjectExpanded(db, bucket, String(req.params.object_id), params);
         const ctx = await objectRenderContext(db, config, bucket);

@@ -1,5 +1,6 @@
 import { MongoServerError, ObjectId, type Db } from 'mongodb';
 import { BUCKET_SCOPED_COLLECTIONS, bucketsCollection, type BucketDoc } from '../db/collections.js';
+import { removeBucketFiles } from '../media/file-store.js';
 import { generateKey, hashKey } from './keys.js';
 
 export const BUCKET_SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/;
@@ -93,5 +94,6 @@ export async function deleteBucket(db: Db, slug: string): Promise<void> {
   for (const name of BUCKET_SCOPED_COLLECTIONS) {
     await db.collection(name).deleteMany({ bucket_id: bucket._id });
   }
+  await removeBucketFiles(db, bucket._id);
   await bucketsCollection(db).deleteOne({ _id: bucket._id });
 }

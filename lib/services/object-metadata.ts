@@ -3,10 +3,11 @@ import { objectsCollection, type BucketDoc, type ObjectTypeDoc } from '../db/col
 import { BadRequestError } from '../errors/http-errors.js';
 import { relationshipRefs, toStoredMetadata } from '../serializers/metadata.js';
 import { metadataValidatorFor } from '../validation/metadata-schema.js';
+import { invalidFileValues } from './file-metafields.js';
 
 /**
  * Checks metadata sent on an Object write against its type and returns the stored form.
- * Shape problems and dangling relationships are reported together in one 400.
+ * Shape problems, dangling relationships and unknown media names are reported together in one 400.
  */
 export async function prepareMetadata(
   db: Db,
@@ -17,7 +18,14 @@ export async function prepareMetadata(
 ): Promise<Record<string, unknown>> {
   const metadata = (input ?? {}) as Record<string, unknown>;
   const problems = metadataValidatorFor(type, mode)(metadata);
-  if (problems.length === 0) problems.push(...(await danglingRelationships(db, bucket, type, metadata)));
+  if (problems.length === 0) {
+    // Relationship ids and file names are each checked in one query; both run at once.
+    const [relationships, files] = await Promise.all([
+      danglingRelationships(db, bucket, type, metadata),
+      invalidFileValues(db, bucket, type.metafields, metadata),
+    ]);
+    problems.push(...relationships, ...files);
+  }
   if (problems.length > 0) throw new BadRequestError(`Invalid metadata: ${problems.join('; ')}`);
   return toStoredMetadata(type.metafields, metadata);
 }

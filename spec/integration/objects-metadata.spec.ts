@@ -1,16 +1,23 @@
 import assert from 'node:assert/strict';
+import request from 'supertest';
 import { bucketClient } from '../support/client.js';
 import { everyMetafield } from '../support/fixtures.js';
 import { freshHarness, type Harness } from '../support/harness.js';
+import { imageBytes, upload } from '../support/media.js';
 
 describe('Object metadata validation and rendering', () => {
   let h: Harness;
   let api: ReturnType<typeof bucketClient>;
   let authorId: string;
   let otherTypeId: string;
+  let photoName: string;
   before(async () => {
     h = await freshHarness();
-    api = bucketClient(h.app, await h.bucket('meta'));
+    const keys = await h.bucket('meta');
+    api = bucketClient(h.app, keys);
+    // File values must name media of the Bucket, so the image is really uploaded.
+    photoName = (await upload(h.app, keys, await imageBytes(8, 6, 'png'), { filename: 'photo.png' }).expect(200)).body.media.name;
+    valid.image = photoName;
     await api.post('/object-types', { title: 'Authors', metafields: [] }).expect(200);
     await api.post('/object-types', { title: 'Misc' }).expect(200);
     await api.post('/object-types', { title: 'Posts', metafields: everyMetafield }).expect(200);
@@ -31,7 +38,7 @@ describe('Object metadata validation and rendering', () => {
     price: 9.5,
     launch: '2026-01-31',
     extra: { any: ['json', 1] },
-    image: 'photo.jpg',
+    image: '', // the uploaded photo's name, set in before()
     seo: { title: 'SEO title', weight: 3 },
     links: [{ label: 'Home', href: '/' }],
   };
@@ -49,8 +56,8 @@ describe('Object metadata validation and rendering', () => {
     assert.equal(m.price, 9.5);
     assert.equal(m.launch, '2026-01-31');
     assert.deepEqual(m.extra, { any: ['json', 1] });
-    assert.match(m.image.url, /\/photo\.jpg$/);
-    assert.match(m.image.imgproc_url, /\/photo\.jpg$/);
+    assert.equal(m.image.url, `http://api.test/files/meta/${photoName}`);
+    assert.equal(m.image.imgproc_url, `http://api.test/imgproc/meta/${photoName}`);
     const again = await api.get(`/objects/${res.body.object.id}`).expect(200);
     assert.deepEqual(again.body.object.metadata, m);
   });
@@ -92,6 +99,16 @@ describe('Object metadata validation and rendering', () => {
     assert.match(missing.body.message, /key "author" of type "object": no Object with id 'aaaaaaaaaaaaaaaaaaaaaaaa'/);
     const wrongType = await api.post('/objects', { title: 'R', type: 'posts', metadata: { related: [otherTypeId] } }).expect(400);
     assert.match(wrongType.body.message, /is of type "misc", expected "authors"/);
+  });
+
+  it('answers props=metadata.image.imgproc_url with just that URL, and the URL serves the image', async () => {
+    const id = (await api.post('/objects', { title: 'Pic', type: 'posts', metadata: { image: photoName } }).expect(200)).body.object.id;
+    const res = await api.get(`/objects/${id}?props=metadata.image.imgproc_url`).expect(200);
+    assert.deepEqual(res.body.object, { metadata: { image: { imgproc_url: `http://api.test/imgproc/meta/${photoName}` } } });
+    const list = await api.get(`/objects?props=id,metadata.image.imgproc_url&query=${encodeURIComponent(JSON.stringify({ id }))}`).expect(200);
+    assert.deepEqual(list.body.objects, [{ id, metadata: { image: { imgproc_url: `http://api.test/imgproc/meta/${photoName}` } } }]);
+    const image = await request(h.app).get(`/imgproc/meta/${photoName}?w=4`).expect(200);
+    assert.equal(image.headers['content-type'], 'image/png');
   });
 
   it('rejects metadata keys the type does not define', async () => {

@@ -1,0 +1,67 @@
+import { GridFSBucket, type Collection, type Db, type ObjectId } from 'mongodb';
+
+/**
+ * A media item's record. The bytes live in GridFS (`media_files`, id `file_id`); this document
+ * is what the media API lists, filters and patches, so listing never touches file storage.
+ */
+export interface MediaDoc {
+  _id: ObjectId;
+  bucket_id: ObjectId;
+  /** Stored file name, unique per Bucket; the value a file Metafield holds. */
+  name: string;
+  original_name: string;
+  size: number;
+  /** MIME type, sniffed from the first bytes where recognisable. */
+  type: string;
+  folder: string | null;
+  alt_text: string;
+  metadata: Record<string, unknown>;
+  /** Pixel size of images whose header could be read; null otherwise. */
+  width: number | null;
+  height: number | null;
+  file_id: ObjectId;
+  created_at: Date;
+  modified_at: Date;
+}
+
+/** `metadata` of a GridFS file of either bucket, so a Bucket's files can be found without its records. */
+export interface StoredFileMeta {
+  bucket_id: ObjectId;
+  /** Variants only: the media record they were made from. */
+  media_id?: ObjectId;
+  /** Variants only: the encoded format's MIME type. */
+  content_type?: string;
+}
+
+export const MEDIA_FILES_BUCKET = 'media_files';
+export const MEDIA_VARIANTS_BUCKET = 'media_variants';
+
+export function mediaCollection(db: Db): Collection<MediaDoc> {
+  return db.collection<MediaDoc>('media');
+}
+
+/** Original uploads. */
+export function mediaFiles(db: Db): GridFSBucket {
+  return new GridFSBucket(db, { bucketName: MEDIA_FILES_BUCKET });
+}
+
+/** Processed images, kept so a repeated request for the same variant does no work. */
+export function mediaVariants(db: Db): GridFSBucket {
+  return new GridFSBucket(db, { bucketName: MEDIA_VARIANTS_BUCKET });
+}
+
+/**
+ * Indexes of the media record and both GridFS buckets. The GridFS ones the driver would create
+ * lazily on first upload are created here too, so concurrent first uploads never race for them.
+ */
+export async function ensureMediaIndexes(db: Db): Promise<void> {
+  const media = mediaCollection(db);
+  await media.createIndex({ bucket_id: 1, name: 1 }, { unique: true, name: 'bucket_name_unique' });
+  await media.createIndex({ bucket_id: 1, created_at: -1 }, { name: 'bucket_created' });
+  for (const bucketName of [MEDIA_FILES_BUCKET, MEDIA_VARIANTS_BUCKET]) {
+    await db.collection(`${bucketName}.files`).createIndex({ filename: 1, uploadDate: 1 }, { name: 'filename_1_uploadDate_1' });
+    await db.collection(`${bucketName}.chunks`).createIndex({ files_id: 1, n: 1 }, { unique: true, name: 'files_id_1_n_1' });
+    await db.collection(`${bucketName}.files`).createIndex({ 'metadata.bucket_id': 1 }, { name: 'metadata_bucket' });
+  }
+  await db.collection(`${MEDIA_VARIANTS_BUCKET}.files`).createIndex({ 'metadata.media_id': 1 }, { name: 'metadata_media' });
+}

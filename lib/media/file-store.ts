@@ -1,0 +1,40 @@
+import type { Db, ObjectId } from 'mongodb';
+import { MEDIA_FILES_BUCKET, MEDIA_VARIANTS_BUCKET } from '../db/media-collection.js';
+
+/** Ids removed per round trip when a whole Bucket's files go. */
+const BATCH = 500;
+
+/**
+ * Removes a GridFS file's chunks and its files document. Deleting by id with deleteMany (not
+ * GridFSBucket#delete) also clears a partial upload, whose files document was never written.
+ */
+export async function removeGridFile(db: Db, bucketName: string, fileId: ObjectId): Promise<void> {
+  await db.collection(`${bucketName}.chunks`).deleteMany({ files_id: fileId });
+  await db.collection(`${bucketName}.files`).deleteMany({ _id: fileId });
+}
+
+export function removeOriginal(db: Db, fileId: ObjectId): Promise<void> {
+  return removeGridFile(db, MEDIA_FILES_BUCKET, fileId);
+}
+
+/** Every processed variant made from one media item. */
+export async function removeVariantsOf(db: Db, mediaId: ObjectId): Promise<void> {
+  await removeFilesWhere(db, MEDIA_VARIANTS_BUCKET, { 'metadata.media_id': mediaId });
+}
+
+async function removeFilesWhere(db: Db, bucketName: string, filter: Record<string, unknown>): Promise<void> {
+  const files = db.collection(`${bucketName}.files`);
+  for (;;) {
+    const ids = (await files.find(filter, { projection: { _id: 1 } }).limit(BATCH).toArray()).map((d) => d._id);
+    if (ids.length === 0) return;
+    await db.collection(`${bucketName}.chunks`).deleteMany({ files_id: { $in: ids } });
+    await files.deleteMany({ _id: { $in: ids } });
+  }
+}
+
+/** All originals and variants of a Bucket (their files carry the Bucket id), for Bucket deletion. */
+export async function removeBucketFiles(db: Db, bucketId: ObjectId): Promise<void> {
+  for (const bucketName of [MEDIA_FILES_BUCKET, MEDIA_VARIANTS_BUCKET]) {
+    await removeFilesWhere(db, bucketName, { 'metadata.bucket_id': bucketId });
+  }
+}

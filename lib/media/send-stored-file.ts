@@ -1,0 +1,58 @@
+import type { Request, Response } from 'express';
+import type { GridFSBucket, ObjectId } from 'mongodb';
+import { pipeline } from 'node:stream/promises';
+import { HttpError } from '../errors/http-errors.js';
+import { etagMatches, parseRange } from './range.js';
+
+export interface StoredFile {
+  id: ObjectId;
+  length: number;
+  contentType: string;
+  etag: string;
+}
+
+/**
+ * Streams a GridFS file as an HTTP response with caching and range support. Stored files never
+ * change (a new upload gets a new name), so they are cacheable for a year and the ETag is
+ * their id. Errors before the first byte go to the error handler; after it, the connection is
+ * cut, since the status line has already been sent.
+ */
+export async function sendStoredFile(req: Request, res: Response, store: GridFSBucket, file: StoredFile): Promise<void> {
+  const ifRange = req.get('if-range');
+  const range = ifRange === undefined || ifRange === file.etag ? parseRange(req.get('range'), file.length) : null;
+  const notModified = etagMatches(req.get('if-none-match'), file.etag);
+  if (range === 'unsatisfiable' && !notModified) {
+    res.set('Content-Range', `bytes */${file.length}`);
+    throw new HttpError(416, `Range ${req.get('range')} is outside the file's ${file.length} bytes`);
+  }
+  res.set({
+    'Content-Type': file.contentType,
+    ETag: file.etag,
+    'Accept-Ranges': 'bytes',
+    'Cache-Control': 'public, max-age=31536000, immutable',
+    // Uploaded HTML or SVG must not run as a page of this origin, nor be re-typed by browsers.
+    'Content-Security-Policy': 'sandbox',
+    'X-Content-Type-Options': 'nosniff',
+  });
+  if (notModified || range === 'unsatisfiable') {
+    res.status(304).end();
+    return;
+  }
+  const start = range ? range.start : 0;
+  const end = range ? range.end : file.length - 1;
+  res.status(range ? 206 : 200);
+  if (range) res.set('Content-Range', `bytes ${start}-${end}/${file.length}`);
+  res.set('Content-Length', String(Math.max(0, end - start + 1)));
+  if (req.method === 'HEAD' || file.length === 0) {
+    res.end();
+    return;
+  }
+  // The driver's `end` is exclusive.
+  const download = store.openDownloadStream(file.id, { start, end: end + 1 });
+  try {
+    await pipeline(download, res);
+  } catch {
+    // Usually the client went away; either way the response cannot be repaired now.
+    res.destroy();
+  }
+}

@@ -1,0 +1,85 @@
+import type { Request, RequestHandler, Response } from 'express';
+import multer, { MulterError } from 'multer';
+import type { Db } from 'mongodb';
+import type { Config } from '../config.js';
+import { BadRequestError, HttpError, UnsupportedMediaTypeError } from '../errors/http-errors.js';
+import { FileStoreError, GridFsStorage, uploadTooLarge, type StoredUpload } from '../media/gridfs-storage.js';
+
+/** The form's text fields are few and small; bounding them bounds everything but the file. */
+const MAX_FIELDS = 10;
+const MAX_FIELD_BYTES = 256 * 1024;
+/** The most a form can add to the file: every field at its limit, plus part headers. */
+const FORM_ALLOWANCE = MAX_FIELDS * (MAX_FIELD_BYTES + 1024) + 16 * 1024;
+
+function fromMulter(err: MulterError): HttpError {
+  switch (err.code) {
+    case 'LIMIT_UNEXPECTED_FILE':
+      return new BadRequestError(`Unexpected file field "${err.field}": send the file in the field "media"`);
+    case 'LIMIT_FILE_COUNT':
+      return new BadRequestError('Send one file per upload, in the field "media"');
+    case 'LIMIT_FIELD_VALUE':
+      return new BadRequestError(`Form field "${err.field}" is longer than ${MAX_FIELD_BYTES} bytes`);
+    case 'LIMIT_FIELD_COUNT':
+    case 'LIMIT_PART_COUNT':
+      return new BadRequestError(`The form has too many fields (at most ${MAX_FIELDS} besides the file)`);
+    default:
+      return new BadRequestError(`Invalid multipart form: ${err.message}`);
+  }
+}
+
+/** Client mistakes become 400s; only a file-store failure stays an unknown error (500). */
+function toHttpError(err: unknown): unknown {
+  if (err instanceof HttpError) return err;
+  if (err instanceof FileStoreError) return err.cause;
+  if (err instanceof MulterError) return fromMulter(err);
+  const detail = err instanceof Error ? err.message : String(err);
+  return new BadRequestError(`Malformed multipart/form-data body: ${detail}`);
+}
+
+/** A refused upload's body is not worth reading: the connection closes after the error is sent. */
+function closeAfterResponse(res: Response): void {
+  res.set('Connection', 'close');
+}
+
+/**
+ * Parses a multipart upload, streaming the `media` file into GridFS (see GridFsStorage) and the
+ * text fields into req.body. Over-limit uploads get 413 before the body is read when
+ * Content-Length already says so, otherwise as soon as the limit is crossed.
+ */
+export function mediaUpload(config: Config, db: Db): RequestHandler {
+  const rejectNow = new WeakMap<Request, (err: HttpError) => void>();
+  const storage = new GridFsStorage(db, config.mediaMaxBytes, (req, err) => rejectNow.get(req)?.(err));
+  const parse = multer({
+    storage,
+    limits: { files: 1, fields: MAX_FIELDS, fieldSize: MAX_FIELD_BYTES, parts: MAX_FIELDS + 1, fieldNameSize: 200 },
+  }).single('media');
+
+  return (req, res, next) => {
+    if (!req.is('multipart/form-data')) {
+      throw new UnsupportedMediaTypeError(`Content-Type must be multipart/form-data with the file in the field "media", got "${req.get('content-type') ?? 'none'}"`);
+    }
+    const declared = Number(req.get('content-length'));
+    if (Number.isFinite(declared) && declared > config.mediaMaxBytes + FORM_ALLOWANCE) {
+      closeAfterResponse(res);
+      throw uploadTooLarge(config.mediaMaxBytes);
+    }
+    let settled = false;
+    const finish = (err?: unknown) => {
+      if (settled) return;
+      settled = true;
+      rejectNow.delete(req);
+      if (err === undefined || err === null) next();
+      else next(toHttpError(err));
+    };
+    rejectNow.set(req, (err) => {
+      closeAfterResponse(res);
+      finish(err);
+    });
+    parse(req, res, finish);
+  };
+}
+
+/** The stored file of a parsed upload, if the form had one. */
+export function storedUpload(req: Request): StoredUpload | undefined {
+  return req.file as unknown as StoredUpload | undefined;
+}

@@ -1,0 +1,63 @@
+import { Router, type Request } from 'express';
+import type { Db } from 'mongodb';
+import { mediaFiles, mediaVariants, type MediaDoc } from '../db/media-collection.js';
+import { NotFoundError } from '../errors/http-errors.js';
+import { processedVariant } from '../media/imgproc.js';
+import { parseImgprocParams, PROCESSABLE_TYPES, resolveParams } from '../media/imgproc-params.js';
+import { sendStoredFile } from '../media/send-stored-file.js';
+import { findBucketBySlug } from '../services/buckets.js';
+import { findMediaByName } from '../services/media.js';
+
+/** The media item a public file URL names; both URLs answer 404 once it is deleted. */
+async function mediaAt(db: Db, req: Request): Promise<MediaDoc> {
+  const slug = String(req.params.bucket);
+  const name = String(req.params.name);
+  const bucket = await findBucketBySlug(db, slug);
+  if (!bucket) throw new NotFoundError(`Bucket with slug '${slug}' not found`);
+  const media = await findMediaByName(db, bucket, name);
+  if (!media) throw new NotFoundError(`Media '${name}' not found in bucket '${slug}'`);
+  return media;
+}
+
+/**
+ * Public file addresses, outside /v3 and without keys (they are embedded in pages):
+ * `/files/:bucket/:name` serves the original bytes, `/imgproc/:bucket/:name` a processed image.
+ */
+export function mediaFileRoutes(db: Db): Router {
+  const router = Router();
+
+  router.get('/files/:bucket/:name', async (req, res) => {
+    const media = await mediaAt(db, req);
+    await sendStoredFile(req, res, mediaFiles(db), {
+      id: media.file_id,
+      length: media.size,
+      contentType: media.type,
+      etag: `"${media.file_id.toHexString()}"`,
+    });
+  });
+
+  router.get('/imgproc/:bucket/:name', async (req, res) => {
+    const requested = parseImgprocParams(req.query as Record<string, unknown>);
+    const media = await mediaAt(db, req);
+    if (requested === null || !PROCESSABLE_TYPES.has(media.type)) {
+      // Nothing to do, or nothing the processor can read: the original, as the file URL serves it.
+      await sendStoredFile(req, res, mediaFiles(db), {
+        id: media.file_id,
+        length: media.size,
+        contentType: media.type,
+        etag: `"${media.file_id.toHexString()}"`,
+      });
+      return;
+    }
+    const variant = await processedVariant(db, media, resolveParams(requested, media.type));
+    res.set('X-Imgproc-Cache', variant.cached ? 'HIT' : 'MISS');
+    await sendStoredFile(req, res, mediaVariants(db), {
+      id: variant.file._id,
+      length: variant.file.length,
+      contentType: variant.contentType,
+      etag: `"${variant.file._id.toHexString()}"`,
+    });
+  });
+
+  return router;
+}

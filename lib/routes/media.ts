@@ -1,0 +1,100 @@
+import { Router, type RequestHandler } from 'express';
+import type { Db } from 'mongodb';
+import type { ReadCache } from '../cache/read-cache.js';
+import type { Config } from '../config.js';
+import { BadRequestError, NotFoundError } from '../errors/http-errors.js';
+import { cachedRead } from '../http/cached-read.js';
+import { booleanParam, singleParam } from '../http/params.js';
+import { sendJson } from '../http/respond.js';
+import { bearerKey, requireRead, requireWrite } from '../middleware/authenticate.js';
+import { jsonBody } from '../middleware/json-body.js';
+import { bucketOf, loadBucket } from '../middleware/load-bucket.js';
+import { mediaUpload, storedUpload } from '../middleware/upload.js';
+import { removeOriginal } from '../media/file-store.js';
+import { parseUploadFields } from '../media/upload-fields.js';
+import { parseListParams } from '../query/cursor.js';
+import { parseProps, pickProps } from '../query/props.js';
+import { renderMedia } from '../serializers/media.js';
+import { createMedia, deleteMedia, getMedia, updateMedia } from '../services/media.js';
+import { listMedia } from '../services/media-list.js';
+import { route, type RouteDef } from './route-table.js';
+
+const noop = () => undefined;
+
+/**
+ * A key in the Authorization header is checked before the body is read, so a wrong key never
+ * costs an upload. A key sent only as the `write_key` form field (clients place it after the
+ * file) can only be checked once the form is parsed; the stored file is removed if it fails.
+ */
+const checkHeaderKey: RequestHandler = (req, res, next) => {
+  if (bearerKey(req) !== undefined) requireWrite(req, res, noop);
+  next();
+};
+
+/** Handlers after the Bucket is loaded: shared by the v3 upload route and the legacy one. */
+export function uploadHandlers(config: Config, db: Db): RequestHandler[] {
+  return [
+    checkHeaderKey,
+    mediaUpload(config, db),
+    async (req, res) => {
+      const bucket = bucketOf(res);
+      const stored = storedUpload(req);
+      try {
+        requireWrite(req, res, noop);
+        if (!stored) throw new BadRequestError('The form has no file: send it as multipart/form-data in the field "media"');
+        const fields = parseUploadFields(req.body as Record<string, unknown> | undefined);
+        const doc = await createMedia(db, bucket, stored, fields);
+        sendJson(req, res, 200, { media: renderMedia(doc, config, bucket) });
+      } catch (err) {
+        if (stored) await removeOriginal(db, stored.file_id).catch(() => undefined);
+        throw err;
+      }
+    },
+  ];
+}
+
+/** `POST /v1/:slug/media`: earlier clients' upload address, answered exactly like v3's. */
+export function legacyMediaRoutes(config: Config, db: Db): Router {
+  const router = Router();
+  router.post('/v1/:slug/media', loadBucket(db), ...uploadHandlers(config, db));
+  return router;
+}
+
+export function mediaRoutes(config: Config, db: Db, cache: ReadCache): RouteDef[] {
+  const base = '/buckets/:slug/media';
+  const one = `${base}/:media_id`;
+  const body = jsonBody(config.jsonBodyLimit);
+  return [
+    route('post', base, ...uploadHandlers(config, db)),
+    route('get', base, requireRead, async (req, res) => {
+      const bucket = bucketOf(res);
+      const params = parseListParams(req.query as Record<string, unknown>);
+      const props = parseProps(singleParam(req, 'props'));
+      await cachedRead(cache, req, res, params.useCache, async () => {
+        const { docs, total } = await listMedia(db, bucket, { query: singleParam(req, 'query'), sort: singleParam(req, 'sort'), params });
+        if (docs.length === 0) throw new NotFoundError(`No media found in bucket '${bucket.slug}' for this query`);
+        return { media: docs.map((d) => pickProps(renderMedia(d, config, bucket), props)), total };
+      });
+    }),
+    route('get', one, requireRead, async (req, res) => {
+      const bucket = bucketOf(res);
+      const props = parseProps(singleParam(req, 'props'));
+      const useCache = booleanParam(req, 'useCache', booleanParam(req, 'use_cache', true));
+      await cachedRead(cache, req, res, useCache, async () => {
+        const doc = await getMedia(db, bucket, String(req.params.media_id));
+        return { media: pickProps(renderMedia(doc, config, bucket), props) };
+      });
+    }),
+    route('patch', one, body, requireWrite, async (req, res) => {
+      const bucket = bucketOf(res);
+      const doc = await updateMedia(db, bucket, String(req.params.media_id), req.body);
+      sendJson(req, res, 200, { media: renderMedia(doc, config, bucket) });
+    }),
+    route('delete', one, requireWrite, async (req, res) => {
+      booleanParam(req, 'trigger_webhook', false);
+      const id = String(req.params.media_id);
+      await deleteMedia(db, bucketOf(res), id);
+      sendJson(req, res, 200, { message: `Media with id '${id}' deleted successfully from bucket.` });
+    }),
+  ];
+}

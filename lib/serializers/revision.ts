@@ -1,0 +1,21 @@
+import type { RevisionDoc } from '../db/collections.js';
+import { renderMetadata } from './metadata.js';
+import type { RenderContext } from './object.js';
+
+/** Stored revision → v3 JSON, metadata rendered by the type's current Metafields. */
+export function renderRevision(rev: RevisionDoc, ctx: RenderContext): Record<string, unknown> {
+  const type = ctx.types.get(rev.type);
+  return {
+    id: rev._id.toHexString(),
+    object_id: rev.object_id.toHexString(),
+    type: rev.type,
+    slug: rev.slug,
+    title: rev.title,
+    content: rev.content,
+    metadata: renderMetadata(type?.metafields ?? [], rev.metadata, { fileUrls: ctx.fileUrls, renderRelated: (v) => v }),
+    status: rev.status,
+    created_at: rev.created_at.toISOString(),
+    created_by: rev.created_by,
+    reason: rev.reason,
+  };
+}

@@ -1,0 +1,63 @@
+import type { Db } from 'mongodb';
+import type { BucketDoc, ObjectDoc } from '../db/collections.js';
+import { BadRequestError, HttpError } from '../errors/http-errors.js';
+import { assertValid } from '../validation/ajv-messages.js';
+import { createObject, removeObject, updateObject } from './object-writes.js';
+
+interface Operation {
+  method?: unknown;
+  object_id?: unknown;
+  object?: unknown;
+  trigger_webhook?: unknown;
+}
+
+export type BatchResult =
+  | { method: string; status: number; object: ObjectDoc }
+  | { method: string; status: number; message: string };
+
+function requireField(op: Operation, field: 'object_id' | 'object', method: string): void {
+  if (op[field] === undefined) throw new BadRequestError(`${field} is required for method "${method}"`);
+}
+
+async function apply(db: Db, bucket: BucketDoc, op: Operation): Promise<BatchResult> {
+  const method = String(op.method);
+  switch (op.method) {
+    case 'add':
+      requireField(op, 'object', method);
+      return { method, status: 200, object: await createObject(db, bucket, op.object) };
+    case 'edit':
+      requireField(op, 'object_id', method);
+      requireField(op, 'object', method);
+      return { method, status: 200, object: await updateObject(db, bucket, String(op.object_id), op.object) };
+    case 'delete': {
+      requireField(op, 'object_id', method);
+      const id = String(op.object_id);
+      await removeObject(db, bucket, id);
+      return { method, status: 200, message: `Object with id '${id}' deleted successfully from bucket.` };
+    }
+    default:
+      throw new BadRequestError(`method must be add, edit or delete, got ${JSON.stringify(op.method ?? null)}`);
+  }
+}
+
+/**
+ * Applies each operation on its own, in order: one failing never undoes or blocks another.
+ * Each result carries the status that operation alone would have answered.
+ */
+export async function runBatch(db: Db, bucket: BucketDoc, body: unknown, log: (m: string) => void): Promise<BatchResult[]> {
+  assertValid('BatchRequest', body, 'body');
+  const results: BatchResult[] = [];
+  for (const op of (body as { operations: Operation[] }).operations) {
+    try {
+      results.push(await apply(db, bucket, op));
+    } catch (err) {
+      if (err instanceof HttpError) {
+        results.push({ method: String(op.method ?? ''), status: err.status, message: err.message });
+      } else {
+        log(`batch operation failed: ${err instanceof Error ? err.stack : String(err)}`);
+        results.push({ method: String(op.method ?? ''), status: 500, message: 'An internal error occurred for this operation.' });
+      }
+    }
+  }
+  return results;
+}

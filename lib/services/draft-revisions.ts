@@ -1,0 +1,38 @@
+import type { Db } from 'mongodb';
+import { objectsCollection, type BucketDoc, type RevisionDoc } from '../db/collections.js';
+import { collectRefs } from '../serializers/metadata.js';
+import { assertValid } from '../validation/ajv-messages.js';
+import { bumpGeneration } from './bucket-generation.js';
+import { prepareMetadata } from './object-metadata.js';
+import { getObject, typeForWrite } from './objects.js';
+import { recordRevision } from './revisions.js';
+
+interface RevisionInput {
+  title?: string;
+  content?: string;
+  metadata?: Record<string, unknown>;
+}
+
+/**
+ * POST revisions: the sent changes, applied to the latest version, become a new draft version.
+ * The live version is untouched; `status=any` and preview tokens show the draft, and PATCH with
+ * `status: "published"` publishes it.
+ */
+export async function createDraftRevision(db: Db, bucket: BucketDoc, objectId: string, body: unknown): Promise<RevisionDoc> {
+  assertValid('RevisionCreate', body, 'body');
+  const input = body as RevisionInput;
+  const current = await getObject(db, bucket, objectId, 'any');
+  const type = await typeForWrite(db, bucket, current.type);
+  const now = new Date();
+  const next = { ...current, status: 'draft' as const, modified_at: now };
+  if (input.title !== undefined) next.title = input.title;
+  if (input.content !== undefined) next.content = input.content;
+  if (input.metadata !== undefined) {
+    next.metadata = { ...current.metadata, ...(await prepareMetadata(db, bucket, type, input.metadata, 'patch')) };
+    next.refs = collectRefs(type.metafields, next.metadata);
+  }
+  await objectsCollection(db).replaceOne({ _id: current._id, bucket_id: bucket._id }, next);
+  const revision = await recordRevision(db, next, 'draft', now);
+  await bumpGeneration(db, bucket._id);
+  return revision;
+}

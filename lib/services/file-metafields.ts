@@ -1,0 +1,58 @@
+import type { Db } from 'mongodb';
+import type { BucketDoc, Metafield } from '../db/collections.js';
+import { mediaCollection } from '../db/media-collection.js';
+import { isPlainObject, joinPath, nestedMetafields } from '../validation/metadata-common.js';
+
+export interface FileRef {
+  /** Dotted key path of the Metafield ("image", "seo.image", "slides.0.image"). */
+  path: string;
+  name: string;
+  /** `media_validation_type`: the MIME top-level type the media must have ("image"). */
+  mediaType: string | undefined;
+}
+
+/** Every non-empty file value in (validated) metadata input, at any nesting level. */
+export function fileRefs(metafields: Metafield[], input: Record<string, unknown>): FileRef[] {
+  const refs: FileRef[] = [];
+  const walk = (level: Metafield[], values: Record<string, unknown>, prefix: string) => {
+    for (const mf of level) {
+      if (!Object.hasOwn(values, mf.key)) continue;
+      const value = values[mf.key];
+      const path = joinPath(prefix, mf.key);
+      if (mf.type === 'file' && typeof value === 'string' && value !== '') {
+        refs.push({ path, name: value, mediaType: mf.media_validation_type });
+      } else if (mf.type === 'parent' && isPlainObject(value)) walk(nestedMetafields(mf), value, path);
+      else if (mf.type === 'repeater' && Array.isArray(value)) {
+        value.forEach((item, i) => {
+          if (isPlainObject(item)) walk(nestedMetafields(mf), item, `${path}.${i}`);
+        });
+      }
+    }
+  };
+  walk(metafields, input, '');
+  return refs;
+}
+
+/**
+ * One query for every file value: each must name a media item of this Bucket, of the required
+ * kind where the Metafield restricts it (`media_validation_type: "image"` → an image/* type).
+ */
+export async function invalidFileValues(db: Db, bucket: BucketDoc, metafields: Metafield[], input: Record<string, unknown>): Promise<string[]> {
+  const refs = fileRefs(metafields, input);
+  if (refs.length === 0) return [];
+  const names = [...new Set(refs.map((r) => r.name))];
+  const found = await mediaCollection(db)
+    .find({ bucket_id: bucket._id, name: { $in: names } }, { projection: { name: 1, type: 1 } })
+    .toArray();
+  const typeByName = new Map(found.map((m) => [m.name, m.type]));
+  const problems: string[] = [];
+  for (const ref of refs) {
+    const type = typeByName.get(ref.name);
+    const at = `invalid value for key "${ref.path}" of type "file"`;
+    if (type === undefined) problems.push(`${at}: no media named '${ref.name}' in bucket '${bucket.slug}'`);
+    else if (ref.mediaType && !type.startsWith(`${ref.mediaType}/`)) {
+      problems.push(`${at}: media '${ref.name}' is ${type}, expected ${ref.mediaType === 'image' ? 'an image' : `a ${ref.mediaType} file`}`);
+    }
+  }
+  return problems;
+}

@@ -1,0 +1,54 @@
+import type { Db, Document, Filter } from 'mongodb';
+import type { BucketDoc } from '../db/collections.js';
+import { mediaCollection, type MediaDoc } from '../db/media-collection.js';
+import { BadRequestError } from '../errors/http-errors.js';
+import type { ListParams } from '../query/cursor.js';
+import { parseSort } from '../query/sort.js';
+import { compileFilter } from '../query/translate-filter.js';
+import type { FieldInfo, FilterContext } from '../query/validate-filter.js';
+
+const text = (storagePath: string): FieldInfo => ({ storagePath, valueType: 'text' });
+const date = (storagePath: string): FieldInfo => ({ storagePath, valueType: 'date' });
+const num = (storagePath: string): FieldInfo => ({ storagePath, valueType: 'number' });
+
+/** Queryable media keys (API name → stored field); `metadata.<key>` reaches the user metadata. */
+const MEDIA_FIELDS: ReadonlyMap<string, FieldInfo> = new Map<string, FieldInfo>([
+  ['id', { storagePath: '_id', valueType: 'id' }],
+  ['name', text('name')],
+  ['original_name', text('original_name')],
+  ['type', text('type')],
+  ['folder', text('folder')],
+  ['alt_text', text('alt_text')],
+  ['size', num('size')],
+  ['width', num('width')],
+  ['height', num('height')],
+  ['created', date('created_at')],
+  ['created_at', date('created_at')],
+  ['modified_at', date('modified_at')],
+]);
+
+export const MEDIA_FILTER_CONTEXT: FilterContext = { relationshipPaths: new Set(), fields: MEDIA_FIELDS };
+
+export interface MediaListQuery {
+  query: string | undefined;
+  sort: string | undefined;
+  params: ListParams;
+}
+
+/**
+ * One page of a Bucket's media and the count of all matches, run concurrently. Whole records
+ * are read (they are small); `props` narrows the rendered items.
+ */
+export async function listMedia(db: Db, bucket: BucketDoc, q: MediaListQuery): Promise<{ docs: MediaDoc[]; total: number }> {
+  if (q.params.after !== null) throw new BadRequestError('after is not supported on the media list; paginate with skip');
+  const translated = compileFilter(q.query, MEDIA_FILTER_CONTEXT) as Filter<MediaDoc>;
+  const sort = parseSort(q.sort, { sortableKeys: new Set(), allowed: 'media' });
+  const base: Filter<MediaDoc> = { bucket_id: bucket._id };
+  const match: Filter<MediaDoc> = Object.keys(translated).length > 0 ? { $and: [base, translated] } : base;
+  const media = mediaCollection(db);
+  const page = sort.random
+    ? media.aggregate<MediaDoc>([{ $match: match }, { $sample: { size: q.params.limit } }] as Document[]).toArray()
+    : media.find(match).sort(sort.fields).skip(q.params.skip).limit(q.params.limit).toArray();
+  const [docs, total] = await Promise.all([page, media.countDocuments(match)]);
+  return { docs, total };
+}

@@ -1,0 +1,84 @@
+import assert from 'node:assert/strict';
+import autocannon from 'autocannon';
+import { cpuMsOf, descendantCpuMs, machineBusyMs } from './proc-cpu.js';
+import type { ServerHandle } from './server-handle.js';
+
+export interface Scenario {
+  name: string;
+  server: ServerHandle;
+  path: string;
+  /** Where the page's ids are in the answer, to check two scenarios return the same page. */
+  idField: 'id' | '_id';
+}
+
+export interface LoadOptions {
+  connections: number;
+  seconds: number;
+  warmupSeconds: number;
+  /** Every server child, so their CPU is not counted as the engine's. */
+  serverPids: ReadonlySet<number>;
+}
+
+export interface Sample {
+  result: autocannon.Result;
+  peakRss: number;
+  serverCpuMs: number | null;
+  engineCpuMs: number | null;
+  loadGenCpuMs: number;
+  /** Busy CPU of the machine not used by the benchmark's own processes during the run. */
+  otherCpuMs: number | null;
+}
+
+export interface Page {
+  ids: string[];
+  bytes: number;
+}
+
+/** One request before the load, so a scenario that answers errors or the wrong page fails loudly. */
+export async function checkPage(s: Scenario): Promise<Page> {
+  const url = s.server.baseUrl + s.path;
+  const res = await fetch(url);
+  const text = await res.text();
+  assert.equal(res.status, 200, `${s.name}: ${url} answered ${res.status}: ${text.slice(0, 300)}`);
+  const body = JSON.parse(text) as { objects: Array<Record<string, unknown>> };
+  assert.equal(body.objects.length, 100, `${s.name}: answered ${body.objects.length} objects, not 100`);
+  return { ids: body.objects.map((o) => String(o[s.idField])), bytes: Buffer.byteLength(text) };
+}
+
+export function load(url: string, connections: number, seconds: number): Promise<autocannon.Result> {
+  return autocannon({ url, connections, duration: seconds });
+}
+
+function delta(after: number | null, before: number | null): number | null {
+  return after === null || before === null ? null : after - before;
+}
+
+/** A short warm-up, then one measured run with the CPU of every party accounted for. */
+export async function measureOnce(s: Scenario, o: LoadOptions): Promise<Sample> {
+  const url = s.server.baseUrl + s.path;
+  await load(url, o.connections, o.warmupSeconds);
+  await s.server.resetPeak();
+  const before = { server: cpuMsOf(s.server.pid), engine: descendantCpuMs(o.serverPids), self: process.cpuUsage(), machine: machineBusyMs() };
+  const result = await load(url, o.connections, o.seconds);
+  const self = process.cpuUsage(before.self);
+  const serverCpuMs = delta(cpuMsOf(s.server.pid), before.server);
+  const engineCpuMs = delta(descendantCpuMs(o.serverPids), before.engine);
+  const machine = delta(machineBusyMs(), before.machine);
+  const loadGenCpuMs = (self.user + self.system) / 1000;
+  const ours = loadGenCpuMs + (serverCpuMs ?? 0) + (engineCpuMs ?? 0);
+  return {
+    result,
+    peakRss: await s.server.peakRss(),
+    serverCpuMs,
+    engineCpuMs,
+    loadGenCpuMs,
+    otherCpuMs: machine === null ? null : Math.max(0, machine - ours),
+  };
+}
+
+/** The round with the median throughput stands for the scenario; peak RSS is the highest seen. */
+export function medianSample(samples: Sample[]): Sample {
+  const sorted = [...samples].sort((a, b) => a.result['2xx'] / a.result.duration - b.result['2xx'] / b.result.duration);
+  const median = sorted[Math.floor((sorted.length - 1) / 2)];
+  return { ...median, peakRss: Math.max(...samples.map((x) => x.peakRss)) };
+}

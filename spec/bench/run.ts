@@ -1,0 +1,162 @@
+import assert from 'node:assert/strict';
+import os from 'node:os';
+import { MongoClient } from 'mongodb';
+import { startEngine } from '../../lib/db/engine.js';
+import { checkPage, load, measureOnce, medianSample, type LoadOptions, type Page, type Sample, type Scenario } from './measure.js';
+import { printReport, toRow, type Ratio, type Row } from './report.js';
+import { countRoundTrips } from './round-trips.js';
+import { seed, BUCKET_SLUG, QUERIED_GENRE } from './seed.js';
+import { startServer, type ServerHandle } from './server-handle.js';
+
+/*
+ * Read-path benchmark: the service against a hand-written Express + driver handler, on one
+ * engine and one seeded data set. Servers run in child processes so autocannon (here) does not
+ * share their event loop; everything talks over loopback. Not part of `npm test`.
+ *
+ *   BENCH_SECONDS=8 BENCH_WARMUP_SECONDS=2 BENCH_ROUNDS=3 BENCH_CONNECTIONS=10 npm run bench
+ *   BENCH_ENGINE_WARMUP_SECONDS=5 loads the engine before any measurement (a JVM engine speeds
+ *   up for a while as it compiles, which would otherwise favour whatever runs last).
+ *   MONGODB_URI=... uses that server (the BENCH_DB_NAME database is dropped and reseeded).
+ *   BENCH_CPU_PROF=<dir> writes a CPU profile of each server child.
+ */
+
+function intEnv(name: string, fallback: number, min = 1): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer >= ${min}, got "${raw}"`);
+  return n;
+}
+
+const SECONDS = intEnv('BENCH_SECONDS', 8);
+const WARMUP = intEnv('BENCH_WARMUP_SECONDS', 2);
+const ENGINE_WARMUP = intEnv('BENCH_ENGINE_WARMUP_SECONDS', 5, 0);
+const ROUNDS = intEnv('BENCH_ROUNDS', 3);
+const CONNECTIONS = intEnv('BENCH_CONNECTIONS', 10);
+const DB_NAME = process.env.BENCH_DB_NAME || 'content_api_bench';
+
+function listPath(readKey: string, extra: Record<string, string>): string {
+  const params = new URLSearchParams({
+    query: JSON.stringify({ type: 'posts', 'metadata.genre': QUERIED_GENRE }),
+    sort: '-metadata.score',
+    limit: '100',
+    read_key: readKey,
+    ...extra,
+  });
+  return `/v3/buckets/${BUCKET_SLUG}/objects?${params}`;
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+function ratio(name: string, value: number, target: string, ok: (v: number) => boolean): Ratio {
+  return { name, value, target, ok: ok(value) };
+}
+
+function mb(bytes: number | null): number | null {
+  return bytes === null ? null : Math.round((bytes / 1024 / 1024) * 10) / 10;
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const engine = await startEngine({ mongodbUri: process.env.MONGODB_URI || null, persistent: false, dataDir: '' });
+  console.log(`Engine: ${engine.name}`);
+  console.log(`Machine: ${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}, Node ${process.version}`);
+  console.log(
+    `Load: autocannon in this process, ${CONNECTIONS} connections, ${ROUNDS} rounds of ${SECONDS} s per scenario (each after ${WARMUP} s warm-up), ` +
+      'servers in child processes on 127.0.0.1',
+  );
+  const children: ServerHandle[] = [];
+  const client = new MongoClient(engine.uri, { serverSelectionTimeoutMS: 10_000 });
+  try {
+    await client.connect();
+    const t0 = Date.now();
+    const seeded = await seed(client.db(DB_NAME));
+    console.log(`Seeded ${JSON.stringify(seeded.counts)} in ${seconds(Date.now() - t0)}`);
+
+    const paths = {
+      uncached: listPath(seeded.readKey, { useCache: 'false' }),
+      cached: listPath(seeded.readKey, {}),
+      depth0: listPath(seeded.readKey, { useCache: 'false', depth: '0' }),
+      depth2: listPath(seeded.readKey, { useCache: 'false', depth: '2' }),
+    };
+
+    const trips = await countRoundTrips(engine.uri, DB_NAME, { depth0: paths.depth0, depth2: paths.depth2, cached: paths.cached });
+    console.log('\nDatabase commands for one request (command monitoring, steady state)');
+    for (const [name, t] of Object.entries(trips)) {
+      assert.equal(t.status, 200, `${name}: ${JSON.stringify(t.body).slice(0, 300)}`);
+      console.log(`  ${name.padEnd(7)} X-Cache ${t.cache}: ${t.commands.length} round trips: ${t.commands.join(', ')}`);
+    }
+    const first = (trips.depth2.body as { objects: Array<{ metadata: { author: unknown; categories: Array<{ metadata: { parent: unknown } }> } }> }).objects[0];
+    assert.equal(typeof first.metadata.author, 'object', 'depth=2 expands the author');
+    assert.equal(typeof first.metadata.categories[0].metadata.parent, 'object', 'depth=2 expands the parent category');
+
+    // Both servers stay up for the whole run, so the scenarios can be interleaved round by round.
+    const baseline = await startServer('baseline', engine.uri, DB_NAME);
+    children.push(baseline);
+    const service = await startServer('service', engine.uri, DB_NAME);
+    children.push(service);
+    const scenarios: Scenario[] = [
+      { name: 'baseline (driver+express)', server: baseline, path: `/posts?genre=${QUERIED_GENRE}`, idField: '_id' },
+      { name: 'service, cache off', server: service, path: paths.uncached, idField: 'id' },
+      { name: 'service, cache on', server: service, path: paths.cached, idField: 'id' },
+      { name: 'service, depth=0', server: service, path: paths.depth0, idField: 'id' },
+      { name: 'service, depth=2', server: service, path: paths.depth2, idField: 'id' },
+    ];
+    const pages = new Map<string, Page>();
+    for (const s of scenarios) pages.set(s.name, await checkPage(s));
+    assert.deepEqual(pages.get(scenarios[1].name)!.ids, pages.get(scenarios[0].name)!.ids, 'the service and the baseline answer the same page');
+
+    if (ENGINE_WARMUP > 0) {
+      console.log(`\nWarming the engine (${ENGINE_WARMUP} s per scenario, not measured)`);
+      for (const s of scenarios) await load(s.server.baseUrl + s.path, CONNECTIONS, ENGINE_WARMUP);
+    }
+
+    const opts: LoadOptions = { connections: CONNECTIONS, seconds: SECONDS, warmupSeconds: WARMUP, serverPids: new Set(children.map((c) => c.pid)) };
+    const samples = new Map<string, Sample[]>(scenarios.map((s) => [s.name, []]));
+    for (let round = 1; round <= ROUNDS; round++) {
+      console.log(`\nRound ${round} of ${ROUNDS}`);
+      for (const s of scenarios) {
+        const sample = await measureOnce(s, opts);
+        samples.get(s.name)!.push(sample);
+        const r = sample.result;
+        console.log(`  ${s.name.padEnd(26)} ${(r['2xx'] / r.duration).toFixed(1).padStart(8)} req/s  p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms`);
+      }
+    }
+
+    const rows: Row[] = scenarios.map((s) => {
+      const all = samples.get(s.name)!;
+      return toRow(s.name, s.server.mode, all, medianSample(all), pages.get(s.name)!.bytes);
+    });
+    const row = (name: string) => rows.find((r) => r.scenario === name)!;
+    const [base, uncached, cached, d0, d2] = scenarios.map((s) => row(s.name));
+    const ratios: Ratio[] = [
+      ratio('service/baseline throughput (cache off)', uncached.rps / base.rps, '>= 0.8', (v) => v >= 0.8),
+      ratio('cached/uncached throughput', cached.rps / uncached.rps, '>= 3', (v) => v >= 3),
+      ratio('depth2/depth0 p50 latency', d2.p50 / Math.max(d0.p50, 0.001), '<= 2.5', (v) => v <= 2.5),
+      ratio('round trips, one depth=2 request', trips.depth2.commands.length, '<= 3', (v) => v <= 3),
+    ];
+    const vmHwm = { baseline: mb(baseline.vmHwm()), service: mb(service.vmHwm()) };
+    printReport(rows, ratios, {
+      engine: engine.name,
+      node: process.version,
+      cpus: os.cpus().length,
+      connections: CONNECTIONS,
+      seconds: SECONDS,
+      rounds: ROUNDS,
+      objects: seeded.counts,
+      vm_hwm_mb: vmHwm,
+      round_trips: Object.fromEntries(Object.entries(trips).map(([k, t]) => [k, t.commands])),
+    });
+    console.log(`\nServer process high-water RSS (VmHWM) over the whole run: baseline ${vmHwm.baseline} MB, service ${vmHwm.service} MB`);
+    console.log(`Total time ${seconds(Date.now() - started)}`);
+  } finally {
+    for (const c of children) await c.stop();
+    await client.close();
+    await engine.stop();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exitCode = 1;
+});

@@ -1,0 +1,194 @@
+import assert from 'node:assert/strict';
+import request from 'supertest';
+import type { IssuedKeys } from '../../lib/services/buckets.js';
+import { bucketClient } from '../support/client.js';
+import { freshHarness, type Harness } from '../support/harness.js';
+import { imageBytes, storedFileCounts, upload } from '../support/media.js';
+
+const q = (filter: unknown) => encodeURIComponent(JSON.stringify(filter));
+
+describe('Media API: list, get, update, delete', () => {
+  let h: Harness;
+  let keys: IssuedKeys;
+  let api: ReturnType<typeof bucketClient>;
+  /** Uploaded in this order; created_at increases with the index. */
+  const items: Array<Record<string, any>> = [];
+  before(async () => {
+    h = await freshHarness();
+    keys = await h.bucket('library');
+    api = bucketClient(h.app, keys);
+    const png = await imageBytes(30, 20, 'png');
+    const specs = [
+      { file: png, filename: 'a-cat.png', folder: 'animals' },
+      { file: Buffer.from('%PDF-1.7 report'), filename: 'report.pdf', folder: 'docs' },
+      { file: png, filename: 'b-dog.png', folder: 'animals' },
+      { file: Buffer.from('hello'), filename: 'notes.txt', folder: '' },
+      { file: png, filename: 'c-bird.png', folder: 'animals' },
+    ];
+    for (const [i, s] of specs.entries()) {
+      const res = await upload(h.app, keys, s.file, { filename: s.filename, fields: { folder: s.folder, metadata: JSON.stringify({ rank: i, tag: i % 2 ? 'odd' : 'even' }) } }).expect(200);
+      items.push(res.body.media);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  });
+  after(() => assert.deepEqual(h.errors, []));
+
+  it('lists every item newest first with the total', async () => {
+    const res = await api.get('/media').expect(200);
+    assert.equal(res.body.total, 5);
+    assert.deepEqual(res.body.media.map((m: any) => m.id), items.map((m) => m.id).reverse());
+    assert.deepEqual(res.body.media[0], items[4]);
+  });
+
+  it('has the media indexes: names unique per Bucket, lists by creation', async () => {
+    const indexes = await h.db.collection('media').indexes();
+    const unique = indexes.find((i) => i.name === 'bucket_name_unique');
+    assert.deepEqual(unique?.key, { bucket_id: 1, name: 1 });
+    assert.equal(unique?.unique, true);
+    assert.ok(indexes.some((i) => i.name === 'bucket_created'));
+    const dup = { ...(await h.db.collection('media').findOne({ name: items[0].name }))!, _id: undefined };
+    delete dup._id;
+    await assert.rejects(h.db.collection('media').insertOne(dup), /duplicate key|E11000/);
+  });
+
+  it('requires the read key', async () => {
+    const res = await request(h.app).get('/v3/buckets/library/media').expect(401);
+    assert.equal(res.body.status, 401);
+  });
+
+  it('filters by name, id, folder, type, original_name, size, metadata and dates', async () => {
+    const byName = await api.get(`/media?limit=1&query=${q({ name: items[2].name })}`).expect(200);
+    assert.deepEqual(byName.body.media.map((m: any) => m.id), [items[2].id]);
+    const byId = await api.get(`/media?query=${q({ id: items[1].id })}`).expect(200);
+    assert.equal(byId.body.media[0].name, items[1].name);
+    const animals = await api.get(`/media?query=${q({ folder: 'animals', type: 'image/png' })}`).expect(200);
+    assert.equal(animals.body.total, 3);
+    const regex = await api.get(`/media?query=${q({ original_name: { $regex: '^B-', $options: 'i' } })}`).expect(200);
+    assert.deepEqual(regex.body.media.map((m: any) => m.original_name), ['b-dog.png']);
+    const small = await api.get(`/media?query=${q({ size: { $lt: 20 } })}`).expect(200);
+    assert.deepEqual(small.body.media.map((m: any) => m.original_name).sort(), ['notes.txt', 'report.pdf']);
+    const odd = await api.get(`/media?query=${q({ 'metadata.tag': 'odd' })}`).expect(200);
+    assert.equal(odd.body.total, 2);
+    const later = await api.get(`/media?query=${q({ created_at: { $gt: items[2].created } })}`).expect(200);
+    assert.deepEqual(later.body.media.map((m: any) => m.id).sort(), [items[3].id, items[4].id].sort());
+    const noFolder = await api.get(`/media?query=${q({ folder: null })}`).expect(200);
+    assert.deepEqual(noFolder.body.media.map((m: any) => m.original_name), ['notes.txt']);
+  });
+
+  it('answers 404 when nothing matches and 400 naming the problem for a bad query', async () => {
+    const none = await api.get(`/media?query=${q({ name: 'nothing.png' })}`).expect(404);
+    assert.equal(none.body.status, 404);
+    const bad = await api.get(`/media?query=${q({ title: 'x', size: 'big', id: 'nope', $where: '1' })}`).expect(400);
+    assert.match(bad.body.message, /unknown key "title"; queryable keys are id, name/);
+    assert.match(bad.body.message, /"big" is not a number/);
+    assert.match(bad.body.message, /not a valid Object id/);
+    assert.match(bad.body.message, /unsupported operator "\$where"/);
+    const malformed = await api.get('/media?query=%7Bnot').expect(400);
+    assert.match(malformed.body.message, /Malformed query/);
+  });
+
+  it('sorts by created_at, modified_at and random, and refuses other sorts', async () => {
+    const asc = await api.get('/media?sort=created_at').expect(200);
+    assert.deepEqual(asc.body.media.map((m: any) => m.id), items.map((m) => m.id));
+    const modified = await api.get('/media?sort=-modified_at').expect(200);
+    assert.deepEqual(modified.body.media.map((m: any) => m.id), items.map((m) => m.id).reverse());
+    const random = await api.get('/media?sort=random&limit=3').expect(200);
+    assert.equal(random.body.media.length, 3);
+    assert.equal(random.body.total, 5);
+    const bad = await api.get('/media?sort=size').expect(400);
+    assert.match(bad.body.message, /allowed values for media are created_at, -created_at, modified_at, -modified_at, random/);
+  });
+
+  it('paginates with limit and skip', async () => {
+    const page1 = await api.get('/media?sort=created_at&limit=2').expect(200);
+    const page2 = await api.get('/media?sort=created_at&limit=2&skip=2').expect(200);
+    const page3 = await api.get('/media?sort=created_at&limit=2&skip=4').expect(200);
+    assert.deepEqual([...page1.body.media, ...page2.body.media, ...page3.body.media].map((m: any) => m.id), items.map((m) => m.id));
+    assert.equal(page2.body.total, 5);
+    const bad = await api.get('/media?limit=0&skip=-1').expect(400);
+    assert.match(bad.body.message, /limit must be/);
+    assert.match(bad.body.message, /skip must be/);
+    await api.get(`/media?after=${items[0].id}`).expect(400);
+  });
+
+  it('narrows items to props', async () => {
+    const res = await api.get('/media?props=id,name,imgproc_url,metadata.rank&limit=1').expect(200);
+    assert.deepEqual(res.body.media[0], { id: items[4].id, name: items[4].name, imgproc_url: items[4].imgproc_url, metadata: { rank: 4 } });
+  });
+
+  it('answers 413 when the list exceeds the response cap', async () => {
+    const big = 'x'.repeat(200_000);
+    const png = await imageBytes(4, 4);
+    for (let i = 0; i < 32; i++) await upload(h.app, keys, png, { filename: `big-${i}.png`, fields: { folder: 'big', metadata: JSON.stringify({ big }) } }).expect(200);
+    const res = await api.get(`/media?query=${q({ folder: 'big' })}`).expect(413);
+    assert.match(res.body.message, /over the 6 MB limit/);
+    const narrowed = await api.get(`/media?props=id&query=${q({ folder: 'big' })}`).expect(200);
+    assert.equal(narrowed.body.total, 32);
+  });
+
+  it('gets one item by id, 404 for an unknown or malformed id', async () => {
+    const res = await api.get(`/media/${items[1].id}`).expect(200);
+    assert.deepEqual(res.body.media, items[1]);
+    const props = await api.get(`/media/${items[1].id}?props=type`).expect(200);
+    assert.deepEqual(props.body.media, { type: 'application/pdf' });
+    const unknown = await api.get('/media/aaaaaaaaaaaaaaaaaaaaaaaa').expect(404);
+    assert.match(unknown.body.message, /Media with id 'aaaaaaaaaaaaaaaaaaaaaaaa' not found in bucket 'library'/);
+    const malformed = await api.get('/media/not-an-id').expect(404);
+    assert.match(malformed.body.message, /not-an-id/);
+  });
+
+  it('updates folder, alt_text and metadata without touching the file, and shows the change at once', async () => {
+    await api.get(`/media/${items[0].id}`).expect(200);
+    const res = await api.patch(`/media/${items[0].id}`, { folder: 'pets', alt_text: 'A cat', metadata: { caption: 'Tom' } }).expect(200);
+    const m = res.body.media;
+    assert.equal(m.folder, 'pets');
+    assert.equal(m.alt_text, 'A cat');
+    assert.deepEqual(m.metadata, { caption: 'Tom' });
+    assert.equal(m.name, items[0].name);
+    assert.equal(m.size, items[0].size);
+    assert.ok(m.modified_at > items[0].modified_at);
+    const read = await api.get(`/media/${items[0].id}`).expect(200);
+    assert.equal(read.body.media.alt_text, 'A cat');
+    await request(h.app).get(`/files/library/${items[0].name}`).expect(200);
+  });
+
+  it('refuses an empty patch, unknown fields, wrong types and a missing key', async () => {
+    const empty = await api.patch(`/media/${items[0].id}`, {}).expect(400);
+    assert.match(empty.body.message, /at least one field/);
+    const unknown = await api.patch(`/media/${items[0].id}`, { name: 'x.png', size: 1 }).expect(400);
+    assert.match(unknown.body.message, /unknown field "name"/);
+    const types = await api.patch(`/media/${items[0].id}`, { alt_text: 5, metadata: [] }).expect(400);
+    assert.match(types.body.message, /alt_text must be a string/);
+    assert.match(types.body.message, /metadata must be an object/);
+    await request(h.app).patch(`/v3/buckets/library/media/${items[0].id}`).send({ alt_text: 'x' }).expect(401);
+    await api.patch('/media/aaaaaaaaaaaaaaaaaaaaaaaa', { alt_text: 'x' }).expect(404);
+  });
+
+  it('deletes an item: the record, its file and its processed images; both URLs then answer 404', async () => {
+    const target = items[2];
+    await request(h.app).get(`/imgproc/library/${target.name}?w=10`).expect(200);
+    const before = await storedFileCounts(h.db);
+    const res = await api.delete(`/media/${target.id}?trigger_webhook=true`).expect(200);
+    assert.deepEqual(res.body, { message: `Media with id '${target.id}' deleted successfully from bucket.` });
+    const after = await storedFileCounts(h.db);
+    assert.equal(after.files, before.files - 1);
+    assert.equal(after.variants, before.variants - 1);
+    const file = await request(h.app).get(`/files/library/${target.name}`).expect(404);
+    assert.equal(file.body.status, 404);
+    await request(h.app).get(`/imgproc/library/${target.name}?w=10`).expect(404);
+    await api.get(`/media/${target.id}`).expect(404);
+    await api.delete(`/media/${target.id}`).expect(404);
+    const bad = await api.delete(`/media/${items[3].id}?trigger_webhook=maybe`).expect(400);
+    assert.match(bad.body.message, /trigger_webhook/);
+  });
+
+  it('deleting the Bucket removes its stored files', async () => {
+    const { deleteBucket } = await import('../../lib/services/buckets.js');
+    const other = await h.bucket('other');
+    await upload(h.app, other, Buffer.from('keep me'), { filename: 'keep.txt' }).expect(200);
+    await deleteBucket(h.db, 'library');
+    const counts = await storedFileCounts(h.db);
+    assert.deepEqual([counts.files, counts.variants], [1, 0]);
+    assert.equal(await h.db.collection('media').countDocuments(), 1);
+  });
+});

@@ -1,0 +1,145 @@
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createApp } from '../../lib/app.js';
+import { loadConfig } from '../../lib/config.js';
+import type { IssuedKeys } from '../../lib/services/buckets.js';
+import { freshHarness, type Harness } from '../support/harness.js';
+import { eventually, randomishBytes, storedFileCounts } from '../support/media.js';
+
+const LIMIT = 100_000;
+const BOUNDARY = 'limit-test-boundary';
+const PART_HEAD = Buffer.from(
+  `--${BOUNDARY}\r\nContent-Disposition: form-data; name="media"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+);
+const PART_TAIL = Buffer.from(`\r\n--${BOUNDARY}--\r\n`);
+
+interface Answer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: Record<string, unknown>;
+}
+
+/**
+ * Starts a raw multipart upload. Raw because the point is what the server does while the body
+ * is still arriving, which client libraries that buffer or retry would hide.
+ */
+function startUpload(port: number, keys: IssuedKeys, headers: Record<string, string | number>) {
+  const req = http.request({
+    host: '127.0.0.1',
+    port,
+    method: 'POST',
+    path: `/v3/buckets/${keys.slug}/media`,
+    headers: { 'Content-Type': `multipart/form-data; boundary=${BOUNDARY}`, Authorization: `Bearer ${keys.write_key}`, ...headers },
+  });
+  // Once the server has answered and closed, further writes fail; that is expected here.
+  req.on('error', () => undefined);
+  const answer = new Promise<Answer>((resolve) => {
+    req.on('response', (res) => {
+      const parts: Buffer[] = [];
+      res.on('data', (c: Buffer) => parts.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: JSON.parse(Buffer.concat(parts).toString() || '{}') }));
+    });
+  });
+  return { req, answer };
+}
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('Media upload limits and aborted uploads', () => {
+  let h: Harness;
+  let keys: IssuedKeys;
+  let server: http.Server;
+  let port: number;
+  before(async () => {
+    h = await freshHarness({ MEDIA_MAX_BYTES: String(LIMIT) });
+    keys = await h.bucket('limits');
+    server = h.app.listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    port = (server.address() as AddressInfo).port;
+  });
+  after(async () => {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+    assert.deepEqual(h.errors, []);
+  });
+
+  it('answers 413 before reading the body when Content-Length already exceeds the limit', async () => {
+    const total = 20 * 1024 * 1024;
+    const { req, answer } = startUpload(port, keys, { 'Content-Length': total });
+    req.write(PART_HEAD);
+    req.write(randomishBytes(1024));
+    // Only about 1 KB of the declared 20 MB is ever sent: an answer proves the server did not wait for the rest.
+    const res = await Promise.race([answer, pause(5000).then(() => null)]);
+    req.destroy();
+    assert.ok(res, 'no answer while the body was still incomplete');
+    assert.equal(res.status, 413);
+    assert.equal(res.body.status, 413);
+    assert.match(String(res.body.message), /larger than the 100000 byte upload limit/);
+    assert.equal(res.headers.connection, 'close');
+    assert.deepEqual(await storedFileCounts(h.db), { files: 0, chunks: 0, variants: 0, variantChunks: 0 });
+  });
+
+  it('answers 413 as soon as a streamed file crosses the limit and removes the partial file', async () => {
+    const { req, answer } = startUpload(port, keys, { 'Transfer-Encoding': 'chunked' });
+    req.write(PART_HEAD);
+    let sent = 0;
+    let res: Answer | null = null;
+    void answer.then((a) => (res = a));
+    // Keep sending well past the limit; stop as soon as the answer arrives.
+    while (res === null && sent < 20 * LIMIT) {
+      req.write(randomishBytes(16 * 1024, sent + 1));
+      sent += 16 * 1024;
+      await pause(5);
+    }
+    const got = (res as Answer | null) ?? (await Promise.race([answer, pause(5000).then(() => null)]));
+    req.destroy();
+    assert.ok(got, 'no answer');
+    assert.equal(got.status, 413);
+    assert.match(String(got.body.message), /upload limit/);
+    assert.ok(sent < 20 * LIMIT, `the answer came only after the whole body (${sent} bytes)`);
+    const clean = await eventually(async () => {
+      const counts = await storedFileCounts(h.db);
+      return counts.files === 0 && counts.chunks === 0;
+    });
+    assert.ok(clean, `partial file left behind: ${JSON.stringify(await storedFileCounts(h.db))}`);
+    assert.equal(await h.db.collection('media').countDocuments(), 0);
+  });
+
+  it('accepts a file of exactly the limit', async () => {
+    const body = Buffer.concat([PART_HEAD, randomishBytes(LIMIT), PART_TAIL]);
+    const { req, answer } = startUpload(port, keys, { 'Content-Length': body.length });
+    req.end(body);
+    const res = await answer;
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal((res.body.media as { size: number }).size, LIMIT);
+  });
+
+  it('leaves no partial file and no media record when the client aborts mid-body', async () => {
+    // A second app over the same database with a limit the aborted upload stays under.
+    const errors: string[] = [];
+    const app2 = createApp({ config: loadConfig({ PUBLIC_URL: 'http://api.test', MEDIA_MAX_BYTES: String(50 * 1024 * 1024) }), db: h.db, log: (m) => errors.push(m) });
+    const server2 = app2.listen(0, '127.0.0.1');
+    await new Promise((r) => server2.once('listening', r));
+    const before = await storedFileCounts(h.db);
+    const mediaBefore = await h.db.collection('media').countDocuments();
+    try {
+      const { req } = startUpload((server2.address() as AddressInfo).port, keys, { 'Content-Length': 10 * 1024 * 1024 });
+      req.write(PART_HEAD);
+      for (let i = 0; i < 16; i++) req.write(randomishBytes(64 * 1024, i + 1));
+      // Wait until chunks are really being stored, so the abort hits an upload in progress.
+      const started = await eventually(async () => (await storedFileCounts(h.db)).chunks > before.chunks);
+      assert.ok(started, 'the upload never started storing chunks');
+      req.destroy();
+      const clean = await eventually(async () => (await storedFileCounts(h.db)).chunks === before.chunks);
+      assert.ok(clean, `partial file left behind: ${JSON.stringify(await storedFileCounts(h.db))}`);
+      await pause(200);
+      assert.deepEqual(await storedFileCounts(h.db), before);
+      assert.equal(await h.db.collection('media').countDocuments(), mediaBefore);
+      assert.deepEqual(errors, []);
+    } finally {
+      server2.closeAllConnections();
+      await new Promise((r) => server2.close(r));
+    }
+  });
+});

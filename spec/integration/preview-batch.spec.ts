@@ -1,0 +1,108 @@
+import assert from 'node:assert/strict';
+import { SignJWT } from 'jose';
+import request from 'supertest';
+import { bucketClient } from '../support/client.js';
+import { freshHarness, type Harness } from '../support/harness.js';
+import type { IssuedKeys } from '../../lib/services/buckets.js';
+import { issuePreviewToken } from '../../lib/services/preview-tokens.js';
+
+describe('preview tokens', () => {
+  let h: Harness;
+  let keys: IssuedKeys;
+  let api: ReturnType<typeof bucketClient>;
+  let id: string;
+  before(async () => {
+    h = await freshHarness();
+    keys = await h.bucket('preview');
+    api = bucketClient(h.app, keys);
+    await api.post('/object-types', { title: 'Pages' }).expect(200);
+    id = (await api.post('/objects', { title: 'Live', type: 'pages' }).expect(200)).body.object.id;
+    await api.post(`/objects/${id}/revisions`, { title: 'Draft' }).expect(200);
+  });
+  after(() => assert.deepEqual(h.errors, []));
+
+  const read = (path: string, token: string) => request(h.app).get(`/v3/buckets/preview${path}${path.includes('?') ? '&' : '?'}read_key=${keys.read_key}&preview_token=${encodeURIComponent(token)}`);
+
+  it('issues a token valid one hour that makes reads behave as status=any', async () => {
+    const issued = await api.post('/preview-tokens', { object_id: id }).expect(200);
+    const ttl = Date.parse(issued.body.expires_at) - Date.now();
+    assert.ok(ttl > 59 * 60_000 && ttl <= 3600_000, String(ttl));
+    const one = await read(`/objects/${id}`, issued.body.preview_token).expect(200);
+    assert.equal(one.body.object.title, 'Draft');
+    const list = await read(`/objects?query=${encodeURIComponent('{"type":"pages"}')}`, issued.body.preview_token).expect(200);
+    assert.equal(list.body.objects[0].title, 'Draft');
+    await read(`/objects/${id}/revisions`, issued.body.preview_token).expect(200);
+    const plain = await api.get(`/objects/${id}`).expect(200);
+    assert.equal(plain.body.object.title, 'Live');
+  });
+
+  it('still requires the read key', async () => {
+    const token = (await api.post('/preview-tokens', {}).expect(200)).body.preview_token;
+    await request(h.app).get(`/v3/buckets/preview/objects/${id}?preview_token=${token}`).expect(401);
+  });
+
+  it('refuses forged, expired and other-Bucket tokens with 401', async () => {
+    const forged = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject('x').setExpirationTime('1h').sign(new TextEncoder().encode('not-the-secret-not-the-secret!!'));
+    const res = await read(`/objects/${id}`, forged).expect(401);
+    assert.match(res.body.message, /preview_token is not valid/);
+    await read(`/objects/${id}`, 'garbage').expect(401);
+    const bucket = await h.db.collection('buckets').findOne({ slug: 'preview' });
+    const old = await issuePreviewToken(h.db, null, bucket as never, null, new Date(Date.now() - 2 * 3600_000));
+    const expired = await read(`/objects/${id}`, old.preview_token).expect(401);
+    assert.match(expired.body.message, /expired/);
+    const otherKeys = await h.bucket('preview-other');
+    const otherToken = (await bucketClient(h.app, otherKeys).post('/preview-tokens', {}).expect(200)).body.preview_token;
+    await read(`/objects/${id}`, otherToken).expect(401);
+  });
+
+  it('requires the write key to issue and checks the object id', async () => {
+    await request(h.app).post('/v3/buckets/preview/preview-tokens').send({}).expect(401);
+    await api.post('/preview-tokens', { object_id: 'aaaaaaaaaaaaaaaaaaaaaaaa' }).expect(404);
+    await api.post('/preview-tokens', { object_id: 'bad' }).expect(400);
+  });
+});
+
+describe('POST /objects/batch', () => {
+  let h: Harness;
+  let api: ReturnType<typeof bucketClient>;
+  before(async () => {
+    h = await freshHarness();
+    api = bucketClient(h.app, await h.bucket('batch'));
+    await api.post('/object-types', { title: 'Items', metafields: [{ type: 'number', title: 'N', key: 'n', value: '' }] }).expect(200);
+  });
+  after(() => assert.deepEqual(h.errors, []));
+
+  it('applies 25 mixed operations independently, in order, each with its own status', async () => {
+    const existing = (await api.post('/objects', { title: 'Existing', type: 'items' }).expect(200)).body.object.id;
+    const ops: unknown[] = [];
+    for (let i = 0; i < 20; i++) ops.push({ method: 'add', object: { title: `Item ${i}`, type: 'items', metadata: { n: i } } });
+    ops.push({ method: 'add', object: { title: 'Bad', type: 'items', metadata: { n: 'x' } } });
+    ops.push({ method: 'edit', object_id: existing, object: { title: 'Edited' } });
+    ops.push({ method: 'edit', object_id: 'aaaaaaaaaaaaaaaaaaaaaaaa', object: { title: 'Nobody' } });
+    ops.push({ method: 'delete', object_id: existing });
+    ops.push({ method: 'fly' });
+    const res = await api.post('/objects/batch', { operations: ops }).expect(200);
+    const results = res.body.operations;
+    assert.equal(results.length, 25);
+    assert.deepEqual(results.map((r: { status: number }) => r.status), [...Array(20).fill(200), 400, 200, 404, 200, 400]);
+    assert.equal(results[3].object.title, 'Item 3');
+    assert.match(results[20].message, /key "n" of type "number"/);
+    assert.equal(results[21].object.title, 'Edited');
+    assert.match(results[23].message, /deleted successfully/);
+    assert.match(results[24].message, /method must be add, edit or delete/);
+    const list = await api.get(`/objects?query=${encodeURIComponent('{"type":"items"}')}&limit=1`).expect(200);
+    assert.equal(list.body.total, 20, 'the failures undid nothing');
+  });
+
+  it('refuses more than 25 operations and malformed envelopes with 400', async () => {
+    const ops = Array.from({ length: 26 }, (_, i) => ({ method: 'add', object: { title: `T${i}`, type: 'items' } }));
+    const res = await api.post('/objects/batch', { operations: ops }).expect(400);
+    assert.match(res.body.message, /operations/);
+    await api.post('/objects/batch', {}).expect(400);
+    await api.post('/objects/batch', { operations: [] }).expect(400);
+    await api.post('/objects/batch', { operations: 'nope' }).expect(400);
+    await api.post('/objects/batch', { operations: [1] }).expect(400);
+    const none = await api.get(`/objects?query=${encodeURIComponent('{"title":"T0"}')}`).expect(404);
+    assert.equal(none.body.status, 404);
+  });
+});
