@@ -1,22 +1,9 @@
 import assert from 'node:assert/strict';
 import { ObjectId } from 'mongodb';
 import type { Metafield } from '../../lib/db/collections.js';
-import { metadataValidatorFor, type MetadataMode } from '../../lib/validation/metadata-schema.js';
+import { HEX_A, bad, check, mf } from '../support/metadata-helpers.js';
+import { metadataValidatorFor } from '../../lib/validation/metadata-schema.js';
 import { compileMetafieldRegex } from '../../lib/validation/metadata-regex.js';
-
-const HEX_A = '5f1b2c3d4e5f6a7b8c9d0e1f';
-
-function mf(type: Metafield['type'], key: string, extra: Partial<Metafield> = {}): Metafield {
-  return { type, key, title: key, ...extra };
-}
-
-function check(metafields: Metafield[], metadata: unknown, mode: MetadataMode = 'create'): string[] {
-  return metadataValidatorFor({ _id: new ObjectId(), modified_at: new Date(0), metafields, slug: 'posts' }, mode)(metadata);
-}
-
-function bad(key: string, type: string, detail: string): string {
-  return `invalid value for key "${key}" of type "${type}": ${detail}`;
-}
 
 describe('metadata validation rules', () => {
   describe('regex', () => {

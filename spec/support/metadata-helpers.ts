@@ -1,0 +1,21 @@
+import { ObjectId } from 'mongodb';
+import type { Metafield } from '../../lib/db/collections.js';
+import { metadataValidatorFor, type MetadataMode } from '../../lib/validation/metadata-schema.js';
+
+export const HEX_A = '5f1b2c3d4e5f6a7b8c9d0e1f';
+export const HEX_B = '60aabbccddeeff0011223344';
+
+/** A Metafield definition with its title defaulted to the key. */
+export function mf(type: Metafield['type'], key: string, extra: Partial<Metafield> = {}): Metafield {
+  return { type, key, title: key, ...extra };
+}
+
+/** Problems the metadata validator of a fresh "posts" type finds. */
+export function check(metafields: Metafield[], metadata: unknown, mode: MetadataMode = 'create'): string[] {
+  return metadataValidatorFor({ _id: new ObjectId(), modified_at: new Date(0), metafields, slug: 'posts' }, mode)(metadata);
+}
+
+/** The message format of a failing value. */
+export function bad(key: string, type: string, detail: string): string {
+  return `invalid value for key "${key}" of type "${type}": ${detail}`;
+}
