@@ -20,6 +20,9 @@ async function main(): Promise<void> {
   const scheduler = new Scheduler(database.db, { intervalMs: config.schedulerIntervalMs, log: logError });
   scheduler.start();
   const server = http.createServer(app);
+  // Node ends any request after 5 minutes by default, which would cut off a large media upload
+  // on a slow link; an hour still bounds a stalled one. Headers must still arrive within 60 s.
+  server.requestTimeout = 60 * 60 * 1000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, resolve);
