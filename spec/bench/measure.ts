@@ -9,6 +9,8 @@ export interface Scenario {
   path: string;
   /** Where the page's ids are in the answer, to check two scenarios return the same page. */
   idField: 'id' | '_id';
+  /** Overrides LoadOptions.connections, e.g. 1 to see latency without queueing. */
+  connections?: number;
 }
 
 export interface LoadOptions {
@@ -56,10 +58,11 @@ function delta(after: number | null, before: number | null): number | null {
 /** A short warm-up, then one measured run with the CPU of every party accounted for. */
 export async function measureOnce(s: Scenario, o: LoadOptions): Promise<Sample> {
   const url = s.server.baseUrl + s.path;
-  await load(url, o.connections, o.warmupSeconds);
+  const connections = s.connections ?? o.connections;
+  await load(url, connections, o.warmupSeconds);
   await s.server.resetPeak();
   const before = { server: cpuMsOf(s.server.pid), engine: descendantCpuMs(o.serverPids), self: process.cpuUsage(), machine: machineBusyMs() };
-  const result = await load(url, o.connections, o.seconds);
+  const result = await load(url, connections, o.seconds);
   const self = process.cpuUsage(before.self);
   const serverCpuMs = delta(cpuMsOf(s.server.pid), before.server);
   const engineCpuMs = delta(descendantCpuMs(o.serverPids), before.engine);

@@ -62,7 +62,7 @@ async function main(): Promise<void> {
   console.log(`Engine: ${engine.name}`);
   console.log(`Machine: ${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}, Node ${process.version}`);
   console.log(
-    `Load: autocannon in this process, ${CONNECTIONS} connections, ${ROUNDS} rounds of ${SECONDS} s per scenario (each after ${WARMUP} s warm-up), ` +
+    `Load: autocannon in this process, ${CONNECTIONS} connections (1 where noted), ${ROUNDS} rounds of ${SECONDS} s per scenario (each after ${WARMUP} s warm-up), ` +
       'servers in child processes on 127.0.0.1',
   );
   const children: ServerHandle[] = [];
@@ -101,6 +101,10 @@ async function main(): Promise<void> {
       { name: 'service, cache on', server: service, path: paths.cached, idField: 'id' },
       { name: 'service, depth=0', server: service, path: paths.depth0, idField: 'id' },
       { name: 'service, depth=2', server: service, path: paths.depth2, idField: 'id' },
+      // With 10 connections a saturated server's latency is mostly queueing, so its ratio tracks
+      // cost per request; one connection shows the latency the extra round trips add.
+      { name: 'service, depth=0, 1 conn', server: service, path: paths.depth0, idField: 'id', connections: 1 },
+      { name: 'service, depth=2, 1 conn', server: service, path: paths.depth2, idField: 'id', connections: 1 },
     ];
     const pages = new Map<string, Page>();
     for (const s of scenarios) pages.set(s.name, await checkPage(s));
@@ -108,7 +112,7 @@ async function main(): Promise<void> {
 
     if (ENGINE_WARMUP > 0) {
       console.log(`\nWarming the engine (${ENGINE_WARMUP} s per scenario, not measured)`);
-      for (const s of scenarios) await load(s.server.baseUrl + s.path, CONNECTIONS, ENGINE_WARMUP);
+      for (const s of scenarios.filter((x) => x.connections === undefined)) await load(s.server.baseUrl + s.path, CONNECTIONS, ENGINE_WARMUP);
     }
 
     const opts: LoadOptions = { connections: CONNECTIONS, seconds: SECONDS, warmupSeconds: WARMUP, serverPids: new Set(children.map((c) => c.pid)) };
@@ -119,7 +123,7 @@ async function main(): Promise<void> {
         const sample = await measureOnce(s, opts);
         samples.get(s.name)!.push(sample);
         const r = sample.result;
-        console.log(`  ${s.name.padEnd(26)} ${(r['2xx'] / r.duration).toFixed(1).padStart(8)} req/s  p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms`);
+        console.log(`  ${s.name.padEnd(28)} ${(r['2xx'] / r.duration).toFixed(1).padStart(8)} req/s  p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms`);
       }
     }
 
@@ -128,11 +132,12 @@ async function main(): Promise<void> {
       return toRow(s.name, s.server.mode, all, medianSample(all), pages.get(s.name)!.bytes);
     });
     const row = (name: string) => rows.find((r) => r.scenario === name)!;
-    const [base, uncached, cached, d0, d2] = scenarios.map((s) => row(s.name));
+    const [base, uncached, cached, d0, d2, d0one, d2one] = scenarios.map((s) => row(s.name));
     const ratios: Ratio[] = [
       ratio('service/baseline throughput (cache off)', uncached.rps / base.rps, '>= 0.8', (v) => v >= 0.8),
       ratio('cached/uncached throughput', cached.rps / uncached.rps, '>= 3', (v) => v >= 3),
       ratio('depth2/depth0 p50 latency', d2.p50 / Math.max(d0.p50, 0.001), '<= 2.5', (v) => v <= 2.5),
+      ratio('depth2/depth0 p50 latency, 1 connection', d2one.p50 / Math.max(d0one.p50, 0.001), '<= 2.5', (v) => v <= 2.5),
       ratio('round trips, one depth=2 request', trips.depth2.commands.length, '<= 3', (v) => v <= 3),
     ];
     const vmHwm = { baseline: mb(baseline.vmHwm()), service: mb(service.vmHwm()) };

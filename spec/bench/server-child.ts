@@ -28,7 +28,7 @@ let peak = 0;
 const sample = () => {
   peak = Math.max(peak, process.memoryUsage.rss());
 };
-setInterval(sample, 20).unref();
+setInterval(sample, 50).unref();
 
 const client = new MongoClient(uri, { serverSelectionTimeoutMS: 10_000 });
 await client.connect();
