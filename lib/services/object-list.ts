@@ -1,8 +1,7 @@
 import { ObjectId, type Db, type Document, type Filter } from 'mongodb';
 import type { BucketDoc, ObjectDoc, ObjectTypeDoc } from '../db/collections.js';
 import { BadRequestError } from '../errors/http-errors.js';
-import { expandObject } from '../populate/expand.js';
-import { fetchRelated } from '../populate/fetch-related.js';
+import { fetchExpandedPage } from '../populate/fetch-page.js';
 import { keysetFilter, type ListParams } from '../query/cursor.js';
 import { propsProjection } from '../query/props.js';
 import { parseSort, type SortSpec } from '../query/sort.js';
@@ -47,8 +46,8 @@ async function cursorFilter(view: ObjectView, bucket: BucketDoc, sort: SortSpec,
 }
 
 /**
- * One page of Objects and the count of all matches. The page and the count run concurrently;
- * relationships then cost one round trip per depth level (see populate/fetch-related.ts).
+ * One page of Objects and the count of all matches, run concurrently. With depth, the page and
+ * every level of related Objects come from one aggregation (see populate/pipeline.ts).
  */
 export async function listObjects(db: Db, bucket: BucketDoc, types: ReadonlyMap<string, ObjectTypeDoc>, q: ListQuery): Promise<ListResult> {
   const translated = compileFilter(q.query, { relationshipPaths: relationshipPaths(types.values()) });
@@ -60,19 +59,20 @@ export async function listObjects(db: Db, bucket: BucketDoc, types: ReadonlyMap<
   const pageMatch = keyset ? { $and: [match, keyset] } : match;
   const projection = propsProjection(q.props);
   const objects = view.coll;
+  const head: Document[] = sort.random
+    ? [{ $match: pageMatch }, { $sample: { size: q.params.limit } }]
+    : [{ $match: pageMatch }, { $sort: Object.fromEntries(sort.fields) }, { $skip: q.params.skip }, { $limit: q.params.limit }];
 
   let pageQuery: Promise<ObjectDoc[]>;
-  if (sort.random) {
-    const pipeline: Document[] = [{ $match: pageMatch }, { $sample: { size: q.params.limit } }];
-    if (projection) pipeline.push({ $project: projection });
-    pageQuery = objects.aggregate<ObjectDoc>(pipeline).toArray();
+  if (q.params.depth > 0) {
+    pageQuery = fetchExpandedPage(view, bucket, head, projection, q.params.depth);
+  } else if (sort.random) {
+    pageQuery = objects.aggregate<ObjectDoc>(projection ? [...head, { $project: projection }] : head).toArray();
   } else {
     const cursor = objects.find(pageMatch).sort(sort.fields).skip(q.params.skip).limit(q.params.limit);
     if (projection) cursor.project(projection);
     pageQuery = cursor.toArray() as Promise<ObjectDoc[]>;
   }
-  const [page, total] = await Promise.all([pageQuery, objects.countDocuments(match)]);
-  if (q.params.depth === 0 || page.length === 0) return { docs: page, total };
-  const related = await fetchRelated(view, bucket, page, q.params.depth);
-  return { docs: page.map((d) => expandObject(d, related, q.params.depth)), total };
+  const [docs, total] = await Promise.all([pageQuery, objects.countDocuments(match)]);
+  return { docs, total };
 }

@@ -1,14 +1,15 @@
 import type { Db } from 'mongodb';
 import type { BucketDoc, ObjectDoc } from '../db/collections.js';
-import { expandObject } from '../populate/expand.js';
-import { fetchRelated } from '../populate/fetch-related.js';
+import { fetchExpandedPage } from '../populate/fetch-page.js';
 import { viewFor, type StatusFilter } from './object-views.js';
-import { getObject } from './objects.js';
+import { getObject, notFound, parseObjectId } from './objects.js';
 
-/** One Object with its relationships resolved `depth` levels deep. */
+/** One Object with its relationships resolved `depth` levels deep, in one round trip. */
 export async function getObjectExpanded(db: Db, bucket: BucketDoc, id: string, opts: { status: StatusFilter; depth: number }): Promise<ObjectDoc> {
-  const doc = await getObject(db, bucket, id, opts.status);
-  if (opts.depth === 0) return doc;
-  const related = await fetchRelated(viewFor(db, opts.status), bucket, [doc], opts.depth);
-  return expandObject(doc, related, opts.depth);
+  if (opts.depth === 0) return getObject(db, bucket, id, opts.status);
+  const view = viewFor(db, opts.status);
+  const head = [{ $match: { _id: parseObjectId(bucket, id), bucket_id: bucket._id, ...view.match } }, { $limit: 1 }];
+  const [doc] = await fetchExpandedPage(view, bucket, head, null, opts.depth);
+  if (!doc) throw notFound(bucket, id);
+  return doc;
 }

@@ -1,0 +1,49 @@
+import assert from 'node:assert/strict';
+import { ObjectId } from 'mongodb';
+import type { ObjectDoc } from '../../lib/db/collections.js';
+import { nextLevelStages, pageWithRelatedPipeline, splitFacet } from '../../lib/populate/pipeline.js';
+
+const head = [{ $match: { type: 'posts' } }, { $sort: { order: -1, _id: -1 } }, { $skip: 0 }, { $limit: 10 }];
+const match = { bucket_id: new ObjectId(), status: 'draft' };
+
+describe('relationship pipeline builder (pure)', () => {
+  it('keeps the page selection first, so the sort can use an index', () => {
+    const p = pageWithRelatedPipeline(head, { collection: 'objects', match, depth: 1, projection: null });
+    assert.deepEqual(p.slice(0, 4), head);
+    assert.equal(p.length, 5);
+  });
+
+  for (const depth of [0, 1, 2, 3]) {
+    it(`has one facet branch per level at depth ${depth}, each level reusing the one before`, () => {
+      const p = pageWithRelatedPipeline(head, { collection: 'objects', match, depth, projection: null });
+      const facet = p[4].$facet as Record<string, unknown[]>;
+      assert.deepEqual(Object.keys(facet), ['page', ...Array.from({ length: depth }, (_, i) => `level${i + 1}`)]);
+      for (let level = 1; level <= depth; level++) {
+        assert.equal(facet[`level${level}`].length, level * nextLevelStages('objects', match).length);
+      }
+    });
+  }
+
+  it('projects props in the page branch only, so levels still see refs', () => {
+    const p = pageWithRelatedPipeline(head, { collection: 'objects', match, depth: 1, projection: { title: 1 } });
+    const facet = p[4].$facet as Record<string, Array<Record<string, unknown>>>;
+    assert.deepEqual(facet.page, [{ $project: { title: 1 } }]);
+    assert.deepEqual(facet.level1[0], { $project: { refs: 1 } });
+  });
+
+  it('looks related Objects up by _id in the same collection and filters them by the view', () => {
+    const stages = nextLevelStages('published_objects', match);
+    const lookup = stages.find((s) => '$lookup' in s)!.$lookup as Record<string, string>;
+    assert.deepEqual(lookup, { from: 'published_objects', localField: '_id', foreignField: '_id', as: 'found' });
+    assert.deepEqual(stages[stages.length - 1], { $match: match });
+  });
+
+  it('splits a facet answer into the page and a map of every related Object', () => {
+    const doc = (title: string) => ({ _id: new ObjectId(), title }) as unknown as ObjectDoc;
+    const [p, a, b] = [doc('P'), doc('A'), doc('B')];
+    const { page, related } = splitFacet({ page: [p], level1: [a], level2: [a, b] });
+    assert.deepEqual(page, [p]);
+    assert.deepEqual([...related.keys()].sort(), [a._id.toHexString(), b._id.toHexString()].sort());
+    assert.deepEqual(splitFacet(undefined).page, []);
+  });
+});
