@@ -19,7 +19,6 @@ export interface Config {
   previewTokenSecret: string | null;
   /** How often this process looks for scheduled publishing work; 0 turns the scheduler off. */
   schedulerIntervalMs: number;
-  logRequests: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -55,6 +54,5 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mediaMaxBytes: intFrom(env, 'MEDIA_MAX_BYTES', 900 * 1024 * 1024),
     previewTokenSecret: env.PREVIEW_TOKEN_SECRET || null,
     schedulerIntervalMs: intFrom(env, 'SCHEDULER_INTERVAL_MS', 5000),
-    logRequests: env.LOG_REQUESTS === 'true',
   };
 }

@@ -78,7 +78,6 @@ export async function startJavaEngine(opts: { persistent: boolean; dataDir: stri
   return {
     name: `mongo-java-server 1.47 (${opts.persistent ? 'H2 backend, data in ' + opts.dataDir : 'memory backend'})`,
     uri: `mongodb://127.0.0.1:${port}/`,
-    supportsTransactions: false,
     async stop() {
       if (child.exitCode !== null) return;
       const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

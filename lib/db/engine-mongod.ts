@@ -23,7 +23,6 @@ export async function startMongodEngine(opts: { persistent: boolean; dataDir: st
   return {
     name: `mongod (mongodb-memory-server, ${dbPath ? 'data in ' + dbPath : 'in memory'})`,
     uri: server.getUri(),
-    supportsTransactions: false,
     async stop() {
       await server.stop({ doCleanup: !dbPath, force: false });
     },

@@ -6,7 +6,6 @@ export interface Engine {
   /** Human-readable, logged once at start-up. */
   name: string;
   uri: string;
-  supportsTransactions: boolean;
   stop(): Promise<void>;
 }
 
@@ -25,7 +24,7 @@ export interface EngineOptions {
  */
 export async function startEngine(opts: EngineOptions): Promise<Engine> {
   if (opts.mongodbUri) {
-    return { name: 'MongoDB at MONGODB_URI', uri: opts.mongodbUri, supportsTransactions: true, async stop() {} };
+    return { name: 'MongoDB at MONGODB_URI', uri: opts.mongodbUri, async stop() {} };
   }
   const reasons: string[] = [];
   try {

@@ -56,7 +56,7 @@ export async function joinOrStartEngine(opts: EngineOptions): Promise<Engine> {
   if (!opts.mongodbUri && opts.persistent) {
     const advert = readAdvert(opts.dataDir);
     if (advert) {
-      return { name: `${advert.name}, shared with process ${advert.pid}`, uri: advert.uri, supportsTransactions: false, async stop() {} };
+      return { name: `${advert.name}, shared with process ${advert.pid}`, uri: advert.uri, async stop() {} };
     }
   }
   return startEngine(opts);

@@ -28,12 +28,6 @@ export class NotFoundError extends HttpError {
   }
 }
 
-export class ConflictError extends HttpError {
-  constructor(message: string) {
-    super(409, message);
-  }
-}
-
 export class PayloadTooLargeError extends HttpError {
   constructor(message: string) {
     super(413, message);

@@ -1,7 +1,8 @@
 import type { Collection, Db, Filter } from 'mongodb';
 import { objectsCollection, publishedObjectsCollection, type ObjectDoc } from '../db/collections.js';
+import type { StatusFilter } from '../query/cursor.js';
 
-export type StatusFilter = 'published' | 'draft' | 'any';
+export type { StatusFilter };
 
 export interface ObjectView {
   coll: Collection<ObjectDoc>;
