@@ -4,7 +4,14 @@ import { ConfigError, loadConfig } from '../lib/config.js';
 import { connectDatabase } from '../lib/db/database.js';
 import { EngineUnavailableError } from '../lib/db/engine.js';
 import { joinOrStartEngine } from '../lib/db/shared-engine.js';
-import { BucketAdminError, createBucket, deleteBucket, listBuckets, rotateKeys, type KeyChoice } from '../lib/services/buckets.js';
+import {
+  BucketAdminError,
+  createBucket,
+  deleteBucket,
+  listBuckets,
+  rotateKeys,
+  type KeyChoice,
+} from '../lib/services/buckets.js';
 import type { Db } from 'mongodb';
 
 const USAGE = `Usage: bucketctl <command> [options]
@@ -69,7 +76,8 @@ async function run(db: Db, command: string, argv: string[]): Promise<void> {
       return;
     case 'delete-bucket': {
       const slug = oneSlug(positionals, command);
-      if (!values.yes) throw new UsageError(`delete-bucket removes "${slug}" and all its content: repeat with --yes to confirm`);
+      if (!values.yes)
+        throw new UsageError(`delete-bucket removes "${slug}" and all its content: repeat with --yes to confirm`);
       await deleteBucket(db, slug);
       console.log(JSON.stringify({ deleted: slug }));
       return;
@@ -107,7 +115,8 @@ main().then(
       console.error(`bucketctl: ${(err as Error).message}\n\n${USAGE}`);
       process.exit(2);
     }
-    const known = err instanceof BucketAdminError || err instanceof EngineUnavailableError || err instanceof ConfigError;
+    const known =
+      err instanceof BucketAdminError || err instanceof EngineUnavailableError || err instanceof ConfigError;
     console.error(`bucketctl: ${known ? (err as Error).message : 'failed: ' + (err as Error).message}`);
     process.exit(1);
   },

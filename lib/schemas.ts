@@ -20,7 +20,8 @@ export function loadSchemas(): JsonSchema[] {
     .sort()
     .map((f) => {
       const schema = JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as JsonSchema;
-      if (schema.$id !== path.basename(f, '.json')) throw new Error(`schemas/${f}: $id must be "${path.basename(f, '.json')}"`);
+      if (schema.$id !== path.basename(f, '.json'))
+        throw new Error(`schemas/${f}: $id must be "${path.basename(f, '.json')}"`);
       return schema;
     });
   return cache;

@@ -24,11 +24,17 @@ function resolveClasspath(): string {
     if (cp.split(path.delimiter).every((jar) => fs.existsSync(jar))) return cp;
   }
   fs.mkdirSync(cacheDir, { recursive: true });
-  const r = spawnSync('mvn', ['-q', '-B', '-f', path.join(javaDir, 'pom.xml'), 'dependency:build-classpath', `-Dmdep.outputFile=${cacheFile}`], {
-    encoding: 'utf8',
-  });
+  const r = spawnSync(
+    'mvn',
+    ['-q', '-B', '-f', path.join(javaDir, 'pom.xml'), 'dependency:build-classpath', `-Dmdep.outputFile=${cacheFile}`],
+    {
+      encoding: 'utf8',
+    },
+  );
   if (r.status !== 0 || !fs.existsSync(cacheFile)) {
-    throw new Error(`Maven could not resolve mongo-java-server: ${(r.stdout + r.stderr).trim().split('\n').slice(-3).join(' ')}`);
+    throw new Error(
+      `Maven could not resolve mongo-java-server: ${(r.stdout + r.stderr).trim().split('\n').slice(-3).join(' ')}`,
+    );
   }
   return fs.readFileSync(cacheFile, 'utf8').trim();
 }

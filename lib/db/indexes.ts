@@ -1,5 +1,11 @@
 import type { Db } from 'mongodb';
-import { bucketsCollection, objectsCollection, objectTypesCollection, publishedObjectsCollection, revisionsCollection } from './collections.js';
+import {
+  bucketsCollection,
+  objectsCollection,
+  objectTypesCollection,
+  publishedObjectsCollection,
+  revisionsCollection,
+} from './collections.js';
 import { ensureMediaIndexes } from './media-collection.js';
 
 /** Idempotent: createIndex is a no-op when an identical index exists, so every process may run it. */
@@ -8,15 +14,27 @@ export async function ensureIndexes(db: Db): Promise<void> {
   await objectTypesCollection(db).createIndex({ bucket_id: 1, slug: 1 }, { unique: true, name: 'bucket_slug_unique' });
   // Slugs are unique per type and locale among latest versions; the index, not a read-then-write,
   // keeps that true under races. A live copy may still carry a slug a newer draft changed.
-  await objectsCollection(db).createIndex({ bucket_id: 1, type: 1, locale: 1, slug: 1 }, { unique: true, name: 'bucket_type_locale_slug_unique' });
-  await publishedObjectsCollection(db).createIndex({ bucket_id: 1, type: 1, locale: 1, slug: 1 }, { name: 'bucket_type_locale_slug' });
+  await objectsCollection(db).createIndex(
+    { bucket_id: 1, type: 1, locale: 1, slug: 1 },
+    { unique: true, name: 'bucket_type_locale_slug_unique' },
+  );
+  await publishedObjectsCollection(db).createIndex(
+    { bucket_id: 1, type: 1, locale: 1, slug: 1 },
+    { name: 'bucket_type_locale_slug' },
+  );
   for (const coll of [objectsCollection(db), publishedObjectsCollection(db)]) {
-    await coll.createIndex({ bucket_id: 1, type: 1, status: 1, order: -1, _id: -1 }, { name: 'bucket_type_status_order' });
+    await coll.createIndex(
+      { bucket_id: 1, type: 1, status: 1, order: -1, _id: -1 },
+      { name: 'bucket_type_status_order' },
+    );
     await coll.createIndex({ bucket_id: 1, refs: 1 }, { name: 'bucket_refs' });
   }
   await objectsCollection(db).createIndex({ publish_at: 1 }, { name: 'publish_at', sparse: true });
   await objectsCollection(db).createIndex({ unpublish_at: 1 }, { name: 'unpublish_at', sparse: true });
-  await revisionsCollection(db).createIndex({ bucket_id: 1, object_id: 1, created_at: -1, _id: -1 }, { name: 'object_history' });
+  await revisionsCollection(db).createIndex(
+    { bucket_id: 1, object_id: 1, created_at: -1, _id: -1 },
+    { name: 'object_history' },
+  );
   await ensureMediaIndexes(db);
 }
 
@@ -27,7 +45,10 @@ export async function ensureIndexes(db: Db): Promise<void> {
 export async function ensureSortableIndexes(db: Db, keys: string[]): Promise<void> {
   for (const key of keys) {
     for (const coll of [objectsCollection(db), publishedObjectsCollection(db)]) {
-      await coll.createIndex({ bucket_id: 1, type: 1, status: 1, [`metadata.${key}`]: 1, _id: 1 }, { name: `sortable_${key}` });
+      await coll.createIndex(
+        { bucket_id: 1, type: 1, status: 1, [`metadata.${key}`]: 1, _id: 1 },
+        { name: `sortable_${key}` },
+      );
     }
   }
 }

@@ -59,9 +59,15 @@ export async function ensureMediaIndexes(db: Db): Promise<void> {
   await media.createIndex({ bucket_id: 1, name: 1 }, { unique: true, name: 'bucket_name_unique' });
   await media.createIndex({ bucket_id: 1, created_at: -1 }, { name: 'bucket_created' });
   for (const bucketName of [MEDIA_FILES_BUCKET, MEDIA_VARIANTS_BUCKET]) {
-    await db.collection(`${bucketName}.files`).createIndex({ filename: 1, uploadDate: 1 }, { name: 'filename_1_uploadDate_1' });
-    await db.collection(`${bucketName}.chunks`).createIndex({ files_id: 1, n: 1 }, { unique: true, name: 'files_id_1_n_1' });
+    await db
+      .collection(`${bucketName}.files`)
+      .createIndex({ filename: 1, uploadDate: 1 }, { name: 'filename_1_uploadDate_1' });
+    await db
+      .collection(`${bucketName}.chunks`)
+      .createIndex({ files_id: 1, n: 1 }, { unique: true, name: 'files_id_1_n_1' });
     await db.collection(`${bucketName}.files`).createIndex({ 'metadata.bucket_id': 1 }, { name: 'metadata_bucket' });
   }
-  await db.collection(`${MEDIA_VARIANTS_BUCKET}.files`).createIndex({ 'metadata.media_id': 1 }, { name: 'metadata_media' });
+  await db
+    .collection(`${MEDIA_VARIANTS_BUCKET}.files`)
+    .createIndex({ 'metadata.media_id': 1 }, { name: 'metadata_media' });
 }

@@ -20,7 +20,13 @@ function cacheKey(req: Request, res: Response): string {
  * Serves a read from the cache when allowed, otherwise produces, caps (413) and caches it.
  * `useCache=false` reads through and refreshes the entry for later readers.
  */
-export async function cachedRead(cache: ReadCache, req: Request, res: Response, useCache: boolean, produce: () => Promise<unknown>): Promise<void> {
+export async function cachedRead(
+  cache: ReadCache,
+  req: Request,
+  res: Response,
+  useCache: boolean,
+  produce: () => Promise<unknown>,
+): Promise<void> {
   const key = cacheKey(req, res);
   if (useCache) {
     const hit = cache.get(key);

@@ -5,7 +5,8 @@ import { BadRequestError } from '../errors/http-errors.js';
 export function singleParam(req: Request, name: string): string | undefined {
   const raw = req.query[name];
   if (raw === undefined) return undefined;
-  if (typeof raw !== 'string') throw new BadRequestError(`Query parameter "${name}" must be given once as a plain value`);
+  if (typeof raw !== 'string')
+    throw new BadRequestError(`Query parameter "${name}" must be given once as a plain value`);
   return raw;
 }
 

@@ -25,7 +25,12 @@ export async function removeVariantsOf(db: Db, mediaId: ObjectId): Promise<void>
 async function removeFilesWhere(db: Db, bucketName: string, filter: Record<string, unknown>): Promise<void> {
   const files = db.collection(`${bucketName}.files`);
   for (;;) {
-    const ids = (await files.find(filter, { projection: { _id: 1 } }).limit(BATCH).toArray()).map((d) => d._id);
+    const ids = (
+      await files
+        .find(filter, { projection: { _id: 1 } })
+        .limit(BATCH)
+        .toArray()
+    ).map((d) => d._id);
     if (ids.length === 0) return;
     await db.collection(`${bucketName}.chunks`).deleteMany({ files_id: { $in: ids } });
     await files.deleteMany({ _id: { $in: ids } });

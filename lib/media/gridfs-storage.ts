@@ -69,7 +69,11 @@ export class GridFsStorage implements StorageEngine {
     private readonly onTooLarge: (req: Request, err: PayloadTooLargeError) => void,
   ) {}
 
-  _handleFile(req: Request, file: Express.Multer.File, cb: (error?: unknown, info?: Partial<Express.Multer.File>) => void): void {
+  _handleFile(
+    req: Request,
+    file: Express.Multer.File,
+    cb: (error?: unknown, info?: Partial<Express.Multer.File>) => void,
+  ): void {
     this.store(req, file).then(
       (info) => cb(null, info as unknown as Partial<Express.Multer.File>),
       (err: unknown) => cb(err),
@@ -79,14 +83,19 @@ export class GridFsStorage implements StorageEngine {
   _removeFile(_req: Request, file: Express.Multer.File, cb: (error: Error | null) => void): void {
     const id = (file as unknown as Partial<StoredUpload>).file_id;
     if (!id) return cb(null);
-    removeOriginal(this.db, id).then(() => cb(null), (err: Error) => cb(err));
+    removeOriginal(this.db, id).then(
+      () => cb(null),
+      (err: Error) => cb(err),
+    );
   }
 
   private async store(req: Request, file: Express.Multer.File): Promise<StoredUpload> {
     const bucket = req.res?.locals.bucket as BucketDoc;
     const originalName = cleanOriginalName(file.originalname);
     const fileId = new ObjectId();
-    const upload = mediaFiles(this.db).openUploadStreamWithId(fileId, originalName, { metadata: { bucket_id: bucket._id } });
+    const upload = mediaFiles(this.db).openUploadStreamWithId(fileId, originalName, {
+      metadata: { bucket_id: bucket._id },
+    });
     // Failures arrive through the write/end callbacks; the listener only keeps 'error' from being unhandled.
     upload.on('error', () => {});
     const head = new HeadBytes(HEADER_BYTES);

@@ -18,8 +18,21 @@ export interface ImgprocParams {
 }
 
 /** Image-service spellings mapped to this service's names. */
-const FIT_ALIASES: Readonly<Record<string, Fit>> = { crop: 'cover', clip: 'inside', max: 'inside', fillmax: 'contain', scale: 'fill' };
-const FORMAT_NAMES: Readonly<Record<string, OutputFormat>> = { jpg: 'jpeg', jpeg: 'jpeg', pjpg: 'jpeg', png: 'png', webp: 'webp', avif: 'avif' };
+const FIT_ALIASES: Readonly<Record<string, Fit>> = {
+  crop: 'cover',
+  clip: 'inside',
+  max: 'inside',
+  fillmax: 'contain',
+  scale: 'fill',
+};
+const FORMAT_NAMES: Readonly<Record<string, OutputFormat>> = {
+  jpg: 'jpeg',
+  jpeg: 'jpeg',
+  pjpg: 'jpeg',
+  png: 'png',
+  webp: 'webp',
+  avif: 'avif',
+};
 const UNSIGNED = /^\d{1,9}$/;
 
 /**
@@ -54,7 +67,11 @@ export function parseImgprocParams(query: Record<string, unknown>): ImgprocParam
   if (quality !== undefined) params.quality = quality;
 
   const fitName = (raw: string): Fit | undefined =>
-    (FITS as readonly string[]).includes(raw) ? (raw as Fit) : Object.hasOwn(FIT_ALIASES, raw) ? FIT_ALIASES[raw] : undefined;
+    (FITS as readonly string[]).includes(raw)
+      ? (raw as Fit)
+      : Object.hasOwn(FIT_ALIASES, raw)
+        ? FIT_ALIASES[raw]
+        : undefined;
   const fit = read('fit');
   if (fit !== undefined) {
     const resolved = fitName(fit);
@@ -107,7 +124,8 @@ export function resolveParams(params: ImgprocParams, originalType: string): Reso
   const resolved: ResolvedParams = { fit: params.width && params.height ? (params.fit ?? 'cover') : 'cover', format };
   if (params.width) resolved.width = params.width;
   if (params.height) resolved.height = params.height;
-  if (params.quality && (format === 'jpeg' || format === 'webp' || format === 'avif')) resolved.quality = params.quality;
+  if (params.quality && (format === 'jpeg' || format === 'webp' || format === 'avif'))
+    resolved.quality = params.quality;
   return resolved;
 }
 

@@ -76,7 +76,9 @@ export async function processedVariant(db: Db, media: MediaDoc, params: Resolved
   const existing = await findVariant(db, name);
   if (existing) return { file: existing, contentType, cached: true };
   if (media.size > MAX_INPUT_BYTES) {
-    throw new BadRequestError(`Media '${media.name}' is too large to process (${media.size} bytes; at most ${MAX_INPUT_BYTES})`);
+    throw new BadRequestError(
+      `Media '${media.name}' is too large to process (${media.size} bytes; at most ${MAX_INPUT_BYTES})`,
+    );
   }
   const output = await withSlot(async () => transform(await readOriginal(db, media.file_id), media, params));
   const metadata: StoredFileMeta = { bucket_id: media.bucket_id, media_id: media._id, content_type: contentType };

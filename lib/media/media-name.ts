@@ -10,7 +10,11 @@ const SAFE_EXTENSION = /^[a-z0-9]{1,10}$/;
  * unique without a lookup and unguessable from the original name; the rest keeps it readable.
  * Only [a-z0-9.-] remain, so the name is safe in URLs, headers and file systems.
  */
-export function deriveMediaName(originalName: string, type: string, random: string = randomBytes(8).toString('hex')): string {
+export function deriveMediaName(
+  originalName: string,
+  type: string,
+  random: string = randomBytes(8).toString('hex'),
+): string {
   const fileName = originalName.split(/[\\/]/).pop() ?? '';
   const ownExt = extensionOf(fileName);
   const ext = SAFE_EXTENSION.test(ownExt) ? ownExt : (extensionForType(type) ?? '');
@@ -22,6 +26,9 @@ export function deriveMediaName(originalName: string, type: string, random: stri
 /** What a client sent as the file name, trimmed to something storable (names are shown, not trusted). */
 export function cleanOriginalName(name: string | undefined): string {
   // Control characters would corrupt headers and logs; the length bound keeps records small.
-  const cleaned = (name ?? '').replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 255);
+  const cleaned = (name ?? '')
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .trim()
+    .slice(0, 255);
   return cleaned || 'file';
 }

@@ -17,7 +17,12 @@ export interface StoredFile {
  * their id. Errors before the first byte go to the error handler; after it, the connection is
  * cut, since the status line has already been sent.
  */
-export async function sendStoredFile(req: Request, res: Response, store: GridFSBucket, file: StoredFile): Promise<void> {
+export async function sendStoredFile(
+  req: Request,
+  res: Response,
+  store: GridFSBucket,
+  file: StoredFile,
+): Promise<void> {
   const ifRange = req.get('if-range');
   const range = ifRange === undefined || ifRange === file.etag ? parseRange(req.get('range'), file.length) : null;
   const notModified = etagMatches(req.get('if-none-match'), file.etag);

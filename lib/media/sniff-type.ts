@@ -78,17 +78,48 @@ export function sniffType(head: Uint8Array): string | null {
 }
 
 const BY_EXTENSION: Readonly<Record<string, string>> = {
-  jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', gif: 'image/gif', webp: 'image/webp', avif: 'image/avif',
-  svg: 'image/svg+xml', bmp: 'image/bmp', ico: 'image/x-icon', tif: 'image/tiff', tiff: 'image/tiff', heic: 'image/heic',
-  mp4: 'video/mp4', m4v: 'video/mp4', mov: 'video/quicktime', webm: 'video/webm', avi: 'video/x-msvideo',
-  mp3: 'audio/mpeg', m4a: 'audio/mp4', wav: 'audio/wav', ogg: 'audio/ogg', flac: 'audio/flac',
-  pdf: 'application/pdf', zip: 'application/zip', gz: 'application/gzip', json: 'application/json',
-  xml: 'application/xml', csv: 'text/csv', txt: 'text/plain', md: 'text/markdown', html: 'text/html', css: 'text/css',
-  js: 'text/javascript', woff: 'font/woff', woff2: 'font/woff2', ttf: 'font/ttf', otf: 'font/otf',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  avif: 'image/avif',
+  svg: 'image/svg+xml',
+  bmp: 'image/bmp',
+  ico: 'image/x-icon',
+  tif: 'image/tiff',
+  tiff: 'image/tiff',
+  heic: 'image/heic',
+  mp4: 'video/mp4',
+  m4v: 'video/mp4',
+  mov: 'video/quicktime',
+  webm: 'video/webm',
+  avi: 'video/x-msvideo',
+  mp3: 'audio/mpeg',
+  m4a: 'audio/mp4',
+  wav: 'audio/wav',
+  ogg: 'audio/ogg',
+  flac: 'audio/flac',
+  pdf: 'application/pdf',
+  zip: 'application/zip',
+  gz: 'application/gzip',
+  json: 'application/json',
+  xml: 'application/xml',
+  csv: 'text/csv',
+  txt: 'text/plain',
+  md: 'text/markdown',
+  html: 'text/html',
+  css: 'text/css',
+  js: 'text/javascript',
+  woff: 'font/woff',
+  woff2: 'font/woff2',
+  ttf: 'font/ttf',
+  otf: 'font/otf',
   docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
   pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
-  odt: 'application/vnd.oasis.opendocument.text', epub: 'application/epub+zip',
+  odt: 'application/vnd.oasis.opendocument.text',
+  epub: 'application/epub+zip',
 };
 
 /** The lowercase extension of a file name, without the dot; '' when it has none. */
@@ -114,7 +145,10 @@ const UNSPECIFIC = new Set(['application/octet-stream', 'binary/octet-stream', '
 export function resolveType(head: Uint8Array, clientType: string | undefined, originalName: string): string {
   const sniffed = sniffType(head);
   const claimedMime = (clientType ?? '').split(';')[0].trim().toLowerCase();
-  const claims = [MIME.test(claimedMime) && !UNSPECIFIC.has(claimedMime) ? claimedMime : undefined, typeForExtension(extensionOf(originalName))];
+  const claims = [
+    MIME.test(claimedMime) && !UNSPECIFIC.has(claimedMime) ? claimedMime : undefined,
+    typeForExtension(extensionOf(originalName)),
+  ];
   if (sniffed && !GENERIC_CONTAINERS.has(sniffed)) return sniffed;
   // A claim may only narrow a sniffed container, never contradict what the bytes show.
   const claim = claims.find((c) => c !== undefined && (!sniffed || !c.startsWith('image/')));
@@ -123,7 +157,12 @@ export function resolveType(head: Uint8Array, clientType: string | undefined, or
 
 /** A preferred extension for a type, for names of files uploaded without one. */
 export function extensionForType(type: string): string | undefined {
-  const preferred: Record<string, string> = { 'image/jpeg': 'jpg', 'image/tiff': 'tif', 'video/mp4': 'mp4', 'text/plain': 'txt' };
+  const preferred: Record<string, string> = {
+    'image/jpeg': 'jpg',
+    'image/tiff': 'tif',
+    'video/mp4': 'mp4',
+    'text/plain': 'txt',
+  };
   if (Object.hasOwn(preferred, type)) return preferred[type];
   return Object.keys(BY_EXTENSION).find((ext) => BY_EXTENSION[ext] === type);
 }

@@ -30,7 +30,8 @@ export function metadataProblems(value: unknown, at = 'metadata'): string[] {
     if (Array.isArray(node)) node.forEach((item, i) => walk(item, `${path}[${i}]`, depth + 1));
     else if (isPlainObject(node)) {
       for (const [key, child] of Object.entries(node)) {
-        if (key.startsWith('$') || key.includes('.')) problems.push(`${path}: key ${JSON.stringify(key)} may not start with "$" or contain "."`);
+        if (key.startsWith('$') || key.includes('.'))
+          problems.push(`${path}: key ${JSON.stringify(key)} may not start with "$" or contain "."`);
         else walk(child, `${path}.${key}`, depth + 1);
       }
     }
@@ -56,12 +57,15 @@ export function parseUploadFields(body: Record<string, unknown> | undefined): Up
   };
   const unknown = Object.keys(form).filter((k) => !KNOWN.has(k));
   if (unknown.length > 0) {
-    errors.add(`unknown form field(s) ${unknown.map((k) => JSON.stringify(k)).join(', ')}; allowed: media, ${[...KNOWN].join(', ')}`);
+    errors.add(
+      `unknown form field(s) ${unknown.map((k) => JSON.stringify(k)).join(', ')}; allowed: media, ${[...KNOWN].join(', ')}`,
+    );
   }
   text('write_key');
 
   const folderRaw = text('folder')?.trim();
-  if (folderRaw !== undefined && folderRaw.length > MAX_FOLDER_LENGTH) errors.add(`folder must be at most ${MAX_FOLDER_LENGTH} characters`);
+  if (folderRaw !== undefined && folderRaw.length > MAX_FOLDER_LENGTH)
+    errors.add(`folder must be at most ${MAX_FOLDER_LENGTH} characters`);
 
   let metadata: unknown = {};
   if (isPlainObject(form.metadata)) metadata = form.metadata;

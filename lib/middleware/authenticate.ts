@@ -28,7 +28,11 @@ export const requireRead: RequestHandler = (req, res, next) => {
   if (bucket.read_key_hash === null) return next();
   const presented = queryKey(req, 'read_key');
   const bearer = bearerKey(req);
-  if (keyMatches(presented, bucket.read_key_hash) || keyMatches(presented, bucket.write_key_hash) || keyMatches(bearer, bucket.write_key_hash)) {
+  if (
+    keyMatches(presented, bucket.read_key_hash) ||
+    keyMatches(presented, bucket.write_key_hash) ||
+    keyMatches(bearer, bucket.write_key_hash)
+  ) {
     return next();
   }
   throw new UnauthorizedError(

@@ -14,7 +14,9 @@ export function jsonBody(limit: string): RequestHandler {
       return next();
     }
     if (!req.is('application/json') && !req.is('application/*+json')) {
-      throw new UnsupportedMediaTypeError(`Content-Type must be application/json, got "${req.get('content-type') ?? 'none'}"`);
+      throw new UnsupportedMediaTypeError(
+        `Content-Type must be application/json, got "${req.get('content-type') ?? 'none'}"`,
+      );
     }
     parse(req, res, next);
   };

@@ -56,7 +56,9 @@ export function mediaUpload(config: Config, db: Db): RequestHandler {
 
   return (req, res, next) => {
     if (!req.is('multipart/form-data')) {
-      throw new UnsupportedMediaTypeError(`Content-Type must be multipart/form-data with the file in the field "media", got "${req.get('content-type') ?? 'none'}"`);
+      throw new UnsupportedMediaTypeError(
+        `Content-Type must be multipart/form-data with the file in the field "media", got "${req.get('content-type') ?? 'none'}"`,
+      );
     }
     const declared = Number(req.get('content-length'));
     if (Number.isFinite(declared) && declared > config.mediaMaxBytes + FORM_ALLOWANCE) {

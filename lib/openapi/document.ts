@@ -26,7 +26,10 @@ function readJson(file: string): Record<string, any> {
 function loadPaths(): Record<string, unknown> {
   const dir = path.join(projectRoot, 'openapi', 'paths');
   const paths: Record<string, unknown> = {};
-  for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
+  for (const file of fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()) {
     for (const [p, item] of Object.entries(readJson(path.join(dir, file)))) {
       if (p in paths) throw new Error(`openapi/paths/${file}: path ${p} is already described in another file`);
       paths[p] = item;

@@ -26,7 +26,12 @@ const UNRESOLVED = Symbol('unresolved');
  * (cycle cut); an Object that is missing or not visible under the status rules is dropped:
  * null for a single relationship, left out of a multiple one.
  */
-export function expandObject(doc: ObjectDoc, related: RelatedMap, depth: number, path: ReadonlySet<string> = new Set()): ObjectDoc {
+export function expandObject(
+  doc: ObjectDoc,
+  related: RelatedMap,
+  depth: number,
+  path: ReadonlySet<string> = new Set(),
+): ObjectDoc {
   if (depth <= 0 || !doc.metadata) return doc;
   const onPath = new Set(path).add(doc._id.toHexString());
   const walk = (value: unknown): unknown => {

@@ -10,14 +10,23 @@ import { pageWithRelatedPipeline, splitFacet } from './pipeline.js';
  * large is over the 6 MB response cap anyway, so it is the client's 413, not a server failure.
  */
 export function isDocumentTooLarge(err: unknown): boolean {
-  return err instanceof MongoServerError && (err.code === 10334 || err.code === 4031700 || err.codeName === 'BSONObjectTooLarge');
+  return (
+    err instanceof MongoServerError &&
+    (err.code === 10334 || err.code === 4031700 || err.codeName === 'BSONObjectTooLarge')
+  );
 }
 
 /**
  * The Objects `head` selects, with relationships expanded `depth` levels, in one aggregation.
  * Related Objects come from the same view (status) and Bucket as the page.
  */
-export async function fetchExpandedPage(view: ObjectView, bucket: BucketDoc, head: Document[], projection: Document | null, depth: number): Promise<ObjectDoc[]> {
+export async function fetchExpandedPage(
+  view: ObjectView,
+  bucket: BucketDoc,
+  head: Document[],
+  projection: Document | null,
+  depth: number,
+): Promise<ObjectDoc[]> {
   const pipeline = pageWithRelatedPipeline(head, {
     collection: view.coll.collectionName,
     match: { bucket_id: bucket._id, ...view.match },

@@ -24,8 +24,13 @@ export function nextLevelStages(collection: string, match: Document): Document[]
  * skip, limit), then a $facet answers the page (projected by props) beside one branch per
  * depth level, so a page at depth d costs one round trip instead of d + 1.
  */
-export function pageWithRelatedPipeline(head: Document[], opts: { collection: string; match: Document; depth: number; projection: Document | null }): Document[] {
-  const facet: Record<string, Document[]> = { page: opts.projection ? [{ $project: opts.projection }] : [{ $match: {} }] };
+export function pageWithRelatedPipeline(
+  head: Document[],
+  opts: { collection: string; match: Document; depth: number; projection: Document | null },
+): Document[] {
+  const facet: Record<string, Document[]> = {
+    page: opts.projection ? [{ $project: opts.projection }] : [{ $match: {} }],
+  };
   let levelStages: Document[] = [];
   for (let level = 1; level <= opts.depth; level++) {
     levelStages = [...levelStages, ...nextLevelStages(opts.collection, opts.match)];
@@ -35,7 +40,10 @@ export function pageWithRelatedPipeline(head: Document[], opts: { collection: st
 }
 
 /** The facet's answer as the page and a map of every related Object it found. */
-export function splitFacet(result: Record<string, ObjectDoc[]> | undefined): { page: ObjectDoc[]; related: RelatedMap } {
+export function splitFacet(result: Record<string, ObjectDoc[]> | undefined): {
+  page: ObjectDoc[];
+  related: RelatedMap;
+} {
   const related: RelatedMap = new Map();
   for (const [branch, docs] of Object.entries(result ?? {})) {
     if (branch === 'page') continue;

@@ -15,7 +15,14 @@ const STORAGE_NAMES: Readonly<Record<string, string>> = { id: '_id', bucket: 'bu
  */
 export function parseProps(raw: string | undefined): string[] | null {
   if (raw === undefined) return null;
-  const props = [...new Set(raw.split(',').map((p) => p.trim()).filter((p) => p !== ''))];
+  const props = [
+    ...new Set(
+      raw
+        .split(',')
+        .map((p) => p.trim())
+        .filter((p) => p !== ''),
+    ),
+  ];
   if (props.length === 0) return null;
   const bad = props.filter((p) => !PROP.test(p) || p.split('.').some((s) => RESERVED_SEGMENTS.has(s)));
   const problems: string[] = [];

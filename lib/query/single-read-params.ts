@@ -16,6 +16,8 @@ const SHARED = ['status', 'depth', 'useCache', 'use_cache'];
 /** Parameters of GET one Object: the list parameters it shares, read by the same parser, plus props. */
 export function parseSingleReadParams(req: Request): SingleReadParams {
   const query = req.query as Record<string, unknown>;
-  const { status, depth, useCache } = parseListParams(Object.fromEntries(SHARED.filter((k) => k in query).map((k) => [k, query[k]])));
+  const { status, depth, useCache } = parseListParams(
+    Object.fromEntries(SHARED.filter((k) => k in query).map((k) => [k, query[k]])),
+  );
   return { status, depth, useCache, props: parseProps(singleParam(req, 'props')) };
 }

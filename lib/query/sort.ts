@@ -48,16 +48,31 @@ export function parseSort(raw: string | undefined, ctx: SortContext): SortSpec {
   if (value === 'random' && rules.random) return { random: true };
   const direction: SortDirection = value.startsWith('-') ? -1 : 1;
   const name = direction === -1 ? value.slice(1) : value;
-  if (rules.fields.includes(name)) return { random: false, fields: [[name, direction], ['_id', direction]] };
+  if (rules.fields.includes(name))
+    return {
+      random: false,
+      fields: [
+        [name, direction],
+        ['_id', direction],
+      ],
+    };
   if (rules.metadata && name.startsWith('metadata.')) {
     const key = name.slice('metadata.'.length);
     if (METAFIELD_KEY.test(key) && ctx.sortableKeys.has(key)) {
-      return { random: false, fields: [[name, direction], ['_id', direction]] };
+      return {
+        random: false,
+        fields: [
+          [name, direction],
+          ['_id', direction],
+        ],
+      };
     }
     throw new BadRequestError(
       `Cannot sort by ${quote(name)}: the Metafield ${quote(key)} must be marked sortable on the Object type, ` +
         'and sorting by metadata requires "type" in the query',
     );
   }
-  throw new BadRequestError(`Invalid sort ${quote(value)}; allowed values for ${ctx.allowed} are ${allowedValues(rules)}`);
+  throw new BadRequestError(
+    `Invalid sort ${quote(value)}; allowed values for ${ctx.allowed} are ${allowedValues(rules)}`,
+  );
 }

@@ -32,9 +32,10 @@ const FIXED_FIELDS: ReadonlyMap<string, FieldInfo> = new Map<string, FieldInfo>(
   ...(['type', 'title', 'slug', 'content', 'locale', 'created_by', 'modified_by'] as const).map(
     (k): [string, FieldInfo] => [k, { storagePath: k, valueType: 'text' }],
   ),
-  ...(['created_at', 'published_at', 'modified_at'] as const).map(
-    (k): [string, FieldInfo] => [k, { storagePath: k, valueType: 'date' }],
-  ),
+  ...(['created_at', 'published_at', 'modified_at'] as const).map((k): [string, FieldInfo] => [
+    k,
+    { storagePath: k, valueType: 'date' },
+  ]),
 ]);
 
 export const QUERYABLE_KEYS: readonly string[] = [...FIXED_FIELDS.keys(), 'metadata.<key>'];
@@ -78,8 +79,7 @@ export function classifyField(key: string, ctx: FilterContext): FieldInfo | stri
   return { storagePath: key, valueType: ctx.relationshipPaths.has(key) ? 'ref' : 'text' };
 }
 
-const ISO_DATE =
-  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:\d{2})?)?$/;
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:\d{2})?)?$/;
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 /**
@@ -261,7 +261,10 @@ class FilterValidator {
       if (typeof value !== 'string') return this.add(site.at, `must be a string of flags, got ${describeJson(value)}`);
       const bad = [...value].filter((f) => !REGEX_FLAGS.includes(f));
       if (bad.length > 0) {
-        this.add(site.at, `unsupported flag(s) ${show(bad.join(''))}; allowed flags are ${[...REGEX_FLAGS].join(', ')}`);
+        this.add(
+          site.at,
+          `unsupported flag(s) ${show(bad.join(''))}; allowed flags are ${[...REGEX_FLAGS].join(', ')}`,
+        );
       } else if (new Set(value).size !== value.length) this.add(site.at, 'repeats a flag');
     },
     operators: (site, value) => {

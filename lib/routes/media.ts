@@ -41,7 +41,8 @@ export function uploadHandlers(config: Config, db: Db): RequestHandler[] {
       const stored = storedUpload(req);
       try {
         requireWrite(req, res, noop);
-        if (!stored) throw new BadRequestError('The form has no file: send it as multipart/form-data in the field "media"');
+        if (!stored)
+          throw new BadRequestError('The form has no file: send it as multipart/form-data in the field "media"');
         const fields = parseUploadFields(req.body as Record<string, unknown> | undefined);
         const doc = await createMedia(db, bucket, stored, fields);
         sendJson(req, res, 200, { media: renderMedia(doc, config, bucket) });
@@ -71,7 +72,11 @@ export function mediaRoutes(config: Config, db: Db, cache: ReadCache): RouteDef[
       const params = parseListParams(req.query as Record<string, unknown>);
       const props = parseProps(singleParam(req, 'props'));
       await cachedRead(cache, req, res, params.useCache, async () => {
-        const { docs, total } = await listMedia(db, bucket, { query: singleParam(req, 'query'), sort: singleParam(req, 'sort'), params });
+        const { docs, total } = await listMedia(db, bucket, {
+          query: singleParam(req, 'query'),
+          sort: singleParam(req, 'sort'),
+          params,
+        });
         if (docs.length === 0) throw new NotFoundError(`No media found in bucket '${bucket.slug}' for this query`);
         return { media: docs.map((d) => pickProps(renderMedia(d, config, bucket), props)), total };
       });

@@ -6,7 +6,13 @@ import { jsonBody } from '../middleware/json-body.js';
 import { bucketOf } from '../middleware/load-bucket.js';
 import { booleanParam } from '../http/params.js';
 import { renderObjectType } from '../serializers/object-type.js';
-import { createObjectType, deleteObjectType, getObjectType, listObjectTypes, updateObjectType } from '../services/object-types.js';
+import {
+  createObjectType,
+  deleteObjectType,
+  getObjectType,
+  listObjectTypes,
+  updateObjectType,
+} from '../services/object-types.js';
 import { route, type RouteDef } from './route-table.js';
 
 export function objectTypeRoutes(config: Config, db: Db): RouteDef[] {

@@ -31,7 +31,12 @@ export function objectRoutes(config: Config, db: Db, cache: ReadCache): RouteDef
       params.status = await previewAwareStatus(req, res, db, config, params.status);
       await cachedRead(cache, req, res, params.useCache, async () => {
         const types = await bucketTypes(db, bucket);
-        const { docs, total } = await listObjects(db, bucket, types, { query: singleParam(req, 'query'), sort: singleParam(req, 'sort'), props, params });
+        const { docs, total } = await listObjects(db, bucket, types, {
+          query: singleParam(req, 'query'),
+          sort: singleParam(req, 'sort'),
+          props,
+          params,
+        });
         if (docs.length === 0) throw new NotFoundError(`No objects found in bucket '${bucket.slug}' for this query`);
         const ctx = await objectRenderContext(db, config, bucket);
         return { objects: docs.map((d) => pickProps(renderObject(d, ctx), props)), total };

@@ -31,7 +31,11 @@ export function revisionRoutes(config: Config, db: Db, cache: ReadCache): RouteD
       await cachedRead(cache, req, res, params.useCache, async () => {
         const object = await getObject(db, bucket, String(req.params.object_id), 'any');
         const direction = sort.random ? -1 : sort.fields[0][1];
-        const { revisions, total } = await listRevisions(db, bucket, object._id, { direction, limit: params.limit, skip: params.skip });
+        const { revisions, total } = await listRevisions(db, bucket, object._id, {
+          direction,
+          limit: params.limit,
+          skip: params.skip,
+        });
         const ctx = await objectRenderContext(db, config, bucket);
         return { revisions: revisions.map((r) => pickProps(renderRevision(r, ctx), props)), total };
       });

@@ -29,7 +29,11 @@ export function toStoredMetadata(metafields: Metafield[], input: Record<string, 
   return storeLevel(metafields, input, false);
 }
 
-function storeLevel(metafields: Metafield[], input: Record<string, unknown>, fillDefaults: boolean): Record<string, unknown> {
+function storeLevel(
+  metafields: Metafield[],
+  input: Record<string, unknown>,
+  fillDefaults: boolean,
+): Record<string, unknown> {
   const entries: Array<[string, unknown]> = [];
   const defined = new Set<string>();
   for (const mf of metafields) {
@@ -63,7 +67,13 @@ function storedValue(mf: Metafield, value: unknown): unknown {
       return toObjectId(value);
     case 'objects': {
       // A comma-separated string is the legacy write shape; Metafield defaults may still use it.
-      const items = typeof value === 'string' ? value.split(',').map((s) => s.trim()).filter(Boolean) : value;
+      const items =
+        typeof value === 'string'
+          ? value
+              .split(',')
+              .map((s) => s.trim())
+              .filter(Boolean)
+          : value;
       if (!Array.isArray(items)) return value;
       const seen = new Set<string>();
       const ids: unknown[] = [];

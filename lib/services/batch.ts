@@ -12,8 +12,7 @@ interface Operation {
 }
 
 export type BatchResult =
-  | { method: string; status: number; object: ObjectDoc }
-  | { method: string; status: number; message: string };
+  { method: string; status: number; object: ObjectDoc } | { method: string; status: number; message: string };
 
 function requireField(op: Operation, field: 'object_id' | 'object', method: string): void {
   if (op[field] === undefined) throw new BadRequestError(`${field} is required for method "${method}"`);
@@ -44,7 +43,12 @@ async function apply(db: Db, bucket: BucketDoc, op: Operation): Promise<BatchRes
  * Applies each operation on its own, in order: one failing never undoes or blocks another.
  * Each result carries the status that operation alone would have answered.
  */
-export async function runBatch(db: Db, bucket: BucketDoc, body: unknown, log: (m: string) => void): Promise<BatchResult[]> {
+export async function runBatch(
+  db: Db,
+  bucket: BucketDoc,
+  body: unknown,
+  log: (m: string) => void,
+): Promise<BatchResult[]> {
   assertValid('BatchRequest', body, 'body');
   const results: BatchResult[] = [];
   for (const op of (body as { operations: Operation[] }).operations) {
@@ -55,7 +59,11 @@ export async function runBatch(db: Db, bucket: BucketDoc, body: unknown, log: (m
         results.push({ method: String(op.method ?? ''), status: err.status, message: err.message });
       } else {
         log(`batch operation failed: ${err instanceof Error ? err.stack : String(err)}`);
-        results.push({ method: String(op.method ?? ''), status: 500, message: 'An internal error occurred for this operation.' });
+        results.push({
+          method: String(op.method ?? ''),
+          status: 500,
+          message: 'An internal error occurred for this operation.',
+        });
       }
     }
   }

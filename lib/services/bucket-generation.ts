@@ -6,5 +6,8 @@ import { bucketsCollection } from '../db/collections.js';
  * through any app process invalidates cached reads in all of them.
  */
 export async function bumpGeneration(db: Db, bucketId: ObjectId): Promise<void> {
-  await bucketsCollection(db).updateOne({ _id: bucketId }, { $inc: { generation: 1 }, $set: { modified_at: new Date() } });
+  await bucketsCollection(db).updateOne(
+    { _id: bucketId },
+    { $inc: { generation: 1 }, $set: { modified_at: new Date() } },
+  );
 }

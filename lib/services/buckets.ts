@@ -27,7 +27,9 @@ export async function findBucketBySlug(db: Db, slug: string): Promise<BucketDoc 
 
 export async function createBucket(db: Db, slug: string, read: KeyChoice, write: KeyChoice): Promise<IssuedKeys> {
   if (!BUCKET_SLUG_PATTERN.test(slug)) {
-    throw new BucketAdminError(`Invalid bucket slug "${slug}": use lowercase letters, digits and hyphens (1-63, not starting with a hyphen)`);
+    throw new BucketAdminError(
+      `Invalid bucket slug "${slug}": use lowercase letters, digits and hyphens (1-63, not starting with a hyphen)`,
+    );
   }
   const readKey = resolveKey(read);
   const writeKey = resolveKey(write);
@@ -43,7 +45,8 @@ export async function createBucket(db: Db, slug: string, read: KeyChoice, write:
       modified_at: now,
     });
   } catch (err) {
-    if (err instanceof MongoServerError && err.code === 11000) throw new BucketAdminError(`Bucket "${slug}" already exists`);
+    if (err instanceof MongoServerError && err.code === 11000)
+      throw new BucketAdminError(`Bucket "${slug}" already exists`);
     throw err;
   }
   return { slug, read_key: readKey, write_key: writeKey };

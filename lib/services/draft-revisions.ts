@@ -18,7 +18,12 @@ interface RevisionInput {
  * The live version is untouched; `status=any` and preview tokens show the draft, and PATCH with
  * `status: "published"` publishes it.
  */
-export async function createDraftRevision(db: Db, bucket: BucketDoc, objectId: string, body: unknown): Promise<RevisionDoc> {
+export async function createDraftRevision(
+  db: Db,
+  bucket: BucketDoc,
+  objectId: string,
+  body: unknown,
+): Promise<RevisionDoc> {
   assertValid('RevisionCreate', body, 'body');
   const input = body as RevisionInput;
   const current = await getObject(db, bucket, objectId, 'any');

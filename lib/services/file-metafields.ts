@@ -37,7 +37,12 @@ export function fileRefs(metafields: Metafield[], input: Record<string, unknown>
  * One query for every file value: each must name a media item of this Bucket, of the required
  * kind where the Metafield restricts it (`media_validation_type: "image"` → an image/* type).
  */
-export async function invalidFileValues(db: Db, bucket: BucketDoc, metafields: Metafield[], input: Record<string, unknown>): Promise<string[]> {
+export async function invalidFileValues(
+  db: Db,
+  bucket: BucketDoc,
+  metafields: Metafield[],
+  input: Record<string, unknown>,
+): Promise<string[]> {
   const refs = fileRefs(metafields, input);
   if (refs.length === 0) return [];
   const names = [...new Set(refs.map((r) => r.name))];
@@ -51,7 +56,9 @@ export async function invalidFileValues(db: Db, bucket: BucketDoc, metafields: M
     const at = `invalid value for key "${ref.path}" of type "file"`;
     if (type === undefined) problems.push(`${at}: no media named '${ref.name}' in bucket '${bucket.slug}'`);
     else if (ref.mediaType && !type.startsWith(`${ref.mediaType}/`)) {
-      problems.push(`${at}: media '${ref.name}' is ${type}, expected ${ref.mediaType === 'image' ? 'an image' : `a ${ref.mediaType} file`}`);
+      problems.push(
+        `${at}: media '${ref.name}' is ${type}, expected ${ref.mediaType === 'image' ? 'an image' : `a ${ref.mediaType} file`}`,
+      );
     }
   }
   return problems;

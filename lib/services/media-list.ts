@@ -39,8 +39,13 @@ export interface MediaListQuery {
  * One page of a Bucket's media and the count of all matches, run concurrently. Whole records
  * are read (they are small); `props` narrows the rendered items.
  */
-export async function listMedia(db: Db, bucket: BucketDoc, q: MediaListQuery): Promise<{ docs: MediaDoc[]; total: number }> {
-  if (q.params.after !== null) throw new BadRequestError('after is not supported on the media list; paginate with skip');
+export async function listMedia(
+  db: Db,
+  bucket: BucketDoc,
+  q: MediaListQuery,
+): Promise<{ docs: MediaDoc[]; total: number }> {
+  if (q.params.after !== null)
+    throw new BadRequestError('after is not supported on the media list; paginate with skip');
   const translated = compileFilter(q.query, MEDIA_FILTER_CONTEXT) as Filter<MediaDoc>;
   const sort = parseSort(q.sort, { sortableKeys: new Set(), allowed: 'media' });
   const base: Filter<MediaDoc> = { bucket_id: bucket._id };

@@ -19,7 +19,12 @@ function mediaId(bucket: BucketDoc, id: string): ObjectId {
 }
 
 /** Records an upload whose bytes are already stored. The caller removes the file if this throws. */
-export async function createMedia(db: Db, bucket: BucketDoc, stored: StoredUpload, fields: UploadFields): Promise<MediaDoc> {
+export async function createMedia(
+  db: Db,
+  bucket: BucketDoc,
+  stored: StoredUpload,
+  fields: UploadFields,
+): Promise<MediaDoc> {
   const now = new Date();
   const doc: MediaDoc = {
     _id: new ObjectId(),
@@ -69,10 +74,15 @@ export async function updateMedia(db: Db, bucket: BucketDoc, id: string, body: u
     if (problems.length > 0) throw new BadRequestError(`Invalid request body: ${problems.join('; ')}`);
   }
   const set: Partial<MediaDoc> = { modified_at: new Date() };
-  if (input.folder !== undefined) set.folder = input.folder === null || input.folder.trim() === '' ? null : input.folder.trim();
+  if (input.folder !== undefined)
+    set.folder = input.folder === null || input.folder.trim() === '' ? null : input.folder.trim();
   if (input.alt_text !== undefined) set.alt_text = input.alt_text;
   if (input.metadata !== undefined) set.metadata = input.metadata;
-  const updated = await mediaCollection(db).findOneAndUpdate({ _id, bucket_id: bucket._id }, { $set: set }, { returnDocument: 'after' });
+  const updated = await mediaCollection(db).findOneAndUpdate(
+    { _id, bucket_id: bucket._id },
+    { $set: set },
+    { returnDocument: 'after' },
+  );
   if (!updated) throw notFound(bucket, id);
   await bumpGeneration(db, bucket._id);
   return updated;

@@ -36,9 +36,15 @@ function sortFor(q: ListQuery, filter: Record<string, unknown>, types: ReadonlyM
   return parseSort(q.sort, { sortableKeys, allowed: 'objects' });
 }
 
-async function cursorFilter(view: ObjectView, bucket: BucketDoc, sort: SortSpec, after: string | null): Promise<Filter<ObjectDoc> | null> {
+async function cursorFilter(
+  view: ObjectView,
+  bucket: BucketDoc,
+  sort: SortSpec,
+  after: string | null,
+): Promise<Filter<ObjectDoc> | null> {
   if (after === null) return null;
-  if (sort.random) throw new BadRequestError('after cannot be used with sort=random: a random order has no position to continue from');
+  if (sort.random)
+    throw new BadRequestError('after cannot be used with sort=random: a random order has no position to continue from');
   const projection = Object.fromEntries(sort.fields.map(([f]) => [f, 1]));
   const last = await view.coll.findOne({ _id: new ObjectId(after), bucket_id: bucket._id }, { projection });
   if (!last) throw new BadRequestError(`after: no Object with id '${after}' in bucket '${bucket.slug}'`);
@@ -49,19 +55,31 @@ async function cursorFilter(view: ObjectView, bucket: BucketDoc, sort: SortSpec,
  * One page of Objects and the count of all matches, run concurrently. With depth, the page and
  * every level of related Objects come from one aggregation (see populate/pipeline.ts).
  */
-export async function listObjects(db: Db, bucket: BucketDoc, types: ReadonlyMap<string, ObjectTypeDoc>, q: ListQuery): Promise<ListResult> {
+export async function listObjects(
+  db: Db,
+  bucket: BucketDoc,
+  types: ReadonlyMap<string, ObjectTypeDoc>,
+  q: ListQuery,
+): Promise<ListResult> {
   const translated = compileFilter(q.query, { relationshipPaths: relationshipPaths(types.values()) });
   const sort = sortFor(q, translated, types);
   const view = viewFor(db, q.params.status);
   const base: Filter<ObjectDoc> = { bucket_id: bucket._id, ...view.match };
-  const match: Filter<ObjectDoc> = Object.keys(translated).length ? { $and: [base, translated as Filter<ObjectDoc>] } : base;
+  const match: Filter<ObjectDoc> = Object.keys(translated).length
+    ? { $and: [base, translated as Filter<ObjectDoc>] }
+    : base;
   const keyset = await cursorFilter(view, bucket, sort, q.params.after);
   const pageMatch = keyset ? { $and: [match, keyset] } : match;
   const projection = propsProjection(q.props);
   const objects = view.coll;
   const head: Document[] = sort.random
     ? [{ $match: pageMatch }, { $sample: { size: q.params.limit } }]
-    : [{ $match: pageMatch }, { $sort: Object.fromEntries(sort.fields) }, { $skip: q.params.skip }, { $limit: q.params.limit }];
+    : [
+        { $match: pageMatch },
+        { $sort: Object.fromEntries(sort.fields) },
+        { $skip: q.params.skip },
+        { $limit: q.params.limit },
+      ];
 
   let pageQuery: Promise<ObjectDoc[]>;
   if (q.params.depth > 0) {

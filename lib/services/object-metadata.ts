@@ -31,7 +31,12 @@ export async function prepareMetadata(
 }
 
 /** One query for every referenced id: each must be an Object of this Bucket (of the right type). */
-async function danglingRelationships(db: Db, bucket: BucketDoc, type: ObjectTypeDoc, metadata: Record<string, unknown>): Promise<string[]> {
+async function danglingRelationships(
+  db: Db,
+  bucket: BucketDoc,
+  type: ObjectTypeDoc,
+  metadata: Record<string, unknown>,
+): Promise<string[]> {
   const refs = relationshipRefs(type.metafields, metadata);
   if (refs.length === 0) return [];
   const ids = [...new Set(refs.map((r) => r.id))].map((id) => new ObjectId(id));
@@ -43,9 +48,13 @@ async function danglingRelationships(db: Db, bucket: BucketDoc, type: ObjectType
   for (const ref of refs) {
     const actual = typeById.get(ref.id);
     if (actual === undefined) {
-      problems.push(`invalid value for key "${ref.path}" of type "${ref.metafieldType}": no Object with id '${ref.id}' in bucket '${bucket.slug}'`);
+      problems.push(
+        `invalid value for key "${ref.path}" of type "${ref.metafieldType}": no Object with id '${ref.id}' in bucket '${bucket.slug}'`,
+      );
     } else if (ref.objectType && actual !== ref.objectType) {
-      problems.push(`invalid value for key "${ref.path}" of type "${ref.metafieldType}": Object '${ref.id}' is of type "${actual}", expected "${ref.objectType}"`);
+      problems.push(
+        `invalid value for key "${ref.path}" of type "${ref.metafieldType}": Object '${ref.id}' is of type "${actual}", expected "${ref.objectType}"`,
+      );
     }
   }
   return problems;

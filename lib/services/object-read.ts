@@ -5,7 +5,12 @@ import { viewFor, type StatusFilter } from './object-views.js';
 import { getObject, notFound, parseObjectId } from './objects.js';
 
 /** One Object with its relationships resolved `depth` levels deep, in one round trip. */
-export async function getObjectExpanded(db: Db, bucket: BucketDoc, id: string, opts: { status: StatusFilter; depth: number }): Promise<ObjectDoc> {
+export async function getObjectExpanded(
+  db: Db,
+  bucket: BucketDoc,
+  id: string,
+  opts: { status: StatusFilter; depth: number },
+): Promise<ObjectDoc> {
   if (opts.depth === 0) return getObject(db, bucket, id, opts.status);
   const view = viewFor(db, opts.status);
   const head = [{ $match: { _id: parseObjectId(bucket, id), bucket_id: bucket._id, ...view.match } }, { $limit: 1 }];

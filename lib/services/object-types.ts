@@ -1,6 +1,14 @@
 import { ObjectId, type Db } from 'mongodb';
 import { ensureSortableIndexes } from '../db/indexes.js';
-import { objectsCollection, objectTypesCollection, publishedObjectsCollection, revisionsCollection, type BucketDoc, type Metafield, type ObjectTypeDoc } from '../db/collections.js';
+import {
+  objectsCollection,
+  objectTypesCollection,
+  publishedObjectsCollection,
+  revisionsCollection,
+  type BucketDoc,
+  type Metafield,
+  type ObjectTypeDoc,
+} from '../db/collections.js';
 import { BadRequestError, NotFoundError, ValidationErrors } from '../errors/http-errors.js';
 import { assertValid } from '../validation/ajv-messages.js';
 import { checkMetafieldDefinitions } from '../validation/metafield-definitions.js';
@@ -43,13 +51,19 @@ async function typeSlugs(db: Db, bucket: BucketDoc): Promise<Set<string>> {
 }
 
 /** Rules across fields that the JSON Schemas cannot state, reported together. */
-function checkTypeRules(merged: Required<Pick<ObjectTypeDoc, 'localization' | 'locales' | 'priority_locale' | 'metafields'>>, ownSlug: string, existing: Set<string>): void {
+function checkTypeRules(
+  merged: Required<Pick<ObjectTypeDoc, 'localization' | 'locales' | 'priority_locale' | 'metafields'>>,
+  ownSlug: string,
+  existing: Set<string>,
+): void {
   const problems = new ValidationErrors();
-  if (merged.localization && merged.locales.length === 0) problems.add('locales is required (non-empty) when localization is true');
+  if (merged.localization && merged.locales.length === 0)
+    problems.add('locales is required (non-empty) when localization is true');
   if (merged.priority_locale !== null && !merged.locales.includes(merged.priority_locale)) {
     problems.add(`priority_locale "${merged.priority_locale}" must be one of locales [${merged.locales.join(', ')}]`);
   }
-  for (const p of checkMetafieldDefinitions(merged.metafields, { ownSlug, existingTypeSlugs: existing })) problems.add(p);
+  for (const p of checkMetafieldDefinitions(merged.metafields, { ownSlug, existingTypeSlugs: existing }))
+    problems.add(p);
   problems.throwIfAny('Invalid object type');
 }
 
@@ -90,7 +104,10 @@ export async function createObjectType(db: Db, bucket: BucketDoc, body: unknown)
         emoji: input.emoji ?? '',
         singleton: input.singleton ?? false,
         ...fields,
-        options: { slug_field: flag(input.options?.slug_field, true), content_editor: flag(input.options?.content_editor, true) },
+        options: {
+          slug_field: flag(input.options?.slug_field, true),
+          content_editor: flag(input.options?.content_editor, true),
+        },
         preview_link: input.preview_link ?? '',
         extensions: input.extensions ?? null,
         order: input.order ?? (last ? last.order + 1 : 0),
@@ -113,7 +130,8 @@ export async function updateObjectType(db: Db, bucket: BucketDoc, slug: string, 
   const newSlug = input.slug ?? current.slug;
   const existing = await typeSlugs(db, bucket);
   existing.delete(current.slug);
-  if (newSlug !== current.slug && existing.has(newSlug)) throw new BadRequestError(`Object type with slug '${newSlug}' already exists`);
+  if (newSlug !== current.slug && existing.has(newSlug))
+    throw new BadRequestError(`Object type with slug '${newSlug}' already exists`);
   const merged: ObjectTypeDoc = {
     ...current,
     ...(input as Partial<ObjectTypeDoc>),

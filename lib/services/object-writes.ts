@@ -27,12 +27,19 @@ interface ObjectInput {
 /** Localized types take one of their locales (default: priority_locale); others take none. */
 function resolveLocale(type: ObjectTypeDoc, requested: string | null | undefined): string | null {
   if (!type.localization) {
-    if (requested) throw new BadRequestError(`Object type "${type.slug}" is not localized: locale "${requested}" is not allowed`);
+    if (requested)
+      throw new BadRequestError(`Object type "${type.slug}" is not localized: locale "${requested}" is not allowed`);
     return null;
   }
   const locale = requested ?? type.priority_locale ?? null;
-  if (locale === null) throw new BadRequestError(`Object type "${type.slug}" is localized: locale is required (one of ${type.locales.join(', ')})`);
-  if (!type.locales.includes(locale)) throw new BadRequestError(`locale "${locale}" is not one of the locales of type "${type.slug}": ${type.locales.join(', ')}`);
+  if (locale === null)
+    throw new BadRequestError(
+      `Object type "${type.slug}" is localized: locale is required (one of ${type.locales.join(', ')})`,
+    );
+  if (!type.locales.includes(locale))
+    throw new BadRequestError(
+      `locale "${locale}" is not one of the locales of type "${type.slug}": ${type.locales.join(', ')}`,
+    );
   return locale;
 }
 
@@ -55,7 +62,10 @@ export async function createObject(db: Db, bucket: BucketDoc, body: unknown): Pr
   scheduledStatus(input, publishAt);
   const type = await typeForWrite(db, bucket, input.type);
   const locale = resolveLocale(type, input.locale);
-  const metadata = { ...defaultMetadata(type.metafields), ...(await prepareMetadata(db, bucket, type, input.metadata, 'create')) };
+  const metadata = {
+    ...defaultMetadata(type.metafields),
+    ...(await prepareMetadata(db, bucket, type, input.metadata, 'create')),
+  };
   const status = publishAt ? 'draft' : (input.status ?? 'published');
   const objects = objectsCollection(db);
   const doc = await insertWithUniqueSlug({
@@ -133,7 +143,8 @@ export async function updateObject(db: Db, bucket: BucketDoc, id: string, body: 
   try {
     await objectsCollection(db).replaceOne({ _id: current._id, bucket_id: bucket._id }, next);
   } catch (err) {
-    if (isDuplicateKey(err)) throw new BadRequestError(`Object of type '${type.slug}' with slug '${next.slug}' already exists`);
+    if (isDuplicateKey(err))
+      throw new BadRequestError(`Object of type '${type.slug}' with slug '${next.slug}' already exists`);
     throw err;
   }
   if (next.status === 'published') await putLive(db, next);

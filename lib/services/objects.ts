@@ -1,5 +1,12 @@
 import { ObjectId, type Db } from 'mongodb';
-import { objectsCollection, publishedObjectsCollection, revisionsCollection, type BucketDoc, type ObjectDoc, type ObjectTypeDoc } from '../db/collections.js';
+import {
+  objectsCollection,
+  publishedObjectsCollection,
+  revisionsCollection,
+  type BucketDoc,
+  type ObjectDoc,
+  type ObjectTypeDoc,
+} from '../db/collections.js';
 import { BadRequestError, NotFoundError } from '../errors/http-errors.js';
 import { findObjectType } from './object-types.js';
 import { contentOf, viewFor, type StatusFilter } from './object-views.js';

@@ -23,7 +23,11 @@ async function signingSecret(db: Db, configured: string | null): Promise<Uint8Ar
   if (cachedSecret) return cachedSecret;
   const settings = db.collection<SettingDoc>('settings');
   // $setOnInsert makes concurrent first starts agree on one secret.
-  await settings.updateOne({ _id: 'preview_token_secret' }, { $setOnInsert: { value: randomBytes(32).toString('base64') } }, { upsert: true });
+  await settings.updateOne(
+    { _id: 'preview_token_secret' },
+    { $setOnInsert: { value: randomBytes(32).toString('base64') } },
+    { upsert: true },
+  );
   const stored = await settings.findOne({ _id: 'preview_token_secret' });
   cachedSecret = Buffer.from(stored!.value, 'base64');
   return cachedSecret;
@@ -35,7 +39,13 @@ export interface IssuedPreviewToken {
 }
 
 /** A token bound to one Bucket (and optionally one Object), valid one hour. */
-export async function issuePreviewToken(db: Db, configured: string | null, bucket: BucketDoc, objectId: string | null, now = new Date()): Promise<IssuedPreviewToken> {
+export async function issuePreviewToken(
+  db: Db,
+  configured: string | null,
+  bucket: BucketDoc,
+  objectId: string | null,
+  now = new Date(),
+): Promise<IssuedPreviewToken> {
   const exp = Math.floor(now.getTime() / 1000) + VALIDITY_SECONDS;
   const jwt = new SignJWT(objectId ? { obj: objectId } : {})
     .setProtectedHeader({ alg: 'HS256' })
@@ -43,11 +53,20 @@ export async function issuePreviewToken(db: Db, configured: string | null, bucke
     .setSubject(bucket._id.toHexString())
     .setIssuedAt(Math.floor(now.getTime() / 1000))
     .setExpirationTime(exp);
-  return { preview_token: await jwt.sign(await signingSecret(db, configured)), expires_at: new Date(exp * 1000).toISOString() };
+  return {
+    preview_token: await jwt.sign(await signingSecret(db, configured)),
+    expires_at: new Date(exp * 1000).toISOString(),
+  };
 }
 
 /** Throws 401 unless the token was issued here for this Bucket and has not expired. */
-export async function verifyPreviewToken(db: Db, configured: string | null, bucket: BucketDoc, token: string, now = new Date()): Promise<void> {
+export async function verifyPreviewToken(
+  db: Db,
+  configured: string | null,
+  bucket: BucketDoc,
+  token: string,
+  now = new Date(),
+): Promise<void> {
   try {
     await jwtVerify(token, await signingSecret(db, configured), {
       issuer: ISSUER,
@@ -58,7 +77,9 @@ export async function verifyPreviewToken(db: Db, configured: string | null, buck
   } catch (err) {
     const expired = err instanceof joseErrors.JWTExpired;
     throw new UnauthorizedError(
-      expired ? 'The preview_token has expired: request a new one' : `The preview_token is not valid for bucket '${bucket.slug}'`,
+      expired
+        ? 'The preview_token has expired: request a new one'
+        : `The preview_token is not valid for bucket '${bucket.slug}'`,
     );
   }
 }

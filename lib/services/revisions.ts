@@ -3,7 +3,12 @@ import { revisionsCollection, type BucketDoc, type ObjectDoc, type RevisionDoc }
 import { NotFoundError } from '../errors/http-errors.js';
 
 /** Records the version `doc` now holds. Revisions are only ever inserted, never changed. */
-export async function recordRevision(db: Db, doc: ObjectDoc, reason: RevisionDoc['reason'], at: Date = new Date()): Promise<RevisionDoc> {
+export async function recordRevision(
+  db: Db,
+  doc: ObjectDoc,
+  reason: RevisionDoc['reason'],
+  at: Date = new Date(),
+): Promise<RevisionDoc> {
   const revision: RevisionDoc = {
     _id: new ObjectId(),
     bucket_id: doc.bucket_id,
@@ -22,11 +27,23 @@ export async function recordRevision(db: Db, doc: ObjectDoc, reason: RevisionDoc
   return revision;
 }
 
-export async function getRevision(db: Db, bucket: BucketDoc, objectId: ObjectId, revisionId: string): Promise<RevisionDoc> {
+export async function getRevision(
+  db: Db,
+  bucket: BucketDoc,
+  objectId: ObjectId,
+  revisionId: string,
+): Promise<RevisionDoc> {
   const found = /^[0-9a-f]{24}$/i.test(revisionId)
-    ? await revisionsCollection(db).findOne({ _id: new ObjectId(revisionId), object_id: objectId, bucket_id: bucket._id })
+    ? await revisionsCollection(db).findOne({
+        _id: new ObjectId(revisionId),
+        object_id: objectId,
+        bucket_id: bucket._id,
+      })
     : null;
-  if (!found) throw new NotFoundError(`Revision with id '${revisionId}' not found for object '${objectId.toHexString()}' in bucket '${bucket.slug}'`);
+  if (!found)
+    throw new NotFoundError(
+      `Revision with id '${revisionId}' not found for object '${objectId.toHexString()}' in bucket '${bucket.slug}'`,
+    );
   return found;
 }
 
@@ -38,7 +55,12 @@ export async function listRevisions(
 ): Promise<{ revisions: RevisionDoc[]; total: number }> {
   const filter = { object_id: objectId, bucket_id: bucket._id };
   const [revisions, total] = await Promise.all([
-    revisionsCollection(db).find(filter).sort({ created_at: opts.direction, _id: opts.direction }).skip(opts.skip).limit(opts.limit).toArray(),
+    revisionsCollection(db)
+      .find(filter)
+      .sort({ created_at: opts.direction, _id: opts.direction })
+      .skip(opts.skip)
+      .limit(opts.limit)
+      .toArray(),
     revisionsCollection(db).countDocuments(filter),
   ]);
   return { revisions, total };

@@ -53,7 +53,11 @@ function escapeRegex(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-async function nextFreeSlug(base: string, takenSlugs: (p: { $regex: string }) => Promise<string[]>, attempt: number): Promise<string> {
+async function nextFreeSlug(
+  base: string,
+  takenSlugs: (p: { $regex: string }) => Promise<string[]>,
+  attempt: number,
+): Promise<string> {
   // $regex as a string, not a BSON regex: mongo-java-server cannot use a BSON regex against an index.
   const taken = await takenSlugs({ $regex: `^${escapeRegex(base)}(-\\d+)?$` });
   let max = 1;
@@ -69,7 +73,10 @@ async function nextFreeSlug(base: string, takenSlugs: (p: { $regex: string }) =>
  * Slugs of the documents matching a filter. A projected find rather than `distinct`: it
  * streams instead of building one 16 MB reply, and every wire-protocol engine serves it.
  */
-export async function slugsWhere<T extends { slug: string }>(coll: Collection<T>, filter: Filter<T>): Promise<string[]> {
+export async function slugsWhere<T extends { slug: string }>(
+  coll: Collection<T>,
+  filter: Filter<T>,
+): Promise<string[]> {
   const docs = await coll.find(filter, { projection: { _id: 0, slug: 1 } }).toArray();
   return docs.map((d) => d.slug);
 }

@@ -14,13 +14,18 @@ const instanceSegments = (p: string): string[] => (p === '' ? [] : p.slice(1).sp
 /** Schema paths are URI fragments: percent-decoding comes first. */
 function schemaSegments(p: string): string[] {
   const body = p.replace(/^#/, '');
-  return body === '' ? [] : body.slice(1).split('/').map((seg) => {
-    try {
-      return unescape(decodeURIComponent(seg));
-    } catch {
-      return unescape(seg);
-    }
-  });
+  return body === ''
+    ? []
+    : body
+        .slice(1)
+        .split('/')
+        .map((seg) => {
+          try {
+            return unescape(decodeURIComponent(seg));
+          } catch {
+            return unescape(seg);
+          }
+        });
 }
 
 function schemaById(id: string): unknown {
@@ -34,7 +39,11 @@ function orList(items: string[]): string {
 
 /** body.metafields[2].options */
 function formatPath(root: string, segments: string[]): string {
-  return segments.reduce((acc, s) => (/^\d+$/.test(s) ? `${acc}[${s}]` : /^[A-Za-z_$][\w$-]*$/.test(s) ? `${acc}.${s}` : `${acc}[${json(s)}]`), root);
+  return segments.reduce(
+    (acc, s) =>
+      /^\d+$/.test(s) ? `${acc}[${s}]` : /^[A-Za-z_$][\w$-]*$/.test(s) ? `${acc}.${s}` : `${acc}[${json(s)}]`,
+    root,
+  );
 }
 
 const TYPE_NOUNS: Record<string, string> = {
@@ -47,7 +56,8 @@ const TYPE_NOUNS: Record<string, string> = {
   null: 'null',
 };
 const typeNoun = (t: string): string => TYPE_NOUNS[t] ?? `a ${t}`;
-const typeList = (t: unknown): string[] => (Array.isArray(t) ? t.map(String) : typeof t === 'string' ? t.split(',') : []);
+const typeList = (t: unknown): string[] =>
+  Array.isArray(t) ? t.map(String) : typeof t === 'string' ? t.split(',') : [];
 
 function formatNoun(format: string): string {
   if (format === 'date') return 'a "YYYY-MM-DD" date';
@@ -101,7 +111,8 @@ function walkSchemaPath(root: unknown, segments: string[]): { node: unknown; fou
   let branch: Branch | undefined;
   for (const seg of segments) {
     if (!isNode(node) && !Array.isArray(node)) return { node: undefined, found: false };
-    if (mode === 'schema' && (seg === 'then' || seg === 'else') && isNode(node) && isNode(node.if)) branch = { ifNode: node.if, branch: seg };
+    if (mode === 'schema' && (seg === 'then' || seg === 'else') && isNode(node) && isNode(node.if))
+      branch = { ifNode: node.if, branch: seg };
     const next: unknown = (node as Record<string, unknown>)[seg];
     if (next === undefined) return { node: undefined, found: false };
     mode = mode !== 'schema' ? 'schema' : MAP_KEYWORDS.has(seg) ? 'map' : ARRAY_KEYWORDS.has(seg) ? 'array' : 'schema';
@@ -124,10 +135,12 @@ function nodesAt(rootId: string, segments: string[]): Map<string, Set<Node>> {
     if (at.has(i)) return;
     seen.set(node, at.add(i));
     if (typeof node.$ref === 'string') {
-      if (node.$ref.startsWith('#')) visit(walkSchemaPath(schemaById(resource), schemaSegments(node.$ref)).node, resource, i);
+      if (node.$ref.startsWith('#'))
+        visit(walkSchemaPath(schemaById(resource), schemaSegments(node.$ref)).node, resource, i);
       else visit(schemaById(node.$ref), node.$ref, i);
     }
-    for (const k of ['allOf', 'anyOf', 'oneOf']) if (Array.isArray(node[k])) for (const sub of node[k] as unknown[]) visit(sub, resource, i);
+    for (const k of ['allOf', 'anyOf', 'oneOf'])
+      if (Array.isArray(node[k])) for (const sub of node[k] as unknown[]) visit(sub, resource, i);
     for (const k of ['if', 'then', 'else', 'not']) visit(node[k], resource, i);
     if (i === segments.length) {
       out.set(resource, (out.get(resource) ?? new Set<Node>()).add(node));
@@ -138,7 +151,8 @@ function nodesAt(rootId: string, segments: string[]): Map<string, Set<Node>> {
     if (seg in props) visit(props[seg], resource, i + 1);
     else visit(node.additionalProperties, resource, i + 1);
     if (isNode(node.patternProperties)) {
-      for (const [pattern, sub] of Object.entries(node.patternProperties)) if (new RegExp(pattern, 'u').test(seg)) visit(sub, resource, i + 1);
+      for (const [pattern, sub] of Object.entries(node.patternProperties))
+        if (new RegExp(pattern, 'u').test(seg)) visit(sub, resource, i + 1);
     }
     if (/^\d+$/.test(seg)) {
       const prefix = Array.isArray(node.prefixItems) ? (node.prefixItems as unknown[]) : [];
@@ -165,7 +179,9 @@ function locate(error: ErrorObject, candidates: Map<string, Set<Node> | null>): 
     if (!found) continue;
     // A false schema sits one level below the location it rejects, so only its path can be checked.
     const fits =
-      error.keyword === 'false schema' ? node === false : isNode(node) && keyword !== undefined && keyword in node && (nodes === null || nodes.has(node));
+      error.keyword === 'false schema'
+        ? node === false
+        : isNode(node) && keyword !== undefined && keyword in node && (nodes === null || nodes.has(node));
     if (fits) return { error, holder: node, branch };
   }
   return { error };
@@ -187,7 +203,8 @@ function describeOne({ error: e, holder, branch }: Located, root: string): strin
     case 'unevaluatedProperties':
       return `unknown field ${json(p.unevaluatedProperty)} in ${path}`;
     case 'false schema':
-      if (branch?.branch === 'else') return `${path} is only allowed ${describeCondition({ ...branch, branch: 'then' })}`;
+      if (branch?.branch === 'else')
+        return `${path} is only allowed ${describeCondition({ ...branch, branch: 'then' })}`;
       return `${path} is not allowed${cond}`;
     case 'type':
       return `${path} must be ${title ?? orList(typeList(p.type).map(typeNoun))}${cond}`;
@@ -206,7 +223,9 @@ function describeOne({ error: e, holder, branch }: Located, root: string): strin
       return `${path} must be ${alternatives.length ? orList(alternatives.map(describeShape)) : 'one of the allowed shapes'}${cond}`;
     }
     case 'minLength':
-      return p.limit === 1 ? `${path} must not be empty${cond}` : `${path} must be at least ${p.limit} characters long${cond}`;
+      return p.limit === 1
+        ? `${path} must not be empty${cond}`
+        : `${path} must be at least ${p.limit} characters long${cond}`;
     case 'maxLength':
       return `${path} must be at most ${p.limit} characters long${cond}`;
     case 'minItems':
@@ -237,7 +256,12 @@ export function describeAjvErrors(errors: ErrorObject[] | null | undefined, root
   if (!errors || errors.length === 0) return [];
   const alternatives = errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf');
   const withinAlternative = (e: ErrorObject): boolean =>
-    alternatives.some((a) => e !== a && e.schemaPath.startsWith(`${a.schemaPath}/`) && (e.instancePath + '/').startsWith(a.instancePath + '/'));
+    alternatives.some(
+      (a) =>
+        e !== a &&
+        e.schemaPath.startsWith(`${a.schemaPath}/`) &&
+        (e.instancePath + '/').startsWith(a.instancePath + '/'),
+    );
   const everySchema = new Map<string, Set<Node> | null>(loadSchemas().map((s) => [s.$id, null]));
   const kept = new Map<string, Located>();
   for (const e of errors) {
@@ -260,5 +284,7 @@ export function describeAjvErrors(errors: ErrorObject[] | null | undefined, root
 export function assertValid(schemaId: string, value: unknown, root: string): void {
   const validate = validatorFor(schemaId);
   if (validate(value) === true) return;
-  throw new BadRequestError(`Invalid request ${root}: ${describeAjvErrors(validate.errors, root, schemaId).join('; ')}`);
+  throw new BadRequestError(
+    `Invalid request ${root}: ${describeAjvErrors(validate.errors, root, schemaId).join('; ')}`,
+  );
 }

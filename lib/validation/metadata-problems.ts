@@ -108,7 +108,7 @@ function locate(metafields: Metafield[], data: unknown, instancePath: string): L
   const segments = instancePath === '' ? [] : instancePath.slice(1).split('/').map(unescapePointer);
   const at: Location = { mf: null, mfPath: '', mfValue: data, level: metafields, levelPath: '' };
   let value = data;
-  for (let i = 0; i < segments.length && at.level; ) {
+  for (let i = 0; i < segments.length && at.level;) {
     const segment = segments[i++];
     const mf = at.level.find((m) => m.key === segment);
     if (!mf) break;

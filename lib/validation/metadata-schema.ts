@@ -65,7 +65,11 @@ function shapeSchema(mf: Metafield): Schema {
     case 'switch':
       return { type: 'boolean' };
     case 'check-boxes':
-      return { type: 'array', items: { type: 'string', ...enumOf(optionList(mf).map((o) => o.value)) }, ...nonEmptyArray };
+      return {
+        type: 'array',
+        items: { type: 'string', ...enumOf(optionList(mf).map((o) => o.value)) },
+        ...nonEmptyArray,
+      };
     case 'select-dropdown': {
       const options = optionList(mf);
       return { type: 'string', ...enumOf([...options.map(optionKey), ...options.map((o) => o.value)]) };
@@ -75,7 +79,12 @@ function shapeSchema(mf: Metafield): Schema {
     case 'object':
       return { type: 'string', pattern: OBJECT_ID_PATTERN };
     case 'objects':
-      return { type: 'array', items: { type: 'string', pattern: OBJECT_ID_PATTERN }, uniqueItems: true, ...nonEmptyArray };
+      return {
+        type: 'array',
+        items: { type: 'string', pattern: OBJECT_ID_PATTERN },
+        uniqueItems: true,
+        ...nonEmptyArray,
+      };
     case 'file':
       return { type: 'string', minLength: 1 };
     case 'parent':

@@ -73,19 +73,28 @@ function checkOne(m: Metafield, path: string, ctx: DefinitionContext, topLevel: 
   }
   if (m.sortable === true) {
     if (!topLevel) problems.push(`${path}.sortable is only allowed on top-level Metafields`);
-    else if (!SORTABLE_TYPES.has(m.type)) problems.push(`${path}.sortable is not allowed for type ${JSON.stringify(m.type)}`);
+    else if (!SORTABLE_TYPES.has(m.type))
+      problems.push(`${path}.sortable is not allowed for type ${JSON.stringify(m.type)}`);
   }
   checkOptions(m, path, problems);
   checkLevel(m.repeater_fields, `${path}.repeater_fields`, ctx, false, problems);
   if (m.type === 'repeater' && Array.isArray(m.children)) {
     // A repeater's children are repeating items, each holding its own level of Metafields.
-    m.children.forEach((item, j) => checkLevel(item?.children, `${path}.children[${j}].children`, ctx, false, problems));
+    m.children.forEach((item, j) =>
+      checkLevel(item?.children, `${path}.children[${j}].children`, ctx, false, problems),
+    );
   } else {
     checkLevel(m.children, `${path}.children`, ctx, false, problems);
   }
 }
 
-function checkLevel(list: Metafield[] | undefined, path: string, ctx: DefinitionContext, topLevel: boolean, problems: string[]): void {
+function checkLevel(
+  list: Metafield[] | undefined,
+  path: string,
+  ctx: DefinitionContext,
+  topLevel: boolean,
+  problems: string[],
+): void {
   if (!Array.isArray(list)) return;
   for (const [key, at] of duplicates(list.map((m) => m?.key))) {
     problems.push(`${path}[${at[1]}].key ${JSON.stringify(key)} is used ${times(at.length)} at the same level`);
@@ -107,9 +116,13 @@ export function checkMetafieldDefinitions(metafields: Metafield[], ctx: Definiti
   const problems: string[] = [];
   checkLevel(metafields, 'metafields', ctx, true, problems);
   if (Array.isArray(metafields)) {
-    const sortable = metafields.flatMap((m, i) => (m?.sortable === true ? [`metafields[${i}] (${JSON.stringify(m.key)})`] : []));
+    const sortable = metafields.flatMap((m, i) =>
+      m?.sortable === true ? [`metafields[${i}] (${JSON.stringify(m.key)})`] : [],
+    );
     if (sortable.length > MAX_SORTABLE_METAFIELDS) {
-      problems.push(`at most ${MAX_SORTABLE_METAFIELDS} Metafields of an Object type may be sortable, found ${sortable.length}: ${sortable.join(', ')}`);
+      problems.push(
+        `at most ${MAX_SORTABLE_METAFIELDS} Metafields of an Object type may be sortable, found ${sortable.length}: ${sortable.join(', ')}`,
+      );
     }
   }
   return problems;

@@ -13,7 +13,12 @@ export function createBaselineApp(db: Db, bucketId: ObjectId): Express {
   app.disable('x-powered-by');
   const objects = publishedObjectsCollection(db);
   app.get('/posts', async (req, res) => {
-    const filter: Filter<ObjectDoc> = { bucket_id: bucketId, type: 'posts', status: 'published', 'metadata.genre': String(req.query.genre) };
+    const filter: Filter<ObjectDoc> = {
+      bucket_id: bucketId,
+      type: 'posts',
+      status: 'published',
+      'metadata.genre': String(req.query.genre),
+    };
     const [docs, total] = await Promise.all([
       objects.find(filter).sort({ 'metadata.score': -1, _id: -1 }).limit(100).toArray(),
       objects.countDocuments(filter),

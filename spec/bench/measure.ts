@@ -61,7 +61,12 @@ export async function measureOnce(s: Scenario, o: LoadOptions): Promise<Sample> 
   const connections = s.connections ?? o.connections;
   await load(url, connections, o.warmupSeconds);
   await s.server.resetPeak();
-  const before = { server: cpuMsOf(s.server.pid), engine: descendantCpuMs(o.serverPids), self: process.cpuUsage(), machine: machineBusyMs() };
+  const before = {
+    server: cpuMsOf(s.server.pid),
+    engine: descendantCpuMs(o.serverPids),
+    self: process.cpuUsage(),
+    machine: machineBusyMs(),
+  };
   const result = await load(url, connections, o.seconds);
   const self = process.cpuUsage(before.self);
   const serverCpuMs = delta(cpuMsOf(s.server.pid), before.server);

@@ -30,7 +30,10 @@ function readStat(pid: number): Stat | null {
 export function descendantCpuMs(exclude: ReadonlySet<number>): number | null {
   let pids: number[];
   try {
-    pids = fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map(Number);
+    pids = fs
+      .readdirSync('/proc')
+      .filter((d) => /^\d+$/.test(d))
+      .map(Number);
   } catch {
     return null;
   }

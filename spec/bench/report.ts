@@ -29,7 +29,13 @@ export interface Ratio {
 
 const MB = 1024 * 1024;
 
-export function toRow(scenario: string, server: Row['server'], samples: Sample[], median: Sample, bodyBytes: number): Row {
+export function toRow(
+  scenario: string,
+  server: Row['server'],
+  samples: Sample[],
+  median: Sample,
+  bodyBytes: number,
+): Row {
   const r = median.result;
   const perReq = (ms: number | null) => (ms === null || r['2xx'] === 0 ? null : ms / r['2xx']);
   return {
@@ -56,7 +62,8 @@ const fixed = (n: number | null, digits = 1) => (n === null ? '-' : n.toFixed(di
 
 function table(headers: string[], rows: string[][]): string {
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
@@ -99,14 +106,26 @@ export function printReport(rows: Row[], ratios: Ratio[], extra: Record<string, 
   console.log(
     table(
       ['scenario', 'peak RSS MB', 'body KB', 'server CPU ms/req', 'engine CPU ms/req', 'other CPU %'],
-      rows.map((r) => [r.scenario, r.peakRssMb.toFixed(1), r.bodyKb.toFixed(1), fixed(r.serverCpuMsPerReq, 2), fixed(r.engineCpuMsPerReq, 2), fixed(r.otherCpuPct, 0)]),
+      rows.map((r) => [
+        r.scenario,
+        r.peakRssMb.toFixed(1),
+        r.bodyKb.toFixed(1),
+        fixed(r.serverCpuMsPerReq, 2),
+        fixed(r.engineCpuMsPerReq, 2),
+        fixed(r.otherCpuPct, 0),
+      ]),
     ),
   );
   console.log('\nRatios');
   console.log(
     table(
       ['ratio', 'value', 'target', 'met'],
-      ratios.map((q) => [q.name, Number.isInteger(q.value) ? String(q.value) : q.value.toFixed(2), q.target, q.ok ? 'yes' : 'NO']),
+      ratios.map((q) => [
+        q.name,
+        Number.isInteger(q.value) ? String(q.value) : q.value.toFixed(2),
+        q.target,
+        q.ok ? 'yes' : 'NO',
+      ]),
     ),
   );
   const summary = {

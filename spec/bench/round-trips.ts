@@ -17,10 +17,18 @@ export interface TripCount {
  * sending the request and reading the answer belongs to it. Each path is requested once
  * beforehand so in-process caches (types by Bucket generation) are in their steady state.
  */
-export async function countRoundTrips(uri: string, dbName: string, paths: Record<string, string>): Promise<Record<string, TripCount>> {
+export async function countRoundTrips(
+  uri: string,
+  dbName: string,
+  paths: Record<string, string>,
+): Promise<Record<string, TripCount>> {
   const client = new MongoClient(uri, { monitorCommands: true, serverSelectionTimeoutMS: 10_000 });
   await client.connect();
-  const app = createApp({ config: loadConfig({ PUBLIC_URL: 'http://127.0.0.1' }), db: client.db(dbName), log: (m) => console.error(`[round-trips] ${m}`) });
+  const app = createApp({
+    config: loadConfig({ PUBLIC_URL: 'http://127.0.0.1' }),
+    db: client.db(dbName),
+    log: (m) => console.error(`[round-trips] ${m}`),
+  });
   const server = app.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

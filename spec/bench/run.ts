@@ -2,7 +2,16 @@ import assert from 'node:assert/strict';
 import os from 'node:os';
 import { MongoClient } from 'mongodb';
 import { startEngine } from '../../lib/db/engine.js';
-import { checkPage, load, measureOnce, medianSample, type LoadOptions, type Page, type Sample, type Scenario } from './measure.js';
+import {
+  checkPage,
+  load,
+  measureOnce,
+  medianSample,
+  type LoadOptions,
+  type Page,
+  type Sample,
+  type Scenario,
+} from './measure.js';
 import { printReport, toRow, type Ratio, type Row } from './report.js';
 import { countRoundTrips } from './round-trips.js';
 import { seed, BUCKET_SLUG, QUERIED_GENRE } from './seed.js';
@@ -60,7 +69,12 @@ async function main(): Promise<void> {
   const started = Date.now();
   const engine = await startEngine({ mongodbUri: process.env.MONGODB_URI || null, persistent: false, dataDir: '' });
   console.log(`Engine: ${engine.name}`);
-  console.log(`Machine: ${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}, Node ${process.version}`);
+  console.log(
+    `Machine: ${os.cpus().length} CPUs, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}, Node ${process.version}`,
+  );
   console.log(
     `Load: autocannon in this process, ${CONNECTIONS} connections (1 where noted), ${ROUNDS} rounds of ${SECONDS} s per scenario (each after ${WARMUP} s warm-up), ` +
       'servers in child processes on 127.0.0.1',
@@ -80,13 +94,21 @@ async function main(): Promise<void> {
       depth2: listPath(seeded.readKey, { useCache: 'false', depth: '2' }),
     };
 
-    const trips = await countRoundTrips(engine.uri, DB_NAME, { depth0: paths.depth0, depth2: paths.depth2, cached: paths.cached });
+    const trips = await countRoundTrips(engine.uri, DB_NAME, {
+      depth0: paths.depth0,
+      depth2: paths.depth2,
+      cached: paths.cached,
+    });
     console.log('\nDatabase commands for one request (command monitoring, steady state)');
     for (const [name, t] of Object.entries(trips)) {
       assert.equal(t.status, 200, `${name}: ${JSON.stringify(t.body).slice(0, 300)}`);
       console.log(`  ${name.padEnd(7)} X-Cache ${t.cache}: ${t.commands.length} round trips: ${t.commands.join(', ')}`);
     }
-    const first = (trips.depth2.body as { objects: Array<{ metadata: { author: unknown; categories: Array<{ metadata: { parent: unknown } }> } }> }).objects[0];
+    const first = (
+      trips.depth2.body as {
+        objects: Array<{ metadata: { author: unknown; categories: Array<{ metadata: { parent: unknown } }> } }>;
+      }
+    ).objects[0];
     assert.equal(typeof first.metadata.author, 'object', 'depth=2 expands the author');
     assert.equal(typeof first.metadata.categories[0].metadata.parent, 'object', 'depth=2 expands the parent category');
 
@@ -108,14 +130,24 @@ async function main(): Promise<void> {
     ];
     const pages = new Map<string, Page>();
     for (const s of scenarios) pages.set(s.name, await checkPage(s));
-    assert.deepEqual(pages.get(scenarios[1].name)!.ids, pages.get(scenarios[0].name)!.ids, 'the service and the baseline answer the same page');
+    assert.deepEqual(
+      pages.get(scenarios[1].name)!.ids,
+      pages.get(scenarios[0].name)!.ids,
+      'the service and the baseline answer the same page',
+    );
 
     if (ENGINE_WARMUP > 0) {
       console.log(`\nWarming the engine (${ENGINE_WARMUP} s per scenario, not measured)`);
-      for (const s of scenarios.filter((x) => x.connections === undefined)) await load(s.server.baseUrl + s.path, CONNECTIONS, ENGINE_WARMUP);
+      for (const s of scenarios.filter((x) => x.connections === undefined))
+        await load(s.server.baseUrl + s.path, CONNECTIONS, ENGINE_WARMUP);
     }
 
-    const opts: LoadOptions = { connections: CONNECTIONS, seconds: SECONDS, warmupSeconds: WARMUP, serverPids: new Set(children.map((c) => c.pid)) };
+    const opts: LoadOptions = {
+      connections: CONNECTIONS,
+      seconds: SECONDS,
+      warmupSeconds: WARMUP,
+      serverPids: new Set(children.map((c) => c.pid)),
+    };
     const samples = new Map<string, Sample[]>(scenarios.map((s) => [s.name, []]));
     for (let round = 1; round <= ROUNDS; round++) {
       console.log(`\nRound ${round} of ${ROUNDS}`);
@@ -123,7 +155,9 @@ async function main(): Promise<void> {
         const sample = await measureOnce(s, opts);
         samples.get(s.name)!.push(sample);
         const r = sample.result;
-        console.log(`  ${s.name.padEnd(28)} ${(r['2xx'] / r.duration).toFixed(1).padStart(8)} req/s  p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms`);
+        console.log(
+          `  ${s.name.padEnd(28)} ${(r['2xx'] / r.duration).toFixed(1).padStart(8)} req/s  p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms`,
+        );
       }
     }
 
@@ -137,7 +171,12 @@ async function main(): Promise<void> {
       ratio('service/baseline throughput (cache off)', uncached.rps / base.rps, '>= 0.8', (v) => v >= 0.8),
       ratio('cached/uncached throughput', cached.rps / uncached.rps, '>= 3', (v) => v >= 3),
       ratio('depth2/depth0 p50 latency', d2.p50 / Math.max(d0.p50, 0.001), '<= 2.5', (v) => v <= 2.5),
-      ratio('depth2/depth0 p50 latency, 1 connection', d2one.p50 / Math.max(d0one.p50, 0.001), '<= 2.5', (v) => v <= 2.5),
+      ratio(
+        'depth2/depth0 p50 latency, 1 connection',
+        d2one.p50 / Math.max(d0one.p50, 0.001),
+        '<= 2.5',
+        (v) => v <= 2.5,
+      ),
       ratio('round trips, one depth=2 request', trips.depth2.commands.length, '<= 3', (v) => v <= 3),
     ];
     const vmHwm = { baseline: mb(baseline.vmHwm()), service: mb(service.vmHwm()) };
@@ -152,7 +191,9 @@ async function main(): Promise<void> {
       vm_hwm_mb: vmHwm,
       round_trips: Object.fromEntries(Object.entries(trips).map(([k, t]) => [k, t.commands])),
     });
-    console.log(`\nServer process high-water RSS (VmHWM) over the whole run: baseline ${vmHwm.baseline} MB, service ${vmHwm.service} MB`);
+    console.log(
+      `\nServer process high-water RSS (VmHWM) over the whole run: baseline ${vmHwm.baseline} MB, service ${vmHwm.service} MB`,
+    );
     console.log(`Total time ${seconds(Date.now() - started)}`);
   } finally {
     for (const c of children) await c.stop();

@@ -1,5 +1,11 @@
 import { ObjectId, type Db } from 'mongodb';
-import { bucketsCollection, objectsCollection, publishedObjectsCollection, type BucketDoc, type ObjectDoc } from '../../lib/db/collections.js';
+import {
+  bucketsCollection,
+  objectsCollection,
+  publishedObjectsCollection,
+  type BucketDoc,
+  type ObjectDoc,
+} from '../../lib/db/collections.js';
 import { ensureIndexes } from '../../lib/db/indexes.js';
 import { createBucket } from '../../lib/services/buckets.js';
 import { createObjectType } from '../../lib/services/object-types.js';
@@ -32,7 +38,10 @@ function prng(seed: number): () => number {
   };
 }
 
-const WORDS = 'lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore et dolore magna aliqua'.split(' ');
+const WORDS =
+  'lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore et dolore magna aliqua'.split(
+    ' ',
+  );
 
 function sentence(rand: () => number, words: number): string {
   return Array.from({ length: words }, () => WORDS[Math.floor(rand() * WORDS.length)]).join(' ');
@@ -76,7 +85,18 @@ async function createTypes(db: Db, bucket: BucketDoc): Promise<void> {
  * The stored shape (see ObjectDoc): relationships as ObjectIds, every one also listed in refs.
  * Published Objects are also copied into the live view, as publishing through the service does.
  */
-function objectDoc(bucketId: ObjectId, type: string, i: number, fields: { title: string; content: string; metadata: Record<string, unknown>; status?: 'published' | 'draft'; at: Date }): ObjectDoc {
+function objectDoc(
+  bucketId: ObjectId,
+  type: string,
+  i: number,
+  fields: {
+    title: string;
+    content: string;
+    metadata: Record<string, unknown>;
+    status?: 'published' | 'draft';
+    at: Date;
+  },
+): ObjectDoc {
   const refs: ObjectId[] = [];
   for (const v of Object.values(fields.metadata)) {
     if (v instanceof ObjectId) refs.push(v);
@@ -117,7 +137,12 @@ export async function seed(db: Db): Promise<Seeded> {
   const at = (i: number) => new Date(base + i * 60_000);
 
   const tops = Array.from({ length: TOP_CATEGORIES }, (_, i) =>
-    objectDoc(bucket._id, 'categories', i, { title: `Top ${i}`, content: '', metadata: { description: sentence(rand, 8), parent: '' }, at: at(i) }),
+    objectDoc(bucket._id, 'categories', i, {
+      title: `Top ${i}`,
+      content: '',
+      metadata: { description: sentence(rand, 8), parent: '' },
+      at: at(i),
+    }),
   );
   const subs = Array.from({ length: SUB_CATEGORIES }, (_, i) =>
     objectDoc(bucket._id, 'categories', TOP_CATEGORIES + i, {
@@ -128,7 +153,12 @@ export async function seed(db: Db): Promise<Seeded> {
     }),
   );
   const authors = Array.from({ length: AUTHORS }, (_, i) =>
-    objectDoc(bucket._id, 'authors', i, { title: `Author ${i}`, content: '', metadata: { bio: sentence(rand, 30), followers: Math.floor(rand() * 10_000) }, at: at(i) }),
+    objectDoc(bucket._id, 'authors', i, {
+      title: `Author ${i}`,
+      content: '',
+      metadata: { bio: sentence(rand, 30), followers: Math.floor(rand() * 10_000) },
+      at: at(i),
+    }),
   );
   const postCount = TOTAL_OBJECTS - tops.length - subs.length - authors.length;
   const posts = Array.from({ length: postCount }, (_, i) => {
@@ -157,6 +187,12 @@ export async function seed(db: Db): Promise<Seeded> {
   return {
     bucket,
     readKey: keys.read_key!,
-    counts: { categories: tops.length + subs.length, authors: authors.length, posts: posts.length, total: all.length, published: live.length },
+    counts: {
+      categories: tops.length + subs.length,
+      authors: authors.length,
+      posts: posts.length,
+      total: all.length,
+      published: live.length,
+    },
   };
 }

@@ -36,7 +36,11 @@ const db = client.db(dbName);
 const app =
   mode === 'service'
     ? // An env of its own: the benchmark must not pick up settings from the shell that runs it.
-      createApp({ config: loadConfig({ PUBLIC_URL: 'http://127.0.0.1' }), db, log: (m) => console.error(`[service] ${m}`) })
+      createApp({
+        config: loadConfig({ PUBLIC_URL: 'http://127.0.0.1' }),
+        db,
+        log: (m) => console.error(`[service] ${m}`),
+      })
     : createBaselineApp(db, (await bucketsCollection(db).findOne({ slug: BUCKET_SLUG }))!._id);
 
 const server = app.listen(0, '127.0.0.1', () => send({ type: 'ready', port: (server.address() as AddressInfo).port }));

@@ -14,7 +14,11 @@ export interface ServerHandle {
   stop(): Promise<void>;
 }
 
-function nextMessage<T extends ChildMessage['type']>(child: ChildProcess, type: T, timeoutMs = 30_000): Promise<Extract<ChildMessage, { type: T }>> {
+function nextMessage<T extends ChildMessage['type']>(
+  child: ChildProcess,
+  type: T,
+  timeoutMs = 30_000,
+): Promise<Extract<ChildMessage, { type: T }>> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => done(new Error(`server child sent no "${type}" within ${timeoutMs} ms`)), timeoutMs);
     const onMessage = (m: ChildMessage) => {

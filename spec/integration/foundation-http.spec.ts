@@ -14,7 +14,10 @@ describe('HTTP behaviour', () => {
   after(() => assert.deepEqual(h.errors, []));
 
   it('GET /v3/status answers the region and version without a credential', async () => {
-    const res = await request(h.app).get('/v3/status').expect(200).expect('content-type', /application\/json/);
+    const res = await request(h.app)
+      .get('/v3/status')
+      .expect(200)
+      .expect('content-type', /application\/json/);
     assert.equal(res.body.region, 'eu-test-1');
     assert.equal(res.body.api_version, '3.0.0');
     assert.match(res.body.version, /^\d+\.\d+\.\d+/);

@@ -26,7 +26,10 @@ describe('Media API: list, get, update, delete', () => {
       { file: png, filename: 'c-bird.png', folder: 'animals' },
     ];
     for (const [i, s] of specs.entries()) {
-      const res = await upload(h.app, keys, s.file, { filename: s.filename, fields: { folder: s.folder, metadata: JSON.stringify({ rank: i, tag: i % 2 ? 'odd' : 'even' }) } }).expect(200);
+      const res = await upload(h.app, keys, s.file, {
+        filename: s.filename,
+        fields: { folder: s.folder, metadata: JSON.stringify({ rank: i, tag: i % 2 ? 'odd' : 'even' }) },
+      }).expect(200);
       items.push(res.body.media);
       await new Promise((r) => setTimeout(r, 5));
     }
@@ -36,7 +39,10 @@ describe('Media API: list, get, update, delete', () => {
   it('lists every item newest first with the total', async () => {
     const res = await api.get('/media').expect(200);
     assert.equal(res.body.total, 5);
-    assert.deepEqual(res.body.media.map((m: any) => m.id), items.map((m) => m.id).reverse());
+    assert.deepEqual(
+      res.body.media.map((m: any) => m.id),
+      items.map((m) => m.id).reverse(),
+    );
     assert.deepEqual(res.body.media[0], items[4]);
   });
 
@@ -58,13 +64,19 @@ describe('Media API: list, get, update, delete', () => {
 
   it('filters by name, id, folder, type, original_name, size, metadata and dates', async () => {
     const byName = await api.get(`/media?limit=1&query=${q({ name: items[2].name })}`).expect(200);
-    assert.deepEqual(byName.body.media.map((m: any) => m.id), [items[2].id]);
+    assert.deepEqual(
+      byName.body.media.map((m: any) => m.id),
+      [items[2].id],
+    );
     const byId = await api.get(`/media?query=${q({ id: items[1].id })}`).expect(200);
     assert.equal(byId.body.media[0].name, items[1].name);
     const animals = await api.get(`/media?query=${q({ folder: 'animals', type: 'image/png' })}`).expect(200);
     assert.equal(animals.body.total, 3);
     const regex = await api.get(`/media?query=${q({ original_name: { $regex: '^B-', $options: 'i' } })}`).expect(200);
-    assert.deepEqual(regex.body.media.map((m: any) => m.original_name), ['b-dog.png']);
+    assert.deepEqual(
+      regex.body.media.map((m: any) => m.original_name),
+      ['b-dog.png'],
+    );
     const small = await api.get(`/media?query=${q({ size: { $lt: 20 } })}`).expect(200);
     assert.deepEqual(small.body.media.map((m: any) => m.original_name).sort(), ['notes.txt', 'report.pdf']);
     const odd = await api.get(`/media?query=${q({ 'metadata.tag': 'odd' })}`).expect(200);
@@ -72,7 +84,10 @@ describe('Media API: list, get, update, delete', () => {
     const later = await api.get(`/media?query=${q({ created_at: { $gt: items[2].created } })}`).expect(200);
     assert.deepEqual(later.body.media.map((m: any) => m.id).sort(), [items[3].id, items[4].id].sort());
     const noFolder = await api.get(`/media?query=${q({ folder: null })}`).expect(200);
-    assert.deepEqual(noFolder.body.media.map((m: any) => m.original_name), ['notes.txt']);
+    assert.deepEqual(
+      noFolder.body.media.map((m: any) => m.original_name),
+      ['notes.txt'],
+    );
   });
 
   it('answers 404 when nothing matches and 400 naming the problem for a bad query', async () => {
@@ -89,21 +104,33 @@ describe('Media API: list, get, update, delete', () => {
 
   it('sorts by created_at, modified_at and random, and refuses other sorts', async () => {
     const asc = await api.get('/media?sort=created_at').expect(200);
-    assert.deepEqual(asc.body.media.map((m: any) => m.id), items.map((m) => m.id));
+    assert.deepEqual(
+      asc.body.media.map((m: any) => m.id),
+      items.map((m) => m.id),
+    );
     const modified = await api.get('/media?sort=-modified_at').expect(200);
-    assert.deepEqual(modified.body.media.map((m: any) => m.id), items.map((m) => m.id).reverse());
+    assert.deepEqual(
+      modified.body.media.map((m: any) => m.id),
+      items.map((m) => m.id).reverse(),
+    );
     const random = await api.get('/media?sort=random&limit=3').expect(200);
     assert.equal(random.body.media.length, 3);
     assert.equal(random.body.total, 5);
     const bad = await api.get('/media?sort=size').expect(400);
-    assert.match(bad.body.message, /allowed values for media are created_at, -created_at, modified_at, -modified_at, random/);
+    assert.match(
+      bad.body.message,
+      /allowed values for media are created_at, -created_at, modified_at, -modified_at, random/,
+    );
   });
 
   it('paginates with limit and skip', async () => {
     const page1 = await api.get('/media?sort=created_at&limit=2').expect(200);
     const page2 = await api.get('/media?sort=created_at&limit=2&skip=2').expect(200);
     const page3 = await api.get('/media?sort=created_at&limit=2&skip=4').expect(200);
-    assert.deepEqual([...page1.body.media, ...page2.body.media, ...page3.body.media].map((m: any) => m.id), items.map((m) => m.id));
+    assert.deepEqual(
+      [...page1.body.media, ...page2.body.media, ...page3.body.media].map((m: any) => m.id),
+      items.map((m) => m.id),
+    );
     assert.equal(page2.body.total, 5);
     const bad = await api.get('/media?limit=0&skip=-1').expect(400);
     assert.match(bad.body.message, /limit must be/);
@@ -113,13 +140,22 @@ describe('Media API: list, get, update, delete', () => {
 
   it('narrows items to props', async () => {
     const res = await api.get('/media?props=id,name,imgproc_url,metadata.rank&limit=1').expect(200);
-    assert.deepEqual(res.body.media[0], { id: items[4].id, name: items[4].name, imgproc_url: items[4].imgproc_url, metadata: { rank: 4 } });
+    assert.deepEqual(res.body.media[0], {
+      id: items[4].id,
+      name: items[4].name,
+      imgproc_url: items[4].imgproc_url,
+      metadata: { rank: 4 },
+    });
   });
 
   it('answers 413 when the list exceeds the response cap', async () => {
     const big = 'x'.repeat(200_000);
     const png = await imageBytes(4, 4);
-    for (let i = 0; i < 32; i++) await upload(h.app, keys, png, { filename: `big-${i}.png`, fields: { folder: 'big', metadata: JSON.stringify({ big }) } }).expect(200);
+    for (let i = 0; i < 32; i++)
+      await upload(h.app, keys, png, {
+        filename: `big-${i}.png`,
+        fields: { folder: 'big', metadata: JSON.stringify({ big }) },
+      }).expect(200);
     const res = await api.get(`/media?query=${q({ folder: 'big' })}`).expect(413);
     assert.match(res.body.message, /over the 6 MB limit/);
     const narrowed = await api.get(`/media?props=id&query=${q({ folder: 'big' })}`).expect(200);
@@ -139,7 +175,9 @@ describe('Media API: list, get, update, delete', () => {
 
   it('updates folder, alt_text and metadata without touching the file, and shows the change at once', async () => {
     await api.get(`/media/${items[0].id}`).expect(200);
-    const res = await api.patch(`/media/${items[0].id}`, { folder: 'pets', alt_text: 'A cat', metadata: { caption: 'Tom' } }).expect(200);
+    const res = await api
+      .patch(`/media/${items[0].id}`, { folder: 'pets', alt_text: 'A cat', metadata: { caption: 'Tom' } })
+      .expect(200);
     const m = res.body.media;
     assert.equal(m.folder, 'pets');
     assert.equal(m.alt_text, 'A cat');

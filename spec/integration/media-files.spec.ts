@@ -24,7 +24,10 @@ describe('Serving media: /files and /imgproc', () => {
     h = await freshHarness();
     keys = await h.bucket('serve');
     const png = await imageBytes(400, 300, 'png');
-    photo = { name: (await upload(h.app, keys, png, { filename: 'photo.png' }).expect(200)).body.media.name, bytes: png };
+    photo = {
+      name: (await upload(h.app, keys, png, { filename: 'photo.png' }).expect(200)).body.media.name,
+      bytes: png,
+    };
     const bytes = randomishBytes(1_000_000, 3);
     blob = { name: (await upload(h.app, keys, bytes, { filename: 'data.bin' }).expect(200)).body.media.name, bytes };
   });
@@ -50,7 +53,10 @@ describe('Serving media: /files and /imgproc', () => {
 
   it('answers 304 when If-None-Match names the current ETag', async () => {
     const first = await get(h.app, `/files/serve/${blob.name}`).expect(200);
-    const again = await request(h.app).get(`/files/serve/${blob.name}`).set('If-None-Match', first.headers.etag).expect(304);
+    const again = await request(h.app)
+      .get(`/files/serve/${blob.name}`)
+      .set('If-None-Match', first.headers.etag)
+      .expect(304);
     assert.equal(again.text ?? '', '');
     await get(h.app, `/files/serve/${blob.name}`).set('If-None-Match', '"something-else"').expect(200);
   });
@@ -65,7 +71,10 @@ describe('Serving media: /files and /imgproc', () => {
     const open = await get(h.app, `/files/serve/${blob.name}`).set('Range', 'bytes=999990-').expect(206);
     assert.equal((open.body as Buffer).length, 10);
     // A Range conditioned on another version (If-Range) is ignored: the whole current file is sent.
-    const stale = await get(h.app, `/files/serve/${blob.name}`).set('Range', 'bytes=0-9').set('If-Range', '"old"').expect(200);
+    const stale = await get(h.app, `/files/serve/${blob.name}`)
+      .set('Range', 'bytes=0-9')
+      .set('If-Range', '"old"')
+      .expect(200);
     assert.equal((stale.body as Buffer).length, blob.bytes.length);
   });
 
@@ -103,12 +112,18 @@ describe('Serving media: /files and /imgproc', () => {
     const insideMeta = await sharp(inside.body as Buffer).metadata();
     assert.deepEqual([insideMeta.width, insideMeta.height], [50, 38]);
     const crop = await get(h.app, `/imgproc/serve/${photo.name}?w=40&h=40&fit=crop`).expect(200);
-    assert.deepEqual([(await sharp(crop.body as Buffer).metadata()).width, (await sharp(crop.body as Buffer).metadata()).height], [40, 40]);
+    assert.deepEqual(
+      [(await sharp(crop.body as Buffer).metadata()).width, (await sharp(crop.body as Buffer).metadata()).height],
+      [40, 40],
+    );
   });
 
   it('stores each variant once: a repeated request does no processing', async () => {
     const path = `/imgproc/serve/${photo.name}?w=120&fm=webp&q=60`;
-    const countFor = () => h.db.collection('media_variants.files').countDocuments({ filename: { $regex: 'w=120&h=&fit=cover&fm=webp&q=60$' } });
+    const countFor = () =>
+      h.db
+        .collection('media_variants.files')
+        .countDocuments({ filename: { $regex: 'w=120&h=&fit=cover&fm=webp&q=60$' } });
     const first = await get(h.app, path).expect(200);
     assert.equal(first.headers['x-imgproc-cache'], 'MISS');
     assert.equal(await countFor(), 1);
@@ -124,7 +139,8 @@ describe('Serving media: /files and /imgproc', () => {
   it('answers 400 with the error body for invalid parameters', async () => {
     const res = await request(h.app).get(`/imgproc/serve/${photo.name}?w=0&h=5000&fit=squash&fm=bmp&q=101`).expect(400);
     assert.equal(res.body.status, 400);
-    for (const p of ['w must be', 'h must be', 'fit must be', 'fm must be', 'q must be']) assert.ok(res.body.message.includes(p), p);
+    for (const p of ['w must be', 'h must be', 'fit must be', 'fm must be', 'q must be'])
+      assert.ok(res.body.message.includes(p), p);
     const repeated = await request(h.app).get(`/imgproc/serve/${photo.name}?w=10&w=20`).expect(400);
     assert.match(repeated.body.message, /w must be given once/);
   });

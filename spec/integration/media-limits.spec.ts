@@ -30,7 +30,11 @@ function startUpload(port: number, keys: IssuedKeys, headers: Record<string, str
     port,
     method: 'POST',
     path: `/v3/buckets/${keys.slug}/media`,
-    headers: { 'Content-Type': `multipart/form-data; boundary=${BOUNDARY}`, Authorization: `Bearer ${keys.write_key}`, ...headers },
+    headers: {
+      'Content-Type': `multipart/form-data; boundary=${BOUNDARY}`,
+      Authorization: `Bearer ${keys.write_key}`,
+      ...headers,
+    },
   });
   // Once the server has answered and closed, further writes fail; that is expected here.
   req.on('error', () => undefined);
@@ -38,7 +42,13 @@ function startUpload(port: number, keys: IssuedKeys, headers: Record<string, str
     req.on('response', (res) => {
       const parts: Buffer[] = [];
       res.on('data', (c: Buffer) => parts.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: JSON.parse(Buffer.concat(parts).toString() || '{}') }));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          body: JSON.parse(Buffer.concat(parts).toString() || '{}'),
+        }),
+      );
     });
   });
   return { req, answer };
@@ -118,13 +128,19 @@ describe('Media upload limits and aborted uploads', () => {
   it('leaves no partial file and no media record when the client aborts mid-body', async () => {
     // A second app over the same database with a limit the aborted upload stays under.
     const errors: string[] = [];
-    const app2 = createApp({ config: loadConfig({ PUBLIC_URL: 'http://api.test', MEDIA_MAX_BYTES: String(50 * 1024 * 1024) }), db: h.db, log: (m) => errors.push(m) });
+    const app2 = createApp({
+      config: loadConfig({ PUBLIC_URL: 'http://api.test', MEDIA_MAX_BYTES: String(50 * 1024 * 1024) }),
+      db: h.db,
+      log: (m) => errors.push(m),
+    });
     const server2 = app2.listen(0, '127.0.0.1');
     await new Promise((r) => server2.once('listening', r));
     const before = await storedFileCounts(h.db);
     const mediaBefore = await h.db.collection('media').countDocuments();
     try {
-      const { req } = startUpload((server2.address() as AddressInfo).port, keys, { 'Content-Length': 10 * 1024 * 1024 });
+      const { req } = startUpload((server2.address() as AddressInfo).port, keys, {
+        'Content-Length': 10 * 1024 * 1024,
+      });
       req.write(PART_HEAD);
       for (let i = 0; i < 16; i++) req.write(randomishBytes(64 * 1024, i + 1));
       // Wait until chunks are really being stored, so the abort hits an upload in progress.

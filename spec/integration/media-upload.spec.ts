@@ -59,16 +59,25 @@ describe('Media upload', () => {
 
   it('records the type the bytes prove, not the one the client claims', async () => {
     const jpeg = await imageBytes(20, 10, 'jpeg');
-    const res = await upload(h.app, keys, jpeg, { filename: 'really-a-jpeg.txt', contentType: 'text/plain' }).expect(200);
+    const res = await upload(h.app, keys, jpeg, { filename: 'really-a-jpeg.txt', contentType: 'text/plain' }).expect(
+      200,
+    );
     assert.equal(res.body.media.type, 'image/jpeg');
     assert.equal(res.body.media.width, 20);
-    const csv = await upload(h.app, keys, Buffer.from('a,b\n1,2\n'), { filename: 'data.csv', contentType: 'application/octet-stream' }).expect(200);
+    const csv = await upload(h.app, keys, Buffer.from('a,b\n1,2\n'), {
+      filename: 'data.csv',
+      contentType: 'application/octet-stream',
+    }).expect(200);
     assert.equal(csv.body.media.type, 'text/csv');
     assert.match(csv.body.media.name, /-data\.csv$/);
   });
 
   it('accepts the write key as the form field write_key instead of the header', async () => {
-    const res = await upload(h.app, keys, Buffer.from('%PDF-1.4 x'), { filename: 'doc.pdf', header: false, fields: { write_key: keys.write_key! } }).expect(200);
+    const res = await upload(h.app, keys, Buffer.from('%PDF-1.4 x'), {
+      filename: 'doc.pdf',
+      header: false,
+      fields: { write_key: keys.write_key! },
+    }).expect(200);
     assert.equal(res.body.media.type, 'application/pdf');
   });
 
@@ -77,9 +86,16 @@ describe('Media upload', () => {
     const mediaBefore = await h.db.collection('media').countDocuments();
     const none = await upload(h.app, keys, randomishBytes(300_000), { header: false }).expect(401);
     assert.equal(none.body.status, 401);
-    const wrongField = await upload(h.app, keys, randomishBytes(300_000), { header: false, fields: { write_key: 'nope' } }).expect(401);
+    const wrongField = await upload(h.app, keys, randomishBytes(300_000), {
+      header: false,
+      fields: { write_key: 'nope' },
+    }).expect(401);
     assert.match(wrongField.body.message, /write access key/);
-    const wrongHeader = await request(h.app).post('/v3/buckets/uploads/media').set('Authorization', 'Bearer nope').attach('media', randomishBytes(1000), 'x.bin').expect(401);
+    const wrongHeader = await request(h.app)
+      .post('/v3/buckets/uploads/media')
+      .set('Authorization', 'Bearer nope')
+      .attach('media', randomishBytes(1000), 'x.bin')
+      .expect(401);
     assert.equal(wrongHeader.body.status, 401);
     assert.deepEqual(await storedFileCounts(h.db), before);
     assert.equal(await h.db.collection('media').countDocuments(), mediaBefore);
@@ -87,7 +103,9 @@ describe('Media upload', () => {
 
   it('answers 400 naming the problem for bad form fields, and keeps no file', async () => {
     const before = await storedFileCounts(h.db);
-    const bad = await upload(h.app, keys, Buffer.from('x'), { fields: { metadata: '{not json', trigger_webhook: 'maybe', colour: 'red' } }).expect(400);
+    const bad = await upload(h.app, keys, Buffer.from('x'), {
+      fields: { metadata: '{not json', trigger_webhook: 'maybe', colour: 'red' },
+    }).expect(400);
     assert.match(bad.body.message, /metadata must be a JSON object/);
     assert.match(bad.body.message, /trigger_webhook must be "true" or "false"/);
     assert.match(bad.body.message, /unknown form field\(s\) "colour"/);
@@ -99,11 +117,23 @@ describe('Media upload', () => {
   });
 
   it('answers 400 when the form has no file or the file is in another field, 415 for a non-multipart body', async () => {
-    const noFile = await request(h.app).post('/v3/buckets/uploads/media').set('Authorization', `Bearer ${keys.write_key}`).field('folder', 'x').expect(400);
+    const noFile = await request(h.app)
+      .post('/v3/buckets/uploads/media')
+      .set('Authorization', `Bearer ${keys.write_key}`)
+      .field('folder', 'x')
+      .expect(400);
     assert.match(noFile.body.message, /no file/);
-    const otherField = await request(h.app).post('/v3/buckets/uploads/media').set('Authorization', `Bearer ${keys.write_key}`).attach('file', Buffer.from('x'), 'a.txt').expect(400);
+    const otherField = await request(h.app)
+      .post('/v3/buckets/uploads/media')
+      .set('Authorization', `Bearer ${keys.write_key}`)
+      .attach('file', Buffer.from('x'), 'a.txt')
+      .expect(400);
     assert.match(otherField.body.message, /Unexpected file field "file"/);
-    const json = await request(h.app).post('/v3/buckets/uploads/media').set('Authorization', `Bearer ${keys.write_key}`).send({ media: 'x' }).expect(415);
+    const json = await request(h.app)
+      .post('/v3/buckets/uploads/media')
+      .set('Authorization', `Bearer ${keys.write_key}`)
+      .send({ media: 'x' })
+      .expect(415);
     assert.match(json.body.message, /multipart\/form-data/);
   });
 
@@ -118,7 +148,10 @@ describe('Media upload', () => {
   });
 
   it('answers 404 for an unknown Bucket', async () => {
-    const res = await request(h.app).post('/v3/buckets/nowhere/media').attach('media', Buffer.from('x'), 'a.txt').expect(404);
+    const res = await request(h.app)
+      .post('/v3/buckets/nowhere/media')
+      .attach('media', Buffer.from('x'), 'a.txt')
+      .expect(404);
     assert.match(res.body.message, /nowhere/);
   });
 
@@ -133,7 +166,9 @@ describe('Media upload', () => {
   });
 
   it('stores an empty file', async () => {
-    const res = await upload(h.app, keys, Buffer.alloc(0), { filename: 'empty.txt', contentType: 'text/plain' }).expect(200);
+    const res = await upload(h.app, keys, Buffer.alloc(0), { filename: 'empty.txt', contentType: 'text/plain' }).expect(
+      200,
+    );
     assert.equal(res.body.media.size, 0);
     const file = await request(h.app).get(`/files/uploads/${res.body.media.name}`).expect(200);
     assert.equal(file.headers['content-length'], '0');

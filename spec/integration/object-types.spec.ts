@@ -28,7 +28,9 @@ describe('Object types', () => {
   });
 
   it('renders boolean options as 1/0', async () => {
-    const res = await api.post('/object-types', { title: 'Pages', options: { slug_field: false, content_editor: true } }).expect(200);
+    const res = await api
+      .post('/object-types', { title: 'Pages', options: { slug_field: false, content_editor: true } })
+      .expect(200);
     assert.deepEqual(res.body.object_type.options, { slug_field: 0, content_editor: 1 });
   });
 
@@ -50,9 +52,13 @@ describe('Object types', () => {
   it('requires locales when localization is true and priority_locale among them', async () => {
     const a = await api.post('/object-types', { title: 'L1', localization: true }).expect(400);
     assert.match(a.body.message, /locales/);
-    const b = await api.post('/object-types', { title: 'L2', localization: true, locales: ['en', 'fr'], priority_locale: 'de' }).expect(400);
+    const b = await api
+      .post('/object-types', { title: 'L2', localization: true, locales: ['en', 'fr'], priority_locale: 'de' })
+      .expect(400);
     assert.match(b.body.message, /priority_locale "de" must be one of locales/);
-    const ok = await api.post('/object-types', { title: 'L3', localization: true, locales: ['en', 'fr'], priority_locale: 'fr' }).expect(200);
+    const ok = await api
+      .post('/object-types', { title: 'L3', localization: true, locales: ['en', 'fr'], priority_locale: 'fr' })
+      .expect(200);
     assert.deepEqual(ok.body.object_type.locales, ['en', 'fr']);
   });
 
@@ -72,11 +78,22 @@ describe('Object types', () => {
   });
 
   it('PATCH changes only sent fields and replaces the whole metafields array', async () => {
-    await api.post('/object-types', { title: 'Products', emoji: '🛒', metafields: [{ type: 'number', title: 'Price', key: 'price', value: '' }] }).expect(200);
-    const res = await api.patch('/object-types/products', { metafields: [{ type: 'text', title: 'SKU', key: 'sku', value: '' }] }).expect(200);
+    await api
+      .post('/object-types', {
+        title: 'Products',
+        emoji: '🛒',
+        metafields: [{ type: 'number', title: 'Price', key: 'price', value: '' }],
+      })
+      .expect(200);
+    const res = await api
+      .patch('/object-types/products', { metafields: [{ type: 'text', title: 'SKU', key: 'sku', value: '' }] })
+      .expect(200);
     const t = res.body.object_type;
     assert.equal(t.emoji, '🛒');
-    assert.deepEqual(t.metafields.map((m: { key: string }) => m.key), ['sku']);
+    assert.deepEqual(
+      t.metafields.map((m: { key: string }) => m.key),
+      ['sku'],
+    );
     assert.ok(Date.parse(t.modified_at) >= Date.parse(t.created_at));
   });
 
@@ -107,14 +124,19 @@ describe('Object types', () => {
     });
 
     it('accepts the bare write key and a Bucket without a write key', async () => {
-      await request(h.app).post('/v3/buckets/types/object-types').set('Authorization', keys.write_key!).send({ title: 'Bare' }).expect(200);
+      await request(h.app)
+        .post('/v3/buckets/types/object-types')
+        .set('Authorization', keys.write_key!)
+        .send({ title: 'Bare' })
+        .expect(200);
       await h.bucket('nowrite', { kind: 'generate' }, { kind: 'none' });
       await request(h.app).post('/v3/buckets/nowrite/object-types').send({ title: 'Free' }).expect(200);
     });
   });
 
   describe('body errors', () => {
-    const post = () => request(h.app).post('/v3/buckets/types/object-types').set('Authorization', `Bearer ${keys.write_key}`);
+    const post = () =>
+      request(h.app).post('/v3/buckets/types/object-types').set('Authorization', `Bearer ${keys.write_key}`);
 
     it('malformed JSON → 400 with the error body', async () => {
       const res = await post().set('Content-Type', 'application/json').send('{"title": ').expect(400);
@@ -128,7 +150,9 @@ describe('Object types', () => {
     });
 
     it('body over the limit → 413', async () => {
-      const res = await post().send({ title: 'x'.repeat(5000) }).expect(413);
+      const res = await post()
+        .send({ title: 'x'.repeat(5000) })
+        .expect(413);
       assert.equal(res.body.status, 413);
       assert.match(res.body.message, /larger than/);
     });

@@ -18,12 +18,16 @@ describe('Objects: create, read, update, delete', () => {
         ],
       })
       .expect(200);
-    await api.post('/object-types', { title: 'Pages', localization: true, locales: ['en', 'fr'], priority_locale: 'en' }).expect(200);
+    await api
+      .post('/object-types', { title: 'Pages', localization: true, locales: ['en', 'fr'], priority_locale: 'en' })
+      .expect(200);
   });
   after(() => assert.deepEqual(h.errors, []));
 
   it('creates a published Object with every documented field', async () => {
-    const res = await api.post('/objects', { title: 'Hello World', type: 'posts', content: '<p>Hi</p>', metadata: { rank: 1 } }).expect(200);
+    const res = await api
+      .post('/objects', { title: 'Hello World', type: 'posts', content: '<p>Hi</p>', metadata: { rank: 1 } })
+      .expect(200);
     const o = res.body.object;
     assert.match(o.id, /^[0-9a-f]{24}$/);
     assert.equal(o.slug, 'hello-world');
@@ -31,7 +35,8 @@ describe('Objects: create, read, update, delete', () => {
     assert.equal(o.type, 'posts');
     assert.equal(o.content, '<p>Hi</p>');
     assert.deepEqual(o.metadata, { subtitle: 'default sub', rank: 1 });
-    for (const k of ['created_at', 'modified_at', 'published_at']) assert.match(o[k], /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    for (const k of ['created_at', 'modified_at', 'published_at'])
+      assert.match(o[k], /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     for (const k of ['locale', 'thumbnail', 'created_by', 'modified_by', 'order']) assert.ok(k in o, k);
   });
 
@@ -58,15 +63,24 @@ describe('Objects: create, read, update, delete', () => {
   });
 
   it('gives 20 concurrent creates of one title 20 distinct slugs', async () => {
-    const results = await Promise.all(Array.from({ length: 20 }, () => api.post('/objects', { title: 'Race Title', type: 'posts' })));
-    assert.deepEqual(results.map((r) => r.status), Array(20).fill(200));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => api.post('/objects', { title: 'Race Title', type: 'posts' })),
+    );
+    assert.deepEqual(
+      results.map((r) => r.status),
+      Array(20).fill(200),
+    );
     const slugs = new Set(results.map((r) => r.body.object.slug));
     assert.equal(slugs.size, 20);
     assert.ok(slugs.has('race-title'));
   });
 
   it('PATCH changes only sent properties and, within metadata, only sent keys', async () => {
-    const created = (await api.post('/objects', { title: 'Patch Me', type: 'posts', content: 'c1', metadata: { subtitle: 's1', rank: 5 } }).expect(200)).body.object;
+    const created = (
+      await api
+        .post('/objects', { title: 'Patch Me', type: 'posts', content: 'c1', metadata: { subtitle: 's1', rank: 5 } })
+        .expect(200)
+    ).body.object;
     const res = await api.patch(`/objects/${created.id}`, { metadata: { rank: 6 } }).expect(200);
     const o = res.body.object;
     assert.equal(o.title, 'Patch Me');
@@ -88,7 +102,8 @@ describe('Objects: create, read, update, delete', () => {
   });
 
   it('drafts are hidden by default, visible with status=draft or any, and published by PATCH', async () => {
-    const d = (await api.post('/objects', { title: 'Draft One', type: 'posts', status: 'draft' }).expect(200)).body.object;
+    const d = (await api.post('/objects', { title: 'Draft One', type: 'posts', status: 'draft' }).expect(200)).body
+      .object;
     assert.equal(d.status, 'draft');
     assert.equal(d.published_at, null);
     await api.get(`/objects/${d.id}`).expect(404);
@@ -101,7 +116,8 @@ describe('Objects: create, read, update, delete', () => {
   });
 
   it('GET one honours props, and rejects bad status/depth values', async () => {
-    const o = (await api.post('/objects', { title: 'Props', type: 'posts', metadata: { rank: 2 } }).expect(200)).body.object;
+    const o = (await api.post('/objects', { title: 'Props', type: 'posts', metadata: { rank: 2 } }).expect(200)).body
+      .object;
     const res = await api.get(`/objects/${o.id}?props=id,title,metadata.rank`).expect(200);
     assert.deepEqual(res.body.object, { id: o.id, title: 'Props', metadata: { rank: 2 } });
     const bad = await api.get(`/objects/${o.id}?status=all&depth=9`).expect(400);

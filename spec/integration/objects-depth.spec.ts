@@ -15,15 +15,37 @@ describe('depth: relationship expansion', () => {
         metafields: [
           { type: 'object', title: 'Next', key: 'next', value: '', object_type: 'nodes' },
           { type: 'objects', title: 'Friends', key: 'friends', value: '', object_type: 'nodes' },
-          { type: 'parent', title: 'Box', key: 'box', children: [{ type: 'object', title: 'Inner', key: 'inner', value: '', object_type: 'nodes' }] },
-          { type: 'repeater', title: 'Links', key: 'links', repeater_fields: [{ type: 'object', title: 'Target', key: 'target', value: '', object_type: 'nodes' }] },
+          {
+            type: 'parent',
+            title: 'Box',
+            key: 'box',
+            children: [{ type: 'object', title: 'Inner', key: 'inner', value: '', object_type: 'nodes' }],
+          },
+          {
+            type: 'repeater',
+            title: 'Links',
+            key: 'links',
+            repeater_fields: [{ type: 'object', title: 'Target', key: 'target', value: '', object_type: 'nodes' }],
+          },
         ],
       })
       .expect(200);
     for (const name of ['a', 'b', 'c', 'd', 'hidden']) {
-      id[name] = (await api.post('/objects', { title: name.toUpperCase(), type: 'nodes', status: name === 'hidden' ? 'draft' : 'published' }).expect(200)).body.object.id;
+      id[name] = (
+        await api
+          .post('/objects', {
+            title: name.toUpperCase(),
+            type: 'nodes',
+            status: name === 'hidden' ? 'draft' : 'published',
+          })
+          .expect(200)
+      ).body.object.id;
     }
-    await api.patch(`/objects/${id.a}`, { metadata: { next: id.b, friends: [id.c, id.hidden], box: { inner: id.c }, links: [{ target: id.d }] } }).expect(200);
+    await api
+      .patch(`/objects/${id.a}`, {
+        metadata: { next: id.b, friends: [id.c, id.hidden], box: { inner: id.c }, links: [{ target: id.d }] },
+      })
+      .expect(200);
     await api.patch(`/objects/${id.b}`, { metadata: { next: id.a, friends: [id.b] } }).expect(200);
     await api.patch(`/objects/${id.c}`, { metadata: { next: id.d } }).expect(200);
     await api.patch(`/objects/${id.d}`, { metadata: { next: id.c } }).expect(200);
@@ -50,9 +72,15 @@ describe('depth: relationship expansion', () => {
 
   it('leaves out related Objects the status filter hides', async () => {
     const a = await getA(1);
-    assert.deepEqual(a.metadata.friends.map((f: { title: string }) => f.title), ['C']);
+    assert.deepEqual(
+      a.metadata.friends.map((f: { title: string }) => f.title),
+      ['C'],
+    );
     const any = (await api.get(`/objects/${id.a}?depth=1&status=any`).expect(200)).body.object;
-    assert.deepEqual(any.metadata.friends.map((f: { title: string }) => f.title), ['C', 'HIDDEN']);
+    assert.deepEqual(
+      any.metadata.friends.map((f: { title: string }) => f.title),
+      ['C', 'HIDDEN'],
+    );
   });
 
   it('cuts a cycle A→B→A: the reference back stays an id', async () => {
@@ -77,7 +105,9 @@ describe('depth: relationship expansion', () => {
   });
 
   it('lists with depth and props reaching into related Objects', async () => {
-    const res = await api.get(`/objects?query=${encodeURIComponent(JSON.stringify({ id: id.a }))}&depth=1&props=title,metadata.next.title`).expect(200);
+    const res = await api
+      .get(`/objects?query=${encodeURIComponent(JSON.stringify({ id: id.a }))}&depth=1&props=title,metadata.next.title`)
+      .expect(200);
     assert.deepEqual(res.body.objects, [{ title: 'A', metadata: { next: { title: 'B' } } }]);
   });
 

@@ -11,7 +11,12 @@ describe('GET /objects: the query language and list parameters', () => {
   before(async () => {
     h = await freshHarness();
     api = bucketClient(h.app, await h.bucket('list'));
-    await api.post('/object-types', { title: 'Authors', metafields: [{ type: 'number', title: 'Age', key: 'age', value: '' }] }).expect(200);
+    await api
+      .post('/object-types', {
+        title: 'Authors',
+        metafields: [{ type: 'number', title: 'Age', key: 'age', value: '' }],
+      })
+      .expect(200);
     await api
       .post('/object-types', {
         title: 'Books',
@@ -19,20 +24,33 @@ describe('GET /objects: the query language and list parameters', () => {
           { type: 'number', title: 'Price', key: 'price', value: '', sortable: true },
           { type: 'text', title: 'Genre', key: 'genre', value: '' },
           { type: 'object', title: 'Author', key: 'author', value: '', object_type: 'authors' },
-          { type: 'check-boxes', title: 'Tags', key: 'tags', value: [], options: [{ value: 'a' }, { value: 'b' }, { value: 'c' }] },
+          {
+            type: 'check-boxes',
+            title: 'Tags',
+            key: 'tags',
+            value: [],
+            options: [{ value: 'a' }, { value: 'b' }, { value: 'c' }],
+          },
         ],
       })
       .expect(200);
-    ids.ada = (await api.post('/objects', { title: 'Ada', type: 'authors', metadata: { age: 36 } }).expect(200)).body.object.id;
-    ids.bob = (await api.post('/objects', { title: 'Bob', type: 'authors', metadata: { age: 50 } }).expect(200)).body.object.id;
+    ids.ada = (
+      await api.post('/objects', { title: 'Ada', type: 'authors', metadata: { age: 36 } }).expect(200)
+    ).body.object.id;
+    ids.bob = (
+      await api.post('/objects', { title: 'Bob', type: 'authors', metadata: { age: 50 } }).expect(200)
+    ).body.object.id;
     const books = [
       { title: 'Alpha Book', metadata: { price: 10, genre: 'sci-fi', author: ids.ada, tags: ['a', 'b'] } },
       { title: 'Beta Book', metadata: { price: 20, genre: 'crime', author: ids.bob, tags: ['b'] } },
       { title: 'Gamma Book', metadata: { price: 30, genre: 'sci-fi', author: ids.ada, tags: ['c'] } },
       { title: 'Delta C++ Book', metadata: { price: 20, genre: 'poetry', tags: [] } },
     ];
-    for (const b of books) ids[b.title] = (await api.post('/objects', { ...b, type: 'books' }).expect(200)).body.object.id;
-    await api.post('/objects', { title: 'Draft Book', type: 'books', status: 'draft', metadata: { price: 99 } }).expect(200);
+    for (const b of books)
+      ids[b.title] = (await api.post('/objects', { ...b, type: 'books' }).expect(200)).body.object.id;
+    await api
+      .post('/objects', { title: 'Draft Book', type: 'books', status: 'draft', metadata: { price: 99 } })
+      .expect(200);
   });
   after(() => assert.deepEqual(h.errors, []));
 
@@ -41,34 +59,79 @@ describe('GET /objects: the query language and list parameters', () => {
   it('lists published Objects with total, newest order first by default', async () => {
     const res = await api.get(`/objects?${q({ type: 'books' })}`).expect(200);
     assert.equal(res.body.total, 4);
-    assert.deepEqual(res.body.objects.map((o: { title: string }) => o.title), ['Delta C++ Book', 'Gamma Book', 'Beta Book', 'Alpha Book']);
+    assert.deepEqual(
+      res.body.objects.map((o: { title: string }) => o.title),
+      ['Delta C++ Book', 'Gamma Book', 'Beta Book', 'Alpha Book'],
+    );
   });
 
   it('filters by metadata with comparison operators', async () => {
-    assert.deepEqual(titles(await api.get(`/objects?${q({ type: 'books', 'metadata.price': { $gte: 20, $lt: 30 } })}`).expect(200)), ['Beta Book', 'Delta C++ Book']);
-    assert.deepEqual(titles(await api.get(`/objects?${q({ 'metadata.genre': { $in: ['crime', 'poetry'] } })}`).expect(200)), ['Beta Book', 'Delta C++ Book']);
-    assert.deepEqual(titles(await api.get(`/objects?${q({ 'metadata.tags': { $all: ['a', 'b'] } })}`).expect(200)), ['Alpha Book']);
-    assert.deepEqual(titles(await api.get(`/objects?${q({ type: 'books', 'metadata.genre': { $ne: 'sci-fi' } })}`).expect(200)), ['Beta Book', 'Delta C++ Book']);
-    assert.deepEqual(titles(await api.get(`/objects?${q({ type: 'books', 'metadata.genre': { $nin: ['sci-fi', 'crime'] } })}`).expect(200)), ['Delta C++ Book']);
+    assert.deepEqual(
+      titles(await api.get(`/objects?${q({ type: 'books', 'metadata.price': { $gte: 20, $lt: 30 } })}`).expect(200)),
+      ['Beta Book', 'Delta C++ Book'],
+    );
+    assert.deepEqual(
+      titles(await api.get(`/objects?${q({ 'metadata.genre': { $in: ['crime', 'poetry'] } })}`).expect(200)),
+      ['Beta Book', 'Delta C++ Book'],
+    );
+    assert.deepEqual(titles(await api.get(`/objects?${q({ 'metadata.tags': { $all: ['a', 'b'] } })}`).expect(200)), [
+      'Alpha Book',
+    ]);
+    assert.deepEqual(
+      titles(await api.get(`/objects?${q({ type: 'books', 'metadata.genre': { $ne: 'sci-fi' } })}`).expect(200)),
+      ['Beta Book', 'Delta C++ Book'],
+    );
+    assert.deepEqual(
+      titles(
+        await api.get(`/objects?${q({ type: 'books', 'metadata.genre': { $nin: ['sci-fi', 'crime'] } })}`).expect(200),
+      ),
+      ['Delta C++ Book'],
+    );
   });
 
   it('supports $regex with $options, $or, $and, $nor and $not', async () => {
-    assert.deepEqual(titles(await api.get(`/objects?${q({ title: { $regex: '^alpha', $options: 'i' } })}`).expect(200)), ['Alpha Book']);
-    assert.deepEqual(titles(await api.get(`/objects?${q({ $or: [{ title: 'Ada' }, { 'metadata.price': 30 }] })}`).expect(200)), ['Ada', 'Gamma Book']);
-    assert.deepEqual(titles(await api.get(`/objects?${q({ $and: [{ type: 'books' }, { 'metadata.price': { $gt: 10 } }, { 'metadata.price': { $lt: 30 } }] })}`).expect(200)), ['Beta Book', 'Delta C++ Book']);
-    assert.deepEqual(titles(await api.get(`/objects?${q({ type: 'authors', $nor: [{ title: 'Ada' }] })}`).expect(200)), ['Bob']);
-    assert.deepEqual(titles(await api.get(`/objects?${q({ type: 'authors', title: { $not: { $regex: '^A' } } })}`).expect(200)), ['Bob']);
+    assert.deepEqual(
+      titles(await api.get(`/objects?${q({ title: { $regex: '^alpha', $options: 'i' } })}`).expect(200)),
+      ['Alpha Book'],
+    );
+    assert.deepEqual(
+      titles(await api.get(`/objects?${q({ $or: [{ title: 'Ada' }, { 'metadata.price': 30 }] })}`).expect(200)),
+      ['Ada', 'Gamma Book'],
+    );
+    assert.deepEqual(
+      titles(
+        await api
+          .get(
+            `/objects?${q({ $and: [{ type: 'books' }, { 'metadata.price': { $gt: 10 } }, { 'metadata.price': { $lt: 30 } }] })}`,
+          )
+          .expect(200),
+      ),
+      ['Beta Book', 'Delta C++ Book'],
+    );
+    assert.deepEqual(
+      titles(await api.get(`/objects?${q({ type: 'authors', $nor: [{ title: 'Ada' }] })}`).expect(200)),
+      ['Bob'],
+    );
+    assert.deepEqual(
+      titles(await api.get(`/objects?${q({ type: 'authors', title: { $not: { $regex: '^A' } } })}`).expect(200)),
+      ['Bob'],
+    );
   });
 
   it('matches relationships by the related Object id, and finds one by id', async () => {
-    assert.deepEqual(titles(await api.get(`/objects?${q({ 'metadata.author': ids.ada })}`).expect(200)), ['Alpha Book', 'Gamma Book']);
+    assert.deepEqual(titles(await api.get(`/objects?${q({ 'metadata.author': ids.ada })}`).expect(200)), [
+      'Alpha Book',
+      'Gamma Book',
+    ]);
     const one = await api.get(`/objects?limit=1&${q({ id: ids.bob })}`).expect(200);
     assert.equal(one.body.objects[0].title, 'Bob');
     assert.equal(one.body.total, 1);
   });
 
   it('finds by type and slug, and treats an unescaped + as a literal', async () => {
-    const res = await api.get(`/objects?query=${encodeURI(JSON.stringify({ type: 'books', title: 'Delta C++ Book' }))}`).expect(200);
+    const res = await api
+      .get(`/objects?query=${encodeURI(JSON.stringify({ type: 'books', title: 'Delta C++ Book' }))}`)
+      .expect(200);
     assert.equal(res.body.objects[0].title, 'Delta C++ Book');
     const bySlug = await api.get(`/objects?${q({ type: 'books', slug: 'beta-book' })}`).expect(200);
     assert.equal(bySlug.body.objects[0].id, ids['Beta Book']);
@@ -117,14 +180,19 @@ describe('GET /objects: the query language and list parameters', () => {
   });
 
   it('props narrows the returned fields, nested paths included', async () => {
-    const res = await api.get(`/objects?${q({ type: 'books', 'metadata.price': 10 })}&props=id,title,metadata.price`).expect(200);
+    const res = await api
+      .get(`/objects?${q({ type: 'books', 'metadata.price': 10 })}&props=id,title,metadata.price`)
+      .expect(200);
     assert.deepEqual(res.body.objects, [{ id: ids['Alpha Book'], title: 'Alpha Book', metadata: { price: 10 } }]);
   });
 
   it('limit and skip page through results while total counts all matches', async () => {
     const res = await api.get(`/objects?${q({ type: 'books' })}&limit=2&skip=1`).expect(200);
     assert.equal(res.body.total, 4);
-    assert.deepEqual(res.body.objects.map((o: { title: string }) => o.title), ['Gamma Book', 'Beta Book']);
+    assert.deepEqual(
+      res.body.objects.map((o: { title: string }) => o.title),
+      ['Gamma Book', 'Beta Book'],
+    );
     const bad = await api.get('/objects?limit=0&skip=-1').expect(400);
     assert.match(bad.body.message, /limit/);
     assert.match(bad.body.message, /skip/);
@@ -134,11 +202,17 @@ describe('GET /objects: the query language and list parameters', () => {
 
   it('sorts by sortable Metafields only, with id breaking ties', async () => {
     const asc = await api.get(`/objects?${q({ type: 'books' })}&sort=metadata.price`).expect(200);
-    assert.deepEqual(asc.body.objects.map((o: { metadata: { price: number } }) => o.metadata.price), [10, 20, 20, 30]);
+    assert.deepEqual(
+      asc.body.objects.map((o: { metadata: { price: number } }) => o.metadata.price),
+      [10, 20, 20, 30],
+    );
     const tied = asc.body.objects.slice(1, 3).map((o: { id: string }) => o.id);
     assert.deepEqual(tied, [...tied].sort());
     const desc = await api.get(`/objects?${q({ type: 'books' })}&sort=-metadata.price`).expect(200);
-    assert.deepEqual(desc.body.objects.map((o: { metadata: { price: number } }) => o.metadata.price), [30, 20, 20, 10]);
+    assert.deepEqual(
+      desc.body.objects.map((o: { metadata: { price: number } }) => o.metadata.price),
+      [30, 20, 20, 10],
+    );
     const notSortable = await api.get(`/objects?${q({ type: 'books' })}&sort=metadata.genre`).expect(400);
     assert.match(notSortable.body.message, /must be marked sortable/);
     await api.get('/objects?sort=title').expect(400);

@@ -16,7 +16,8 @@ describe('Object metadata validation and rendering', () => {
     const keys = await h.bucket('meta');
     api = bucketClient(h.app, keys);
     // File values must name media of the Bucket, so the image is really uploaded.
-    photoName = (await upload(h.app, keys, await imageBytes(8, 6, 'png'), { filename: 'photo.png' }).expect(200)).body.media.name;
+    photoName = (await upload(h.app, keys, await imageBytes(8, 6, 'png'), { filename: 'photo.png' }).expect(200)).body
+      .media.name;
     valid.image = photoName;
     await api.post('/object-types', { title: 'Authors', metafields: [] }).expect(200);
     await api.post('/object-types', { title: 'Misc' }).expect(200);
@@ -44,7 +45,9 @@ describe('Object metadata validation and rendering', () => {
   };
 
   it('accepts a valid value for every Metafield type and renders the documented shapes', async () => {
-    const res = await api.post('/objects', { title: 'All', type: 'posts', metadata: { ...valid, author: authorId, related: [authorId] } }).expect(200);
+    const res = await api
+      .post('/objects', { title: 'All', type: 'posts', metadata: { ...valid, author: authorId, related: [authorId] } })
+      .expect(200);
     const m = res.body.object.metadata;
     assert.deepEqual(m.colour, { key: 'g', value: 'Green' });
     assert.equal(m.author, authorId);
@@ -95,18 +98,29 @@ describe('Object metadata validation and rendering', () => {
   });
 
   it('rejects a relationship to an Object that does not exist or is of the wrong type', async () => {
-    const missing = await api.post('/objects', { title: 'R', type: 'posts', metadata: { author: 'aaaaaaaaaaaaaaaaaaaaaaaa' } }).expect(400);
+    const missing = await api
+      .post('/objects', { title: 'R', type: 'posts', metadata: { author: 'aaaaaaaaaaaaaaaaaaaaaaaa' } })
+      .expect(400);
     assert.match(missing.body.message, /key "author" of type "object": no Object with id 'aaaaaaaaaaaaaaaaaaaaaaaa'/);
-    const wrongType = await api.post('/objects', { title: 'R', type: 'posts', metadata: { related: [otherTypeId] } }).expect(400);
+    const wrongType = await api
+      .post('/objects', { title: 'R', type: 'posts', metadata: { related: [otherTypeId] } })
+      .expect(400);
     assert.match(wrongType.body.message, /is of type "misc", expected "authors"/);
   });
 
   it('answers props=metadata.image.imgproc_url with just that URL, and the URL serves the image', async () => {
-    const id = (await api.post('/objects', { title: 'Pic', type: 'posts', metadata: { image: photoName } }).expect(200)).body.object.id;
+    const id = (await api.post('/objects', { title: 'Pic', type: 'posts', metadata: { image: photoName } }).expect(200))
+      .body.object.id;
     const res = await api.get(`/objects/${id}?props=metadata.image.imgproc_url`).expect(200);
-    assert.deepEqual(res.body.object, { metadata: { image: { imgproc_url: `http://api.test/imgproc/meta/${photoName}` } } });
-    const list = await api.get(`/objects?props=id,metadata.image.imgproc_url&query=${encodeURIComponent(JSON.stringify({ id }))}`).expect(200);
-    assert.deepEqual(list.body.objects, [{ id, metadata: { image: { imgproc_url: `http://api.test/imgproc/meta/${photoName}` } } }]);
+    assert.deepEqual(res.body.object, {
+      metadata: { image: { imgproc_url: `http://api.test/imgproc/meta/${photoName}` } },
+    });
+    const list = await api
+      .get(`/objects?props=id,metadata.image.imgproc_url&query=${encodeURIComponent(JSON.stringify({ id }))}`)
+      .expect(200);
+    assert.deepEqual(list.body.objects, [
+      { id, metadata: { image: { imgproc_url: `http://api.test/imgproc/meta/${photoName}` } } },
+    ]);
     const image = await request(h.app).get(`/imgproc/meta/${photoName}?w=4`).expect(200);
     assert.equal(image.headers['content-type'], 'image/png');
   });
@@ -117,7 +131,12 @@ describe('Object metadata validation and rendering', () => {
   });
 
   it('enforces required values on create and refuses emptying them on patch', async () => {
-    await api.post('/object-types', { title: 'Strict', metafields: [{ type: 'text', title: 'Code', key: 'code', value: '', required: true }] }).expect(200);
+    await api
+      .post('/object-types', {
+        title: 'Strict',
+        metafields: [{ type: 'text', title: 'Code', key: 'code', value: '', required: true }],
+      })
+      .expect(200);
     const missing = await api.post('/objects', { title: 'S', type: 'strict' }).expect(400);
     assert.match(missing.body.message, /key "code" of type "text"/);
     const ok = await api.post('/objects', { title: 'S', type: 'strict', metadata: { code: 'A1' } }).expect(200);

@@ -11,7 +11,12 @@ describe('GET /objects: keyset pagination with after', () => {
     h = await freshHarness();
     const keys = await h.bucket('pages');
     api = bucketClient(h.app, keys);
-    await api.post('/object-types', { title: 'Items', metafields: [{ type: 'number', title: 'Rank', key: 'rank', value: '', sortable: true }] }).expect(200);
+    await api
+      .post('/object-types', {
+        title: 'Items',
+        metafields: [{ type: 'number', title: 'Rank', key: 'rank', value: '', sortable: true }],
+      })
+      .expect(200);
     // Created through the database so that many share created_at, order and rank: ties are
     // what pagination gets wrong. Some lack a rank to exercise null ordering.
     const bucket = await h.db.collection('buckets').findOne({ slug: 'pages' });
@@ -43,13 +48,24 @@ describe('GET /objects: keyset pagination with after', () => {
   });
   after(() => assert.deepEqual(h.errors, []));
 
-  const sorts = ['created_at', '-created_at', 'modified_at', '-modified_at', 'order', '-order', 'metadata.rank', '-metadata.rank'];
+  const sorts = [
+    'created_at',
+    '-created_at',
+    'modified_at',
+    '-modified_at',
+    'order',
+    '-order',
+    'metadata.rank',
+    '-metadata.rank',
+  ];
   for (const sort of sorts) {
     it(`walks all ${TOTAL} Objects sorted by ${sort} without duplicates or gaps`, async () => {
       const seen: string[] = [];
       let after = '';
       for (let page = 0; page < 20; page++) {
-        const res = await api.get(`/objects?query=${encodeURIComponent('{"type":"items"}')}&sort=${sort}&limit=37&props=id${after ? `&after=${after}` : ''}`);
+        const res = await api.get(
+          `/objects?query=${encodeURIComponent('{"type":"items"}')}&sort=${sort}&limit=37&props=id${after ? `&after=${after}` : ''}`,
+        );
         if (res.status === 404) break;
         assert.equal(res.status, 200, res.text);
         assert.equal(res.body.total, TOTAL);
@@ -59,8 +75,14 @@ describe('GET /objects: keyset pagination with after', () => {
       }
       assert.equal(seen.length, TOTAL);
       assert.equal(new Set(seen).size, TOTAL);
-      const oneShot = await api.get(`/objects?query=${encodeURIComponent('{"type":"items"}')}&sort=${sort}&props=id`).expect(200);
-      assert.deepEqual(seen, oneShot.body.objects.map((o: { id: string }) => o.id), 'pages concatenate to the unpaginated order');
+      const oneShot = await api
+        .get(`/objects?query=${encodeURIComponent('{"type":"items"}')}&sort=${sort}&props=id`)
+        .expect(200);
+      assert.deepEqual(
+        seen,
+        oneShot.body.objects.map((o: { id: string }) => o.id),
+        'pages concatenate to the unpaginated order',
+      );
     });
   }
 

@@ -29,10 +29,15 @@ describe('GET /v3/openapi.json', () => {
   });
 
   it('describes no route the app does not serve', () => {
-    const served = new Set(v3Routes({ config: h.config, db: h.db, cache: new ReadCache(1), log: () => {} }).map((r) => `${r.method} ${openApiPath(r.path)}`));
+    const served = new Set(
+      v3Routes({ config: h.config, db: h.db, cache: new ReadCache(1), log: () => {} }).map(
+        (r) => `${r.method} ${openApiPath(r.path)}`,
+      ),
+    );
     const extra: string[] = [];
     for (const [p, ops] of Object.entries(doc.paths)) {
-      for (const m of Object.keys(ops as object)) if (m !== 'parameters' && !served.has(`${m} ${p}`)) extra.push(`${m} ${p}`);
+      for (const m of Object.keys(ops as object))
+        if (m !== 'parameters' && !served.has(`${m} ${p}`)) extra.push(`${m} ${p}`);
     }
     assert.deepEqual(extra, []);
   });

@@ -21,7 +21,10 @@ describe('preview tokens', () => {
   });
   after(() => assert.deepEqual(h.errors, []));
 
-  const read = (path: string, token: string) => request(h.app).get(`/v3/buckets/preview${path}${path.includes('?') ? '&' : '?'}read_key=${keys.read_key}&preview_token=${encodeURIComponent(token)}`);
+  const read = (path: string, token: string) =>
+    request(h.app).get(
+      `/v3/buckets/preview${path}${path.includes('?') ? '&' : '?'}read_key=${keys.read_key}&preview_token=${encodeURIComponent(token)}`,
+    );
 
   it('issues a token valid one hour that makes reads behave as status=any', async () => {
     const issued = await api.post('/preview-tokens', { object_id: id }).expect(200);
@@ -29,7 +32,10 @@ describe('preview tokens', () => {
     assert.ok(ttl > 59 * 60_000 && ttl <= 3600_000, String(ttl));
     const one = await read(`/objects/${id}`, issued.body.preview_token).expect(200);
     assert.equal(one.body.object.title, 'Draft');
-    const list = await read(`/objects?query=${encodeURIComponent('{"type":"pages"}')}`, issued.body.preview_token).expect(200);
+    const list = await read(
+      `/objects?query=${encodeURIComponent('{"type":"pages"}')}`,
+      issued.body.preview_token,
+    ).expect(200);
     assert.equal(list.body.objects[0].title, 'Draft');
     await read(`/objects/${id}/revisions`, issued.body.preview_token).expect(200);
     const plain = await api.get(`/objects/${id}`).expect(200);
@@ -42,7 +48,11 @@ describe('preview tokens', () => {
   });
 
   it('refuses forged, expired and other-Bucket tokens with 401', async () => {
-    const forged = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject('x').setExpirationTime('1h').sign(new TextEncoder().encode('not-the-secret-not-the-secret!!'));
+    const forged = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('x')
+      .setExpirationTime('1h')
+      .sign(new TextEncoder().encode('not-the-secret-not-the-secret!!'));
     const res = await read(`/objects/${id}`, forged).expect(401);
     assert.match(res.body.message, /preview_token is not valid/);
     await read(`/objects/${id}`, 'garbage').expect(401);
@@ -51,7 +61,8 @@ describe('preview tokens', () => {
     const expired = await read(`/objects/${id}`, old.preview_token).expect(401);
     assert.match(expired.body.message, /expired/);
     const otherKeys = await h.bucket('preview-other');
-    const otherToken = (await bucketClient(h.app, otherKeys).post('/preview-tokens', {}).expect(200)).body.preview_token;
+    const otherToken = (await bucketClient(h.app, otherKeys).post('/preview-tokens', {}).expect(200)).body
+      .preview_token;
     await read(`/objects/${id}`, otherToken).expect(401);
   });
 
@@ -68,14 +79,17 @@ describe('POST /objects/batch', () => {
   before(async () => {
     h = await freshHarness();
     api = bucketClient(h.app, await h.bucket('batch'));
-    await api.post('/object-types', { title: 'Items', metafields: [{ type: 'number', title: 'N', key: 'n', value: '' }] }).expect(200);
+    await api
+      .post('/object-types', { title: 'Items', metafields: [{ type: 'number', title: 'N', key: 'n', value: '' }] })
+      .expect(200);
   });
   after(() => assert.deepEqual(h.errors, []));
 
   it('applies 25 mixed operations independently, in order, each with its own status', async () => {
     const existing = (await api.post('/objects', { title: 'Existing', type: 'items' }).expect(200)).body.object.id;
     const ops: unknown[] = [];
-    for (let i = 0; i < 20; i++) ops.push({ method: 'add', object: { title: `Item ${i}`, type: 'items', metadata: { n: i } } });
+    for (let i = 0; i < 20; i++)
+      ops.push({ method: 'add', object: { title: `Item ${i}`, type: 'items', metadata: { n: i } } });
     ops.push({ method: 'add', object: { title: 'Bad', type: 'items', metadata: { n: 'x' } } });
     ops.push({ method: 'edit', object_id: existing, object: { title: 'Edited' } });
     ops.push({ method: 'edit', object_id: 'aaaaaaaaaaaaaaaaaaaaaaaa', object: { title: 'Nobody' } });
@@ -84,7 +98,10 @@ describe('POST /objects/batch', () => {
     const res = await api.post('/objects/batch', { operations: ops }).expect(200);
     const results = res.body.operations;
     assert.equal(results.length, 25);
-    assert.deepEqual(results.map((r: { status: number }) => r.status), [...Array(20).fill(200), 400, 200, 404, 200, 400]);
+    assert.deepEqual(
+      results.map((r: { status: number }) => r.status),
+      [...Array(20).fill(200), 400, 200, 404, 200, 400],
+    );
     assert.equal(results[3].object.title, 'Item 3');
     assert.match(results[20].message, /key "n" of type "number"/);
     assert.equal(results[21].object.title, 'Edited');

@@ -3,13 +3,67 @@ import fc from 'fast-check';
 import request from 'supertest';
 import { freshHarness, type Harness } from '../support/harness.js';
 
-const keys = ['id', 'type', 'title', 'slug', 'content', 'locale', 'status', 'created_at', 'modified_at', 'published_at', 'created_by', 'metadata.n', 'metadata.ref', 'metadata.a.b', 'metadata', '$where', '', '__proto__', 'constructor', 'metadata..x'];
-const operators = ['$eq', '$gt', '$gte', '$lt', '$lte', '$in', '$all', '$ne', '$nin', '$regex', '$options', '$and', '$or', '$not', '$nor', '$expr', '$where', '$elemMatch', '$exists', '$function'];
+const keys = [
+  'id',
+  'type',
+  'title',
+  'slug',
+  'content',
+  'locale',
+  'status',
+  'created_at',
+  'modified_at',
+  'published_at',
+  'created_by',
+  'metadata.n',
+  'metadata.ref',
+  'metadata.a.b',
+  'metadata',
+  '$where',
+  '',
+  '__proto__',
+  'constructor',
+  'metadata..x',
+];
+const operators = [
+  '$eq',
+  '$gt',
+  '$gte',
+  '$lt',
+  '$lte',
+  '$in',
+  '$all',
+  '$ne',
+  '$nin',
+  '$regex',
+  '$options',
+  '$and',
+  '$or',
+  '$not',
+  '$nor',
+  '$expr',
+  '$where',
+  '$elemMatch',
+  '$exists',
+  '$function',
+];
 
 /** Values biased towards what the grammar cares about: operators, keys, ids, dates, regexes. */
 const leaf = fc.oneof(
   fc.jsonValue({ maxDepth: 2 }),
-  fc.constantFrom('aaaaaaaaaaaaaaaaaaaaaaaa', '2026-01-01', '2026-01-01T00:00:00Z', '(', '[a-', '.*', '^a', 'imsx', 'g', '\\', 'ab{1000000}'),
+  fc.constantFrom(
+    'aaaaaaaaaaaaaaaaaaaaaaaa',
+    '2026-01-01',
+    '2026-01-01T00:00:00Z',
+    '(',
+    '[a-',
+    '.*',
+    '^a',
+    'imsx',
+    'g',
+    '\\',
+    'ab{1000000}',
+  ),
 );
 const filter = fc.letrec((tie) => ({
   node: fc.oneof(
@@ -27,14 +81,26 @@ describe('GET /objects: no query string reaches a 5xx (property-based)', () => {
     h = await freshHarness();
     const keys = await h.bucket('fuzz');
     readKey = keys.read_key!;
-    const write = (path: string, body: object) => request(h.app).post(`/v3/buckets/fuzz${path}`).set('Authorization', `Bearer ${keys.write_key}`).send(body).expect(200);
-    await write('/object-types', { title: 'Things', metafields: [{ type: 'number', title: 'N', key: 'n', value: '', sortable: true }, { type: 'object', title: 'Ref', key: 'ref', value: '', object_type: 'things' }] });
+    const write = (path: string, body: object) =>
+      request(h.app)
+        .post(`/v3/buckets/fuzz${path}`)
+        .set('Authorization', `Bearer ${keys.write_key}`)
+        .send(body)
+        .expect(200);
+    await write('/object-types', {
+      title: 'Things',
+      metafields: [
+        { type: 'number', title: 'N', key: 'n', value: '', sortable: true },
+        { type: 'object', title: 'Ref', key: 'ref', value: '', object_type: 'things' },
+      ],
+    });
     const first = await write('/objects', { title: 'One', type: 'things', metadata: { n: 1 } });
     await write('/objects', { title: 'Two', type: 'things', metadata: { n: 2, ref: first.body.object.id } });
   });
   after(() => assert.deepEqual(h.errors, []));
 
-  const get = (query: string, extra = '') => request(h.app).get(`/v3/buckets/fuzz/objects?read_key=${readKey}&query=${query}${extra}`);
+  const get = (query: string, extra = '') =>
+    request(h.app).get(`/v3/buckets/fuzz/objects?read_key=${readKey}&query=${query}${extra}`);
 
   it('answers every structured filter with 200, 400 or 404', async () => {
     await fc.assert(

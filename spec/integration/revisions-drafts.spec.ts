@@ -10,24 +10,36 @@ describe('revisions, drafts and publishing', () => {
   before(async () => {
     h = await freshHarness();
     api = bucketClient(h.app, await h.bucket('revs'));
-    await api.post('/object-types', { title: 'Posts', metafields: [{ type: 'text', title: 'Body', key: 'body', value: '' }] }).expect(200);
-    id = (await api.post('/objects', { title: 'V1', type: 'posts', metadata: { body: 'one' } }).expect(200)).body.object.id;
+    await api
+      .post('/object-types', { title: 'Posts', metafields: [{ type: 'text', title: 'Body', key: 'body', value: '' }] })
+      .expect(200);
+    id = (await api.post('/objects', { title: 'V1', type: 'posts', metadata: { body: 'one' } }).expect(200)).body.object
+      .id;
   });
   after(() => assert.deepEqual(h.errors, []));
 
-  const titleAs = async (status: string) => (await api.get(`/objects/${id}?status=${status}`).expect(200)).body.object.title;
+  const titleAs = async (status: string) =>
+    (await api.get(`/objects/${id}?status=${status}`).expect(200)).body.object.title;
 
   it('records a revision for the create and for every update', async () => {
     await api.patch(`/objects/${id}`, { title: 'V2' }).expect(200);
     const res = await api.get(`/objects/${id}/revisions`).expect(200);
     assert.equal(res.body.total, 2);
-    assert.deepEqual(res.body.revisions.map((r: { title: string }) => r.title), ['V2', 'V1']);
-    assert.deepEqual(res.body.revisions.map((r: { reason: string }) => r.reason), ['edit', 'create']);
+    assert.deepEqual(
+      res.body.revisions.map((r: { title: string }) => r.title),
+      ['V2', 'V1'],
+    );
+    assert.deepEqual(
+      res.body.revisions.map((r: { reason: string }) => r.reason),
+      ['edit', 'create'],
+    );
     assert.equal(res.body.revisions[1].metadata.body, 'one');
   });
 
   it('a draft revision leaves live content unchanged and shows with status=any only', async () => {
-    const rev = await api.post(`/objects/${id}/revisions`, { title: 'V3 draft', metadata: { body: 'three' }, status: 'draft' }).expect(200);
+    const rev = await api
+      .post(`/objects/${id}/revisions`, { title: 'V3 draft', metadata: { body: 'three' }, status: 'draft' })
+      .expect(200);
     assert.equal(rev.body.revision.status, 'draft');
     assert.equal(rev.body.revision.title, 'V3 draft');
     assert.equal(await titleAs('published'), 'V2');
@@ -64,7 +76,8 @@ describe('revisions, drafts and publishing', () => {
   });
 
   it('a never-published draft is invisible by default and found with status=draft', async () => {
-    const d = (await api.post('/objects', { title: 'Only draft', type: 'posts', status: 'draft' }).expect(200)).body.object;
+    const d = (await api.post('/objects', { title: 'Only draft', type: 'posts', status: 'draft' }).expect(200)).body
+      .object;
     await api.get(`/objects/${d.id}`).expect(404);
     const drafts = await api.get(`/objects?query=${encodeURIComponent('{"type":"posts"}')}&status=draft`).expect(200);
     assert.deepEqual(drafts.body.objects.map((o: { title: string }) => o.title).sort(), ['Only draft', 'V5 draft']);
@@ -77,7 +90,10 @@ describe('revisions, drafts and publishing', () => {
     const one = await api.get(`/objects/${id}/revisions/${first.id}`).expect(200);
     assert.equal(one.body.revision.metadata.body, 'one');
     const page = await api.get(`/objects/${id}/revisions?sort=created_at&limit=2&skip=1&props=title`).expect(200);
-    assert.deepEqual(page.body.revisions, [{ title: all.body.revisions[1].title }, { title: all.body.revisions[2].title }]);
+    assert.deepEqual(page.body.revisions, [
+      { title: all.body.revisions[1].title },
+      { title: all.body.revisions[2].title },
+    ]);
     assert.equal(page.body.total, all.body.total);
     await api.get(`/objects/${id}/revisions?sort=title`).expect(400);
   });

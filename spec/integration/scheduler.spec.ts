@@ -18,7 +18,8 @@ describe('scheduled publishing', () => {
   const later = (ms: number) => () => new Date(Date.now() + ms);
   const scheduled = async (title: string, publishAt: string | number) =>
     (await api.post('/objects', { title, type: 'news', publish_at: publishAt }).expect(200)).body.object;
-  const revisionsOf = async (id: string) => (await api.get(`/objects/${id}/revisions`).expect(200)).body.revisions as Array<{ reason: string }>;
+  const revisionsOf = async (id: string) =>
+    (await api.get(`/objects/${id}/revisions`).expect(200)).body.revisions as Array<{ reason: string }>;
 
   it('keeps a scheduled Object draft until its time, then publishes it once', async () => {
     const at = new Date(Date.now() + HOUR).toISOString();
@@ -32,7 +33,10 @@ describe('scheduled publishing', () => {
     assert.equal(live.body.object.status, 'published');
     assert.equal(live.body.object.published_at, at);
     assert.equal(live.body.object.publish_at, undefined);
-    assert.deepEqual((await revisionsOf(o.id)).map((r) => r.reason), ['scheduled-publish', 'create']);
+    assert.deepEqual(
+      (await revisionsOf(o.id)).map((r) => r.reason),
+      ['scheduled-publish', 'create'],
+    );
   });
 
   it('accepts UNIX milliseconds like the legacy field', async () => {
@@ -41,17 +45,23 @@ describe('scheduled publishing', () => {
   });
 
   it('refuses a time in the past, a malformed one, and status published with a schedule', async () => {
-    const past = await api.post('/objects', { title: 'P', type: 'news', publish_at: new Date(Date.now() - 1000).toISOString() }).expect(400);
+    const past = await api
+      .post('/objects', { title: 'P', type: 'news', publish_at: new Date(Date.now() - 1000).toISOString() })
+      .expect(400);
     assert.match(past.body.message, /publish_at must be in the future/);
     await api.post('/objects', { title: 'P', type: 'news', publish_at: 'soon' }).expect(400);
-    const both = await api.post('/objects', { title: 'P', type: 'news', status: 'published', publish_at: Date.now() + HOUR }).expect(400);
+    const both = await api
+      .post('/objects', { title: 'P', type: 'news', status: 'published', publish_at: Date.now() + HOUR })
+      .expect(400);
     assert.match(both.body.message, /publish_at schedules a later publish/);
   });
 
   it('does work that fell due while the service was stopped at start-up', async () => {
     const o = await scheduled('Missed', Date.now() + HOUR);
     // The service was down when this came due: the time is already past when a process starts.
-    await h.db.collection('objects').updateOne({ slug: 'missed' }, { $set: { publish_at: new Date(Date.now() - 60_000) } });
+    await h.db
+      .collection('objects')
+      .updateOne({ slug: 'missed' }, { $set: { publish_at: new Date(Date.now() - 60_000) } });
     const scheduler = new Scheduler(h.db, { intervalMs: 60_000 });
     scheduler.start();
     await scheduler.stop();
@@ -75,7 +85,9 @@ describe('scheduled publishing', () => {
   });
 
   it('withdraws the live version at unpublish_at', async () => {
-    const o = (await api.post('/objects', { title: 'Temporary', type: 'news', unpublish_at: Date.now() + HOUR }).expect(200)).body.object;
+    const o = (
+      await api.post('/objects', { title: 'Temporary', type: 'news', unpublish_at: Date.now() + HOUR }).expect(200)
+    ).body.object;
     await api.get(`/objects/${o.id}`).expect(200);
     assert.equal(await new Scheduler(h.db, { intervalMs: 0, now: later(2 * HOUR) }).tick(), 1);
     await api.get(`/objects/${o.id}`).expect(404);

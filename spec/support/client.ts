@@ -6,7 +6,8 @@ import type { IssuedKeys } from '../../lib/services/buckets.js';
 export function bucketClient(app: Express, keys: IssuedKeys) {
   const base = `/v3/buckets/${keys.slug}`;
   const auth = (t: request.Test) => (keys.write_key ? t.set('Authorization', `Bearer ${keys.write_key}`) : t);
-  const withRead = (path: string) => (keys.read_key ? `${path}${path.includes('?') ? '&' : '?'}read_key=${encodeURIComponent(keys.read_key)}` : path);
+  const withRead = (path: string) =>
+    keys.read_key ? `${path}${path.includes('?') ? '&' : '?'}read_key=${encodeURIComponent(keys.read_key)}` : path;
   return {
     get: (path: string) => request(app).get(withRead(base + path)),
     post: (path: string, body: unknown) => auth(request(app).post(base + path)).send(body as object),

@@ -5,10 +5,16 @@ import request from 'supertest';
 import type { IssuedKeys } from '../../lib/services/buckets.js';
 
 /** A real image of the given size and format, with varied pixels so encoders cannot collapse it. */
-export async function imageBytes(width: number, height: number, format: 'png' | 'jpeg' | 'webp' | 'gif' | 'avif' = 'png'): Promise<Buffer> {
+export async function imageBytes(
+  width: number,
+  height: number,
+  format: 'png' | 'jpeg' | 'webp' | 'gif' | 'avif' = 'png',
+): Promise<Buffer> {
   const raw = Buffer.alloc(width * height * 3);
   for (let i = 0; i < raw.length; i++) raw[i] = (i * 7 + (i >> 5)) & 0xff;
-  return sharp(raw, { raw: { width, height, channels: 3 } }).toFormat(format).toBuffer();
+  return sharp(raw, { raw: { width, height, channels: 3 } })
+    .toFormat(format)
+    .toBuffer();
 }
 
 /** `n` deterministic pseudo-random bytes (incompressible, reproducible for comparisons). */
@@ -36,15 +42,22 @@ export interface UploadOptions {
 export function upload(app: Express, keys: IssuedKeys, bytes: Buffer, opts: UploadOptions = {}): request.Test {
   let t = request(app).post(`/v3/buckets/${keys.slug}/media`);
   if (keys.write_key && opts.header !== false) t = t.set('Authorization', `Bearer ${keys.write_key}`);
-  t = t.attach('media', bytes, { filename: opts.filename ?? 'file.bin', contentType: opts.contentType ?? 'application/octet-stream' });
+  t = t.attach('media', bytes, {
+    filename: opts.filename ?? 'file.bin',
+    contentType: opts.contentType ?? 'application/octet-stream',
+  });
   for (const [k, v] of Object.entries(opts.fields ?? {})) t = t.field(k, v);
   return t;
 }
 
 /** Documents in the stored-file collections of both GridFS buckets, for leak checks. */
-export async function storedFileCounts(db: Db): Promise<{ files: number; chunks: number; variants: number; variantChunks: number }> {
+export async function storedFileCounts(
+  db: Db,
+): Promise<{ files: number; chunks: number; variants: number; variantChunks: number }> {
   const [files, chunks, variants, variantChunks] = await Promise.all(
-    ['media_files.files', 'media_files.chunks', 'media_variants.files', 'media_variants.chunks'].map((c) => db.collection(c).countDocuments()),
+    ['media_files.files', 'media_files.chunks', 'media_variants.files', 'media_variants.chunks'].map((c) =>
+      db.collection(c).countDocuments(),
+    ),
   );
   return { files, chunks, variants, variantChunks };
 }

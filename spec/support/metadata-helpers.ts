@@ -12,7 +12,10 @@ export function mf(type: Metafield['type'], key: string, extra: Partial<Metafiel
 
 /** Problems the metadata validator of a fresh "posts" type finds. */
 export function check(metafields: Metafield[], metadata: unknown, mode: MetadataMode = 'create'): string[] {
-  return metadataValidatorFor({ _id: new ObjectId(), modified_at: new Date(0), metafields, slug: 'posts' }, mode)(metadata);
+  return metadataValidatorFor(
+    { _id: new ObjectId(), modified_at: new Date(0), metafields, slug: 'posts' },
+    mode,
+  )(metadata);
 }
 
 /** The message format of a failing value. */

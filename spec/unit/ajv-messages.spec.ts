@@ -11,7 +11,12 @@ function rawErrors(schemaId: string, value: unknown): ErrorObject[] {
   return [...(validate.errors ?? [])];
 }
 
-const err = (keyword: string, instancePath: string, params: Record<string, unknown>, message = 'is wrong'): ErrorObject => ({
+const err = (
+  keyword: string,
+  instancePath: string,
+  params: Record<string, unknown>,
+  message = 'is wrong',
+): ErrorObject => ({
   keyword,
   instancePath,
   schemaPath: `#/nowhere/${keyword}`,
@@ -27,8 +32,15 @@ describe('describeAjvErrors', () => {
   });
 
   it('names unknown fields with the path of their object', () => {
-    const errors = rawErrors('ObjectTypeCreate', { title: 'T', foo: 1, metafields: [{ type: 'text', title: 't', key: 't', value: '', bar: 2 }] });
-    assert.deepEqual(describeAjvErrors(errors, 'body', 'ObjectTypeCreate'), ['unknown field "foo" in body', 'unknown field "bar" in body.metafields[0]']);
+    const errors = rawErrors('ObjectTypeCreate', {
+      title: 'T',
+      foo: 1,
+      metafields: [{ type: 'text', title: 't', key: 't', value: '', bar: 2 }],
+    });
+    assert.deepEqual(describeAjvErrors(errors, 'body', 'ObjectTypeCreate'), [
+      'unknown field "foo" in body',
+      'unknown field "bar" in body.metafields[0]',
+    ]);
   });
 
   it('uses the root label it is given', () => {
@@ -37,22 +49,44 @@ describe('describeAjvErrors', () => {
   });
 
   it('turns one if/then mistake into one line naming the condition', () => {
-    const errors = rawErrors('ObjectTypeCreate', { title: 'T', metafields: [{ type: 'text', title: 't', key: 't', value: '' }, { type: 'select-dropdown', title: 's', key: 's', value: '' }] });
+    const errors = rawErrors('ObjectTypeCreate', {
+      title: 'T',
+      metafields: [
+        { type: 'text', title: 't', key: 't', value: '' },
+        { type: 'select-dropdown', title: 's', key: 's', value: '' },
+      ],
+    });
     assert.ok(errors.length > 1, 'Ajv itself reports the branch and the if');
-    assert.deepEqual(describeAjvErrors(errors, 'body', 'ObjectTypeCreate'), ['body.metafields[1].options is required for type "select-dropdown"']);
+    assert.deepEqual(describeAjvErrors(errors, 'body', 'ObjectTypeCreate'), [
+      'body.metafields[1].options is required for type "select-dropdown"',
+    ]);
   });
 
   it('turns a failed anyOf into one line listing the alternatives', () => {
     const errors = rawErrors('Metafield', { type: 'check-boxes', title: 'c', key: 'c', value: [1, 2], options: [] });
     assert.ok(errors.length >= 3);
-    assert.deepEqual(describeAjvErrors(errors, 'body', 'Metafield'), ['body.value must be an array of strings or "" for type "check-boxes"']);
+    assert.deepEqual(describeAjvErrors(errors, 'body', 'Metafield'), [
+      'body.value must be an array of strings or "" for type "check-boxes"',
+    ]);
   });
 
   it('says a field is not allowed, or only allowed for some types', () => {
-    assert.deepEqual(describeAjvErrors(rawErrors('Metafield', { type: 'parent', title: 'p', key: 'p', value: '' }), 'body', 'Metafield'), ['body.value is not allowed for type "parent"']);
-    assert.deepEqual(describeAjvErrors(rawErrors('Metafield', { type: 'text', title: 't', key: 't', value: '', object_type: 'x' }), 'body', 'Metafield'), [
-      'body.object_type is only allowed for type "object" or "objects"',
-    ]);
+    assert.deepEqual(
+      describeAjvErrors(
+        rawErrors('Metafield', { type: 'parent', title: 'p', key: 'p', value: '' }),
+        'body',
+        'Metafield',
+      ),
+      ['body.value is not allowed for type "parent"'],
+    );
+    assert.deepEqual(
+      describeAjvErrors(
+        rawErrors('Metafield', { type: 'text', title: 't', key: 't', value: '', object_type: 'x' }),
+        'body',
+        'Metafield',
+      ),
+      ['body.object_type is only allowed for type "object" or "objects"'],
+    );
   });
 
   it('reports the same mistake caught by two rules once', () => {
@@ -77,7 +111,9 @@ describe('describeAjvErrors', () => {
   });
 
   it('formats paths with indexes and quoted odd keys', () => {
-    assert.deepEqual(describeAjvErrors([err('type', '/a b/0/c~1d', { type: 'string' })], 'body'), ['body["a b"][0]["c/d"] must be a string']);
+    assert.deepEqual(describeAjvErrors([err('type', '/a b/0/c~1d', { type: 'string' })], 'body'), [
+      'body["a b"][0]["c/d"] must be a string',
+    ]);
   });
 
   it('words common keywords from their params', () => {
@@ -114,7 +150,12 @@ describe('assertValid', () => {
 
   it('throws one 400 listing every problem', () => {
     assert.throws(
-      () => assertValid('ObjectTypeCreate', { title: '', wat: 1, metafields: [{ type: 'number', title: 'n', key: 'n', value: 'x' }] }, 'body'),
+      () =>
+        assertValid(
+          'ObjectTypeCreate',
+          { title: '', wat: 1, metafields: [{ type: 'number', title: 'n', key: 'n', value: 'x' }] },
+          'body',
+        ),
       (e: unknown) => {
         assert.ok(e instanceof BadRequestError);
         assert.equal(e.status, 400);

@@ -68,16 +68,28 @@ describe('media: image dimensions from header bytes', () => {
     for (let i = 0; i < raw.length; i++) raw[i] = (i * 31) & 0xff;
     return sharp(raw, { raw: { width: w, height: h, channels: 3 } });
   };
-  for (const [format, type] of [['png', 'image/png'], ['jpeg', 'image/jpeg'], ['gif', 'image/gif'], ['webp', 'image/webp']] as const) {
+  for (const [format, type] of [
+    ['png', 'image/png'],
+    ['jpeg', 'image/jpeg'],
+    ['gif', 'image/gif'],
+    ['webp', 'image/webp'],
+  ] as const) {
     it(`reads ${format} width and height from the first bytes only`, async () => {
       const file = await noise(321, 123).toFormat(format).toBuffer();
-      assert.deepEqual(parseImageSize(type, file.subarray(0, Math.min(file.length, 1024))), { width: 321, height: 123 });
+      assert.deepEqual(parseImageSize(type, file.subarray(0, Math.min(file.length, 1024))), {
+        width: 321,
+        height: 123,
+      });
     });
   }
   it('reads lossless and extended WebP too', async () => {
     const lossless = await noise(77, 55).webp({ lossless: true }).toBuffer();
     assert.deepEqual(parseImageSize('image/webp', lossless), { width: 77, height: 55 });
-    const alpha = await sharp({ create: { width: 90, height: 45, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0.5 } } }).webp().toBuffer();
+    const alpha = await sharp({
+      create: { width: 90, height: 45, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0.5 } },
+    })
+      .webp()
+      .toBuffer();
     assert.deepEqual(parseImageSize('image/webp', alpha), { width: 90, height: 45 });
   });
   it('gives null for truncated or foreign bytes', () => {
@@ -112,7 +124,13 @@ describe('media: image processing parameters', () => {
     assert.equal(parseImgprocParams({ auto: 'format', dpr: '2', w: '' }), null);
   });
   it('parses and normalises w, h, fit, fm, q', () => {
-    assert.deepEqual(parseImgprocParams({ w: '100', h: '50', fit: 'CONTAIN', fm: 'jpg', q: '80' }), { width: 100, height: 50, fit: 'contain', format: 'jpeg', quality: 80 });
+    assert.deepEqual(parseImgprocParams({ w: '100', h: '50', fit: 'CONTAIN', fm: 'jpg', q: '80' }), {
+      width: 100,
+      height: 50,
+      fit: 'contain',
+      format: 'jpeg',
+      quality: 80,
+    });
     assert.deepEqual(parseImgprocParams({ w: '10', fit: 'crop' }), { width: 10, fit: 'cover' });
     assert.deepEqual(parseImgprocParams({ w: '10', crop: 'cover' }), { width: 10, fit: 'cover' });
     assert.deepEqual(parseImgprocParams({ w: '10', crop: 'faces' }), { width: 10 });
@@ -121,13 +139,15 @@ describe('media: image processing parameters', () => {
     assert.throws(
       () => parseImgprocParams({ w: '0', h: '4001', fit: 'squash', fm: 'bmp', q: '1.5' }),
       (err: Error & { status?: number }) =>
-        err.status === 400 && ['w must', 'h must', 'fit must', 'fm must', 'q must'].every((p) => err.message.includes(p)),
+        err.status === 400 &&
+        ['w must', 'h must', 'fit must', 'fm must', 'q must'].every((p) => err.message.includes(p)),
     );
     assert.throws(() => parseImgprocParams({ w: ['1', '2'] }), /w must be given once/);
     assert.throws(() => parseImgprocParams({ w: '-5' }), /w must be an integer from 1 to 4000/);
   });
   it('keys equivalent requests to one variant', () => {
-    const key = (q: Record<string, string>, type = 'image/png') => variantKey(resolveParams(parseImgprocParams(q)!, type));
+    const key = (q: Record<string, string>, type = 'image/png') =>
+      variantKey(resolveParams(parseImgprocParams(q)!, type));
     assert.equal(key({ w: '100', fit: 'contain' }), key({ w: '100' }));
     assert.equal(key({ w: '100', fm: 'png', q: '50' }), key({ w: '100' }));
     assert.notEqual(key({ w: '100', h: '100', fit: 'contain' }), key({ w: '100', h: '100' }));
@@ -163,22 +183,39 @@ describe('media: Range and If-None-Match', () => {
 
 describe('media: upload form fields', () => {
   it('parses folder, metadata JSON, alt_text and trigger_webhook', () => {
-    assert.deepEqual(parseUploadFields({ folder: ' trips ', metadata: '{"a":{"b":1}}', alt_text: 'Sea', trigger_webhook: 'true', write_key: 'k' }), {
-      folder: 'trips',
-      alt_text: 'Sea',
-      metadata: { a: { b: 1 } },
-      trigger_webhook: true,
+    assert.deepEqual(
+      parseUploadFields({
+        folder: ' trips ',
+        metadata: '{"a":{"b":1}}',
+        alt_text: 'Sea',
+        trigger_webhook: 'true',
+        write_key: 'k',
+      }),
+      {
+        folder: 'trips',
+        alt_text: 'Sea',
+        metadata: { a: { b: 1 } },
+        trigger_webhook: true,
+      },
+    );
+    assert.deepEqual(parseUploadFields(undefined), {
+      folder: null,
+      alt_text: '',
+      metadata: {},
+      trigger_webhook: false,
     });
-    assert.deepEqual(parseUploadFields(undefined), { folder: null, alt_text: '', metadata: {}, trigger_webhook: false });
     assert.deepEqual(parseUploadFields({ metadata: { caption: 'bracketed' } }).metadata, { caption: 'bracketed' });
   });
   it('reports every bad field in one 400', () => {
     assert.throws(
       () => parseUploadFields({ metadata: '"text"', folder: ['a', 'b'], trigger_webhook: 'yes', extra: '1' }),
       (err: Error) =>
-        ['metadata must be a JSON object', 'form field "folder" must be given once', 'trigger_webhook must be', 'unknown form field(s) "extra"'].every((p) =>
-          err.message.includes(p),
-        ),
+        [
+          'metadata must be a JSON object',
+          'form field "folder" must be given once',
+          'trigger_webhook must be',
+          'unknown form field(s) "extra"',
+        ].every((p) => err.message.includes(p)),
     );
     assert.throws(() => parseUploadFields({ metadata: '{"a.b": 1}' }), /may not start with "\$" or contain "\."/);
   });
@@ -192,16 +229,37 @@ describe('media: file Metafield references and the media query keys', () => {
     { type: 'text', title: 'T', key: 'caption' },
   ] as Metafield[];
   it('finds every non-empty file value with its path', () => {
-    assert.deepEqual(fileRefs(mfs, { cover: 'a.png', seo: { og: 'b.png' }, slides: [{ image: '' }, { image: 'c.png' }], caption: 'd.png' }), [
-      { path: 'cover', name: 'a.png', mediaType: 'image' },
-      { path: 'seo.og', name: 'b.png', mediaType: undefined },
-      { path: 'slides.1.image', name: 'c.png', mediaType: undefined },
-    ]);
+    assert.deepEqual(
+      fileRefs(mfs, {
+        cover: 'a.png',
+        seo: { og: 'b.png' },
+        slides: [{ image: '' }, { image: 'c.png' }],
+        caption: 'd.png',
+      }),
+      [
+        { path: 'cover', name: 'a.png', mediaType: 'image' },
+        { path: 'seo.og', name: 'b.png', mediaType: undefined },
+        { path: 'slides.1.image', name: 'c.png', mediaType: undefined },
+      ],
+    );
   });
   it('translates media keys to stored fields', () => {
-    const filter = compileFilter(JSON.stringify({ created: { $gte: '2024-01-01' }, size: { $gt: 10 }, 'metadata.tag': 'x' }), MEDIA_FILTER_CONTEXT);
-    assert.deepEqual(filter, { created_at: { $gte: new Date('2024-01-01T00:00:00Z') }, size: { $gt: 10 }, 'metadata.tag': 'x' });
-    assert.throws(() => compileFilter(JSON.stringify({ status: 'published' }), MEDIA_FILTER_CONTEXT), /unknown key "status"/);
-    assert.throws(() => compileFilter(JSON.stringify({ size: { $regex: '1' } }), MEDIA_FILTER_CONTEXT), /not to numbers/);
+    const filter = compileFilter(
+      JSON.stringify({ created: { $gte: '2024-01-01' }, size: { $gt: 10 }, 'metadata.tag': 'x' }),
+      MEDIA_FILTER_CONTEXT,
+    );
+    assert.deepEqual(filter, {
+      created_at: { $gte: new Date('2024-01-01T00:00:00Z') },
+      size: { $gt: 10 },
+      'metadata.tag': 'x',
+    });
+    assert.throws(
+      () => compileFilter(JSON.stringify({ status: 'published' }), MEDIA_FILTER_CONTEXT),
+      /unknown key "status"/,
+    );
+    assert.throws(
+      () => compileFilter(JSON.stringify({ size: { $regex: '1' } }), MEDIA_FILTER_CONTEXT),
+      /not to numbers/,
+    );
   });
 });

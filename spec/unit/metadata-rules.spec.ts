@@ -10,7 +10,9 @@ describe('metadata validation rules', () => {
     const slug = mf('text', 'slug', { regex: '^[a-z-]+$', regex_message: 'use lowercase letters and dashes only' });
 
     it('reports regex_message when the value does not match', () => {
-      assert.deepEqual(check([slug], { slug: 'Hello World' }), [bad('slug', 'text', 'use lowercase letters and dashes only')]);
+      assert.deepEqual(check([slug], { slug: 'Hello World' }), [
+        bad('slug', 'text', 'use lowercase letters and dashes only'),
+      ]);
       assert.deepEqual(check([slug], { slug: 'hello-world' }), []);
     });
 
@@ -32,7 +34,10 @@ describe('metadata validation rules', () => {
 
     it('a global flag does not make repeated checks alternate', () => {
       const field = mf('text', 'code', { regex: '/^a+$/g' });
-      const validate = metadataValidatorFor({ _id: new ObjectId(), modified_at: new Date(0), metafields: [field] }, 'create');
+      const validate = metadataValidatorFor(
+        { _id: new ObjectId(), modified_at: new Date(0), metafields: [field] },
+        'create',
+      );
       for (let i = 0; i < 3; i++) assert.deepEqual(validate({ code: 'aaa' }), []);
       assert.equal(compileMetafieldRegex('/^a+$/gy')?.flags, '');
       assert.equal(compileMetafieldRegex('('), null);
@@ -75,7 +80,9 @@ describe('metadata validation rules', () => {
 
     it('without a slug the unknown-key message names "this Object type"', () => {
       const validate = metadataValidatorFor({ _id: new ObjectId(), modified_at: new Date(0), metafields: [] }, 'patch');
-      assert.deepEqual(validate({ foo: 1 }), ['unknown metadata key "foo": this Object type defines no such Metafield']);
+      assert.deepEqual(validate({ foo: 1 }), [
+        'unknown metadata key "foo": this Object type defines no such Metafield',
+      ]);
     });
 
     it('names nested keys by dotted path', () => {
@@ -88,7 +95,9 @@ describe('metadata validation rules', () => {
     });
 
     it('checks required children and unknown keys inside a parent, in patch mode too', () => {
-      assert.deepEqual(check([seo], { seo: { og: HEX_A } }, 'patch'), [bad('seo.title', 'text', 'a value is required')]);
+      assert.deepEqual(check([seo], { seo: { og: HEX_A } }, 'patch'), [
+        bad('seo.title', 'text', 'a value is required'),
+      ]);
       assert.deepEqual(check([seo], { seo: { title: 't', extra: 1 } }), [
         'unknown metadata key "seo.extra": the type "posts" defines no such Metafield',
       ]);
@@ -106,17 +115,22 @@ describe('metadata validation rules', () => {
     it('reports each offending key once and every offending key', () => {
       const fields = [mf('number', 'price'), mf('text', 'title', { required: true }), seo];
       const problems = check(fields, { price: 'x', seo: { title: 7 }, other: true });
-      assert.deepEqual([...problems].sort(), [
-        bad('price', 'number', 'must be a number'),
-        bad('seo.title', 'text', 'must be a string'),
-        bad('title', 'text', 'a value is required'),
-        'unknown metadata key "other": the type "posts" defines no such Metafield',
-      ].sort());
+      assert.deepEqual(
+        [...problems].sort(),
+        [
+          bad('price', 'number', 'must be a number'),
+          bad('seo.title', 'text', 'must be a string'),
+          bad('title', 'text', 'a value is required'),
+          'unknown metadata key "other": the type "posts" defines no such Metafield',
+        ].sort(),
+      );
     });
 
     it('rejects metadata that is not an object', () => {
       for (const value of [[], 'x', null]) {
-        assert.deepEqual(check([mf('text', 't')], value), ['invalid metadata: must be an object keyed by Metafield keys']);
+        assert.deepEqual(check([mf('text', 't')], value), [
+          'invalid metadata: must be an object keyed by Metafield keys',
+        ]);
       }
     });
 

@@ -153,7 +153,9 @@ describe('metadata validation', () => {
 
   it('rejects a select-dropdown with no options for any value', () => {
     const field = mf('select-dropdown', 'c', { options: [] });
-    assert.deepEqual(check([field], { c: 'x' }), [bad('c', 'select-dropdown', 'must be one of the option keys or values: ')]);
+    assert.deepEqual(check([field], { c: 'x' }), [
+      bad('c', 'select-dropdown', 'must be one of the option keys or values: '),
+    ]);
   });
 
   describe('required', () => {

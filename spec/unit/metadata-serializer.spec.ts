@@ -31,7 +31,12 @@ const SEO = mf('parent', 'seo', {
   children: [mf('text', 'title', { value: 'Untitled' }), mf('object', 'og'), mf('file', 'image')],
 });
 const SECTIONS = mf('repeater', 'sections', {
-  repeater_fields: [mf('text', 'heading'), mf('object', 'ref'), mf('objects', 'more'), mf('select-dropdown', 'tone', { options: [{ key: 'k', value: 'Kind' }] })],
+  repeater_fields: [
+    mf('text', 'heading'),
+    mf('object', 'ref'),
+    mf('objects', 'more'),
+    mf('select-dropdown', 'tone', { options: [{ key: 'k', value: 'Kind' }] }),
+  ],
 });
 const FIELDS: Metafield[] = [
   mf('text', 'headline'),
@@ -83,7 +88,10 @@ describe('metadata serializers', () => {
   };
 
   it('the fixture is valid input', () => {
-    const validate = metadataValidatorFor({ _id: new ObjectId(), modified_at: new Date(0), metafields: FIELDS }, 'create');
+    const validate = metadataValidatorFor(
+      { _id: new ObjectId(), modified_at: new Date(0), metafields: FIELDS },
+      'create',
+    );
     assert.deepEqual(validate(input), []);
   });
 
@@ -93,7 +101,10 @@ describe('metadata serializers', () => {
     it('stores relationships as ObjectIds', () => {
       assert.ok(isHexId(stored.author, A));
       assert.ok(Array.isArray(stored.related));
-      assert.deepEqual((stored.related as ObjectId[]).map((id) => id.toHexString()), [B, C]);
+      assert.deepEqual(
+        (stored.related as ObjectId[]).map((id) => id.toHexString()),
+        [B, C],
+      );
     });
 
     it('stores a select-dropdown as the option key, whether key or value was sent', () => {
@@ -111,7 +122,10 @@ describe('metadata serializers', () => {
     it('recurses into repeater items', () => {
       const [first, second] = stored.sections as Array<Record<string, unknown>>;
       assert.ok(isHexId(first.ref, C));
-      assert.deepEqual((first.more as ObjectId[]).map((id) => id.toHexString()), [A, B]);
+      assert.deepEqual(
+        (first.more as ObjectId[]).map((id) => id.toHexString()),
+        [A, B],
+      );
       assert.equal(first.tone, 'k');
       assert.deepEqual(second, { heading: '', ref: '', more: '', tone: '' });
     });
@@ -136,7 +150,10 @@ describe('metadata serializers', () => {
 
     it('collapses relationship ids that differ only in letter case', () => {
       const out = toStoredMetadata([RELATED], { related: [A, A.toUpperCase(), B] });
-      assert.deepEqual((out.related as ObjectId[]).map((id) => id.toHexString()), [A, B]);
+      assert.deepEqual(
+        (out.related as ObjectId[]).map((id) => id.toHexString()),
+        [A, B],
+      );
     });
   });
 
@@ -156,7 +173,10 @@ describe('metadata serializers', () => {
       assert.equal(defaults.t, 'hello');
       assert.equal(defaults.n, '');
       assert.ok(isHexId(defaults.o, A));
-      assert.deepEqual((defaults.os as ObjectId[]).map((id) => id.toHexString()), [A, B]);
+      assert.deepEqual(
+        (defaults.os as ObjectId[]).map((id) => id.toHexString()),
+        [A, B],
+      );
       assert.equal(defaults.s, 'red');
       assert.equal(defaults.sw, true);
       assert.deepEqual(defaults.cb, ['x']);
@@ -169,7 +189,10 @@ describe('metadata serializers', () => {
     it('finds ids at the top level, in parents and in repeater items, deduplicated', () => {
       const refs = collectRefs(FIELDS, toStoredMetadata(FIELDS, input));
       assert.ok(refs.every((id) => id instanceof ObjectId));
-      assert.deepEqual(refs.map((id) => id.toHexString()), [A, B, C]);
+      assert.deepEqual(
+        refs.map((id) => id.toHexString()),
+        [A, B, C],
+      );
     });
 
     it('ignores ids under keys the type does not define as relationships', () => {
@@ -221,7 +244,11 @@ describe('metadata serializers', () => {
     it('renders expanded related Objects through ctx.renderRelated', () => {
       related.length = 0;
       const expanded = { _id: new ObjectId(A), title: 'Ann' };
-      const out = renderMetadata([AUTHOR, RELATED], { author: expanded, related: [new ObjectId(B), { title: 'Cee' }] }, CTX);
+      const out = renderMetadata(
+        [AUTHOR, RELATED],
+        { author: expanded, related: [new ObjectId(B), { title: 'Cee' }] },
+        CTX,
+      );
       assert.deepEqual(out, { author: { rendered: 'Ann' }, related: [B, { rendered: 'Cee' }] });
       assert.equal(related[0], expanded);
     });
@@ -244,11 +271,15 @@ describe('metadata serializers', () => {
     });
 
     it('passes through values stored before a Metafield changed type', () => {
-      const out = renderMetadata([mf('parent', 'p', { children: [] }), mf('repeater', 'r', { repeater_fields: [] }), mf('object', 'o')], {
-        p: 'legacy',
-        r: 'legacy',
-        o: 'not-an-id',
-      }, CTX);
+      const out = renderMetadata(
+        [mf('parent', 'p', { children: [] }), mf('repeater', 'r', { repeater_fields: [] }), mf('object', 'o')],
+        {
+          p: 'legacy',
+          r: 'legacy',
+          o: 'not-an-id',
+        },
+        CTX,
+      );
       assert.deepEqual(out, { p: 'legacy', r: 'legacy', o: 'not-an-id' });
     });
   });

@@ -1,11 +1,21 @@
 import assert from 'node:assert/strict';
 import type { Metafield } from '../../lib/db/collections.js';
-import { checkMetafieldDefinitions, MAX_SORTABLE_METAFIELDS, SORTABLE_TYPES } from '../../lib/validation/metafield-definitions.js';
+import {
+  checkMetafieldDefinitions,
+  MAX_SORTABLE_METAFIELDS,
+  SORTABLE_TYPES,
+} from '../../lib/validation/metafield-definitions.js';
 
 const ctx = { ownSlug: 'posts', existingTypeSlugs: new Set(['authors', 'tags']) };
 const check = (metafields: Metafield[]): string[] => checkMetafieldDefinitions(metafields, ctx);
 
-const text = (key: string, extra: Partial<Metafield> = {}): Metafield => ({ type: 'text', title: key, key, value: '', ...extra });
+const text = (key: string, extra: Partial<Metafield> = {}): Metafield => ({
+  type: 'text',
+  title: key,
+  key,
+  value: '',
+  ...extra,
+});
 const parent = (key: string, children: Metafield[]): Metafield => ({ type: 'parent', title: key, key, children });
 const repeater = (key: string, repeater_fields: Metafield[], items: Metafield[][] = []): Metafield => ({
   type: 'repeater',
@@ -15,7 +25,13 @@ const repeater = (key: string, repeater_fields: Metafield[], items: Metafield[][
   // Repeating items are not Metafields of the 16 types; the schema models them separately.
   children: items.map((children) => ({ type: 'repeating_item', children }) as unknown as Metafield),
 });
-const relation = (type: 'object' | 'objects', key: string, object_type: string): Metafield => ({ type, title: key, key, value: '', object_type });
+const relation = (type: 'object' | 'objects', key: string, object_type: string): Metafield => ({
+  type,
+  title: key,
+  key,
+  value: '',
+  object_type,
+});
 
 describe('checkMetafieldDefinitions', () => {
   it('finds nothing wrong with an empty or sound list', () => {
@@ -31,24 +47,32 @@ describe('checkMetafieldDefinitions', () => {
 
   describe('key uniqueness', () => {
     it('reports a key used twice at the top level, at its second use', () => {
-      assert.deepEqual(check([text('price'), text('price')]), ['metafields[1].key "price" is used twice at the same level']);
+      assert.deepEqual(check([text('price'), text('price')]), [
+        'metafields[1].key "price" is used twice at the same level',
+      ]);
     });
 
     it('counts a key used three times once', () => {
-      assert.deepEqual(check([text('a'), text('b'), text('a'), text('a')]), ['metafields[2].key "a" is used 3 times at the same level']);
+      assert.deepEqual(check([text('a'), text('b'), text('a'), text('a')]), [
+        'metafields[2].key "a" is used 3 times at the same level',
+      ]);
     });
 
     it('treats keys case-sensitively', () => {
       assert.deepEqual(check([text('Price'), text('price')]), []);
     });
 
-    it('checks each parent\'s children as their own level', () => {
+    it("checks each parent's children as their own level", () => {
       assert.deepEqual(check([text('a'), parent('p', [text('a'), text('b')])]), []);
-      assert.deepEqual(check([parent('p', [text('a'), text('a')])]), ['metafields[0].children[1].key "a" is used twice at the same level']);
+      assert.deepEqual(check([parent('p', [text('a'), text('a')])]), [
+        'metafields[0].children[1].key "a" is used twice at the same level',
+      ]);
     });
 
     it('checks repeater_fields and each repeating item as their own level', () => {
-      assert.deepEqual(check([repeater('r', [text('q'), text('q')])]), ['metafields[0].repeater_fields[1].key "q" is used twice at the same level']);
+      assert.deepEqual(check([repeater('r', [text('q'), text('q')])]), [
+        'metafields[0].repeater_fields[1].key "q" is used twice at the same level',
+      ]);
       assert.deepEqual(check([repeater('r', [text('q')], [[text('q')], [text('q'), text('q')]])]), [
         'metafields[0].children[1].children[1].key "q" is used twice at the same level',
       ]);
@@ -56,15 +80,18 @@ describe('checkMetafieldDefinitions', () => {
   });
 
   describe('object_type', () => {
-    it('accepts the type itself and the Bucket\'s other types', () => {
+    it("accepts the type itself and the Bucket's other types", () => {
       assert.deepEqual(check([relation('object', 'related', 'posts'), relation('objects', 'tags', 'tags')]), []);
     });
 
     it('rejects a slug that is no Object type, at any depth', () => {
-      assert.deepEqual(check([relation('objects', 'tags', 'labels'), parent('p', [relation('object', 'o', 'nobody')])]), [
-        'metafields[0].object_type "labels" is not an Object type in this Bucket',
-        'metafields[1].children[0].object_type "nobody" is not an Object type in this Bucket',
-      ]);
+      assert.deepEqual(
+        check([relation('objects', 'tags', 'labels'), parent('p', [relation('object', 'o', 'nobody')])]),
+        [
+          'metafields[0].object_type "labels" is not an Object type in this Bucket',
+          'metafields[1].children[0].object_type "nobody" is not an Object type in this Bucket',
+        ],
+      );
     });
   });
 
@@ -72,7 +99,10 @@ describe('checkMetafieldDefinitions', () => {
     it('rejects a regex that does not compile, with the reason', () => {
       const [problem, ...rest] = check([text('t', { regex: '([a-z]' })]);
       assert.deepEqual(rest, []);
-      assert.match(problem, /^metafields\[0\]\.regex "\(\[a-z\]" is not a valid regular expression \(.*Unterminated group.*\)$/);
+      assert.match(
+        problem,
+        /^metafields\[0\]\.regex "\(\[a-z\]" is not a valid regular expression \(.*Unterminated group.*\)$/,
+      );
     });
 
     it('accepts a literal with flags, as Object writes do, and judges its source', () => {
@@ -88,17 +118,26 @@ describe('checkMetafieldDefinitions', () => {
 
   describe('minlength and maxlength', () => {
     it('rejects minlength above maxlength', () => {
-      assert.deepEqual(check([text('t', { minlength: 10, maxlength: 5 })]), ['metafields[0].minlength (10) is greater than maxlength (5)']);
+      assert.deepEqual(check([text('t', { minlength: 10, maxlength: 5 })]), [
+        'metafields[0].minlength (10) is greater than maxlength (5)',
+      ]);
     });
 
     it('allows either alone, and equal values', () => {
-      assert.deepEqual(check([text('a', { minlength: 10 }), text('b', { maxlength: 0 }), text('c', { minlength: 3, maxlength: 3 })]), []);
+      assert.deepEqual(
+        check([text('a', { minlength: 10 }), text('b', { maxlength: 0 }), text('c', { minlength: 3, maxlength: 3 })]),
+        [],
+      );
     });
   });
 
   describe('sortable', () => {
     it(`allows ${MAX_SORTABLE_METAFIELDS} sortable Metafields and rejects a third, listing them`, () => {
-      const two = [text('a', { sortable: true }), text('b', { sortable: false }), { type: 'number', title: 'n', key: 'n', value: 0, sortable: true } as Metafield];
+      const two = [
+        text('a', { sortable: true }),
+        text('b', { sortable: false }),
+        { type: 'number', title: 'n', key: 'n', value: 0, sortable: true } as Metafield,
+      ];
       assert.deepEqual(check(two), []);
       assert.deepEqual(check([...two, text('c', { sortable: true })]), [
         'at most 2 Metafields of an Object type may be sortable, found 3: metafields[0] ("a"), metafields[2] ("n"), metafields[3] ("c")',
@@ -106,15 +145,23 @@ describe('checkMetafieldDefinitions', () => {
     });
 
     it('only allows sortable on top-level Metafields', () => {
-      assert.deepEqual(check([parent('p', [text('a', { sortable: true }), text('b', { sortable: false })])]), ['metafields[0].children[0].sortable is only allowed on top-level Metafields']);
+      assert.deepEqual(check([parent('p', [text('a', { sortable: true }), text('b', { sortable: false })])]), [
+        'metafields[0].children[0].sortable is only allowed on top-level Metafields',
+      ]);
     });
 
     it('only allows sortable on scalar, non-relationship types', () => {
       assert.ok(SORTABLE_TYPES.has('number') && SORTABLE_TYPES.has('date'));
-      assert.deepEqual(check([{ ...relation('objects', 'tags', 'tags'), sortable: true }, { type: 'json', title: 'j', key: 'j', value: {}, sortable: true }]), [
-        'metafields[0].sortable is not allowed for type "objects"',
-        'metafields[1].sortable is not allowed for type "json"',
-      ]);
+      assert.deepEqual(
+        check([
+          { ...relation('objects', 'tags', 'tags'), sortable: true },
+          { type: 'json', title: 'j', key: 'j', value: {}, sortable: true },
+        ]),
+        [
+          'metafields[0].sortable is not allowed for type "objects"',
+          'metafields[1].sortable is not allowed for type "json"',
+        ],
+      );
     });
   });
 
@@ -125,20 +172,29 @@ describe('checkMetafieldDefinitions', () => {
         { key: 'b', value: 'Same' },
         { key: 'a', value: 'Other' },
       ];
-      assert.deepEqual(check([{ type: 'select-dropdown', title: 's', key: 's', value: '', options }]), ['metafields[0].options[2].key "a" is used twice']);
+      assert.deepEqual(check([{ type: 'select-dropdown', title: 's', key: 's', value: '', options }]), [
+        'metafields[0].options[2].key "a" is used twice',
+      ]);
     });
 
     it('rejects duplicate radio-buttons and check-boxes values', () => {
       const options = [{ value: 'x' }, { value: 'x' }];
-      assert.deepEqual(check([{ type: 'radio-buttons', title: 'r', key: 'r', value: '', options }, { type: 'check-boxes', title: 'c', key: 'c', value: [], options }]), [
-        'metafields[0].options[1].value "x" is used twice',
-        'metafields[1].options[1].value "x" is used twice',
-      ]);
+      assert.deepEqual(
+        check([
+          { type: 'radio-buttons', title: 'r', key: 'r', value: '', options },
+          { type: 'check-boxes', title: 'c', key: 'c', value: [], options },
+        ]),
+        ['metafields[0].options[1].value "x" is used twice', 'metafields[1].options[1].value "x" is used twice'],
+      );
     });
   });
 
   it('reports every problem at once', () => {
-    const lines = check([text('a', { minlength: 3, maxlength: 1, regex: '[' }), text('a'), relation('object', 'o', 'ghosts')]);
+    const lines = check([
+      text('a', { minlength: 3, maxlength: 1, regex: '[' }),
+      text('a'),
+      relation('object', 'o', 'ghosts'),
+    ]);
     assert.equal(lines.length, 4, lines.join('\n'));
   });
 });

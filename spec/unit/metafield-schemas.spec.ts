@@ -13,7 +13,12 @@ function problems(schemaId: string, value: unknown): string[] {
   return lines;
 }
 
-const mf = (type: string, extra: Body = {}): Body => ({ type, title: `A ${type}`, key: type.replace(/-/g, '_'), ...extra });
+const mf = (type: string, extra: Body = {}): Body => ({
+  type,
+  title: `A ${type}`,
+  key: type.replace(/-/g, '_'),
+  ...extra,
+});
 const text = (key: string): Body => ({ type: 'text', title: key, key, value: '' });
 
 interface TypeCase {
@@ -24,16 +29,41 @@ interface TypeCase {
 
 const P = 'body';
 const CASES: Record<string, TypeCase> = {
-  text: { valid: mf('text', { value: 'hello', required: true, regex: '^h', regex_message: 'starts with h', minlength: 1, maxlength: 9 }), invalid: mf('text', { value: 5 }), message: `${P}.value must be a string for type "text"` },
-  textarea: { valid: mf('textarea', { value: '' }), invalid: mf('textarea'), message: `${P}.value is required for type "textarea"` },
-  'html-textarea': { valid: mf('html-textarea', { value: '<p>x</p>' }), invalid: mf('html-textarea', { value: ['x'] }), message: `${P}.value must be a string for type "html-textarea"` },
+  text: {
+    valid: mf('text', {
+      value: 'hello',
+      required: true,
+      regex: '^h',
+      regex_message: 'starts with h',
+      minlength: 1,
+      maxlength: 9,
+    }),
+    invalid: mf('text', { value: 5 }),
+    message: `${P}.value must be a string for type "text"`,
+  },
+  textarea: {
+    valid: mf('textarea', { value: '' }),
+    invalid: mf('textarea'),
+    message: `${P}.value is required for type "textarea"`,
+  },
+  'html-textarea': {
+    valid: mf('html-textarea', { value: '<p>x</p>' }),
+    invalid: mf('html-textarea', { value: ['x'] }),
+    message: `${P}.value must be a string for type "html-textarea"`,
+  },
   markdown: {
     valid: mf('markdown', { value: '# hi', helptext: 'Markdown', id: 'abc' }),
     invalid: mf('markdown', { value: '', options: [{ value: 'x' }] }),
     message: `${P}.options is only allowed for type "select-dropdown", "radio-buttons", "check-boxes" or "switch"`,
   },
   'select-dropdown': {
-    valid: mf('select-dropdown', { value: 'a', options: [{ key: 'a', value: 'A' }, { key: 'b', value: 'B' }] }),
+    valid: mf('select-dropdown', {
+      value: 'a',
+      options: [
+        { key: 'a', value: 'A' },
+        { key: 'b', value: 'B' },
+      ],
+    }),
     invalid: mf('select-dropdown', { value: '', options: [{ value: 'A' }] }),
     message: `${P}.options[0].key is required for type "select-dropdown"`,
   },
@@ -47,20 +77,51 @@ const CASES: Record<string, TypeCase> = {
     invalid: mf('check-boxes', { value: 'A', options: [{ value: 'A' }] }),
     message: `${P}.value must be an array of strings or "" for type "check-boxes"`,
   },
-  switch: { valid: mf('switch', { value: true, options: 'yes,no' }), invalid: mf('switch', { value: false, options: 'on,off' }), message: `${P}.options must be one of "true,false", "yes,no" for type "switch"` },
-  number: { valid: mf('number', { value: 4.5 }), invalid: mf('number', { value: '42' }), message: `${P}.value must be a number or "" for type "number"` },
-  date: { valid: mf('date', { value: '2024-02-29' }), invalid: mf('date', { value: '2023-02-30' }), message: `${P}.value must be a "YYYY-MM-DD" date or "" for type "date"` },
-  json: { valid: mf('json', { value: { a: [1, { b: null }] } }), invalid: mf('json'), message: `${P}.value is required for type "json"` },
+  switch: {
+    valid: mf('switch', { value: true, options: 'yes,no' }),
+    invalid: mf('switch', { value: false, options: 'on,off' }),
+    message: `${P}.options must be one of "true,false", "yes,no" for type "switch"`,
+  },
+  number: {
+    valid: mf('number', { value: 4.5 }),
+    invalid: mf('number', { value: '42' }),
+    message: `${P}.value must be a number or "" for type "number"`,
+  },
+  date: {
+    valid: mf('date', { value: '2024-02-29' }),
+    invalid: mf('date', { value: '2023-02-30' }),
+    message: `${P}.value must be a "YYYY-MM-DD" date or "" for type "date"`,
+  },
+  json: {
+    valid: mf('json', { value: { a: [1, { b: null }] } }),
+    invalid: mf('json'),
+    message: `${P}.value is required for type "json"`,
+  },
   file: {
     valid: mf('file', { value: '', media_validation_type: 'image' }),
     invalid: mf('file', { value: '', media_validation_type: 'pdf' }),
     message: `${P}.media_validation_type must be one of "image", "video", "audio", "application", "text"`,
   },
-  object: { valid: mf('object', { value: '', object_type: 'authors' }), invalid: mf('object', { value: '' }), message: `${P}.object_type is required for type "object"` },
-  objects: { valid: mf('objects', { value: ['id1', 'id2'], object_type: 'tags' }), invalid: mf('objects', { value: 'id1,id2', object_type: 'tags' }), message: `${P}.value must be an array of strings or "" for type "objects"` },
-  parent: { valid: mf('parent', { children: [text('a'), mf('number', { value: 1 })] }), invalid: mf('parent', { value: '', children: [] }), message: `${P}.value is not allowed for type "parent"` },
+  object: {
+    valid: mf('object', { value: '', object_type: 'authors' }),
+    invalid: mf('object', { value: '' }),
+    message: `${P}.object_type is required for type "object"`,
+  },
+  objects: {
+    valid: mf('objects', { value: ['id1', 'id2'], object_type: 'tags' }),
+    invalid: mf('objects', { value: 'id1,id2', object_type: 'tags' }),
+    message: `${P}.value must be an array of strings or "" for type "objects"`,
+  },
+  parent: {
+    valid: mf('parent', { children: [text('a'), mf('number', { value: 1 })] }),
+    invalid: mf('parent', { value: '', children: [] }),
+    message: `${P}.value is not allowed for type "parent"`,
+  },
   repeater: {
-    valid: mf('repeater', { repeater_fields: [text('q')], children: [{ type: 'repeating_item', children: [text('q')] }] }),
+    valid: mf('repeater', {
+      repeater_fields: [text('q')],
+      children: [{ type: 'repeating_item', children: [text('q')] }],
+    }),
     invalid: mf('repeater', { children: [] }),
     message: `${P}.repeater_fields is required for type "repeater"`,
   },
@@ -68,7 +129,8 @@ const CASES: Record<string, TypeCase> = {
 
 describe('Metafield schema', () => {
   it('has a case for each of the 16 types', () => {
-    const types = (validatorFor('Metafield').schema as { properties: { type: { enum: string[] } } }).properties.type.enum;
+    const types = (validatorFor('Metafield').schema as { properties: { type: { enum: string[] } } }).properties.type
+      .enum;
     assert.deepEqual(Object.keys(CASES).sort(), [...types].sort());
     assert.equal(types.length, 16);
   });
@@ -91,11 +153,17 @@ describe('Metafield schema', () => {
 
   it('rejects an unknown field, on every type', () => {
     assert.deepEqual(problems('Metafield', { ...CASES.text.valid, colour: 'red' }), ['unknown field "colour" in body']);
-    assert.deepEqual(problems('Metafield', { ...CASES.parent.valid, colour: 'red' }), ['unknown field "colour" in body']);
+    assert.deepEqual(problems('Metafield', { ...CASES.parent.valid, colour: 'red' }), [
+      'unknown field "colour" in body',
+    ]);
   });
 
   it('requires type, title and key, and checks the key characters', () => {
-    assert.deepEqual(problems('Metafield', {}), ['body.type is required', 'body.title is required', 'body.key is required']);
+    assert.deepEqual(problems('Metafield', {}), [
+      'body.type is required',
+      'body.title is required',
+      'body.key is required',
+    ]);
     assert.deepEqual(problems('Metafield', { type: 'text', title: '', key: 'a.b', value: '' }), [
       'body.title must not be empty',
       'body.key must be made of letters, digits, "_" and "-"',
@@ -109,36 +177,64 @@ describe('Metafield schema', () => {
   });
 
   it('keeps relationship, repeater, parent, file and length fields to their types', () => {
-    assert.deepEqual(problems('Metafield', mf('number', { value: 1, object_type: 'x', repeater_fields: [], children: [], media_validation_type: 'image', maxlength: 3 })), [
-      'body.object_type is only allowed for type "object" or "objects"',
-      'body.repeater_fields is only allowed for type "repeater"',
-      'body.children is only allowed for type "parent" or "repeater"',
-      'body.media_validation_type is only allowed for type "file"',
-      'body.maxlength is only allowed for type "text", "textarea", "html-textarea" or "markdown"',
-    ]);
+    assert.deepEqual(
+      problems(
+        'Metafield',
+        mf('number', {
+          value: 1,
+          object_type: 'x',
+          repeater_fields: [],
+          children: [],
+          media_validation_type: 'image',
+          maxlength: 3,
+        }),
+      ),
+      [
+        'body.object_type is only allowed for type "object" or "objects"',
+        'body.repeater_fields is only allowed for type "repeater"',
+        'body.children is only allowed for type "parent" or "repeater"',
+        'body.media_validation_type is only allowed for type "file"',
+        'body.maxlength is only allowed for type "text", "textarea", "html-textarea" or "markdown"',
+      ],
+    );
   });
 
   it('allows regex on string- and number-valued types only', () => {
     assert.deepEqual(problems('Metafield', mf('number', { value: 1, regex: '^\\d+$', regex_message: 'digits' })), []);
-    assert.deepEqual(problems('Metafield', mf('check-boxes', { value: [], options: [], regex: 'x', regex_message: 'm' })), [
-      'body.regex is only allowed for type "text", "textarea", "html-textarea", "markdown", "select-dropdown", "radio-buttons", "number", "date", "file" or "object"',
-      'body.regex_message is only allowed for type "text", "textarea", "html-textarea", "markdown", "select-dropdown", "radio-buttons", "number", "date", "file" or "object"',
-    ]);
+    assert.deepEqual(
+      problems('Metafield', mf('check-boxes', { value: [], options: [], regex: 'x', regex_message: 'm' })),
+      [
+        'body.regex is only allowed for type "text", "textarea", "html-textarea", "markdown", "select-dropdown", "radio-buttons", "number", "date", "file" or "object"',
+        'body.regex_message is only allowed for type "text", "textarea", "html-textarea", "markdown", "select-dropdown", "radio-buttons", "number", "date", "file" or "object"',
+      ],
+    );
   });
 
   it('rejects negative and fractional lengths', () => {
-    assert.deepEqual(problems('Metafield', mf('text', { value: '', minlength: -1, maxlength: 1.5 })), ['body.minlength must be >= 0', 'body.maxlength must be an integer']);
+    assert.deepEqual(problems('Metafield', mf('text', { value: '', minlength: -1, maxlength: 1.5 })), [
+      'body.minlength must be >= 0',
+      'body.maxlength must be an integer',
+    ]);
   });
 
   it('validates nested Metafields in children, repeater_fields and repeating items', () => {
     assert.deepEqual(problems('Metafield', mf('parent', { children: [mf('date', { value: 'soon' })] })), [
       'body.children[0].value must be a "YYYY-MM-DD" date or "" for type "date"',
     ]);
-    assert.deepEqual(problems('Metafield', mf('repeater', { repeater_fields: [mf('text', { value: '', extra: 1 })] })), ['unknown field "extra" in body.repeater_fields[0]']);
-    assert.deepEqual(problems('Metafield', mf('repeater', { repeater_fields: [], children: [{ type: 'item', children: [mf('text')] }] })), [
-      'body.children[0].type must be "repeating_item" for type "repeater"',
-      'body.children[0].children[0].value is required for type "text"',
-    ]);
+    assert.deepEqual(
+      problems('Metafield', mf('repeater', { repeater_fields: [mf('text', { value: '', extra: 1 })] })),
+      ['unknown field "extra" in body.repeater_fields[0]'],
+    );
+    assert.deepEqual(
+      problems(
+        'Metafield',
+        mf('repeater', { repeater_fields: [], children: [{ type: 'item', children: [mf('text')] }] }),
+      ),
+      [
+        'body.children[0].type must be "repeating_item" for type "repeater"',
+        'body.children[0].children[0].value is required for type "text"',
+      ],
+    );
   });
 
   it('accepts an empty repeater_fields array', () => {
@@ -181,17 +277,28 @@ describe('ObjectTypeCreate schema', () => {
   });
 
   it('accepts options as booleans or 0/1 only', () => {
-    assert.deepEqual(problems('ObjectTypeCreate', { title: 'T', options: { slug_field: 0, content_editor: true } }), []);
-    assert.deepEqual(problems('ObjectTypeCreate', { title: 'T', options: { slug_field: 2 } }), ['body.options.slug_field must be one of true, false, 0, 1']);
+    assert.deepEqual(
+      problems('ObjectTypeCreate', { title: 'T', options: { slug_field: 0, content_editor: true } }),
+      [],
+    );
+    assert.deepEqual(problems('ObjectTypeCreate', { title: 'T', options: { slug_field: 2 } }), [
+      'body.options.slug_field must be one of true, false, 0, 1',
+    ]);
   });
 
   it('restricts slug to lowercase letters, digits and hyphens', () => {
-    assert.deepEqual(problems('ObjectTypeCreate', { title: 'T', slug: 'Blog_Posts' }), ['body.slug must be made of lowercase letters, digits and hyphens']);
+    assert.deepEqual(problems('ObjectTypeCreate', { title: 'T', slug: 'Blog_Posts' }), [
+      'body.slug must be made of lowercase letters, digits and hyphens',
+    ]);
   });
 
   it('requires non-empty locales when localization is true', () => {
-    assert.deepEqual(problems('ObjectTypeCreate', { title: 'T', localization: true }), ['body.locales is required when localization is true']);
-    assert.deepEqual(problems('ObjectTypeCreate', { title: 'T', localization: true, locales: [] }), ['body.locales must not be empty when localization is true']);
+    assert.deepEqual(problems('ObjectTypeCreate', { title: 'T', localization: true }), [
+      'body.locales is required when localization is true',
+    ]);
+    assert.deepEqual(problems('ObjectTypeCreate', { title: 'T', localization: true, locales: [] }), [
+      'body.locales must not be empty when localization is true',
+    ]);
     assert.deepEqual(problems('ObjectTypeCreate', { title: 'T', localization: true, locales: ['en'] }), []);
     assert.deepEqual(problems('ObjectTypeCreate', { title: 'T', localization: false }), []);
   });
@@ -204,9 +311,13 @@ describe('ObjectTypeCreate schema', () => {
   });
 
   it('names the Metafield path of a nested problem', () => {
-    assert.deepEqual(problems('ObjectTypeCreate', { title: 'T', metafields: [CASES.text.valid, mf('select-dropdown', { value: '' })] }), [
-      'body.metafields[1].options is required for type "select-dropdown"',
-    ]);
+    assert.deepEqual(
+      problems('ObjectTypeCreate', {
+        title: 'T',
+        metafields: [CASES.text.valid, mf('select-dropdown', { value: '' })],
+      }),
+      ['body.metafields[1].options is required for type "select-dropdown"'],
+    );
   });
 });
 
@@ -223,7 +334,9 @@ describe('ObjectTypePatch schema', () => {
 
   it('leaves localization without locales to the merged check, but rejects locales: []', () => {
     assert.deepEqual(problems('ObjectTypePatch', { localization: true }), []);
-    assert.deepEqual(problems('ObjectTypePatch', { localization: true, locales: [] }), ['body.locales must not be empty when localization is true']);
+    assert.deepEqual(problems('ObjectTypePatch', { localization: true, locales: [] }), [
+      'body.locales must not be empty when localization is true',
+    ]);
   });
 });
 
@@ -253,6 +366,8 @@ describe('Object type response schemas', () => {
   });
 
   it('render options as 1/0, not booleans', () => {
-    assert.deepEqual(problems('ObjectType', { ...rendered, options: { slug_field: true, content_editor: 0 } }), ['body.options.slug_field must be one of 0, 1']);
+    assert.deepEqual(problems('ObjectType', { ...rendered, options: { slug_field: true, content_editor: 0 } }), [
+      'body.options.slug_field must be one of 0, 1',
+    ]);
   });
 });

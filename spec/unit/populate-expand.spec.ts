@@ -102,7 +102,10 @@ describe('relationship expansion (pure)', () => {
     related.set(hidden.toHexString(), null);
     const out = expandObject(a, related, 1);
     assert.equal(out.metadata.one, null);
-    assert.deepEqual((out.metadata.many as ObjectDoc[]).map((d) => d.title), ['B']);
+    assert.deepEqual(
+      (out.metadata.many as ObjectDoc[]).map((d) => d.title),
+      ['B'],
+    );
   });
 
   it('does not change its input', () => {
@@ -118,6 +121,9 @@ describe('relationship expansion (pure)', () => {
     const a = obj('A', { p: x, q: [x, y] });
     const b = obj('B', { r: y });
     const known: RelatedMap = new Map([[y.toHexString(), null]]);
-    assert.deepEqual(pendingRefs([a, b], known).map((id) => id.toHexString()), [x.toHexString()]);
+    assert.deepEqual(
+      pendingRefs([a, b], known).map((id) => id.toHexString()),
+      [x.toHexString()],
+    );
   });
 });

@@ -52,7 +52,10 @@ describe('isDocumentTooLarge', () => {
   it('recognises MongoDB’s over-16 MB errors and nothing else', async () => {
     const { MongoServerError } = await import('mongodb');
     const { isDocumentTooLarge } = await import('../../lib/populate/fetch-page.js');
-    assert.equal(isDocumentTooLarge(new MongoServerError({ message: 'too big', code: 10334, codeName: 'BSONObjectTooLarge' })), true);
+    assert.equal(
+      isDocumentTooLarge(new MongoServerError({ message: 'too big', code: 10334, codeName: 'BSONObjectTooLarge' })),
+      true,
+    );
     assert.equal(isDocumentTooLarge(new MongoServerError({ message: 'facet too big', code: 4031700 })), true);
     assert.equal(isDocumentTooLarge(new MongoServerError({ message: 'other', code: 2 })), false);
     assert.equal(isDocumentTooLarge(new Error('x')), false);

@@ -19,7 +19,14 @@ function bracket(v: unknown): number {
   return 4;
 }
 
-const TYPE_ALIAS: Record<number, string> = { 2: 'number', 3: 'string', 4: 'object', 7: 'objectId', 8: 'bool', 9: 'date' };
+const TYPE_ALIAS: Record<number, string> = {
+  2: 'number',
+  3: 'string',
+  4: 'object',
+  7: 'objectId',
+  8: 'bool',
+  9: 'date',
+};
 
 function compareValues(a: unknown, b: unknown): number {
   const diff = bracket(a) - bracket(b);
@@ -51,7 +58,8 @@ const comparator = (fields: Fields) => (a: Doc, b: Doc) => {
 
 /** $gt/$lt compare within one bracket only; $eq null also matches a missing field. */
 const OPS: Record<string, (value: unknown, arg: unknown) => boolean> = {
-  $eq: (v, arg) => (arg === null ? v === null || v === undefined : bracket(v) === bracket(arg) && compareValues(v, arg) === 0),
+  $eq: (v, arg) =>
+    arg === null ? v === null || v === undefined : bracket(v) === bracket(arg) && compareValues(v, arg) === 0,
   $gt: (v, arg) => arg !== null && bracket(v) === bracket(arg) && compareValues(v, arg) > 0,
   $lt: (v, arg) => arg !== null && bracket(v) === bracket(arg) && compareValues(v, arg) < 0,
   $type: (v, arg) => v !== undefined && v !== null && (arg as string[]).includes(TYPE_ALIAS[bracket(v)]),
@@ -101,7 +109,10 @@ function walk(docs: Doc[], fields: Fields, pageSize: number, filterFor = keysetF
   let last: Doc | undefined;
   for (let guard = 0; guard <= docs.length; guard++) {
     const filter = last ? filterFor(fields, last) : {};
-    const page = docs.filter((d) => matches(d, filter)).sort(comparator(fields)).slice(0, pageSize);
+    const page = docs
+      .filter((d) => matches(d, filter))
+      .sort(comparator(fields))
+      .slice(0, pageSize);
     if (page.length === 0) break;
     seen.push(...page);
     last = page[page.length - 1];
@@ -114,12 +125,31 @@ const ids = (docs: Doc[]) => docs.map((d) => (d._id as ObjectId).toHexString());
 describe('query: keysetFilter pagination (in-memory model of MongoDB)', () => {
   const docs = fixtures();
   const orders: Fields[] = [
-    [['metadata.rank', 1], ['_id', 1]],
-    [['metadata.rank', -1], ['_id', -1]],
-    [['created_at', 1], ['_id', 1]],
-    [['created_at', -1], ['_id', -1]],
-    [['order', -1], ['_id', -1]],
-    [['order', 1], ['metadata.rank', -1], ['_id', -1]],
+    [
+      ['metadata.rank', 1],
+      ['_id', 1],
+    ],
+    [
+      ['metadata.rank', -1],
+      ['_id', -1],
+    ],
+    [
+      ['created_at', 1],
+      ['_id', 1],
+    ],
+    [
+      ['created_at', -1],
+      ['_id', -1],
+    ],
+    [
+      ['order', -1],
+      ['_id', -1],
+    ],
+    [
+      ['order', 1],
+      ['metadata.rank', -1],
+      ['_id', -1],
+    ],
     [['_id', 1]],
   ];
 
@@ -145,10 +175,21 @@ describe('query: keysetFilter pagination (in-memory model of MongoDB)', () => {
     const naive = (fields: Fields, last: Doc): Doc => ({
       $or: [
         { [fields[0][0]]: { [fields[0][1] === 1 ? '$gt' : '$lt']: get(last, fields[0][0]) ?? null } },
-        { [fields[0][0]]: { $eq: get(last, fields[0][0]) ?? null }, _id: { [fields[0][1] === 1 ? '$gt' : '$lt']: last._id } },
+        {
+          [fields[0][0]]: { $eq: get(last, fields[0][0]) ?? null },
+          _id: { [fields[0][1] === 1 ? '$gt' : '$lt']: last._id },
+        },
       ],
     });
-    const walked = walk(docs, [['metadata.rank', 1], ['_id', 1]], 7, naive);
+    const walked = walk(
+      docs,
+      [
+        ['metadata.rank', 1],
+        ['_id', 1],
+      ],
+      7,
+      naive,
+    );
     assert.ok(walked.length < docs.length);
   });
 });
@@ -163,30 +204,71 @@ describe('query: keysetFilter shape', () => {
   });
 
   it('ascending: greater values, then later brackets, then ties broken by _id', () => {
-    assert.deepEqual(keysetFilter([['created_at', 1], ['_id', 1]], { _id: id, created_at: d }), {
-      $or: [
-        { $or: [{ created_at: { $gt: d } }, { created_at: { $type: ['timestamp', 'regex', 'maxKey'] } }] },
-        { created_at: { $eq: d }, _id: { $gt: id } },
-      ],
-    });
+    assert.deepEqual(
+      keysetFilter(
+        [
+          ['created_at', 1],
+          ['_id', 1],
+        ],
+        { _id: id, created_at: d },
+      ),
+      {
+        $or: [
+          { $or: [{ created_at: { $gt: d } }, { created_at: { $type: ['timestamp', 'regex', 'maxKey'] } }] },
+          { created_at: { $eq: d }, _id: { $gt: id } },
+        ],
+      },
+    );
   });
 
   it('descending: smaller values, earlier brackets and null or missing', () => {
-    assert.deepEqual(keysetFilter([['metadata.n', -1], ['_id', -1]], { _id: id, metadata: { n: 3 } }), {
-      $or: [
-        { $or: [{ 'metadata.n': { $lt: 3 } }, { 'metadata.n': { $eq: null } }, { 'metadata.n': { $type: ['minKey'] } }] },
-        { 'metadata.n': { $eq: 3 }, _id: { $lt: id } },
-      ],
-    });
+    assert.deepEqual(
+      keysetFilter(
+        [
+          ['metadata.n', -1],
+          ['_id', -1],
+        ],
+        { _id: id, metadata: { n: 3 } },
+      ),
+      {
+        $or: [
+          {
+            $or: [
+              { 'metadata.n': { $lt: 3 } },
+              { 'metadata.n': { $eq: null } },
+              { 'metadata.n': { $type: ['minKey'] } },
+            ],
+          },
+          { 'metadata.n': { $eq: 3 }, _id: { $lt: id } },
+        ],
+      },
+    );
   });
 
   it('treats a missing value as null: ascending continues with every non-null bracket', () => {
-    const out = keysetFilter([['metadata.n', 1], ['_id', 1]], { _id: id });
+    const out = keysetFilter(
+      [
+        ['metadata.n', 1],
+        ['_id', 1],
+      ],
+      { _id: id },
+    );
     assert.deepEqual(out, {
       $or: [
         {
           'metadata.n': {
-            $type: ['number', 'string', 'object', 'binData', 'objectId', 'bool', 'date', 'timestamp', 'regex', 'maxKey'],
+            $type: [
+              'number',
+              'string',
+              'object',
+              'binData',
+              'objectId',
+              'bool',
+              'date',
+              'timestamp',
+              'regex',
+              'maxKey',
+            ],
           },
         },
         { 'metadata.n': { $eq: null }, _id: { $gt: id } },
@@ -195,24 +277,42 @@ describe('query: keysetFilter shape', () => {
   });
 
   it('descending after null only leaves MinKey, then the null ties', () => {
-    assert.deepEqual(keysetFilter([['metadata.n', -1], ['_id', -1]], { _id: id, metadata: { n: null } }), {
-      $or: [{ 'metadata.n': { $type: ['minKey'] } }, { 'metadata.n': { $eq: null }, _id: { $lt: id } }],
-    });
+    assert.deepEqual(
+      keysetFilter(
+        [
+          ['metadata.n', -1],
+          ['_id', -1],
+        ],
+        { _id: id, metadata: { n: null } },
+      ),
+      {
+        $or: [{ 'metadata.n': { $type: ['minKey'] } }, { 'metadata.n': { $eq: null }, _id: { $lt: id } }],
+      },
+    );
   });
 
   it('does not read inherited properties of the last document', () => {
-    const out = keysetFilter([['constructor', 1], ['_id', 1]], { _id: id }) as { $or: Doc[] };
+    const out = keysetFilter(
+      [
+        ['constructor', 1],
+        ['_id', 1],
+      ],
+      { _id: id },
+    ) as { $or: Doc[] };
     assert.deepEqual(out.$or[1], { constructor: { $eq: null }, _id: { $gt: id } });
   });
 });
 
 describe('query: parseListParams', () => {
   const invalid = (q: Doc, message: string) =>
-    assert.throws(() => parseListParams(q), (e: unknown) => {
-      assert.ok(e instanceof BadRequestError);
-      assert.equal(e.message, message);
-      return true;
-    });
+    assert.throws(
+      () => parseListParams(q),
+      (e: unknown) => {
+        assert.ok(e instanceof BadRequestError);
+        assert.equal(e.message, message);
+        return true;
+      },
+    );
 
   it('has the documented defaults', () => {
     assert.deepEqual(parseListParams({}), {
@@ -243,7 +343,8 @@ describe('query: parseListParams', () => {
   });
 
   for (const bad of ['0', '-1', '1.5', 'abc', '1e3', '99999999999999999999']) {
-    it(`rejects limit=${bad}`, () => invalid({ limit: bad }, `Invalid parameters: limit must be an integer >= 1, got "${bad}"`));
+    it(`rejects limit=${bad}`, () =>
+      invalid({ limit: bad }, `Invalid parameters: limit must be an integer >= 1, got "${bad}"`));
   }
 
   it('rejects bad skip, depth, after, status and useCache', () => {

@@ -42,15 +42,23 @@ describe('query: parseQueryParam', () => {
   });
 
   it('rejects malformed JSON naming the problem', () => {
-    assert.throws(() => parseQueryParam('{"type":'), (e: unknown) => {
-      assert.ok(e instanceof BadRequestError);
-      assert.equal(e.status, 400);
-      assert.match(e.message, /^Malformed query: not valid JSON/);
-      return true;
-    });
+    assert.throws(
+      () => parseQueryParam('{"type":'),
+      (e: unknown) => {
+        assert.ok(e instanceof BadRequestError);
+        assert.equal(e.status, 400);
+        assert.match(e.message, /^Malformed query: not valid JSON/);
+        return true;
+      },
+    );
   });
 
-  for (const [raw, kind] of [['[1]', 'an array'], ['42', 'a number'], ['null', 'null'], ['"s"', 'a string']]) {
+  for (const [raw, kind] of [
+    ['[1]', 'an array'],
+    ['42', 'a number'],
+    ['null', 'null'],
+    ['"s"', 'a string'],
+  ]) {
     it(`rejects ${kind} as the query`, () => {
       assert.throws(() => parseQueryParam(raw), { message: `Malformed query: must be a JSON object, got ${kind}` });
     });
@@ -64,10 +72,23 @@ describe('query: parseQueryParam', () => {
 
 describe('query: operator table', () => {
   it('holds exactly the operators of the query language', () => {
-    assert.deepEqual(
-      [...OPERATOR_NAMES].sort(),
-      ['$all', '$and', '$eq', '$gt', '$gte', '$in', '$lt', '$lte', '$ne', '$nin', '$nor', '$not', '$options', '$or', '$regex'],
-    );
+    assert.deepEqual([...OPERATOR_NAMES].sort(), [
+      '$all',
+      '$and',
+      '$eq',
+      '$gt',
+      '$gte',
+      '$in',
+      '$lt',
+      '$lte',
+      '$ne',
+      '$nin',
+      '$nor',
+      '$not',
+      '$options',
+      '$or',
+      '$regex',
+    ]);
   });
 
   it('does not resolve names through the prototype', () => {
@@ -193,10 +214,23 @@ describe('query: rejected filters', () => {
   });
 
   it('rejects paths below a relationship', () => {
-    rejects({ 'metadata.author.title': 'x' }, /metadata\.author is an Object relationship; query it by the related Object's id/);
+    rejects(
+      { 'metadata.author.title': 'x' },
+      /metadata\.author is an Object relationship; query it by the related Object's id/,
+    );
   });
 
-  for (const op of ['$where', '$expr', '$function', '$lookup', '$text', '$elemMatch', '$exists', '$size', '$jsonSchema']) {
+  for (const op of [
+    '$where',
+    '$expr',
+    '$function',
+    '$lookup',
+    '$text',
+    '$elemMatch',
+    '$exists',
+    '$size',
+    '$jsonSchema',
+  ]) {
     it(`rejects ${op} at either level`, () => {
       rejects({ [op]: 'x' }, new RegExp(`^\\${op}: unsupported operator "\\${op}"$`));
       rejects({ title: { [op]: 'x' } }, new RegExp(`^title\\.\\${op}: unsupported operator "\\${op}"$`));
@@ -240,7 +274,10 @@ describe('query: rejected filters', () => {
   });
 
   it('rejects bad $options', () => {
-    rejects({ title: { $regex: 'a', $options: 'ig' } }, /^title\.\$options: unsupported flag\(s\) "g"; allowed flags are i, m, s, x$/);
+    rejects(
+      { title: { $regex: 'a', $options: 'ig' } },
+      /^title\.\$options: unsupported flag\(s\) "g"; allowed flags are i, m, s, x$/,
+    );
     rejects({ title: { $regex: 'a', $options: 'ii' } }, /^title\.\$options: repeats a flag$/);
     rejects({ title: { $regex: 'a', $options: 1 } }, /^title\.\$options: must be a string of flags/);
     rejects({ title: { $options: 'i' } }, /^title\.\$options: \$options needs \$regex alongside$/);
@@ -279,7 +316,10 @@ describe('query: rejected filters', () => {
     const found = problems(nest(MAX_LOGICAL_DEPTH + 1));
     assert.equal(found.length, 1);
     assert.match(found[0], /\$and\[0\]: logical operators nested deeper than 8 levels$/);
-    rejects({ $not: { $not: { $not: { $not: { $not: { $not: { $not: { $not: { $not: { title: 'a' } } } } } } } } } }, /nested deeper than 8/);
+    rejects(
+      { $not: { $not: { $not: { $not: { $not: { $not: { $not: { $not: { $not: { title: 'a' } } } } } } } } } },
+      /nested deeper than 8/,
+    );
   });
 
   it('stops at the node limit with one problem', () => {
@@ -303,14 +343,19 @@ describe('query: rejected filters', () => {
 
 describe('query: prototype-style keys', () => {
   it('rejects __proto__, constructor and prototype as keys, segments and operators', () => {
-    const q = JSON.parse('{"__proto__": {"title": "x"}, "constructor": 1, "metadata.__proto__": 1, "metadata.a.constructor": 1}');
+    const q = JSON.parse(
+      '{"__proto__": {"title": "x"}, "constructor": 1, "metadata.__proto__": 1, "metadata.a.constructor": 1}',
+    );
     const found = problems(q);
     assert.equal(found.length, 4, JSON.stringify(found));
     assert.match(found[0], /^__proto__: unknown key "__proto__"/);
     assert.match(found[1], /^constructor: unknown key "constructor"/);
     assert.match(found[2], /segment "__proto__" is reserved/);
     assert.match(found[3], /segment "constructor" is reserved/);
-    rejects(JSON.parse('{"title": {"$eq": "a", "__proto__": {"$gt": 1}}}'), /title\.__proto__: "__proto__" is not an operator/);
+    rejects(
+      JSON.parse('{"title": {"$eq": "a", "__proto__": {"$gt": 1}}}'),
+      /title\.__proto__: "__proto__" is not an operator/,
+    );
     rejects({ title: { constructor: 1 } }, /objects are not allowed as values/);
     rejects({ $constructor: 1 }, /unsupported operator "\$constructor"/);
   });
@@ -340,12 +385,15 @@ describe('query: compileFilter errors', () => {
 
   it('caps the number of problems reported', () => {
     const q = Object.fromEntries(Array.from({ length: MAX_REPORTED_PROBLEMS + 7 }, (_, i) => [`bad${i}`, 1]));
-    assert.throws(() => compileFilter(JSON.stringify(q), ctx), (e: unknown) => {
-      assert.ok(e instanceof BadRequestError);
-      assert.equal(e.message.split('; queryable').length - 1, MAX_REPORTED_PROBLEMS);
-      assert.match(e.message, /; and 7 more problems$/);
-      return true;
-    });
+    assert.throws(
+      () => compileFilter(JSON.stringify(q), ctx),
+      (e: unknown) => {
+        assert.ok(e instanceof BadRequestError);
+        assert.equal(e.message.split('; queryable').length - 1, MAX_REPORTED_PROBLEMS);
+        assert.match(e.message, /; and 7 more problems$/);
+        return true;
+      },
+    );
   });
 
   it('passes parse errors through unchanged', () => {
@@ -368,7 +416,15 @@ describe('query: parseIsoDate', () => {
   });
 
   it('rejects impossible calendar values', () => {
-    for (const bad of ['2024-02-30', '1900-02-29', '2024-13-01', '2024-00-10', '2024-01-01T10:60', '2024-1-1', '2024-01-01T10:00+25:00']) {
+    for (const bad of [
+      '2024-02-30',
+      '1900-02-29',
+      '2024-13-01',
+      '2024-00-10',
+      '2024-01-01T10:60',
+      '2024-1-1',
+      '2024-01-01T10:00+25:00',
+    ]) {
       assert.equal(parseIsoDate(bad), null, bad);
     }
   });

@@ -19,15 +19,18 @@ describe('query: parseProps', () => {
   });
 
   it('rejects invalid paths, naming every one', () => {
-    assert.throws(() => parseProps('id,a b,x..y,.z,$where,ok'), (e: unknown) => {
-      assert.ok(e instanceof BadRequestError);
-      assert.equal(e.status, 400);
-      assert.equal(
-        e.message,
-        'Invalid props: "a b", "x..y", ".z", "$where" (each must be a dotted path of letters, digits, _ and -)',
-      );
-      return true;
-    });
+    assert.throws(
+      () => parseProps('id,a b,x..y,.z,$where,ok'),
+      (e: unknown) => {
+        assert.ok(e instanceof BadRequestError);
+        assert.equal(e.status, 400);
+        assert.equal(
+          e.message,
+          'Invalid props: "a b", "x..y", ".z", "$where" (each must be a dotted path of letters, digits, _ and -)',
+        );
+        return true;
+      },
+    );
   });
 
   it('rejects prototype-reaching segments', () => {
@@ -79,11 +82,7 @@ describe('query: pickProps', () => {
     slug: 'hello',
     metadata: {
       image: { url: 'https://cdn/x.png', imgproc_url: 'https://img/x.png' },
-      authors: [
-        { id: 'a', title: 'Ann', slug: 'ann' },
-        { id: 'b', slug: 'bob' },
-        'stray-id',
-      ],
+      authors: [{ id: 'a', title: 'Ann', slug: 'ann' }, { id: 'b', slug: 'bob' }, 'stray-id'],
       seo: { meta: { title: 'T', description: 'D' } },
       tags: ['x', 'y'],
     },

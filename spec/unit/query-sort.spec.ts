@@ -16,26 +16,62 @@ const badRequest = (fn: () => unknown, pattern: RegExp) =>
 
 describe('query: parseSort', () => {
   it('defaults per target', () => {
-    assert.deepEqual(parseSort(undefined, objects), { random: false, fields: [['order', -1], ['_id', -1]] });
-    assert.deepEqual(parseSort('', media), { random: false, fields: [['created_at', -1], ['_id', -1]] });
-    assert.deepEqual(parseSort(undefined, revisions), { random: false, fields: [['created_at', -1], ['_id', -1]] });
+    assert.deepEqual(parseSort(undefined, objects), {
+      random: false,
+      fields: [
+        ['order', -1],
+        ['_id', -1],
+      ],
+    });
+    assert.deepEqual(parseSort('', media), {
+      random: false,
+      fields: [
+        ['created_at', -1],
+        ['_id', -1],
+      ],
+    });
+    assert.deepEqual(parseSort(undefined, revisions), {
+      random: false,
+      fields: [
+        ['created_at', -1],
+        ['_id', -1],
+      ],
+    });
   });
 
   for (const name of ['created_at', 'modified_at', 'order']) {
     it(`sorts Objects by ${name} both ways with an _id tiebreaker in the same direction`, () => {
-      assert.deepEqual(parseSort(name, objects), { random: false, fields: [[name, 1], ['_id', 1]] });
-      assert.deepEqual(parseSort(`-${name}`, objects), { random: false, fields: [[name, -1], ['_id', -1]] });
+      assert.deepEqual(parseSort(name, objects), {
+        random: false,
+        fields: [
+          [name, 1],
+          ['_id', 1],
+        ],
+      });
+      assert.deepEqual(parseSort(`-${name}`, objects), {
+        random: false,
+        fields: [
+          [name, -1],
+          ['_id', -1],
+        ],
+      });
     });
   }
 
   it('sorts by a sortable Metafield', () => {
     assert.deepEqual(parseSort('metadata.price', objects), {
       random: false,
-      fields: [['metadata.price', 1], ['_id', 1]],
+      fields: [
+        ['metadata.price', 1],
+        ['_id', 1],
+      ],
     });
     assert.deepEqual(parseSort('-metadata.rank', objects), {
       random: false,
-      fields: [['metadata.rank', -1], ['_id', -1]],
+      fields: [
+        ['metadata.rank', -1],
+        ['_id', -1],
+      ],
     });
   });
 
@@ -54,7 +90,13 @@ describe('query: parseSort', () => {
   });
 
   it('limits media to dates and random', () => {
-    assert.deepEqual(parseSort('modified_at', media), { random: false, fields: [['modified_at', 1], ['_id', 1]] });
+    assert.deepEqual(parseSort('modified_at', media), {
+      random: false,
+      fields: [
+        ['modified_at', 1],
+        ['_id', 1],
+      ],
+    });
     badRequest(
       () => parseSort('order', media),
       /^Invalid sort "order"; allowed values for media are created_at, -created_at, modified_at, -modified_at, random$/,
@@ -63,7 +105,13 @@ describe('query: parseSort', () => {
   });
 
   it('limits revisions to created_at', () => {
-    assert.deepEqual(parseSort('created_at', revisions), { random: false, fields: [['created_at', 1], ['_id', 1]] });
+    assert.deepEqual(parseSort('created_at', revisions), {
+      random: false,
+      fields: [
+        ['created_at', 1],
+        ['_id', 1],
+      ],
+    });
     badRequest(() => parseSort('random', revisions), /allowed values for revisions are created_at, -created_at$/);
     badRequest(() => parseSort('-modified_at', revisions), /^Invalid sort "-modified_at"/);
   });
