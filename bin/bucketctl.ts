@@ -44,8 +44,9 @@ function keyChoice(given: string | undefined, disabled: boolean | undefined, nam
 }
 
 function oneSlug(positionals: string[], command: string): string {
-  if (positionals.length !== 1) throw new UsageError(`${command} takes exactly one <slug>`);
-  return positionals[0];
+  const [slug, ...extra] = positionals;
+  if (slug === undefined || extra.length > 0) throw new UsageError(`${command} takes exactly one <slug>`);
+  return slug;
 }
 
 async function run(db: Db, command: string, argv: string[]): Promise<void> {
@@ -117,7 +118,7 @@ main().then(
     }
     const known =
       err instanceof BucketAdminError || err instanceof EngineUnavailableError || err instanceof ConfigError;
-    console.error(`bucketctl: ${known ? (err as Error).message : 'failed: ' + (err as Error).message}`);
+    console.error(`bucketctl: ${known ? err.message : 'failed: ' + (err as Error).message}`);
     process.exit(1);
   },
 );

@@ -7,14 +7,18 @@ import { EngineUnavailableError } from '../lib/db/engine.js';
 import { startOwnedEngine } from '../lib/db/shared-engine.js';
 import { Scheduler } from '../lib/services/scheduler.js';
 
-const log = (msg: string) => console.log(`[content-api] ${msg}`);
+const log = (msg: string) => {
+  console.log(`[content-api] ${msg}`);
+};
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const engine = await startOwnedEngine({ mongodbUri: config.mongodbUri, persistent: true, dataDir: config.dataDir });
   log(`engine: ${engine.name}`);
   const database = await connectDatabase(engine.uri, config.dbName);
-  const logError = (m: string) => console.error(`[content-api] ${m}`);
+  const logError = (m: string) => {
+    console.error(`[content-api] ${m}`);
+  };
   const app = createApp({ config, db: database.db, log: logError });
   // Its first tick runs now: publishing that fell due while the service was down happens at start.
   const scheduler = new Scheduler(database.db, { intervalMs: config.schedulerIntervalMs, log: logError });
@@ -36,9 +40,15 @@ async function main(): Promise<void> {
     log(`${signal}: no new connections; finishing requests in flight`);
     // close() stops accepting and resolves once in-flight requests have ended; idle keep-alive
     // sockets would otherwise hold it open.
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    const closed = new Promise<void>((resolve) =>
+      server.close(() => {
+        resolve();
+      }),
+    );
     server.closeIdleConnections();
-    const force = setTimeout(() => server.closeAllConnections(), 10_000);
+    const force = setTimeout(() => {
+      server.closeAllConnections();
+    }, 10_000);
     await closed;
     clearTimeout(force);
     await scheduler.stop();

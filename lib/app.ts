@@ -17,8 +17,12 @@ export interface AppDeps {
   log?: (msg: string) => void;
 }
 
+function logToStderr(msg: string): void {
+  console.error(msg);
+}
+
 /** Builds the Express app without listening, so tests drive it through supertest. */
-export function createApp({ config, db, log = (m) => console.error(m) }: AppDeps): Express {
+export function createApp({ config, db, log = logToStderr }: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', parseQueryString);

@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -39,12 +39,14 @@ function resolveClasspath(): string {
   return fs.readFileSync(cacheFile, 'utf8').trim();
 }
 
-function waitForPort(child: ChildProcess): Promise<number> {
+function waitForPort(child: ChildProcessWithoutNullStreams): Promise<number> {
   return new Promise((resolve, reject) => {
     let out = '';
     let err = '';
-    const timer = setTimeout(() => reject(new Error('mongo-java-server did not start within 120 s')), READY_TIMEOUT_MS);
-    child.stdout!.on('data', (chunk: Buffer) => {
+    const timer = setTimeout(() => {
+      reject(new Error('mongo-java-server did not start within 120 s'));
+    }, READY_TIMEOUT_MS);
+    child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const m = /READY (\d+)/.exec(out);
       if (m) {
@@ -52,7 +54,7 @@ function waitForPort(child: ChildProcess): Promise<number> {
         resolve(Number(m[1]));
       }
     });
-    child.stderr!.on('data', (chunk: Buffer) => {
+    child.stderr.on('data', (chunk: Buffer) => {
       err += chunk.toString();
     });
     child.on('exit', (code) => {
@@ -79,15 +81,19 @@ export async function startJavaEngine(opts: { persistent: boolean; dataDir: stri
   }
   const child = spawn('java', args, { stdio: ['pipe', 'pipe', 'pipe'] });
   const port = await waitForPort(child);
-  child.stdout!.resume();
-  child.stderr!.resume();
+  child.stdout.resume();
+  child.stderr.resume();
   return {
     name: `mongo-java-server 1.47 (${opts.persistent ? 'H2 backend, data in ' + opts.dataDir : 'memory backend'})`,
     uri: `mongodb://127.0.0.1:${port}/`,
     async stop() {
       if (child.exitCode !== null) return;
-      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-      child.stdin!.end();
+      const exited = new Promise<void>((resolve) =>
+        child.once('exit', () => {
+          resolve();
+        }),
+      );
+      child.stdin.end();
       const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
       await exited;
       clearTimeout(timer);

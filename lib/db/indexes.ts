@@ -8,32 +8,43 @@ import {
 } from './collections.js';
 import { ensureMediaIndexes } from './media-collection.js';
 
+// Every createIndex here passes `undefined` command options: the driver deprecated the
+// two-argument form, which mixed index and command options in one object.
+
 /** Idempotent: createIndex is a no-op when an identical index exists, so every process may run it. */
 export async function ensureIndexes(db: Db): Promise<void> {
-  await bucketsCollection(db).createIndex({ slug: 1 }, { unique: true, name: 'slug_unique' });
-  await objectTypesCollection(db).createIndex({ bucket_id: 1, slug: 1 }, { unique: true, name: 'bucket_slug_unique' });
+  await bucketsCollection(db).createIndex({ slug: 1 }, { unique: true, name: 'slug_unique' }, undefined);
+  await objectTypesCollection(db).createIndex(
+    { bucket_id: 1, slug: 1 },
+    { unique: true, name: 'bucket_slug_unique' },
+    undefined,
+  );
   // Slugs are unique per type and locale among latest versions; the index, not a read-then-write,
   // keeps that true under races. A live copy may still carry a slug a newer draft changed.
   await objectsCollection(db).createIndex(
     { bucket_id: 1, type: 1, locale: 1, slug: 1 },
     { unique: true, name: 'bucket_type_locale_slug_unique' },
+    undefined,
   );
   await publishedObjectsCollection(db).createIndex(
     { bucket_id: 1, type: 1, locale: 1, slug: 1 },
     { name: 'bucket_type_locale_slug' },
+    undefined,
   );
   for (const coll of [objectsCollection(db), publishedObjectsCollection(db)]) {
     await coll.createIndex(
       { bucket_id: 1, type: 1, status: 1, order: -1, _id: -1 },
       { name: 'bucket_type_status_order' },
+      undefined,
     );
-    await coll.createIndex({ bucket_id: 1, refs: 1 }, { name: 'bucket_refs' });
+    await coll.createIndex({ bucket_id: 1, refs: 1 }, { name: 'bucket_refs' }, undefined);
   }
-  await objectsCollection(db).createIndex({ publish_at: 1 }, { name: 'publish_at', sparse: true });
-  await objectsCollection(db).createIndex({ unpublish_at: 1 }, { name: 'unpublish_at', sparse: true });
+  await objectsCollection(db).createIndex({ publish_at: 1 }, { name: 'publish_at', sparse: true }, undefined);
+  await objectsCollection(db).createIndex({ unpublish_at: 1 }, { name: 'unpublish_at', sparse: true }, undefined);
   await revisionsCollection(db).createIndex(
     { bucket_id: 1, object_id: 1, created_at: -1, _id: -1 },
     { name: 'object_history' },
+    undefined,
   );
   await ensureMediaIndexes(db);
 }
@@ -48,6 +59,7 @@ export async function ensureSortableIndexes(db: Db, keys: string[]): Promise<voi
       await coll.createIndex(
         { bucket_id: 1, type: 1, status: 1, [`metadata.${key}`]: 1, _id: 1 },
         { name: `sortable_${key}` },
+        undefined,
       );
     }
   }

@@ -56,18 +56,22 @@ export function mediaVariants(db: Db): GridFSBucket {
  */
 export async function ensureMediaIndexes(db: Db): Promise<void> {
   const media = mediaCollection(db);
-  await media.createIndex({ bucket_id: 1, name: 1 }, { unique: true, name: 'bucket_name_unique' });
-  await media.createIndex({ bucket_id: 1, created_at: -1 }, { name: 'bucket_created' });
+  // `undefined` command options select the driver's three-argument createIndex; the two-argument
+  // form, which mixed index and command options, is deprecated.
+  await media.createIndex({ bucket_id: 1, name: 1 }, { unique: true, name: 'bucket_name_unique' }, undefined);
+  await media.createIndex({ bucket_id: 1, created_at: -1 }, { name: 'bucket_created' }, undefined);
   for (const bucketName of [MEDIA_FILES_BUCKET, MEDIA_VARIANTS_BUCKET]) {
     await db
       .collection(`${bucketName}.files`)
-      .createIndex({ filename: 1, uploadDate: 1 }, { name: 'filename_1_uploadDate_1' });
+      .createIndex({ filename: 1, uploadDate: 1 }, { name: 'filename_1_uploadDate_1' }, undefined);
     await db
       .collection(`${bucketName}.chunks`)
-      .createIndex({ files_id: 1, n: 1 }, { unique: true, name: 'files_id_1_n_1' });
-    await db.collection(`${bucketName}.files`).createIndex({ 'metadata.bucket_id': 1 }, { name: 'metadata_bucket' });
+      .createIndex({ files_id: 1, n: 1 }, { unique: true, name: 'files_id_1_n_1' }, undefined);
+    await db
+      .collection(`${bucketName}.files`)
+      .createIndex({ 'metadata.bucket_id': 1 }, { name: 'metadata_bucket' }, undefined);
   }
   await db
     .collection(`${MEDIA_VARIANTS_BUCKET}.files`)
-    .createIndex({ 'metadata.media_id': 1 }, { name: 'metadata_media' });
+    .createIndex({ 'metadata.media_id': 1 }, { name: 'metadata_media' }, undefined);
 }

@@ -4,7 +4,8 @@
  * A repeated name becomes an array, which parameter readers reject by name.
  */
 export function parseQueryString(qs: string): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = Object.create(null);
+  // No prototype, so a parameter named `constructor` or `__proto__` is just a parameter.
+  const out = Object.create(null) as Record<string, string | string[]>;
   if (!qs) return out;
   for (const part of qs.split('&')) {
     if (part === '') continue;

@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import type { StorageEngine } from 'multer';
 import { ObjectId, type Db } from 'mongodb';
-import type { Readable, Writable } from 'node:stream';
+import type { Writable } from 'node:stream';
 import type { BucketDoc } from '../db/collections.js';
 import { mediaFiles } from '../db/media-collection.js';
 import { PayloadTooLargeError } from '../errors/http-errors.js';
@@ -52,7 +52,12 @@ class HeadBytes {
 }
 
 function settle(run: (done: (err?: Error | null) => void) => void): Promise<void> {
-  return new Promise((resolve, reject) => run((err) => (err ? reject(new FileStoreError(err)) : resolve())));
+  return new Promise((resolve, reject) => {
+    run((err) => {
+      if (err) reject(new FileStoreError(err));
+      else resolve();
+    });
+  });
 }
 
 /**
@@ -75,17 +80,28 @@ export class GridFsStorage implements StorageEngine {
     cb: (error?: unknown, info?: Partial<Express.Multer.File>) => void,
   ): void {
     this.store(req, file).then(
-      (info) => cb(null, info as unknown as Partial<Express.Multer.File>),
-      (err: unknown) => cb(err),
+      (info) => {
+        cb(null, info);
+      },
+      (err: unknown) => {
+        cb(err);
+      },
     );
   }
 
   _removeFile(_req: Request, file: Express.Multer.File, cb: (error: Error | null) => void): void {
-    const id = (file as unknown as Partial<StoredUpload>).file_id;
-    if (!id) return cb(null);
+    const id = (file as Partial<StoredUpload>).file_id;
+    if (!id) {
+      cb(null);
+      return;
+    }
     removeOriginal(this.db, id).then(
-      () => cb(null),
-      (err: Error) => cb(err),
+      () => {
+        cb(null);
+      },
+      (err: unknown) => {
+        cb(err instanceof Error ? err : new FileStoreError(err));
+      },
     );
   }
 
@@ -101,7 +117,7 @@ export class GridFsStorage implements StorageEngine {
     const head = new HeadBytes(HEADER_BYTES);
     let size = 0;
     try {
-      for await (const chunk of file.stream as Readable) {
+      for await (const chunk of file.stream) {
         size += (chunk as Buffer).length;
         if (size > this.maxBytes) throw uploadTooLarge(this.maxBytes);
         head.add(chunk as Buffer);

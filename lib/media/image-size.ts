@@ -11,11 +11,15 @@ export interface PixelSize {
  */
 export const HEADER_BYTES = 256 * 1024;
 
-const be16 = (b: Uint8Array, i: number) => (b[i] << 8) | b[i + 1];
-const le16 = (b: Uint8Array, i: number) => b[i] | (b[i + 1] << 8);
-const be32 = (b: Uint8Array, i: number) => ((b[i] << 24) | (b[i + 1] << 16) | (b[i + 2] << 8) | b[i + 3]) >>> 0;
-const le24 = (b: Uint8Array, i: number) => b[i] | (b[i + 1] << 8) | (b[i + 2] << 16);
-const le32s = (b: Uint8Array, i: number) => b[i] | (b[i + 1] << 8) | (b[i + 2] << 16) | (b[i + 3] << 24);
+/** Callers check the length first; a byte past the end reads as 0, as bitwise operators read undefined. */
+const at = (b: Uint8Array, i: number) => b[i] ?? 0;
+const be16 = (b: Uint8Array, i: number) => (at(b, i) << 8) | at(b, i + 1);
+const le16 = (b: Uint8Array, i: number) => at(b, i) | (at(b, i + 1) << 8);
+const be32 = (b: Uint8Array, i: number) =>
+  ((at(b, i) << 24) | (at(b, i + 1) << 16) | (at(b, i + 2) << 8) | at(b, i + 3)) >>> 0;
+const le24 = (b: Uint8Array, i: number) => at(b, i) | (at(b, i + 1) << 8) | (at(b, i + 2) << 16);
+const le32s = (b: Uint8Array, i: number) =>
+  at(b, i) | (at(b, i + 1) << 8) | (at(b, i + 2) << 16) | (at(b, i + 3) << 24);
 
 function sized(width: number, height: number): PixelSize | null {
   return width > 0 && height > 0 ? { width, height } : null;
@@ -38,10 +42,10 @@ function bmpSize(b: Uint8Array): PixelSize | null {
 /** Lossy (VP8), lossless (VP8L) and extended (VP8X) WebP each keep the size in their own layout. */
 function webpSize(b: Uint8Array): PixelSize | null {
   if (b.length < 30) return null;
-  const chunk = String.fromCharCode(b[12], b[13], b[14], b[15]);
+  const chunk = String.fromCharCode(...b.subarray(12, 16));
   if (chunk === 'VP8 ') return sized(le16(b, 26) & 0x3fff, le16(b, 28) & 0x3fff);
   if (chunk === 'VP8L') {
-    const [b0, b1, b2, b3] = [b[21], b[22], b[23], b[24]];
+    const [b0, b1, b2, b3] = [at(b, 21), at(b, 22), at(b, 23), at(b, 24)];
     return sized(1 + (((b1 & 0x3f) << 8) | b0), 1 + (((b3 & 0x0f) << 10) | (b2 << 2) | ((b1 & 0xc0) >> 6)));
   }
   if (chunk === 'VP8X') return sized(1 + le24(b, 24), 1 + le24(b, 27));
@@ -53,7 +57,7 @@ function jpegSize(b: Uint8Array): PixelSize | null {
   let i = 2;
   while (i + 9 < b.length) {
     if (b[i] !== 0xff) return null;
-    const marker = b[i + 1];
+    const marker = at(b, i + 1);
     if (marker === 0xff) {
       i += 1; // fill byte
       continue;
@@ -69,17 +73,17 @@ function jpegSize(b: Uint8Array): PixelSize | null {
   return null;
 }
 
-const PARSERS: Readonly<Record<string, (b: Uint8Array) => PixelSize | null>> = {
-  'image/png': pngSize,
-  'image/gif': gifSize,
-  'image/bmp': bmpSize,
-  'image/webp': webpSize,
-  'image/jpeg': jpegSize,
-};
+const PARSERS: ReadonlyMap<string, (b: Uint8Array) => PixelSize | null> = new Map([
+  ['image/png', pngSize],
+  ['image/gif', gifSize],
+  ['image/bmp', bmpSize],
+  ['image/webp', webpSize],
+  ['image/jpeg', jpegSize],
+]);
 
 /** Dimensions read from header bytes for the formats whose layout is simple; null otherwise. */
 export function parseImageSize(type: string, head: Uint8Array): PixelSize | null {
-  return Object.hasOwn(PARSERS, type) ? PARSERS[type](head) : null;
+  return PARSERS.get(type)?.(head) ?? null;
 }
 
 /**

@@ -86,7 +86,8 @@ export function parseImgprocParams(query: Record<string, unknown>): ImgprocParam
   }
   const fm = read('fm');
   if (fm !== undefined) {
-    if (Object.hasOwn(FORMAT_NAMES, fm)) params.format = FORMAT_NAMES[fm];
+    const format = Object.hasOwn(FORMAT_NAMES, fm) ? FORMAT_NAMES[fm] : undefined;
+    if (format) params.format = format;
     else errors.add(`fm must be one of jpg, png, webp, avif, got ${JSON.stringify(fm.slice(0, 20))}`);
   }
   errors.throwIfAny('Invalid image parameters');

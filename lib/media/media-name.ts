@@ -23,11 +23,18 @@ export function deriveMediaName(
   return ext ? `${random}-${slug}.${ext}` : `${random}-${slug}`;
 }
 
+/** C0 controls and DEL; compared by code, as a regex range of them reads like a stray control character. */
+function isControlChar(char: string): boolean {
+  const code = char.charCodeAt(0);
+  return code <= 0x1f || code === 0x7f;
+}
+
 /** What a client sent as the file name, trimmed to something storable (names are shown, not trusted). */
 export function cleanOriginalName(name: string | undefined): string {
   // Control characters would corrupt headers and logs; the length bound keeps records small.
-  const cleaned = (name ?? '')
-    .replace(/[\u0000-\u001f\u007f]/g, '')
+  const cleaned = Array.from(name ?? '')
+    .filter((char) => !isControlChar(char))
+    .join('')
     .trim()
     .slice(0, 255);
   return cleaned || 'file';

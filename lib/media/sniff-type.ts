@@ -6,6 +6,11 @@
 /** Bytes of a file's start that `sniffType` needs at most. */
 export const SNIFF_BYTES = 64;
 
+/** Callers check the length first; a byte past the end reads as 0, as bitwise operators read undefined. */
+function byteAt(head: Uint8Array, i: number): number {
+  return head[i] ?? 0;
+}
+
 function ascii(head: Uint8Array, start: number, length: number): string {
   return String.fromCharCode(...head.subarray(start, start + length));
 }
@@ -17,11 +22,11 @@ function startsWith(head: Uint8Array, bytes: readonly number[], offset = 0): boo
 /** ISO base media files (mp4, mov, avif, heic) name their kind by "brands" in the leading ftyp box. */
 function isoBrandType(head: Uint8Array): string | null {
   if (head.length < 12 || ascii(head, 4, 4) !== 'ftyp') return null;
-  const boxSize = (head[0] << 24) | (head[1] << 16) | (head[2] << 8) | head[3];
+  const boxSize = (byteAt(head, 0) << 24) | (byteAt(head, 1) << 16) | (byteAt(head, 2) << 8) | byteAt(head, 3);
   const end = Math.min(head.length, boxSize > 8 ? boxSize : head.length);
-  const brands = [ascii(head, 8, 4)];
+  const major = ascii(head, 8, 4);
+  const brands = [major];
   for (let at = 16; at + 4 <= end; at += 4) brands.push(ascii(head, at, 4));
-  const major = brands[0];
   if (major === 'avif' || major === 'avis') return 'image/avif';
   if (['heic', 'heix', 'heim', 'heis'].includes(major)) return 'image/heic';
   if (major === 'mif1' || major === 'msf1') return brands.includes('avif') ? 'image/avif' : 'image/heif';
@@ -62,7 +67,7 @@ const SIGNATURES: readonly Signature[] = [
 /** "BM" alone is too common a text start; a real bitmap also names a known DIB header size. */
 function isBmp(head: Uint8Array): boolean {
   if (head.length < 18 || !startsWith(head, [0x42, 0x4d])) return false;
-  const dibSize = head[14] | (head[15] << 8) | (head[16] << 16) | (head[17] << 24);
+  const dibSize = byteAt(head, 14) | (byteAt(head, 15) << 8) | (byteAt(head, 16) << 16) | (byteAt(head, 17) << 24);
   return [12, 40, 52, 56, 64, 108, 124].includes(dibSize);
 }
 
@@ -144,7 +149,7 @@ const UNSPECIFIC = new Set(['application/octet-stream', 'binary/octet-stream', '
  */
 export function resolveType(head: Uint8Array, clientType: string | undefined, originalName: string): string {
   const sniffed = sniffType(head);
-  const claimedMime = (clientType ?? '').split(';')[0].trim().toLowerCase();
+  const claimedMime = (clientType?.split(';')[0] ?? '').trim().toLowerCase();
   const claims = [
     MIME.test(claimedMime) && !UNSPECIFIC.has(claimedMime) ? claimedMime : undefined,
     typeForExtension(extensionOf(originalName)),

@@ -27,8 +27,11 @@ export function metadataProblems(value: unknown, at = 'metadata'): string[] {
       problems.push(`${at} is nested deeper than ${MAX_METADATA_DEPTH} levels`);
       return;
     }
-    if (Array.isArray(node)) node.forEach((item, i) => walk(item, `${path}[${i}]`, depth + 1));
-    else if (isPlainObject(node)) {
+    if (Array.isArray(node)) {
+      node.forEach((item, i) => {
+        walk(item, `${path}[${i}]`, depth + 1);
+      });
+    } else if (isPlainObject(node)) {
       for (const [key, child] of Object.entries(node)) {
         if (key.startsWith('$') || key.includes('.'))
           problems.push(`${path}: key ${JSON.stringify(key)} may not start with "$" or contain "."`);

@@ -8,7 +8,7 @@ export function bearerKey(req: Request): string | undefined {
   const header = req.get('authorization');
   if (!header) return undefined;
   const m = /^Bearer\s+(.+)$/i.exec(header.trim());
-  return (m ? m[1] : header).trim();
+  return (m?.[1] ?? header).trim();
 }
 
 function queryKey(req: Request, name: string): string | undefined {
@@ -25,7 +25,10 @@ function bodyWriteKey(req: Request): string | undefined {
 /** Read routes: the read key in `read_key`, or the write key (which grants reads too). */
 export const requireRead: RequestHandler = (req, res, next) => {
   const bucket = bucketOf(res);
-  if (bucket.read_key_hash === null) return next();
+  if (bucket.read_key_hash === null) {
+    next();
+    return;
+  }
   const presented = queryKey(req, 'read_key');
   const bearer = bearerKey(req);
   if (
@@ -33,7 +36,8 @@ export const requireRead: RequestHandler = (req, res, next) => {
     keyMatches(presented, bucket.write_key_hash) ||
     keyMatches(bearer, bucket.write_key_hash)
   ) {
-    return next();
+    next();
+    return;
   }
   throw new UnauthorizedError(
     presented === undefined && bearer === undefined
@@ -45,9 +49,15 @@ export const requireRead: RequestHandler = (req, res, next) => {
 /** Write routes: the write key in the Authorization header (or `write_key` in the body/form). */
 export const requireWrite: RequestHandler = (req, res, next) => {
   const bucket = bucketOf(res);
-  if (bucket.write_key_hash === null) return next();
+  if (bucket.write_key_hash === null) {
+    next();
+    return;
+  }
   const presented = bearerKey(req) ?? bodyWriteKey(req);
-  if (keyMatches(presented, bucket.write_key_hash)) return next();
+  if (keyMatches(presented, bucket.write_key_hash)) {
+    next();
+    return;
+  }
   throw new UnauthorizedError(
     presented === undefined
       ? `The bucket '${bucket.slug}' requires the correct write access key: send Authorization: Bearer <write key>`

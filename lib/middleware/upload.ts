@@ -81,7 +81,12 @@ export function mediaUpload(config: Config, db: Db): RequestHandler {
   };
 }
 
+/** Multer merges what the storage engine reported (GridFsStorage: a StoredUpload) into the file. */
+function isStoredUpload(file: Express.Multer.File): file is Express.Multer.File & StoredUpload {
+  return 'file_id' in file;
+}
+
 /** The stored file of a parsed upload, if the form had one. */
 export function storedUpload(req: Request): StoredUpload | undefined {
-  return req.file as unknown as StoredUpload | undefined;
+  return req.file && isStoredUpload(req.file) ? req.file : undefined;
 }

@@ -18,8 +18,8 @@ function toComponentRefs(node: unknown): unknown {
 
 let built: Record<string, unknown> | null = null;
 
-function readJson(file: string): Record<string, any> {
-  return JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, any>;
+function readJson(file: string): Record<string, unknown> {
+  return JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
 }
 
 /** Path items live one file per resource in openapi/paths/, so resources are described apart. */
@@ -45,7 +45,8 @@ export function openApiDocument(serverUrl: string): Record<string, unknown> {
     base.paths = loadPaths();
     const schemas: Record<string, unknown> = {};
     for (const s of loadSchemas()) schemas[s.$id] = toComponentRefs(s);
-    base.components = { ...(base.components ?? {}), schemas };
+    const components = typeof base.components === 'object' && base.components !== null ? base.components : {};
+    base.components = { ...components, schemas };
     built = toComponentRefs(base) as Record<string, unknown>;
   }
   return { ...built, servers: [{ url: `${serverUrl}/v3` }] };

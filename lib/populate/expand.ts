@@ -4,8 +4,14 @@ import type { ObjectDoc } from '../db/collections.js';
 /** Related Objects by hex id; null marks an id that was looked up and is not visible. */
 export type RelatedMap = Map<string, ObjectDoc | null>;
 
+/**
+ * A page document as `props` projected it: it keeps `_id` but may lack `metadata` and `refs`,
+ * whatever the ObjectDoc type of the query result says.
+ */
+type ProjectedDoc = Pick<ObjectDoc, '_id'> & Partial<Pick<ObjectDoc, 'metadata' | 'refs'>>;
+
 /** Ids the given documents reference (their `refs`) that have not been looked up yet. */
-export function pendingRefs(docs: Iterable<ObjectDoc>, known: RelatedMap): ObjectId[] {
+export function pendingRefs(docs: Iterable<ProjectedDoc>, known: RelatedMap): ObjectId[] {
   const out = new Map<string, ObjectId>();
   for (const doc of docs) {
     for (const id of doc.refs ?? []) {
@@ -26,12 +32,12 @@ const UNRESOLVED = Symbol('unresolved');
  * (cycle cut); an Object that is missing or not visible under the status rules is dropped:
  * null for a single relationship, left out of a multiple one.
  */
-export function expandObject(
-  doc: ObjectDoc,
+export function expandObject<D extends ProjectedDoc>(
+  doc: D,
   related: RelatedMap,
   depth: number,
   path: ReadonlySet<string> = new Set(),
-): ObjectDoc {
+): D {
   if (depth <= 0 || !doc.metadata) return doc;
   const onPath = new Set(path).add(doc._id.toHexString());
   const walk = (value: unknown): unknown => {

@@ -27,32 +27,40 @@ const TYPE_ORDER: readonly (readonly string[])[] = [
 ];
 const NULL_RANK = 1;
 
-const BSON_CLASS_RANKS: Readonly<Record<string, number>> = {
-  MinKey: 0,
-  Double: 2,
-  Int32: 2,
-  Long: 2,
-  Decimal128: 2,
-  BSONSymbol: 3,
-  Binary: 5,
-  ObjectId: 6,
-  Timestamp: 9,
-  BSONRegExp: 10,
-  MaxKey: 11,
-};
+// Maps rather than plain objects: `_bsontype` comes from stored data, and a lookup must not
+// reach Object.prototype members such as `constructor`.
+const BSON_CLASS_RANKS: ReadonlyMap<string, number> = new Map([
+  ['MinKey', 0],
+  ['Double', 2],
+  ['Int32', 2],
+  ['Long', 2],
+  ['Decimal128', 2],
+  ['BSONSymbol', 3],
+  ['Binary', 5],
+  ['ObjectId', 6],
+  ['Timestamp', 9],
+  ['BSONRegExp', 10],
+  ['MaxKey', 11],
+]);
 
-const JS_TYPE_RANKS: Readonly<Record<string, number>> = { number: 2, bigint: 2, string: 3, boolean: 7 };
+const JS_TYPE_RANKS: ReadonlyMap<string, number> = new Map([
+  ['number', 2],
+  ['bigint', 2],
+  ['string', 3],
+  ['boolean', 7],
+]);
 
 /** A stored value's position in TYPE_ORDER; missing counts as null, as it does when sorting. */
 export function sortRank(value: unknown): number {
   if (value === null || value === undefined) return NULL_RANK;
-  if (Object.hasOwn(JS_TYPE_RANKS, typeof value)) return JS_TYPE_RANKS[typeof value];
+  const jsRank = JS_TYPE_RANKS.get(typeof value);
+  if (jsRank !== undefined) return jsRank;
   if (value instanceof Date) return 8;
   if (value instanceof RegExp) return 10;
   if (value instanceof Uint8Array) return 5;
   const bsonType = (value as { _bsontype?: unknown })._bsontype;
-  if (typeof bsonType === 'string' && Object.hasOwn(BSON_CLASS_RANKS, bsonType)) return BSON_CLASS_RANKS[bsonType];
-  return 4;
+  const bsonRank = typeof bsonType === 'string' ? BSON_CLASS_RANKS.get(bsonType) : undefined;
+  return bsonRank ?? 4;
 }
 
 /** The value at a dotted path of a stored document; undefined when any step is missing. */
@@ -83,8 +91,9 @@ function afterValue(path: string, direction: SortDirection, value: unknown): Rec
     const types = later.filter((t) => t !== 'null');
     if (types.length > 0) clauses.push({ [path]: { $type: types } });
   }
-  if (clauses.length === 0) return null;
-  return clauses.length === 1 ? clauses[0] : { $or: clauses };
+  const [first] = clauses;
+  if (first === undefined) return null;
+  return clauses.length === 1 ? first : { $or: clauses };
 }
 
 /**
@@ -104,8 +113,9 @@ export function keysetFilter(
     for (const [prior] of fields.slice(0, i)) branch[prior] = { $eq: valueAt(last, prior) ?? null };
     branches.push(Object.assign(branch, after));
   });
-  if (branches.length === 0) return { $nor: [{}] };
-  return branches.length === 1 ? branches[0] : { $or: branches };
+  const [first] = branches;
+  if (first === undefined) return { $nor: [{}] };
+  return branches.length === 1 ? first : { $or: branches };
 }
 
 export type StatusFilter = 'published' | 'draft' | 'any';

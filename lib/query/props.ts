@@ -6,7 +6,10 @@ const PROP = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
 const RESERVED_SEGMENTS = new Set(['__proto__', 'constructor', 'prototype']);
 
 /** API field names whose stored name differs. */
-const STORAGE_NAMES: Readonly<Record<string, string>> = { id: '_id', bucket: 'bucket_id' };
+const STORAGE_NAMES: ReadonlyMap<string, string> = new Map([
+  ['id', '_id'],
+  ['bucket', 'bucket_id'],
+]);
 
 /**
  * `props` as a list of dotted paths, or null for every property. Duplicates are dropped, order
@@ -48,13 +51,14 @@ export function propsProjection(props: string[] | null): Record<string, 1> | nul
   if (props === null) return null;
   const paths = new Set<string>(['_id']);
   for (const prop of props) {
-    const [head, second] = prop.split('.');
+    // split always yields at least one element, so the default never applies.
+    const [head = prop, second] = prop.split('.');
     if (head === 'metadata') {
       paths.add(second === undefined ? 'metadata' : `metadata.${second}`);
       paths.add('type');
       paths.add('refs');
     } else {
-      paths.add(Object.hasOwn(STORAGE_NAMES, head) ? STORAGE_NAMES[head] : head);
+      paths.add(STORAGE_NAMES.get(head) ?? head);
     }
   }
   const projection: Record<string, 1> = {};
@@ -80,7 +84,7 @@ function buildTree(props: string[]): PropTree {
         node.set(seg, true);
         break;
       }
-      const child: PropTree = existing ?? new Map();
+      const child: PropTree = existing ?? new Map<string, PropTree | true>();
       node.set(seg, child);
       node = child;
     }

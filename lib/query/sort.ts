@@ -1,7 +1,9 @@
 import { BadRequestError } from '../errors/http-errors.js';
 
 export type SortDirection = 1 | -1;
-export type SortSpec = { random: true } | { random: false; fields: Array<[storagePath: string, SortDirection]> };
+type SortField = [storagePath: string, SortDirection];
+/** `fields` is never empty, so callers may read the leading field's direction. */
+export type SortSpec = { random: true } | { random: false; fields: [SortField, ...SortField[]] };
 
 export type SortTarget = 'objects' | 'media' | 'revisions';
 

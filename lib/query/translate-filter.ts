@@ -51,7 +51,8 @@ function convert(value: unknown, field: FieldInfo | undefined): unknown {
 function translateOperators(ops: Record<string, unknown>, site: Site): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [op, value] of Object.entries(ops)) {
-    const usage = fieldUsage(op)!;
+    const usage = fieldUsage(op);
+    if (!usage) throw new Error(`translateOperators: ${op} is not a field operator; validateFilter lets none through`);
     Object.assign(out, TRANSLATE[usage.kind](value, usage.mongo, { ...site, siblings: ops }));
   }
   return out;
@@ -67,9 +68,11 @@ export function translateFilter(query: Record<string, unknown>, ctx: FilterConte
   for (const [key, value] of Object.entries(query)) {
     const usage = filterUsage(key);
     if (usage) {
-      const [[mongo, clauses]] = Object.entries(TRANSLATE[usage.kind](value, usage.mongo, { ctx, siblings: query }));
-      const prior = out[mongo];
-      out[mongo] = Array.isArray(prior) ? [...prior, ...(clauses as unknown[])] : clauses;
+      const [entry] = Object.entries(TRANSLATE[usage.kind](value, usage.mongo, { ctx, siblings: query }));
+      if (!entry) throw new Error(`translateFilter: ${key} translated to nothing`);
+      const [mongo, clauses] = entry;
+      const prior: unknown = out[mongo];
+      out[mongo] = Array.isArray(prior) ? [...(prior as unknown[]), ...(clauses as unknown[])] : clauses;
       continue;
     }
     const field = classifyField(key, ctx) as FieldInfo;

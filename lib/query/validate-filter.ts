@@ -94,8 +94,9 @@ export function parseIsoDate(text: string): Date | null {
   const year = Number(y);
   const month = Number(mo);
   const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  // Undefined exactly when the month is out of range.
   const days = month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1];
-  if (month < 1 || month > 12 || Number(d) < 1 || Number(d) > days) return null;
+  if (days === undefined || Number(d) < 1 || Number(d) > days) return null;
   if (Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) return null;
   if (zone !== 'Z' && (Number(zone.slice(1, 3)) > 23 || Number(zone.slice(4, 6)) > 59)) return null;
   const ms = `${frac}000`.slice(0, 3);
@@ -119,8 +120,8 @@ function isLeaf(value: unknown): value is Leaf {
 }
 
 /** A value quoted for a message, cut short so one huge value cannot bloat the 400. */
-function show(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
+function show(value: Leaf): string {
+  const text = JSON.stringify(value);
   return text.length > 40 ? `${text.slice(0, 37)}...` : text;
 }
 
@@ -238,19 +239,36 @@ class FilterValidator {
 
   /** One checker per value kind of the operator table. */
   private readonly kinds: Record<ValueKind, (site: Site, value: unknown) => void> = {
-    value: (site, value) => this.leaf(value, site),
+    value: (site, value) => {
+      this.leaf(value, site);
+    },
     values: (site, value) => {
-      if (!Array.isArray(value)) return this.add(site.at, `must be an array, got ${describeJson(value)}`);
-      if (value.length > MAX_LIST_VALUES) return this.add(site.at, `more than ${MAX_LIST_VALUES} values`);
-      value.forEach((v, i) => this.leaf(v, { ...site, at: `${site.at}[${i}]` }));
+      if (!Array.isArray(value)) {
+        this.add(site.at, `must be an array, got ${describeJson(value)}`);
+        return;
+      }
+      if (value.length > MAX_LIST_VALUES) {
+        this.add(site.at, `more than ${MAX_LIST_VALUES} values`);
+        return;
+      }
+      value.forEach((v, i) => {
+        this.leaf(v, { ...site, at: `${site.at}[${i}]` });
+      });
     },
     pattern: (site, value) => {
       if (site.field && site.field.valueType !== 'text') {
         const what = site.field.valueType === 'number' ? 'numbers' : 'ids or dates';
-        return this.add(site.at, `$regex applies only to text keys, not to ${what}`);
+        this.add(site.at, `$regex applies only to text keys, not to ${what}`);
+        return;
       }
-      if (typeof value !== 'string') return this.add(site.at, `must be a string, got ${describeJson(value)}`);
-      if (value.length > MAX_REGEX_LENGTH) return this.add(site.at, `longer than ${MAX_REGEX_LENGTH} characters`);
+      if (typeof value !== 'string') {
+        this.add(site.at, `must be a string, got ${describeJson(value)}`);
+        return;
+      }
+      if (value.length > MAX_REGEX_LENGTH) {
+        this.add(site.at, `longer than ${MAX_REGEX_LENGTH} characters`);
+        return;
+      }
       try {
         new RegExp(value, jsFlags(site.siblings?.$options));
       } catch (err) {
@@ -258,29 +276,42 @@ class FilterValidator {
       }
     },
     flags: (site, value) => {
-      if (typeof value !== 'string') return this.add(site.at, `must be a string of flags, got ${describeJson(value)}`);
-      const bad = [...value].filter((f) => !REGEX_FLAGS.includes(f));
+      if (typeof value !== 'string') {
+        this.add(site.at, `must be a string of flags, got ${describeJson(value)}`);
+        return;
+      }
+      // By code point, so a stray non-ASCII character is reported whole rather than as half a surrogate pair.
+      const bad = Array.from(value).filter((f) => !REGEX_FLAGS.includes(f));
       if (bad.length > 0) {
         this.add(
           site.at,
-          `unsupported flag(s) ${show(bad.join(''))}; allowed flags are ${[...REGEX_FLAGS].join(', ')}`,
+          `unsupported flag(s) ${show(bad.join(''))}; allowed flags are ${REGEX_FLAGS.split('').join(', ')}`,
         );
       } else if (new Set(value).size !== value.length) this.add(site.at, 'repeats a flag');
     },
     operators: (site, value) => {
-      if (site.insideNot) return this.add(site.at, '$not cannot be nested in $not');
+      if (site.insideNot) {
+        this.add(site.at, '$not cannot be nested in $not');
+        return;
+      }
       if (!isPlainObject(value) || Object.keys(value).length === 0) {
-        return this.add(site.at, 'must be a non-empty object of operators, e.g. {"$regex": "^a"}');
+        this.add(site.at, 'must be a non-empty object of operators, e.g. {"$regex": "^a"}');
+        return;
       }
       this.operators(value, { ...site, insideNot: true });
     },
     filters: (site, value) => {
       if (!Array.isArray(value) || value.length === 0) {
-        return this.add(site.at, 'must be a non-empty array of filter objects');
+        this.add(site.at, 'must be a non-empty array of filter objects');
+        return;
       }
-      value.forEach((entry, i) => this.nested(site, entry, `${site.at}[${i}]`));
+      value.forEach((entry, i) => {
+        this.nested(site, entry, `${site.at}[${i}]`);
+      });
     },
-    filter: (site, value) => this.nested(site, value, site.at),
+    filter: (site, value) => {
+      this.nested(site, value, site.at);
+    },
   };
 }
 

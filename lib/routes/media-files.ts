@@ -37,7 +37,7 @@ export function mediaFileRoutes(db: Db): Router {
   });
 
   router.get('/imgproc/:bucket/:name', async (req, res) => {
-    const requested = parseImgprocParams(req.query as Record<string, unknown>);
+    const requested = parseImgprocParams(req.query);
     const media = await mediaAt(db, req);
     if (requested === null || !PROCESSABLE_TYPES.has(media.type)) {
       // Nothing to do, or nothing the processor can read: the original, as the file URL serves it.

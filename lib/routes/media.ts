@@ -69,7 +69,7 @@ export function mediaRoutes(config: Config, db: Db, cache: ReadCache): RouteDef[
     route('post', base, ...uploadHandlers(config, db)),
     route('get', base, requireRead, async (req, res) => {
       const bucket = bucketOf(res);
-      const params = parseListParams(req.query as Record<string, unknown>);
+      const params = parseListParams(req.query);
       const props = parseProps(singleParam(req, 'props'));
       await cachedRead(cache, req, res, params.useCache, async () => {
         const { docs, total } = await listMedia(db, bucket, {

@@ -26,7 +26,7 @@ export function objectRoutes(config: Config, db: Db, cache: ReadCache): RouteDef
   return [
     route('get', base, requireRead, async (req, res) => {
       const bucket = bucketOf(res);
-      const params = parseListParams(req.query as Record<string, unknown>);
+      const params = parseListParams(req.query);
       const props = parseProps(singleParam(req, 'props'));
       params.status = await previewAwareStatus(req, res, db, config, params.status);
       await cachedRead(cache, req, res, params.useCache, async () => {

@@ -24,7 +24,7 @@ export function revisionRoutes(config: Config, db: Db, cache: ReadCache): RouteD
   return [
     route('get', base, requireRead, async (req, res) => {
       const bucket = bucketOf(res);
-      const params = parseListParams(req.query as Record<string, unknown>);
+      const params = parseListParams(req.query);
       const props = parseProps(singleParam(req, 'props'));
       const sort = parseSort(singleParam(req, 'sort'), { sortableKeys: new Set(), allowed: 'revisions' });
       await previewAwareStatus(req, res, db, config, 'any');

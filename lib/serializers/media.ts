@@ -24,7 +24,7 @@ export function renderMedia(doc: MediaDoc, config: Config, bucket: BucketDoc): R
     url,
     imgproc_url,
     alt_text: doc.alt_text,
-    metadata: doc.metadata ?? {},
+    metadata: doc.metadata,
   };
   if (doc.width !== null && doc.height !== null) {
     out.width = doc.width;

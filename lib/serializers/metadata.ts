@@ -95,12 +95,12 @@ function storedValue(mf: Metafield, value: unknown): unknown {
       if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
       return value;
     case 'check-boxes':
-      return Array.isArray(value) ? [...value] : value;
+      return Array.isArray(value) ? value.slice() : value;
     case 'parent':
       return isPlainObject(value) ? storeLevel(nestedMetafields(mf), value, true) : value;
     case 'repeater':
       return Array.isArray(value)
-        ? value.map((item) => (isPlainObject(item) ? storeLevel(nestedMetafields(mf), item, true) : item))
+        ? value.map((item: unknown) => (isPlainObject(item) ? storeLevel(nestedMetafields(mf), item, true) : item))
         : value;
     default:
       return value;
@@ -173,7 +173,7 @@ export function relationshipRefs(metafields: Metafield[], input: Record<string, 
       const value = values[mf.key];
       const path = joinPath(prefix, mf.key);
       if (mf.type === 'object') push(mf, path, value, 'object');
-      else if (mf.type === 'objects' && Array.isArray(value)) value.forEach((v) => push(mf, path, v, 'objects'));
+      else if (mf.type === 'objects' && Array.isArray(value)) for (const v of value) push(mf, path, v, 'objects');
       else if (mf.type === 'parent' && isPlainObject(value)) walk(nestedMetafields(mf), value, path);
       else if (mf.type === 'repeater' && Array.isArray(value)) {
         value.forEach((item, index) => {

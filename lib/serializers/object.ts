@@ -4,15 +4,19 @@ import { renderMetadata } from './metadata.js';
 export interface RenderContext {
   /** Object types of the Bucket by slug: metadata is rendered by its type's Metafields. */
   types: ReadonlyMap<string, ObjectTypeDoc>;
-  fileUrls(name: string): { url: string; imgproc_url: string } | null;
+  /** A property, not a method: renderers pass it on detached from the context. */
+  fileUrls: (name: string) => { url: string; imgproc_url: string } | null;
 }
 
 function iso(d: Date | null | undefined): string | null {
   return d ? d.toISOString() : null;
 }
 
+/** A stored Object as read; a `props` projection may have left its metadata out. */
+type ReadObject = Omit<ObjectDoc, 'metadata'> & { metadata?: ObjectDoc['metadata'] | undefined };
+
 /** Stored Object → v3 JSON. Related Objects already expanded into metadata render recursively. */
-export function renderObject(doc: ObjectDoc, ctx: RenderContext): Record<string, unknown> {
+export function renderObject(doc: ReadObject, ctx: RenderContext): Record<string, unknown> {
   const type = ctx.types.get(doc.type);
   const out: Record<string, unknown> = {
     id: doc._id.toHexString(),

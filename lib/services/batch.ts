@@ -4,9 +4,10 @@ import { BadRequestError, HttpError } from '../errors/http-errors.js';
 import { assertValid } from '../validation/ajv-messages.js';
 import { createObject, removeObject, updateObject } from './object-writes.js';
 
+/** One operation as BatchRequest.json admits it; `object` is checked by the write it goes to. */
 interface Operation {
-  method?: unknown;
-  object_id?: unknown;
+  method?: string;
+  object_id?: string;
   object?: unknown;
   trigger_webhook?: unknown;
 }
@@ -56,11 +57,11 @@ export async function runBatch(
       results.push(await apply(db, bucket, op));
     } catch (err) {
       if (err instanceof HttpError) {
-        results.push({ method: String(op.method ?? ''), status: err.status, message: err.message });
+        results.push({ method: op.method ?? '', status: err.status, message: err.message });
       } else {
         log(`batch operation failed: ${err instanceof Error ? err.stack : String(err)}`);
         results.push({
-          method: String(op.method ?? ''),
+          method: op.method ?? '',
           status: 500,
           message: 'An internal error occurred for this operation.',
         });

@@ -46,9 +46,13 @@ async function cursorFilter(
   if (sort.random)
     throw new BadRequestError('after cannot be used with sort=random: a random order has no position to continue from');
   const projection = Object.fromEntries(sort.fields.map(([f]) => [f, 1]));
-  const last = await view.coll.findOne({ _id: new ObjectId(after), bucket_id: bucket._id }, { projection });
+  // Only the sort fields are projected, so the document is read as a plain record, not an ObjectDoc.
+  const last = await view.coll.findOne<Record<string, unknown>>(
+    { _id: new ObjectId(after), bucket_id: bucket._id },
+    { projection },
+  );
   if (!last) throw new BadRequestError(`after: no Object with id '${after}' in bucket '${bucket.slug}'`);
-  return keysetFilter(sort.fields, last as unknown as Record<string, unknown>) as Filter<ObjectDoc>;
+  return keysetFilter(sort.fields, last);
 }
 
 /**
@@ -65,9 +69,7 @@ export async function listObjects(
   const sort = sortFor(q, translated, types);
   const view = viewFor(db, q.params.status);
   const base: Filter<ObjectDoc> = { bucket_id: bucket._id, ...view.match };
-  const match: Filter<ObjectDoc> = Object.keys(translated).length
-    ? { $and: [base, translated as Filter<ObjectDoc>] }
-    : base;
+  const match: Filter<ObjectDoc> = Object.keys(translated).length ? { $and: [base, translated] } : base;
   const keyset = await cursorFilter(view, bucket, sort, q.params.after);
   const pageMatch = keyset ? { $and: [match, keyset] } : match;
   const projection = propsProjection(q.props);
@@ -89,7 +91,7 @@ export async function listObjects(
   } else {
     const cursor = objects.find(pageMatch).sort(sort.fields).skip(q.params.skip).limit(q.params.limit);
     if (projection) cursor.project(projection);
-    pageQuery = cursor.toArray() as Promise<ObjectDoc[]>;
+    pageQuery = cursor.toArray();
   }
   const [docs, total] = await Promise.all([pageQuery, objects.countDocuments(match)]);
   return { docs, total };

@@ -29,7 +29,8 @@ async function signingSecret(db: Db, configured: string | null): Promise<Uint8Ar
     { upsert: true },
   );
   const stored = await settings.findOne({ _id: 'preview_token_secret' });
-  cachedSecret = Buffer.from(stored!.value, 'base64');
+  if (!stored) throw new Error('settings.preview_token_secret is missing right after its upsert');
+  cachedSecret = Buffer.from(stored.value, 'base64');
   return cachedSecret;
 }
 

@@ -17,7 +17,10 @@ export async function bucketTypes(db: Db, bucket: BucketDoc): Promise<ReadonlyMa
   const hit = typesByGeneration.get(key);
   if (hit) return hit;
   const types = new Map((await listObjectTypes(db, bucket)).map((t) => [t.slug, t]));
-  if (typesByGeneration.size >= MAX_ENTRIES) typesByGeneration.delete(typesByGeneration.keys().next().value!);
+  if (typesByGeneration.size >= MAX_ENTRIES) {
+    const oldest = typesByGeneration.keys().next();
+    if (!oldest.done) typesByGeneration.delete(oldest.value);
+  }
   typesByGeneration.set(key, types);
   return types;
 }

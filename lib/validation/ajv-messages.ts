@@ -105,7 +105,10 @@ const MAP_KEYWORDS = new Set(['properties', 'patternProperties', '$defs', 'defin
 const ARRAY_KEYWORDS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
 
 /** Follows a schema path inside one schema; remembers the innermost if/then/else it went through. */
-function walkSchemaPath(root: unknown, segments: string[]): { node: unknown; found: boolean; branch?: Branch } {
+function walkSchemaPath(
+  root: unknown,
+  segments: string[],
+): { node: unknown; found: boolean; branch?: Branch | undefined } {
   let node: unknown = root;
   let mode: 'schema' | 'map' | 'array' = 'schema';
   let branch: Branch | undefined;
@@ -142,11 +145,12 @@ function nodesAt(rootId: string, segments: string[]): Map<string, Set<Node>> {
     for (const k of ['allOf', 'anyOf', 'oneOf'])
       if (Array.isArray(node[k])) for (const sub of node[k] as unknown[]) visit(sub, resource, i);
     for (const k of ['if', 'then', 'else', 'not']) visit(node[k], resource, i);
-    if (i === segments.length) {
+    const seg = segments[i];
+    // Past the last segment: this node applies at the error's location.
+    if (seg === undefined) {
       out.set(resource, (out.get(resource) ?? new Set<Node>()).add(node));
       return;
     }
-    const seg = segments[i];
     const props = isNode(node.properties) ? node.properties : {};
     if (seg in props) visit(props[seg], resource, i + 1);
     else visit(node.additionalProperties, resource, i + 1);
@@ -167,7 +171,7 @@ interface Located {
   error: ErrorObject;
   /** The schema object holding the failing keyword, when it could be found. */
   holder?: unknown;
-  branch?: Branch;
+  branch?: Branch | undefined;
 }
 
 /** `candidates`: resource id → nodes applying at the error's location (null: not known). */
@@ -190,14 +194,15 @@ function locate(error: ErrorObject, candidates: Map<string, Set<Node> | null>): 
 function describeOne({ error: e, holder, branch }: Located, root: string): string | null {
   const segments = instanceSegments(e.instancePath);
   const path = formatPath(root, segments);
-  const p = e.params as Record<string, any>;
+  // Which params exist depends on the keyword; each use below converts what it reads.
+  const p: Record<string, unknown> = e.params;
   const cond = branch ? ` ${describeCondition(branch)}`.trimEnd() : '';
   const title = isNode(holder) && typeof holder.title === 'string' ? holder.title : undefined;
   switch (e.keyword) {
     case 'if':
       return null; // always accompanied by the error of the branch that failed
     case 'required':
-      return `${formatPath(root, [...segments, p.missingProperty])} is required${cond}`;
+      return `${formatPath(root, [...segments, String(p.missingProperty)])} is required${cond}`;
     case 'additionalProperties':
       return `unknown field ${json(p.additionalProperty)} in ${path}`;
     case 'unevaluatedProperties':
@@ -211,7 +216,7 @@ function describeOne({ error: e, holder, branch }: Located, root: string): strin
     case 'format':
       return `${path} must be ${title ?? formatNoun(String(p.format))}${cond}`;
     case 'pattern':
-      return `${path} must be ${title ?? `a string matching /${p.pattern}/`}${cond}`;
+      return `${path} must be ${title ?? `a string matching /${String(p.pattern)}/`}${cond}`;
     case 'enum':
       return `${path} must be one of ${(p.allowedValues as unknown[]).map(json).join(', ')}${cond}`;
     case 'const':
@@ -225,22 +230,24 @@ function describeOne({ error: e, holder, branch }: Located, root: string): strin
     case 'minLength':
       return p.limit === 1
         ? `${path} must not be empty${cond}`
-        : `${path} must be at least ${p.limit} characters long${cond}`;
+        : `${path} must be at least ${String(p.limit)} characters long${cond}`;
     case 'maxLength':
-      return `${path} must be at most ${p.limit} characters long${cond}`;
+      return `${path} must be at most ${String(p.limit)} characters long${cond}`;
     case 'minItems':
-      return p.limit === 1 ? `${path} must not be empty${cond}` : `${path} must have at least ${p.limit} items${cond}`;
+      return p.limit === 1
+        ? `${path} must not be empty${cond}`
+        : `${path} must have at least ${String(p.limit)} items${cond}`;
     case 'maxItems':
-      return `${path} must have at most ${p.limit} items${cond}`;
+      return `${path} must have at most ${String(p.limit)} items${cond}`;
     case 'uniqueItems':
-      return `${path} must not contain duplicates (items ${Math.min(p.i, p.j)} and ${Math.max(p.i, p.j)} are equal)${cond}`;
+      return `${path} must not contain duplicates (items ${Math.min(Number(p.i), Number(p.j))} and ${Math.max(Number(p.i), Number(p.j))} are equal)${cond}`;
     case 'minimum':
     case 'maximum':
     case 'exclusiveMinimum':
     case 'exclusiveMaximum':
-      return `${path} must be ${p.comparison} ${p.limit}${cond}`;
+      return `${path} must be ${String(p.comparison)} ${String(p.limit)}${cond}`;
     case 'minProperties':
-      return `${path} must have at least ${p.limit === 1 ? 'one field' : `${p.limit} fields`}`;
+      return `${path} must have at least ${p.limit === 1 ? 'one field' : `${String(p.limit)} fields`}`;
     default:
       return `${path} ${e.message ?? 'is invalid'}${cond}`;
   }

@@ -2,8 +2,8 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { loadSchemas } from '../schemas.js';
 
-// ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
-const addFormats = (addFormatsModule as unknown as { default: (a: Ajv2020) => Ajv2020 }).default;
+// ajv-formats is CommonJS: the default import is its module.exports, which carries the plugin as `.default`.
+const addFormats = addFormatsModule.default;
 
 /**
  * The one Ajv instance: every schema in schemas/ is registered under its `$id`, so a body

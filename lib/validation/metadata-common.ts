@@ -45,7 +45,7 @@ export function isEmptyValue(mf: Metafield, value: unknown): boolean {
 }
 
 export function optionList(mf: Metafield): MetafieldOption[] {
-  return Array.isArray(mf.options) ? mf.options.filter((o) => o && typeof o.value === 'string') : [];
+  return Array.isArray(mf.options) ? mf.options.filter((o) => typeof o.value === 'string') : [];
 }
 
 /** A select-dropdown option is addressed by its key; options written without one use their value. */

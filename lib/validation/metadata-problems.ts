@@ -33,9 +33,9 @@ function characters(n: number): string {
   return `${n} character${n === 1 ? '' : 's'}`;
 }
 
-/** Code points, as Ajv's minLength/maxLength count them. */
+/** Code points, as Ajv's minLength/maxLength count them (not graphemes, not UTF-16 units). */
 function lengthOf(text: string): number {
-  return [...text].length;
+  return Array.from(text).length;
 }
 
 /** Why `value` does not fit `mf`; only called for values Ajv rejected. */
@@ -108,8 +108,9 @@ function locate(metafields: Metafield[], data: unknown, instancePath: string): L
   const segments = instancePath === '' ? [] : instancePath.slice(1).split('/').map(unescapePointer);
   const at: Location = { mf: null, mfPath: '', mfValue: data, level: metafields, levelPath: '' };
   let value = data;
-  for (let i = 0; i < segments.length && at.level;) {
+  for (let i = 0; at.level;) {
     const segment = segments[i++];
+    if (segment === undefined) break;
     const mf = at.level.find((m) => m.key === segment);
     if (!mf) break;
     at.mf = mf;
@@ -119,11 +120,13 @@ function locate(metafields: Metafield[], data: unknown, instancePath: string): L
     if (mf.type === 'parent') {
       at.level = nestedMetafields(mf);
       at.levelPath = at.mfPath;
-    } else if (mf.type === 'repeater' && i < segments.length) {
+    } else if (mf.type === 'repeater') {
       const index = segments[i++];
-      value = child(value, index);
-      at.level = nestedMetafields(mf);
-      at.levelPath = `${at.mfPath}.${index}`;
+      if (index !== undefined) {
+        value = child(value, index);
+        at.level = nestedMetafields(mf);
+        at.levelPath = `${at.mfPath}.${index}`;
+      }
     }
   }
   return at;

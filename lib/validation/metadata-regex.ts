@@ -6,8 +6,8 @@
  */
 export function compileMetafieldRegex(regex: string): RegExp | null {
   const literal = /^\/(.+)\/([dgimsuvy]*)$/s.exec(regex);
-  const source = literal ? literal[1] : regex;
-  const flags = literal ? literal[2].replace(/[gy]/g, '') : '';
+  const source = literal?.[1] ?? regex;
+  const flags = literal?.[2]?.replace(/[gy]/g, '') ?? '';
   try {
     return new RegExp(source, flags);
   } catch {

@@ -56,7 +56,7 @@ function checkOptions(m: Metafield, path: string, problems: string[]): void {
   const options: MetafieldOption[] = m.options;
   // select-dropdown stores the option key; the other option types store the option value.
   const field = m.type === 'select-dropdown' ? 'key' : 'value';
-  for (const [value, at] of duplicates(options.map((o) => o?.[field]))) {
+  for (const [value, at] of duplicates(options.map((o) => o[field]))) {
     problems.push(`${path}.options[${at[1]}].${field} ${JSON.stringify(value)} is used ${times(at.length)}`);
   }
 }
@@ -80,9 +80,9 @@ function checkOne(m: Metafield, path: string, ctx: DefinitionContext, topLevel: 
   checkLevel(m.repeater_fields, `${path}.repeater_fields`, ctx, false, problems);
   if (m.type === 'repeater' && Array.isArray(m.children)) {
     // A repeater's children are repeating items, each holding its own level of Metafields.
-    m.children.forEach((item, j) =>
-      checkLevel(item?.children, `${path}.children[${j}].children`, ctx, false, problems),
-    );
+    m.children.forEach((item, j) => {
+      checkLevel(item.children, `${path}.children[${j}].children`, ctx, false, problems);
+    });
   } else {
     checkLevel(m.children, `${path}.children`, ctx, false, problems);
   }
@@ -96,11 +96,11 @@ function checkLevel(
   problems: string[],
 ): void {
   if (!Array.isArray(list)) return;
-  for (const [key, at] of duplicates(list.map((m) => m?.key))) {
+  for (const [key, at] of duplicates(list.map((m) => m.key))) {
     problems.push(`${path}[${at[1]}].key ${JSON.stringify(key)} is used ${times(at.length)} at the same level`);
   }
   list.forEach((m, i) => {
-    if (m && typeof m === 'object') checkOne(m, `${path}[${i}]`, ctx, topLevel, problems);
+    checkOne(m, `${path}[${i}]`, ctx, topLevel, problems);
   });
 }
 
@@ -117,7 +117,7 @@ export function checkMetafieldDefinitions(metafields: Metafield[], ctx: Definiti
   checkLevel(metafields, 'metafields', ctx, true, problems);
   if (Array.isArray(metafields)) {
     const sortable = metafields.flatMap((m, i) =>
-      m?.sortable === true ? [`metafields[${i}] (${JSON.stringify(m.key)})`] : [],
+      m.sortable === true ? [`metafields[${i}] (${JSON.stringify(m.key)})`] : [],
     );
     if (sortable.length > MAX_SORTABLE_METAFIELDS) {
       problems.push(

@@ -13,11 +13,16 @@ export function createBaselineApp(db: Db, bucketId: ObjectId): Express {
   app.disable('x-powered-by');
   const objects = publishedObjectsCollection(db);
   app.get('/posts', async (req, res) => {
+    const genre = req.query.genre;
+    if (typeof genre !== 'string') {
+      res.status(400).json({ error: 'genre must be given once' });
+      return;
+    }
     const filter: Filter<ObjectDoc> = {
       bucket_id: bucketId,
       type: 'posts',
       status: 'published',
-      'metadata.genre': String(req.query.genre),
+      'metadata.genre': genre,
     };
     const [docs, total] = await Promise.all([
       objects.find(filter).sort({ 'metadata.score': -1, _id: -1 }).limit(100).toArray(),

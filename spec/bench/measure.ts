@@ -88,5 +88,6 @@ export async function measureOnce(s: Scenario, o: LoadOptions): Promise<Sample> 
 export function medianSample(samples: Sample[]): Sample {
   const sorted = [...samples].sort((a, b) => a.result['2xx'] / a.result.duration - b.result['2xx'] / b.result.duration);
   const median = sorted[Math.floor((sorted.length - 1) / 2)];
+  if (!median) throw new Error('medianSample needs at least one sample');
   return { ...median, peakRss: Math.max(...samples.map((x) => x.peakRss)) };
 }

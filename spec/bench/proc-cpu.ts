@@ -69,8 +69,10 @@ export function cpuMsOf(pid: number): number | null {
  */
 export function machineBusyMs(): number | null {
   try {
-    const line = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0];
+    const line = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '';
     const [user, nice, system, , , irq, softirq, steal] = line.trim().split(/\s+/).slice(1).map(Number);
+    if (user === undefined || nice === undefined || system === undefined || irq === undefined || softirq === undefined)
+      return null;
     return (user + nice + system + irq + softirq + (steal || 0)) * TICK_MS;
   } catch {
     return null;

@@ -27,10 +27,16 @@ export async function countRoundTrips(
   const app = createApp({
     config: loadConfig({ PUBLIC_URL: 'http://127.0.0.1' }),
     db: client.db(dbName),
-    log: (m) => console.error(`[round-trips] ${m}`),
+    log: (m) => {
+      console.error(`[round-trips] ${m}`);
+    },
   });
   const server = app.listen(0, '127.0.0.1');
-  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  await new Promise<void>((resolve) =>
+    server.once('listening', () => {
+      resolve();
+    }),
+  );
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   let seen: string[] | null = null;
   client.on('commandStarted', (e: CommandStartedEvent) => {

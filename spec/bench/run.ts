@@ -104,13 +104,16 @@ async function main(): Promise<void> {
       assert.equal(t.status, 200, `${name}: ${JSON.stringify(t.body).slice(0, 300)}`);
       console.log(`  ${name.padEnd(7)} X-Cache ${t.cache}: ${t.commands.length} round trips: ${t.commands.join(', ')}`);
     }
+    const depth2Trip = trips.depth2;
+    assert.ok(depth2Trip, 'the depth=2 request was counted');
     const first = (
-      trips.depth2.body as {
+      depth2Trip.body as {
         objects: Array<{ metadata: { author: unknown; categories: Array<{ metadata: { parent: unknown } }> } }>;
       }
     ).objects[0];
+    assert.ok(first, 'depth=2 returns objects');
     assert.equal(typeof first.metadata.author, 'object', 'depth=2 expands the author');
-    assert.equal(typeof first.metadata.categories[0].metadata.parent, 'object', 'depth=2 expands the parent category');
+    assert.equal(typeof first.metadata.categories[0]?.metadata.parent, 'object', 'depth=2 expands the parent category');
 
     // Both servers stay up for the whole run, so the scenarios can be interleaved round by round.
     const baseline = await startServer('baseline', engine.uri, DB_NAME);
@@ -131,8 +134,8 @@ async function main(): Promise<void> {
     const pages = new Map<string, Page>();
     for (const s of scenarios) pages.set(s.name, await checkPage(s));
     assert.deepEqual(
-      pages.get(scenarios[1].name)!.ids,
-      pages.get(scenarios[0].name)!.ids,
+      pages.get(scenarios[1]!.name)!.ids,
+      pages.get(scenarios[0]!.name)!.ids,
       'the service and the baseline answer the same page',
     );
 
@@ -167,6 +170,7 @@ async function main(): Promise<void> {
     });
     const row = (name: string) => rows.find((r) => r.scenario === name)!;
     const [base, uncached, cached, d0, d2, d0one, d2one] = scenarios.map((s) => row(s.name));
+    assert.ok(base && uncached && cached && d0 && d2 && d0one && d2one, 'a row per scenario');
     const ratios: Ratio[] = [
       ratio('service/baseline throughput (cache off)', uncached.rps / base.rps, '>= 0.8', (v) => v >= 0.8),
       ratio('cached/uncached throughput', cached.rps / uncached.rps, '>= 3', (v) => v >= 3),
@@ -177,7 +181,7 @@ async function main(): Promise<void> {
         '<= 2.5',
         (v) => v <= 2.5,
       ),
-      ratio('round trips, one depth=2 request', trips.depth2.commands.length, '<= 3', (v) => v <= 3),
+      ratio('round trips, one depth=2 request', depth2Trip.commands.length, '<= 3', (v) => v <= 3),
     ];
     const vmHwm = { baseline: mb(baseline.vmHwm()), service: mb(service.vmHwm()) };
     printReport(rows, ratios, {
@@ -202,7 +206,7 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err) => {
+main().catch((err: unknown) => {
   console.error(err);
   process.exitCode = 1;
 });

@@ -43,6 +43,13 @@ const WORDS =
     ' ',
   );
 
+/** items[i], for an index the caller computed to be in range; throws rather than seed a hole. */
+function nth<T>(items: readonly T[], i: number): T {
+  const item = items[i];
+  if (item === undefined) throw new RangeError(`index ${i} out of range (length ${items.length})`);
+  return item;
+}
+
 function sentence(rand: () => number, words: number): string {
   return Array.from({ length: words }, () => WORDS[Math.floor(rand() * WORDS.length)]).join(' ');
 }
@@ -148,7 +155,7 @@ export async function seed(db: Db): Promise<Seeded> {
     objectDoc(bucket._id, 'categories', TOP_CATEGORIES + i, {
       title: `Sub ${i}`,
       content: '',
-      metadata: { description: sentence(rand, 8), parent: tops[i % TOP_CATEGORIES]._id },
+      metadata: { description: sentence(rand, 8), parent: nth(tops, i % TOP_CATEGORIES)._id },
       at: at(i),
     }),
   );
@@ -165,15 +172,15 @@ export async function seed(db: Db): Promise<Seeded> {
     // Posts name only sub-categories, so the top categories are reached at depth 2 only.
     const cats = new Set<ObjectId>();
     const n = 1 + Math.floor(rand() * 3);
-    while (cats.size < n) cats.add(subs[Math.floor(rand() * subs.length)]._id);
+    while (cats.size < n) cats.add(nth(subs, Math.floor(rand() * subs.length))._id);
     return objectDoc(bucket._id, 'posts', i, {
       title: `Post ${i}: ${sentence(rand, 5)}`,
       content: `<p>${sentence(rand, 60)}</p>`,
       status: rand() < 0.9 ? 'published' : 'draft',
       metadata: {
         score: Math.floor(rand() * 100_000),
-        genre: GENRES[Math.floor(rand() * GENRES.length)],
-        author: authors[Math.floor(rand() * authors.length)]._id,
+        genre: nth(GENRES, Math.floor(rand() * GENRES.length)),
+        author: nth(authors, Math.floor(rand() * authors.length))._id,
         categories: [...cats],
       },
       at: at(i),

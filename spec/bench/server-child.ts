@@ -39,24 +39,30 @@ const app =
       createApp({
         config: loadConfig({ PUBLIC_URL: 'http://127.0.0.1' }),
         db,
-        log: (m) => console.error(`[service] ${m}`),
+        log: (m) => {
+          console.error(`[service] ${m}`);
+        },
       })
     : createBaselineApp(db, (await bucketsCollection(db).findOne({ slug: BUCKET_SLUG }))!._id);
 
 const server = app.listen(0, '127.0.0.1', () => send({ type: 'ready', port: (server.address() as AddressInfo).port }));
 
 process.on('message', (m: ChildCommand) => {
-  if (m.cmd === 'reset-peak') {
-    peak = 0;
-    sample();
-    send({ type: 'peak-reset' });
-  } else if (m.cmd === 'peak') {
-    sample();
-    send({ type: 'peak', rss: peak });
-  } else if (m.cmd === 'stop') {
-    server.closeAllConnections();
-    server.close();
-    // A clean exit (not a kill) so --cpu-prof can write its profile.
-    void client.close().finally(() => process.exit(0));
+  switch (m.cmd) {
+    case 'reset-peak':
+      peak = 0;
+      sample();
+      send({ type: 'peak-reset' });
+      break;
+    case 'peak':
+      sample();
+      send({ type: 'peak', rss: peak });
+      break;
+    case 'stop':
+      server.closeAllConnections();
+      server.close();
+      // A clean exit (not a kill) so --cpu-prof can write its profile.
+      void client.close().finally(() => process.exit(0));
+      break;
   }
 });

@@ -20,11 +20,15 @@ function nextMessage<T extends ChildMessage['type']>(
   timeoutMs = 30_000,
 ): Promise<Extract<ChildMessage, { type: T }>> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => done(new Error(`server child sent no "${type}" within ${timeoutMs} ms`)), timeoutMs);
+    const timer = setTimeout(() => {
+      done(new Error(`server child sent no "${type}" within ${timeoutMs} ms`));
+    }, timeoutMs);
     const onMessage = (m: ChildMessage) => {
       if (m.type === type) done(null, m as Extract<ChildMessage, { type: T }>);
     };
-    const onExit = (code: number | null) => done(new Error(`server child exited with code ${code} before "${type}"`));
+    const onExit = (code: number | null) => {
+      done(new Error(`server child exited with code ${code} before "${type}"`));
+    };
     function done(err: Error | null, m?: Extract<ChildMessage, { type: T }>) {
       clearTimeout(timer);
       child.off('message', onMessage);
@@ -74,7 +78,11 @@ export async function startServer(mode: 'service' | 'baseline', uri: string, dbN
     },
     async stop() {
       if (child.exitCode !== null) return;
-      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      const exited = new Promise<void>((resolve) =>
+        child.once('exit', () => {
+          resolve();
+        }),
+      );
       send({ cmd: 'stop' });
       const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
       await exited;

@@ -31,7 +31,9 @@ function freePort(): Promise<number> {
     probe.once('error', reject);
     probe.listen(0, '127.0.0.1', () => {
       const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
+      probe.close(() => {
+        resolve(port);
+      });
     });
   });
 }
@@ -59,7 +61,9 @@ function request(
     const req = http.request({ host: '127.0.0.1', port, method, path: urlPath, headers }, (res) => {
       const parts: Buffer[] = [];
       res.on('data', (c: Buffer) => parts.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(parts).toString() }));
+      res.on('end', () => {
+        resolve({ status: res.statusCode ?? 0, text: Buffer.concat(parts).toString() });
+      });
     });
     req.on('error', reject);
     if (body instanceof Readable) body.pipe(req);
@@ -75,7 +79,7 @@ function multipartBody(size: number): { stream: Readable; length: number } {
   const tail = Buffer.from(`\r\n--${BOUNDARY}--\r\n`);
   const piece = Buffer.alloc(PIECE);
   for (let i = 0; i < PIECE; i++) piece[i] = (i * 2654435761) >>> 24;
-  async function* generate() {
+  function* generate() {
     yield head;
     for (let sent = 0; sent < size; sent += PIECE) {
       // A varying first byte keeps pieces distinct without generating 300 MB of randomness.
@@ -108,9 +112,10 @@ function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<strin
     const child = spawn(cmd, args, { env, stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.on('exit', (code) =>
-      code === 0 ? resolve(out) : reject(new Error(`${args.join(' ')} exited with ${code}`)),
-    );
+    child.on('exit', (code) => {
+      if (code === 0) resolve(out);
+      else reject(new Error(`${args.join(' ')} exited with ${code}`));
+    });
   });
 }
 
@@ -131,9 +136,9 @@ async function main(): Promise<void> {
   });
   // The server names its engine on start-up; the report repeats it, as throughput depends on it.
   let engine = 'unknown';
-  server.stdout!.on('data', (c: Buffer) => {
+  server.stdout.on('data', (c: Buffer) => {
     const m = /engine: (.+)/.exec(c.toString());
-    if (m) engine = m[1].trim();
+    if (m?.[1]) engine = m[1].trim();
   });
   try {
     await waitForServer(port, server);

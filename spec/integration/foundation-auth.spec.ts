@@ -13,7 +13,9 @@ describe('authentication (blocks route as the probe)', () => {
     other = await h.bucket('other');
     await h.bucket('open', { kind: 'none' }, { kind: 'none' });
   });
-  after(() => assert.deepEqual(h.errors, []));
+  after(() => {
+    assert.deepEqual(h.errors, []);
+  });
 
   const blocks = (slug: string) => request(h.app).get(`/v3/buckets/${slug}/blocks`);
 

@@ -11,7 +11,9 @@ describe('HTTP behaviour', () => {
     h = await freshHarness({ REGION: 'eu-test-1' });
     await h.bucket('open', { kind: 'none' }, { kind: 'none' });
   });
-  after(() => assert.deepEqual(h.errors, []));
+  after(() => {
+    assert.deepEqual(h.errors, []);
+  });
 
   it('GET /v3/status answers the region and version without a credential', async () => {
     const res = await request(h.app)

@@ -7,12 +7,30 @@ import { imageBytes, storedFileCounts, upload } from '../support/media.js';
 
 const q = (filter: unknown) => encodeURIComponent(JSON.stringify(filter));
 
+/** The fields of a media item these tests read; deepEqual still compares every field. */
+interface MediaItem {
+  id: string;
+  name: string;
+  original_name: string;
+  size: number;
+  created: string;
+  modified_at: string;
+  imgproc_url: string;
+  [field: string]: unknown;
+}
+
 describe('Media API: list, get, update, delete', () => {
   let h: Harness;
   let keys: IssuedKeys;
   let api: ReturnType<typeof bucketClient>;
   /** Uploaded in this order; created_at increases with the index. */
-  const items: Array<Record<string, any>> = [];
+  const items: MediaItem[] = [];
+  /** items[i], asserting the upload in before() produced it. */
+  const item = (i: number): MediaItem => {
+    const m = items[i];
+    assert.ok(m, `media item ${i} was uploaded`);
+    return m;
+  };
   before(async () => {
     h = await freshHarness();
     keys = await h.bucket('library');
@@ -34,26 +52,30 @@ describe('Media API: list, get, update, delete', () => {
       await new Promise((r) => setTimeout(r, 5));
     }
   });
-  after(() => assert.deepEqual(h.errors, []));
+  after(() => {
+    assert.deepEqual(h.errors, []);
+  });
 
   it('lists every item newest first with the total', async () => {
     const res = await api.get('/media').expect(200);
     assert.equal(res.body.total, 5);
     assert.deepEqual(
-      res.body.media.map((m: any) => m.id),
+      res.body.media.map((m: MediaItem) => m.id),
       items.map((m) => m.id).reverse(),
     );
-    assert.deepEqual(res.body.media[0], items[4]);
+    assert.deepEqual(res.body.media[0], item(4));
   });
 
   it('has the media indexes: names unique per Bucket, lists by creation', async () => {
     const indexes = await h.db.collection('media').indexes();
     const unique = indexes.find((i) => i.name === 'bucket_name_unique');
-    assert.deepEqual(unique?.key, { bucket_id: 1, name: 1 });
-    assert.equal(unique?.unique, true);
+    assert.ok(unique, 'the bucket_name_unique index exists');
+    assert.deepEqual(unique.key, { bucket_id: 1, name: 1 });
+    assert.equal(unique.unique, true);
     assert.ok(indexes.some((i) => i.name === 'bucket_created'));
-    const dup = { ...(await h.db.collection('media').findOne({ name: items[0].name }))!, _id: undefined };
-    delete dup._id;
+    const stored = await h.db.collection('media').findOne({ name: item(0).name });
+    assert.ok(stored);
+    const { _id, ...dup } = stored;
     await assert.rejects(h.db.collection('media').insertOne(dup), /duplicate key|E11000/);
   });
 
@@ -63,29 +85,29 @@ describe('Media API: list, get, update, delete', () => {
   });
 
   it('filters by name, id, folder, type, original_name, size, metadata and dates', async () => {
-    const byName = await api.get(`/media?limit=1&query=${q({ name: items[2].name })}`).expect(200);
+    const byName = await api.get(`/media?limit=1&query=${q({ name: item(2).name })}`).expect(200);
     assert.deepEqual(
-      byName.body.media.map((m: any) => m.id),
-      [items[2].id],
+      byName.body.media.map((m: MediaItem) => m.id),
+      [item(2).id],
     );
-    const byId = await api.get(`/media?query=${q({ id: items[1].id })}`).expect(200);
-    assert.equal(byId.body.media[0].name, items[1].name);
+    const byId = await api.get(`/media?query=${q({ id: item(1).id })}`).expect(200);
+    assert.equal(byId.body.media[0].name, item(1).name);
     const animals = await api.get(`/media?query=${q({ folder: 'animals', type: 'image/png' })}`).expect(200);
     assert.equal(animals.body.total, 3);
     const regex = await api.get(`/media?query=${q({ original_name: { $regex: '^B-', $options: 'i' } })}`).expect(200);
     assert.deepEqual(
-      regex.body.media.map((m: any) => m.original_name),
+      regex.body.media.map((m: MediaItem) => m.original_name),
       ['b-dog.png'],
     );
     const small = await api.get(`/media?query=${q({ size: { $lt: 20 } })}`).expect(200);
-    assert.deepEqual(small.body.media.map((m: any) => m.original_name).sort(), ['notes.txt', 'report.pdf']);
+    assert.deepEqual(small.body.media.map((m: MediaItem) => m.original_name).sort(), ['notes.txt', 'report.pdf']);
     const odd = await api.get(`/media?query=${q({ 'metadata.tag': 'odd' })}`).expect(200);
     assert.equal(odd.body.total, 2);
-    const later = await api.get(`/media?query=${q({ created_at: { $gt: items[2].created } })}`).expect(200);
-    assert.deepEqual(later.body.media.map((m: any) => m.id).sort(), [items[3].id, items[4].id].sort());
+    const later = await api.get(`/media?query=${q({ created_at: { $gt: item(2).created } })}`).expect(200);
+    assert.deepEqual(later.body.media.map((m: MediaItem) => m.id).sort(), [item(3).id, item(4).id].sort());
     const noFolder = await api.get(`/media?query=${q({ folder: null })}`).expect(200);
     assert.deepEqual(
-      noFolder.body.media.map((m: any) => m.original_name),
+      noFolder.body.media.map((m: MediaItem) => m.original_name),
       ['notes.txt'],
     );
   });
@@ -105,12 +127,12 @@ describe('Media API: list, get, update, delete', () => {
   it('sorts by created_at, modified_at and random, and refuses other sorts', async () => {
     const asc = await api.get('/media?sort=created_at').expect(200);
     assert.deepEqual(
-      asc.body.media.map((m: any) => m.id),
+      asc.body.media.map((m: MediaItem) => m.id),
       items.map((m) => m.id),
     );
     const modified = await api.get('/media?sort=-modified_at').expect(200);
     assert.deepEqual(
-      modified.body.media.map((m: any) => m.id),
+      modified.body.media.map((m: MediaItem) => m.id),
       items.map((m) => m.id).reverse(),
     );
     const random = await api.get('/media?sort=random&limit=3').expect(200);
@@ -128,22 +150,22 @@ describe('Media API: list, get, update, delete', () => {
     const page2 = await api.get('/media?sort=created_at&limit=2&skip=2').expect(200);
     const page3 = await api.get('/media?sort=created_at&limit=2&skip=4').expect(200);
     assert.deepEqual(
-      [...page1.body.media, ...page2.body.media, ...page3.body.media].map((m: any) => m.id),
+      [...page1.body.media, ...page2.body.media, ...page3.body.media].map((m: MediaItem) => m.id),
       items.map((m) => m.id),
     );
     assert.equal(page2.body.total, 5);
     const bad = await api.get('/media?limit=0&skip=-1').expect(400);
     assert.match(bad.body.message, /limit must be/);
     assert.match(bad.body.message, /skip must be/);
-    await api.get(`/media?after=${items[0].id}`).expect(400);
+    await api.get(`/media?after=${item(0).id}`).expect(400);
   });
 
   it('narrows items to props', async () => {
     const res = await api.get('/media?props=id,name,imgproc_url,metadata.rank&limit=1').expect(200);
     assert.deepEqual(res.body.media[0], {
-      id: items[4].id,
-      name: items[4].name,
-      imgproc_url: items[4].imgproc_url,
+      id: item(4).id,
+      name: item(4).name,
+      imgproc_url: item(4).imgproc_url,
       metadata: { rank: 4 },
     });
   });
@@ -163,9 +185,9 @@ describe('Media API: list, get, update, delete', () => {
   });
 
   it('gets one item by id, 404 for an unknown or malformed id', async () => {
-    const res = await api.get(`/media/${items[1].id}`).expect(200);
-    assert.deepEqual(res.body.media, items[1]);
-    const props = await api.get(`/media/${items[1].id}?props=type`).expect(200);
+    const res = await api.get(`/media/${item(1).id}`).expect(200);
+    assert.deepEqual(res.body.media, item(1));
+    const props = await api.get(`/media/${item(1).id}?props=type`).expect(200);
     assert.deepEqual(props.body.media, { type: 'application/pdf' });
     const unknown = await api.get('/media/aaaaaaaaaaaaaaaaaaaaaaaa').expect(404);
     assert.match(unknown.body.message, /Media with id 'aaaaaaaaaaaaaaaaaaaaaaaa' not found in bucket 'library'/);
@@ -174,36 +196,41 @@ describe('Media API: list, get, update, delete', () => {
   });
 
   it('updates folder, alt_text and metadata without touching the file, and shows the change at once', async () => {
-    await api.get(`/media/${items[0].id}`).expect(200);
+    await api.get(`/media/${item(0).id}`).expect(200);
     const res = await api
-      .patch(`/media/${items[0].id}`, { folder: 'pets', alt_text: 'A cat', metadata: { caption: 'Tom' } })
+      .patch(`/media/${item(0).id}`, { folder: 'pets', alt_text: 'A cat', metadata: { caption: 'Tom' } })
       .expect(200);
     const m = res.body.media;
     assert.equal(m.folder, 'pets');
     assert.equal(m.alt_text, 'A cat');
     assert.deepEqual(m.metadata, { caption: 'Tom' });
-    assert.equal(m.name, items[0].name);
-    assert.equal(m.size, items[0].size);
-    assert.ok(m.modified_at > items[0].modified_at);
-    const read = await api.get(`/media/${items[0].id}`).expect(200);
+    assert.equal(m.name, item(0).name);
+    assert.equal(m.size, item(0).size);
+    assert.ok(m.modified_at > item(0).modified_at);
+    const read = await api.get(`/media/${item(0).id}`).expect(200);
     assert.equal(read.body.media.alt_text, 'A cat');
-    await request(h.app).get(`/files/library/${items[0].name}`).expect(200);
+    await request(h.app)
+      .get(`/files/library/${item(0).name}`)
+      .expect(200);
   });
 
   it('refuses an empty patch, unknown fields, wrong types and a missing key', async () => {
-    const empty = await api.patch(`/media/${items[0].id}`, {}).expect(400);
+    const empty = await api.patch(`/media/${item(0).id}`, {}).expect(400);
     assert.match(empty.body.message, /at least one field/);
-    const unknown = await api.patch(`/media/${items[0].id}`, { name: 'x.png', size: 1 }).expect(400);
+    const unknown = await api.patch(`/media/${item(0).id}`, { name: 'x.png', size: 1 }).expect(400);
     assert.match(unknown.body.message, /unknown field "name"/);
-    const types = await api.patch(`/media/${items[0].id}`, { alt_text: 5, metadata: [] }).expect(400);
+    const types = await api.patch(`/media/${item(0).id}`, { alt_text: 5, metadata: [] }).expect(400);
     assert.match(types.body.message, /alt_text must be a string/);
     assert.match(types.body.message, /metadata must be an object/);
-    await request(h.app).patch(`/v3/buckets/library/media/${items[0].id}`).send({ alt_text: 'x' }).expect(401);
+    await request(h.app)
+      .patch(`/v3/buckets/library/media/${item(0).id}`)
+      .send({ alt_text: 'x' })
+      .expect(401);
     await api.patch('/media/aaaaaaaaaaaaaaaaaaaaaaaa', { alt_text: 'x' }).expect(404);
   });
 
   it('deletes an item: the record, its file and its processed images; both URLs then answer 404', async () => {
-    const target = items[2];
+    const target = item(2);
     await request(h.app).get(`/imgproc/library/${target.name}?w=10`).expect(200);
     const before = await storedFileCounts(h.db);
     const res = await api.delete(`/media/${target.id}?trigger_webhook=true`).expect(200);
@@ -216,7 +243,7 @@ describe('Media API: list, get, update, delete', () => {
     await request(h.app).get(`/imgproc/library/${target.name}?w=10`).expect(404);
     await api.get(`/media/${target.id}`).expect(404);
     await api.delete(`/media/${target.id}`).expect(404);
-    const bad = await api.delete(`/media/${items[3].id}?trigger_webhook=maybe`).expect(400);
+    const bad = await api.delete(`/media/${item(3).id}?trigger_webhook=maybe`).expect(400);
     assert.match(bad.body.message, /trigger_webhook/);
   });
 

@@ -42,13 +42,13 @@ function startUpload(port: number, keys: IssuedKeys, headers: Record<string, str
     req.on('response', (res) => {
       const parts: Buffer[] = [];
       res.on('data', (c: Buffer) => parts.push(c));
-      res.on('end', () =>
+      res.on('end', () => {
         resolve({
           status: res.statusCode ?? 0,
           headers: res.headers,
           body: JSON.parse(Buffer.concat(parts).toString() || '{}'),
-        }),
-      );
+        });
+      });
     });
   });
   return { req, answer };
@@ -94,7 +94,8 @@ describe('Media upload limits and aborted uploads', () => {
     const { req, answer } = startUpload(port, keys, { 'Transfer-Encoding': 'chunked' });
     req.write(PART_HEAD);
     let sent = 0;
-    let res: Answer | null = null;
+    // Declared wide on purpose: the answer arrives in a callback, which narrowing cannot see.
+    let res = null as Answer | null;
     void answer.then((a) => (res = a));
     // Keep sending well past the limit; stop as soon as the answer arrives.
     while (res === null && sent < 20 * LIMIT) {
@@ -102,7 +103,7 @@ describe('Media upload limits and aborted uploads', () => {
       sent += 16 * 1024;
       await pause(5);
     }
-    const got = (res as Answer | null) ?? (await Promise.race([answer, pause(5000).then(() => null)]));
+    const got = res ?? (await Promise.race([answer, pause(5000).then(() => null)]));
     req.destroy();
     assert.ok(got, 'no answer');
     assert.equal(got.status, 413);

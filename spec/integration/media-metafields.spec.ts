@@ -39,7 +39,9 @@ describe('File Metafields name media of the Bucket', () => {
       })
       .expect(200);
   });
-  after(() => assert.deepEqual(h.errors, []));
+  after(() => {
+    assert.deepEqual(h.errors, []);
+  });
 
   it('accepts names of media in the Bucket, at any level, and renders their URLs', async () => {
     const res = await api

@@ -12,7 +12,9 @@ describe('Media upload', () => {
     h = await freshHarness({ UPLOAD_URL: 'http://upload.test' });
     keys = await h.bucket('uploads');
   });
-  after(() => assert.deepEqual(h.errors, []));
+  after(() => {
+    assert.deepEqual(h.errors, []);
+  });
 
   it('stores an image and answers every field of a media item', async () => {
     const png = await imageBytes(64, 48, 'png');
@@ -180,5 +182,7 @@ function binary(res: unknown, done: (err: Error | null, body: Buffer) => void): 
   const stream = res as NodeJS.ReadableStream;
   const parts: Buffer[] = [];
   stream.on('data', (c: Buffer) => parts.push(c));
-  stream.on('end', () => done(null, Buffer.concat(parts)));
+  stream.on('end', () => {
+    done(null, Buffer.concat(parts));
+  });
 }

@@ -13,7 +13,9 @@ describe('Object types', () => {
     keys = await h.bucket('types');
     api = bucketClient(h.app, keys);
   });
-  after(() => assert.deepEqual(h.errors, []));
+  after(() => {
+    assert.deepEqual(h.errors, []);
+  });
 
   it('creates a type from a title alone with documented defaults', async () => {
     const res = await api.post('/object-types', { title: 'Blog Posts' }).expect(200);

@@ -18,7 +18,9 @@ describe('GET /objects: read cache and the response cap', () => {
     await api.post('/object-types', { title: 'Big' }).expect(200);
     await api.post('/objects', { title: 'First', type: 'notes' }).expect(200);
   });
-  after(() => assert.deepEqual(h.errors, []));
+  after(() => {
+    assert.deepEqual(h.errors, []);
+  });
 
   it('serves a repeated read from the cache and a write makes the next read fresh', async () => {
     const first = await api.get(`/objects?${typeQuery}`).expect(200);

@@ -22,7 +22,9 @@ describe('Objects: create, read, update, delete', () => {
       .post('/object-types', { title: 'Pages', localization: true, locales: ['en', 'fr'], priority_locale: 'en' })
       .expect(200);
   });
-  after(() => assert.deepEqual(h.errors, []));
+  after(() => {
+    assert.deepEqual(h.errors, []);
+  });
 
   it('creates a published Object with every documented field', async () => {
     const res = await api

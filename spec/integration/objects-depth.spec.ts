@@ -50,7 +50,9 @@ describe('depth: relationship expansion', () => {
     await api.patch(`/objects/${id.c}`, { metadata: { next: id.d } }).expect(200);
     await api.patch(`/objects/${id.d}`, { metadata: { next: id.c } }).expect(200);
   });
-  after(() => assert.deepEqual(h.errors, []));
+  after(() => {
+    assert.deepEqual(h.errors, []);
+  });
 
   const getA = async (depth: number) => (await api.get(`/objects/${id.a}?depth=${depth}`).expect(200)).body.object;
 

@@ -52,7 +52,9 @@ describe('GET /objects: the query language and list parameters', () => {
       .post('/objects', { title: 'Draft Book', type: 'books', status: 'draft', metadata: { price: 99 } })
       .expect(200);
   });
-  after(() => assert.deepEqual(h.errors, []));
+  after(() => {
+    assert.deepEqual(h.errors, []);
+  });
 
   const titles = (res: { body: { objects: Array<{ title: string }> } }) => res.body.objects.map((o) => o.title).sort();
 

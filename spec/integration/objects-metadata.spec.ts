@@ -25,7 +25,9 @@ describe('Object metadata validation and rendering', () => {
     authorId = (await api.post('/objects', { title: 'Ada', type: 'authors' }).expect(200)).body.object.id;
     otherTypeId = (await api.post('/objects', { title: 'Thing', type: 'misc' }).expect(200)).body.object.id;
   });
-  after(() => assert.deepEqual(h.errors, []));
+  after(() => {
+    assert.deepEqual(h.errors, []);
+  });
 
   const valid: Record<string, unknown> = {
     headline: 'Hello',

@@ -46,7 +46,9 @@ describe('GET /objects: keyset pagination with after', () => {
     await h.db.collection('objects').insertMany(docs.map((d) => ({ ...d })));
     await h.db.collection('published_objects').insertMany(docs);
   });
-  after(() => assert.deepEqual(h.errors, []));
+  after(() => {
+    assert.deepEqual(h.errors, []);
+  });
 
   const sorts = [
     'created_at',

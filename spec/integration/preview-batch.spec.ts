@@ -19,7 +19,9 @@ describe('preview tokens', () => {
     id = (await api.post('/objects', { title: 'Live', type: 'pages' }).expect(200)).body.object.id;
     await api.post(`/objects/${id}/revisions`, { title: 'Draft' }).expect(200);
   });
-  after(() => assert.deepEqual(h.errors, []));
+  after(() => {
+    assert.deepEqual(h.errors, []);
+  });
 
   const read = (path: string, token: string) =>
     request(h.app).get(
@@ -83,7 +85,9 @@ describe('POST /objects/batch', () => {
       .post('/object-types', { title: 'Items', metafields: [{ type: 'number', title: 'N', key: 'n', value: '' }] })
       .expect(200);
   });
-  after(() => assert.deepEqual(h.errors, []));
+  after(() => {
+    assert.deepEqual(h.errors, []);
+  });
 
   it('applies 25 mixed operations independently, in order, each with its own status', async () => {
     const existing = (await api.post('/objects', { title: 'Existing', type: 'items' }).expect(200)).body.object.id;

@@ -97,7 +97,9 @@ describe('GET /objects: no query string reaches a 5xx (property-based)', () => {
     const first = await write('/objects', { title: 'One', type: 'things', metadata: { n: 1 } });
     await write('/objects', { title: 'Two', type: 'things', metadata: { n: 2, ref: first.body.object.id } });
   });
-  after(() => assert.deepEqual(h.errors, []));
+  after(() => {
+    assert.deepEqual(h.errors, []);
+  });
 
   const get = (query: string, extra = '') =>
     request(h.app).get(`/v3/buckets/fuzz/objects?read_key=${readKey}&query=${query}${extra}`);

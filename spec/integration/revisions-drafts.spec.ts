@@ -16,7 +16,9 @@ describe('revisions, drafts and publishing', () => {
     id = (await api.post('/objects', { title: 'V1', type: 'posts', metadata: { body: 'one' } }).expect(200)).body.object
       .id;
   });
-  after(() => assert.deepEqual(h.errors, []));
+  after(() => {
+    assert.deepEqual(h.errors, []);
+  });
 
   const titleAs = async (status: string) =>
     (await api.get(`/objects/${id}?status=${status}`).expect(200)).body.object.title;

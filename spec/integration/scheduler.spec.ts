@@ -13,7 +13,9 @@ describe('scheduled publishing', () => {
     api = bucketClient(h.app, await h.bucket('sched'));
     await api.post('/object-types', { title: 'News' }).expect(200);
   });
-  after(() => assert.deepEqual(h.errors, []));
+  after(() => {
+    assert.deepEqual(h.errors, []);
+  });
 
   const later = (ms: number) => () => new Date(Date.now() + ms);
   const scheduled = async (title: string, publishAt: string | number) =>

@@ -54,11 +54,13 @@ export function upload(app: Express, keys: IssuedKeys, bytes: Buffer, opts: Uplo
 export async function storedFileCounts(
   db: Db,
 ): Promise<{ files: number; chunks: number; variants: number; variantChunks: number }> {
-  const [files, chunks, variants, variantChunks] = await Promise.all(
-    ['media_files.files', 'media_files.chunks', 'media_variants.files', 'media_variants.chunks'].map((c) =>
-      db.collection(c).countDocuments(),
-    ),
-  );
+  const count = (c: string) => db.collection(c).countDocuments();
+  const [files, chunks, variants, variantChunks] = await Promise.all([
+    count('media_files.files'),
+    count('media_files.chunks'),
+    count('media_variants.files'),
+    count('media_variants.chunks'),
+  ]);
   return { files, chunks, variants, variantChunks };
 }
 

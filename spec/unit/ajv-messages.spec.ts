@@ -145,17 +145,20 @@ describe('describeAjvErrors', () => {
 
 describe('assertValid', () => {
   it('returns quietly for a valid value', () => {
-    assert.doesNotThrow(() => assertValid('ObjectTypeCreate', { title: 'Posts' }, 'body'));
+    assert.doesNotThrow(() => {
+      assertValid('ObjectTypeCreate', { title: 'Posts' }, 'body');
+    });
   });
 
   it('throws one 400 listing every problem', () => {
     assert.throws(
-      () =>
+      () => {
         assertValid(
           'ObjectTypeCreate',
           { title: '', wat: 1, metafields: [{ type: 'number', title: 'n', key: 'n', value: 'x' }] },
           'body',
-        ),
+        );
+      },
       (e: unknown) => {
         assert.ok(e instanceof BadRequestError);
         assert.equal(e.status, 400);
@@ -170,7 +173,9 @@ describe('assertValid', () => {
 
   it('is a programming error, not a 400, for an unknown schema', () => {
     assert.throws(
-      () => assertValid('NoSuchSchema', {}, 'body'),
+      () => {
+        assertValid('NoSuchSchema', {}, 'body');
+      },
       (e: unknown) => e instanceof Error && !(e instanceof BadRequestError) && /NoSuchSchema/.test(e.message),
     );
   });

@@ -42,7 +42,9 @@ describe('media: type sniffing', () => {
     ['empty', Buffer.alloc(0), null],
   ];
   for (const [label, head, type] of cases) {
-    it(`recognises ${label}`, () => assert.equal(sniffType(head), type));
+    it(`recognises ${label}`, () => {
+      assert.equal(sniffType(head), type);
+    });
   }
 
   it('prefers proven bytes over the client claim, and a claim over nothing', () => {

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { ObjectId } from 'mongodb';
-import type { Metafield } from '../../lib/db/collections.js';
 import { HEX_A, bad, check, mf } from '../support/metadata-helpers.js';
 import { metadataValidatorFor } from '../../lib/validation/metadata-schema.js';
 import { compileMetafieldRegex } from '../../lib/validation/metadata-regex.js';

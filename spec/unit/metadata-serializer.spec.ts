@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { ObjectId } from 'mongodb';
-import type { Metafield } from '../../lib/db/collections.js';
+import type { Metafield, MetafieldOption } from '../../lib/db/collections.js';
 import {
   collectRefs,
   defaultMetadata,
@@ -19,12 +19,11 @@ function mf(type: Metafield['type'], key: string, extra: Partial<Metafield> = {}
   return { type, key, title: key, ...extra };
 }
 
-const COLOR = mf('select-dropdown', 'color', {
-  options: [
-    { key: 'red', value: 'Red' },
-    { key: 'blue', value: 'Blue' },
-  ],
-});
+const COLOR_OPTIONS: MetafieldOption[] = [
+  { key: 'red', value: 'Red' },
+  { key: 'blue', value: 'Blue' },
+];
+const COLOR = mf('select-dropdown', 'color', { options: COLOR_OPTIONS });
 const AUTHOR = mf('object', 'author', { object_type: 'authors' });
 const RELATED = mf('objects', 'related', { object_type: 'posts' });
 const SEO = mf('parent', 'seo', {
@@ -121,6 +120,7 @@ describe('metadata serializers', () => {
 
     it('recurses into repeater items', () => {
       const [first, second] = stored.sections as Array<Record<string, unknown>>;
+      assert.ok(first, 'the first repeater item is stored');
       assert.ok(isHexId(first.ref, C));
       assert.deepEqual(
         (first.more as ObjectId[]).map((id) => id.toHexString()),
@@ -164,7 +164,7 @@ describe('metadata serializers', () => {
         mf('number', 'n'),
         mf('object', 'o', { value: A }),
         mf('objects', 'os', { value: `${A}, ${B}` }),
-        mf('select-dropdown', 's', { value: 'Red', options: COLOR.options }),
+        mf('select-dropdown', 's', { value: 'Red', options: COLOR_OPTIONS }),
         mf('switch', 'sw', { value: 'yes', options: 'yes,no' }),
         mf('check-boxes', 'cb', { value: ['x'], options: [{ value: 'x' }] }),
         SEO,

@@ -98,6 +98,7 @@ describe('checkMetafieldDefinitions', () => {
   describe('regex', () => {
     it('rejects a regex that does not compile, with the reason', () => {
       const [problem, ...rest] = check([text('t', { regex: '([a-z]' })]);
+      assert.ok(problem, 'one problem');
       assert.deepEqual(rest, []);
       assert.match(
         problem,

@@ -28,7 +28,7 @@ interface TypeCase {
 }
 
 const P = 'body';
-const CASES: Record<string, TypeCase> = {
+const CASES = {
   text: {
     valid: mf('text', {
       value: 'hello',
@@ -125,7 +125,7 @@ const CASES: Record<string, TypeCase> = {
     invalid: mf('repeater', { children: [] }),
     message: `${P}.repeater_fields is required for type "repeater"`,
   },
-};
+} satisfies Record<string, TypeCase>;
 
 describe('Metafield schema', () => {
   it('has a case for each of the 16 types', () => {
@@ -173,7 +173,7 @@ describe('Metafield schema', () => {
   it('reports an unknown type once, without per-type noise', () => {
     const lines = problems('Metafield', { type: 'colour', title: 'C', key: 'c', options: 'x', children: [] });
     assert.equal(lines.length, 1);
-    assert.match(lines[0], /^body\.type must be one of "text", /);
+    assert.match(lines[0]!, /^body\.type must be one of "text", /);
   });
 
   it('keeps relationship, repeater, parent, file and length fields to their types', () => {

@@ -45,7 +45,7 @@ function mapOf(...docs: ObjectDoc[]): RelatedMap {
 const titleAt = (doc: ObjectDoc, ...path: string[]): unknown => {
   let node: unknown = doc;
   for (const p of path) node = (node as Record<string, unknown>)[p];
-  return node instanceof ObjectId ? `id:${node.toHexString()}` : (node as ObjectDoc)?.title;
+  return node instanceof ObjectId ? `id:${node.toHexString()}` : (node as ObjectDoc | undefined)?.title;
 };
 
 describe('relationship expansion (pure)', () => {

@@ -16,19 +16,23 @@ describe('relationship pipeline builder (pure)', () => {
   for (const depth of [0, 1, 2, 3]) {
     it(`has one facet branch per level at depth ${depth}, each level reusing the one before`, () => {
       const p = pageWithRelatedPipeline(head, { collection: 'objects', match, depth, projection: null });
-      const facet = p[4].$facet as Record<string, unknown[]>;
+      const stage = p[4];
+      assert.ok(stage, 'a stage after the page selection');
+      const facet = stage.$facet as Record<string, unknown[]>;
       assert.deepEqual(Object.keys(facet), ['page', ...Array.from({ length: depth }, (_, i) => `level${i + 1}`)]);
       for (let level = 1; level <= depth; level++) {
-        assert.equal(facet[`level${level}`].length, level * nextLevelStages('objects', match).length);
+        assert.equal(facet[`level${level}`]?.length, level * nextLevelStages('objects', match).length);
       }
     });
   }
 
   it('projects props in the page branch only, so levels still see refs', () => {
     const p = pageWithRelatedPipeline(head, { collection: 'objects', match, depth: 1, projection: { title: 1 } });
-    const facet = p[4].$facet as Record<string, Array<Record<string, unknown>>>;
+    const stage = p[4];
+    assert.ok(stage, 'a stage after the page selection');
+    const facet = stage.$facet as Record<string, Array<Record<string, unknown>>>;
     assert.deepEqual(facet.page, [{ $project: { title: 1 } }]);
-    assert.deepEqual(facet.level1[0], { $project: { refs: 1 } });
+    assert.deepEqual(facet.level1?.[0], { $project: { refs: 1 } });
   });
 
   it('looks related Objects up by _id in the same collection and filters them by the view', () => {
@@ -39,7 +43,26 @@ describe('relationship pipeline builder (pure)', () => {
   });
 
   it('splits a facet answer into the page and a map of every related Object', () => {
-    const doc = (title: string) => ({ _id: new ObjectId(), title }) as unknown as ObjectDoc;
+    const now = new Date(0);
+    const doc = (title: string): ObjectDoc => ({
+      _id: new ObjectId(),
+      bucket_id: new ObjectId(),
+      type: 't',
+      slug: title.toLowerCase(),
+      title,
+      content: '',
+      locale: null,
+      thumbnail: null,
+      status: 'published',
+      metadata: {},
+      refs: [],
+      order: 0,
+      created_at: now,
+      modified_at: now,
+      published_at: now,
+      created_by: null,
+      modified_by: null,
+    });
     const [p, a, b] = [doc('P'), doc('A'), doc('B')];
     const { page, related } = splitFacet({ page: [p], level1: [a], level2: [a, b] });
     assert.deepEqual(page, [p]);

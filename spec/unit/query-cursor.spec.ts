@@ -62,7 +62,10 @@ const OPS: Record<string, (value: unknown, arg: unknown) => boolean> = {
     arg === null ? v === null || v === undefined : bracket(v) === bracket(arg) && compareValues(v, arg) === 0,
   $gt: (v, arg) => arg !== null && bracket(v) === bracket(arg) && compareValues(v, arg) > 0,
   $lt: (v, arg) => arg !== null && bracket(v) === bracket(arg) && compareValues(v, arg) < 0,
-  $type: (v, arg) => v !== undefined && v !== null && (arg as string[]).includes(TYPE_ALIAS[bracket(v)]),
+  $type: (v, arg) => {
+    const alias = v === undefined || v === null ? undefined : TYPE_ALIAS[bracket(v)];
+    return alias !== undefined && (arg as string[]).includes(alias);
+  },
 };
 
 function matches(doc: Doc, filter: Doc): boolean {
@@ -72,7 +75,7 @@ function matches(doc: Doc, filter: Doc): boolean {
     if (key === '$nor') return !(cond as Doc[]).some((f) => matches(doc, f));
     return Object.entries(cond as Doc).every(([op, arg]) => {
       assert.ok(Object.hasOwn(OPS, op), `matcher does not know ${op}`);
-      return OPS[op](get(doc, key), arg);
+      return OPS[op]!(get(doc, key), arg);
     });
   });
 }
@@ -172,15 +175,18 @@ describe('query: keysetFilter pagination (in-memory model of MongoDB)', () => {
   }
 
   it('would detect gaps: a filter ignoring type brackets and nulls loses documents', () => {
-    const naive = (fields: Fields, last: Doc): Doc => ({
-      $or: [
-        { [fields[0][0]]: { [fields[0][1] === 1 ? '$gt' : '$lt']: get(last, fields[0][0]) ?? null } },
-        {
-          [fields[0][0]]: { $eq: get(last, fields[0][0]) ?? null },
-          _id: { [fields[0][1] === 1 ? '$gt' : '$lt']: last._id },
-        },
-      ],
-    });
+    const naive = (fields: Fields, last: Doc): Doc => {
+      const first = fields[0];
+      assert.ok(first, 'a sort has at least one field');
+      const [path, dir] = first;
+      const op = dir === 1 ? '$gt' : '$lt';
+      return {
+        $or: [
+          { [path]: { [op]: get(last, path) ?? null } },
+          { [path]: { $eq: get(last, path) ?? null }, _id: { [op]: last._id } },
+        ],
+      };
+    };
     const walked = walk(
       docs,
       [
@@ -304,7 +310,7 @@ describe('query: keysetFilter shape', () => {
 });
 
 describe('query: parseListParams', () => {
-  const invalid = (q: Doc, message: string) =>
+  const invalid = (q: Doc, message: string) => {
     assert.throws(
       () => parseListParams(q),
       (e: unknown) => {
@@ -313,6 +319,7 @@ describe('query: parseListParams', () => {
         return true;
       },
     );
+  };
 
   it('has the documented defaults', () => {
     assert.deepEqual(parseListParams({}), {
@@ -343,8 +350,9 @@ describe('query: parseListParams', () => {
   });
 
   for (const bad of ['0', '-1', '1.5', 'abc', '1e3', '99999999999999999999']) {
-    it(`rejects limit=${bad}`, () =>
-      invalid({ limit: bad }, `Invalid parameters: limit must be an integer >= 1, got "${bad}"`));
+    it(`rejects limit=${bad}`, () => {
+      invalid({ limit: bad }, `Invalid parameters: limit must be an integer >= 1, got "${bad}"`);
+    });
   }
 
   it('rejects bad skip, depth, after, status and useCache', () => {

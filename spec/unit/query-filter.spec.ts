@@ -315,7 +315,7 @@ describe('query: rejected filters', () => {
   it('rejects nesting beyond the limit, without walking further', () => {
     const found = problems(nest(MAX_LOGICAL_DEPTH + 1));
     assert.equal(found.length, 1);
-    assert.match(found[0], /\$and\[0\]: logical operators nested deeper than 8 levels$/);
+    assert.match(found[0]!, /\$and\[0\]: logical operators nested deeper than 8 levels$/);
     rejects(
       { $not: { $not: { $not: { $not: { $not: { $not: { $not: { $not: { $not: { title: 'a' } } } } } } } } } },
       /nested deeper than 8/,
@@ -348,10 +348,10 @@ describe('query: prototype-style keys', () => {
     );
     const found = problems(q);
     assert.equal(found.length, 4, JSON.stringify(found));
-    assert.match(found[0], /^__proto__: unknown key "__proto__"/);
-    assert.match(found[1], /^constructor: unknown key "constructor"/);
-    assert.match(found[2], /segment "__proto__" is reserved/);
-    assert.match(found[3], /segment "constructor" is reserved/);
+    assert.match(found[0]!, /^__proto__: unknown key "__proto__"/);
+    assert.match(found[1]!, /^constructor: unknown key "constructor"/);
+    assert.match(found[2]!, /segment "__proto__" is reserved/);
+    assert.match(found[3]!, /segment "constructor" is reserved/);
     rejects(
       JSON.parse('{"title": {"$eq": "a", "__proto__": {"$gt": 1}}}'),
       /title\.__proto__: "__proto__" is not an operator/,

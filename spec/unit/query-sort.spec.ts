@@ -6,13 +6,14 @@ const objects: SortContext = { sortableKeys: new Set(['price', 'rank']), allowed
 const media: SortContext = { sortableKeys: new Set(['price']), allowed: 'media' };
 const revisions: SortContext = { sortableKeys: new Set(), allowed: 'revisions' };
 
-const badRequest = (fn: () => unknown, pattern: RegExp) =>
+const badRequest = (fn: () => unknown, pattern: RegExp) => {
   assert.throws(fn, (e: unknown) => {
     assert.ok(e instanceof BadRequestError);
     assert.equal(e.status, 400);
     assert.match(e.message, pattern);
     return true;
   });
+};
 
 describe('query: parseSort', () => {
   it('defaults per target', () => {

@@ -14,7 +14,9 @@ describe('slugify', () => {
     ['2026 Plans', '2026-plans'],
   ];
   for (const [title, slug] of cases) {
-    it(`"${title}" → "${slug}"`, () => assert.equal(slugify(title), slug));
+    it(`"${title}" → "${slug}"`, () => {
+      assert.equal(slugify(title), slug);
+    });
   }
 
   it('caps length at 100 without a trailing hyphen', () => {
