@@ -1,8 +1,11 @@
-/** An error that already knows its HTTP status and the message a client may read. */
+import type { ErrorCode } from './codes.js';
+
+/** An error that already knows its HTTP status, its stable code and the message a client may read. */
 export class HttpError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    readonly code: ErrorCode = defaultCode(status),
     readonly documentation?: string,
   ) {
     super(message);
@@ -10,33 +13,54 @@ export class HttpError extends Error {
   }
 }
 
+function defaultCode(status: number): ErrorCode {
+  switch (status) {
+    case 401:
+      return 'unauthorized';
+    case 404:
+      return 'not_found';
+    case 409:
+      return 'conflict';
+    case 413:
+      return 'payload_too_large';
+    case 415:
+      return 'unsupported_media_type';
+    case 416:
+      return 'range_not_satisfiable';
+    case 503:
+      return 'service_unavailable';
+    default:
+      return status >= 500 ? 'internal_error' : 'bad_request';
+  }
+}
+
 export class BadRequestError extends HttpError {
-  constructor(message: string) {
-    super(400, message);
+  constructor(message: string, code: ErrorCode = 'bad_request') {
+    super(400, message, code);
   }
 }
 
 export class UnauthorizedError extends HttpError {
   constructor(message: string) {
-    super(401, message);
+    super(401, message, 'unauthorized');
   }
 }
 
 export class NotFoundError extends HttpError {
   constructor(message: string) {
-    super(404, message);
+    super(404, message, 'not_found');
   }
 }
 
 export class PayloadTooLargeError extends HttpError {
-  constructor(message: string) {
-    super(413, message);
+  constructor(message: string, code: 'payload_too_large' | 'response_too_large' = 'payload_too_large') {
+    super(413, message, code);
   }
 }
 
 export class UnsupportedMediaTypeError extends HttpError {
   constructor(message: string) {
-    super(415, message);
+    super(415, message, 'unsupported_media_type');
   }
 }
 
@@ -52,7 +76,7 @@ export class ValidationErrors {
     return this.problems.length;
   }
 
-  throwIfAny(prefix = 'Invalid request'): void {
-    if (this.problems.length > 0) throw new BadRequestError(`${prefix}: ${this.problems.join('; ')}`);
+  throwIfAny(prefix = 'Invalid request', code: ErrorCode = 'bad_request'): void {
+    if (this.problems.length > 0) throw new BadRequestError(`${prefix}: ${this.problems.join('; ')}`, code);
   }
 }

@@ -41,7 +41,7 @@ export function errorHandler(log: (msg: string) => void): ErrorRequestHandler {
     }
     const known = err instanceof HttpError ? err : fromBodyParser(err as BodyParserError);
     if (known) {
-      const body: Record<string, unknown> = { status: known.status, message: known.message };
+      const body: Record<string, unknown> = { status: known.status, code: known.code, message: known.message };
       if (known.documentation) body.documentation = known.documentation;
       sendJson(req, res, known.status, body);
       return;
@@ -49,6 +49,7 @@ export function errorHandler(log: (msg: string) => void): ErrorRequestHandler {
     log(`500 on ${req.method} ${req.originalUrl}: ${err instanceof Error ? err.stack : String(err)}`);
     sendJson(req, res, 500, {
       status: 500,
+      code: 'internal_error',
       message: 'An internal error occurred. Please try again, and contact support if the problem persists.',
     });
   };

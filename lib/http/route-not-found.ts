@@ -1,3 +1,4 @@
+import { NotFoundError } from '../errors/http-errors.js';
 import type { Request, RequestHandler } from 'express';
 import type { Config } from '../config.js';
 import { sendJson } from './respond.js';
@@ -22,6 +23,6 @@ export function v3RouteNotFound(config: Config): RequestHandler {
 }
 
 /** Outside /v3 an unknown path is an ordinary 404 with the error body. */
-export const plainNotFound: RequestHandler = (req, res) => {
-  sendJson(req, res, 404, { status: 404, message: `No route for ${req.method} ${req.path}` });
+export const plainNotFound: RequestHandler = (req) => {
+  throw new NotFoundError(`No route for ${req.method} ${req.path}`);
 };

@@ -41,7 +41,11 @@ describe('HTTP behaviour', () => {
 
   it('answers 400 naming a bad parameter value', async () => {
     const res = await request(h.app).get('/v3/buckets/open/blocks?pretty=maybe').expect(400);
-    assert.deepEqual(res.body, { status: 400, message: 'Query parameter "pretty" must be true or false, got "maybe"' });
+    assert.deepEqual(res.body, {
+      status: 400,
+      code: 'invalid_parameter',
+      message: 'Query parameter "pretty" must be true or false, got "maybe"',
+    });
   });
 
   it('answers 400 for a parameter given twice', async () => {
@@ -65,7 +69,7 @@ describe('HTTP behaviour', () => {
 
   it('answers unknown paths outside /v3 with 404 and the error body', async () => {
     const res = await request(h.app).get('/nope').expect(404);
-    assert.deepEqual(res.body, { status: 404, message: 'No route for GET /nope' });
+    assert.deepEqual(res.body, { status: 404, code: 'not_found', message: 'No route for GET /nope' });
   });
 
   it('answers 500 with a generic body that leaks no driver text when the database fails', async () => {
