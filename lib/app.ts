@@ -5,7 +5,8 @@ import type { Config } from './config.js';
 import { errorHandler } from './http/error-handler.js';
 import { parseQueryString } from './http/query-string.js';
 import { plainNotFound, v3RouteNotFound } from './http/route-not-found.js';
-import { checkCommonParams } from './middleware/common-params.js';
+import { readParamsOnce } from './middleware/read-params.js';
+import { NO_PARAMS } from './query/read-params.js';
 import { v3Routes } from './routes/index.js';
 import { legacyMediaRoutes } from './routes/media.js';
 import { mediaFileRoutes } from './routes/media-files.js';
@@ -28,10 +29,10 @@ export function createApp({ config, db, log = logToStderr }: AppDeps): Express {
   app.set('query parser', parseQueryString);
 
   const v3 = express.Router();
-  v3.use(checkCommonParams);
   const cache = new ReadCache(config.cacheMaxBytes);
   v3.use(mountRoutes(v3Routes({ config, db, cache, log }), db));
-  v3.use(v3RouteNotFound(config));
+  // Unknown paths still honour (and check) `pretty`, as every /v3 response does.
+  v3.use(readParamsOnce(NO_PARAMS), v3RouteNotFound(config));
   app.use('/v3', v3);
   // Public file URLs and the legacy upload address live outside /v3, so its 200 quirk never applies.
   app.use(mediaFileRoutes(db));

@@ -1,16 +1,17 @@
 import type { Request, Response } from 'express';
 import type { ReadCache } from '../cache/read-cache.js';
 import { bucketOf } from '../middleware/load-bucket.js';
+import { allParams } from '../middleware/read-params.js';
 import { sendText, serializeCapped } from './respond-capped.js';
 
 /** Parameters that never change what a read returns (auth is checked before the cache). */
-const IGNORED = new Set(['read_key', 'useCache', 'use_cache']);
+const IGNORED = new Set(['read_key', 'useCache']);
 
+/** Built from the parsed parameters, so `limit=` and no `limit`, or unknown extras, share an entry. */
 function cacheKey(req: Request, res: Response): string {
   const bucket = bucketOf(res);
-  const params = Object.entries(req.query as Record<string, unknown>)
-    .filter(([k]) => !IGNORED.has(k))
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+  const params = Object.entries(allParams(res))
+    .filter(([k, v]) => !IGNORED.has(k) && v !== undefined)
     .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
     .join('&');
   return `${bucket._id.toHexString()}:${bucket.generation}:${req.path}?${params}`;
@@ -36,7 +37,7 @@ export async function cachedRead(
       return;
     }
   }
-  const text = serializeCapped(req, await produce());
+  const text = serializeCapped(res, await produce());
   cache.set(key, text);
   res.set('X-Cache', 'MISS');
   sendText(res, text);

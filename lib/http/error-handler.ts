@@ -43,11 +43,11 @@ export function errorHandler(log: (msg: string) => void): ErrorRequestHandler {
     if (known) {
       const body: Record<string, unknown> = { status: known.status, code: known.code, message: known.message };
       if (known.documentation) body.documentation = known.documentation;
-      sendJson(req, res, known.status, body);
+      sendJson(res, known.status, body);
       return;
     }
     log(`500 on ${req.method} ${req.originalUrl}: ${err instanceof Error ? err.stack : String(err)}`);
-    sendJson(req, res, 500, {
+    sendJson(res, 500, {
       status: 500,
       code: 'internal_error',
       message: 'An internal error occurred. Please try again, and contact support if the problem persists.',

@@ -1,6 +1,6 @@
-import type { Request, Response } from 'express';
+import type { Response } from 'express';
 import { PayloadTooLargeError } from '../errors/http-errors.js';
-import { booleanParam } from './params.js';
+import { prettyOf } from '../middleware/read-params.js';
 
 /** The spec's cap on read responses ("about 6 MB"). */
 export const RESPONSE_CAP_BYTES = 6 * 1024 * 1024;
@@ -16,8 +16,8 @@ export function tooLarge(bytes: number): PayloadTooLargeError {
  * measured on the one string that is then sent, so no second copy of a large body is built.
  * Returns the text so callers can cache it.
  */
-export function serializeCapped(req: Request, body: unknown): string {
-  const text = JSON.stringify(body, null, booleanParam(req, 'pretty', false) ? 2 : undefined);
+export function serializeCapped(res: Response, body: unknown): string {
+  const text = JSON.stringify(body, null, prettyOf(res) ? 2 : undefined);
   const bytes = Buffer.byteLength(text, 'utf8');
   if (bytes > RESPONSE_CAP_BYTES) throw tooLarge(bytes);
   return text;

@@ -18,7 +18,7 @@ function likelyHost(req: Request, config: Config): string {
  */
 export function v3RouteNotFound(config: Config): RequestHandler {
   return (req, res) => {
-    sendJson(req, res, 200, { message: 'Route not found', served_at: likelyHost(req, config) });
+    sendJson(res, 200, { message: 'Route not found', served_at: likelyHost(req, config) });
   };
 }
 

@@ -1,4 +1,6 @@
 import { ValidationErrors } from '../errors/http-errors.js';
+import { isPlainObject } from '../util/plain-object.js';
+import { quote } from '../util/quote.js';
 
 export interface UploadFields {
   folder: string | null;
@@ -10,10 +12,6 @@ export interface UploadFields {
 const KNOWN = new Set(['write_key', 'folder', 'metadata', 'trigger_webhook', 'alt_text']);
 export const MAX_FOLDER_LENGTH = 200;
 const MAX_METADATA_DEPTH = 20;
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
 
 /**
  * Problems with a media `metadata` value. Keys starting with "$" or holding "." are refused:
@@ -34,7 +32,7 @@ export function metadataProblems(value: unknown, at = 'metadata'): string[] {
     } else if (isPlainObject(node)) {
       for (const [key, child] of Object.entries(node)) {
         if (key.startsWith('$') || key.includes('.'))
-          problems.push(`${path}: key ${JSON.stringify(key)} may not start with "$" or contain "."`);
+          problems.push(`${path}: key ${quote(key)} may not start with "$" or contain "."`);
         else walk(child, `${path}.${key}`, depth + 1);
       }
     }
@@ -60,9 +58,7 @@ export function parseUploadFields(body: Record<string, unknown> | undefined): Up
   };
   const unknown = Object.keys(form).filter((k) => !KNOWN.has(k));
   if (unknown.length > 0) {
-    errors.add(
-      `unknown form field(s) ${unknown.map((k) => JSON.stringify(k)).join(', ')}; allowed: media, ${[...KNOWN].join(', ')}`,
-    );
+    errors.add(`unknown form field(s) ${unknown.map(quote).join(', ')}; allowed: media, ${[...KNOWN].join(', ')}`);
   }
   text('write_key');
 
@@ -87,7 +83,7 @@ export function parseUploadFields(body: Record<string, unknown> | undefined): Up
 
   const webhook = text('trigger_webhook');
   if (webhook !== undefined && !['true', 'false', ''].includes(webhook)) {
-    errors.add(`trigger_webhook must be "true" or "false", got ${JSON.stringify(webhook.slice(0, 40))}`);
+    errors.add(`trigger_webhook must be "true" or "false", got ${quote(webhook)}`);
   }
   const altText = text('alt_text') ?? '';
 

@@ -1,7 +1,9 @@
 import type { Request, RequestHandler } from 'express';
 import { UnauthorizedError } from '../errors/http-errors.js';
+import { markPrivate } from '../http/cache-control.js';
 import { keyMatches } from '../services/keys.js';
 import { bucketOf } from './load-bucket.js';
+import { paramOf } from './read-params.js';
 
 /** `Authorization: Bearer <key>`, or the bare key, which the spec also accepts. */
 export function bearerKey(req: Request): string | undefined {
@@ -11,25 +13,25 @@ export function bearerKey(req: Request): string | undefined {
   return (m?.[1] ?? header).trim();
 }
 
-function queryKey(req: Request, name: string): string | undefined {
-  const v = req.query[name];
-  return typeof v === 'string' ? v : undefined;
-}
-
 /** Legacy clients repeat the write key in the body or upload form as `write_key`. */
 function bodyWriteKey(req: Request): string | undefined {
   const body = req.body as Record<string, unknown> | undefined;
   return body && typeof body.write_key === 'string' ? body.write_key : undefined;
 }
 
-/** Read routes: the read key in `read_key`, or the write key (which grants reads too). */
+/**
+ * Read routes: the read key in `read_key`, or the write key (which grants reads too). A repeated
+ * `read_key` never gets here: the route's parameters are read first and answer it with a 400.
+ */
 export const requireRead: RequestHandler = (req, res, next) => {
   const bucket = bucketOf(res);
+  // Read before the keyless shortcut, so a route that forgot to declare read_key fails on every Bucket.
+  const presented = paramOf(res, 'read_key');
   if (bucket.read_key_hash === null) {
     next();
     return;
   }
-  const presented = queryKey(req, 'read_key');
+  markPrivate(res);
   const bearer = bearerKey(req);
   if (
     keyMatches(presented, bucket.read_key_hash) ||

@@ -24,6 +24,9 @@ export const MAX_METADATA_PATH_SEGMENTS = 6;
 /** Problems listed in one 400; beyond this the message would only grow, not help. */
 export const MAX_REPORTED_PROBLEMS = 50;
 
+/** Levels of Object relationships `depth` may expand; each level is one more lookup stage. */
+export const MAX_DEPTH = 3;
+
 /** Entries of `props`. */
 export const MAX_PROPS = 100;
 

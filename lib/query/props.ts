@@ -1,9 +1,12 @@
-import { BadRequestError } from '../errors/http-errors.js';
+import { quote } from '../util/quote.js';
 import { MAX_PROPS } from './limits.js';
 
 const PROP = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
 /** Walking a path with these would reach JavaScript prototypes, not API fields. */
 const RESERVED_SEGMENTS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** Invalid entries quoted in the message; the rest are counted. */
+const MAX_NAMED_BAD = 10;
 
 /** API field names whose stored name differs. */
 const STORAGE_NAMES: ReadonlyMap<string, string> = new Map([
@@ -14,10 +17,9 @@ const STORAGE_NAMES: ReadonlyMap<string, string> = new Map([
 /**
  * `props` as a list of dotted paths, or null for every property. Duplicates are dropped, order
  * kept; empty entries (`a,,b`, a trailing comma) are ignored because clients build the list by
- * joining arrays.
+ * joining arrays. Problems go to `report`, and then the result is null.
  */
-export function parseProps(raw: string | undefined): string[] | null {
-  if (raw === undefined) return null;
+export function parseProps(raw: string, report: (problem: string) => void): readonly string[] | null {
   const props = [
     ...new Set(
       raw
@@ -28,16 +30,13 @@ export function parseProps(raw: string | undefined): string[] | null {
   ];
   if (props.length === 0) return null;
   const bad = props.filter((p) => !PROP.test(p) || p.split('.').some((s) => RESERVED_SEGMENTS.has(s)));
-  const problems: string[] = [];
   if (bad.length > 0) {
-    problems.push(
-      `${bad.map((p) => JSON.stringify(p.length > 60 ? `${p.slice(0, 57)}...` : p)).join(', ')} ` +
-        '(each must be a dotted path of letters, digits, _ and -)',
-    );
+    const named = bad.slice(0, MAX_NAMED_BAD).map(quote);
+    if (bad.length > MAX_NAMED_BAD) named.push(`and ${bad.length - MAX_NAMED_BAD} more`);
+    report(`props: ${named.join(', ')} (each must be a dotted path of letters, digits, _ and -)`);
   }
-  if (props.length > MAX_PROPS) problems.push(`more than ${MAX_PROPS} properties`);
-  if (problems.length > 0) throw new BadRequestError(`Invalid props: ${problems.join('; ')}`);
-  return props;
+  if (props.length > MAX_PROPS) report(`props: more than ${MAX_PROPS} properties`);
+  return bad.length > 0 || props.length > MAX_PROPS ? null : props;
 }
 
 /**
@@ -47,7 +46,7 @@ export function parseProps(raw: string | undefined): string[] | null {
  * Object type (hence `type`); relationship expansion reads `refs`. A path whose ancestor is also
  * projected is dropped, as MongoDB rejects a projection holding both (path collision).
  */
-export function propsProjection(props: string[] | null): Record<string, 1> | null {
+export function propsProjection(props: readonly string[] | null): Record<string, 1> | null {
   if (props === null) return null;
   const paths = new Set<string>(['_id']);
   for (const prop of props) {
@@ -72,7 +71,7 @@ export function propsProjection(props: string[] | null): Record<string, 1> | nul
 /** A trie of requested paths; `true` means the whole value at that point. */
 type PropTree = Map<string, PropTree | true>;
 
-function buildTree(props: string[]): PropTree {
+function buildTree(props: readonly string[]): PropTree {
   const root: PropTree = new Map();
   for (const prop of props) {
     const segments = prop.split('.');
@@ -121,7 +120,7 @@ function pick(value: unknown, tree: PropTree): unknown {
  * An already-rendered API object narrowed to `props`. Props it does not have are simply absent;
  * `metadata.authors.title` over expanded Objects keeps each author's `title`.
  */
-export function pickProps(rendered: Record<string, unknown>, props: string[] | null): Record<string, unknown> {
+export function pickProps(rendered: Record<string, unknown>, props: readonly string[] | null): Record<string, unknown> {
   if (props === null) return rendered;
   return pick(rendered, buildTree(props)) as Record<string, unknown>;
 }

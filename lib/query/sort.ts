@@ -1,4 +1,5 @@
 import { BadRequestError } from '../errors/http-errors.js';
+import { quote } from '../util/quote.js';
 
 export type SortDirection = 1 | -1;
 type SortField = [storagePath: string, SortDirection];
@@ -27,11 +28,6 @@ const RULES: Record<SortTarget, TargetRules> = {
 };
 
 const METAFIELD_KEY = /^[A-Za-z0-9_-]+$/;
-
-/** A client value quoted for a message, cut short so it cannot bloat the 400. */
-function quote(text: string): string {
-  return JSON.stringify(text.length > 60 ? `${text.slice(0, 57)}...` : text);
-}
 
 function allowedValues(rules: TargetRules): string {
   const values = rules.fields.flatMap((f) => [f, `-${f}`]);

@@ -3,9 +3,9 @@ import { ValidationErrors } from '../errors/http-errors.js';
 import { MAX_REPORTED_PROBLEMS } from './limits.js';
 import { fieldUsage, filterUsage, type ValueKind } from './operators.js';
 import { parseQueryParam } from './parse-query-param.js';
+import { isPlainObject } from '../util/plain-object.js';
 import {
   classifyField,
-  isPlainObject,
   parseIsoDate,
   validateFilter,
   type FieldInfo,

@@ -1,3 +1,6 @@
+import { isObjectIdHex } from '../util/object-id.js';
+import { isPlainObject } from '../util/plain-object.js';
+import { quote } from '../util/quote.js';
 import { describeJson } from './parse-query-param.js';
 import { fieldUsage, filterUsage, type ValueKind } from './operators.js';
 import {
@@ -43,12 +46,6 @@ export const QUERYABLE_KEYS: readonly string[] = [...FIXED_FIELDS.keys(), 'metad
 const SEGMENT = /^[A-Za-z0-9_-]+$/;
 /** Legal as Mongo field names, but they reach JavaScript prototypes wherever paths are walked. */
 const RESERVED_SEGMENTS = new Set(['__proto__', 'constructor', 'prototype']);
-const OBJECT_ID_HEX = /^[0-9a-fA-F]{24}$/;
-
-export function isObjectIdHex(value: unknown): value is string {
-  return typeof value === 'string' && OBJECT_ID_HEX.test(value);
-}
-
 /** A queryable key's storage path and value type, or the problem with the key. */
 export function classifyField(key: string, ctx: FilterContext): FieldInfo | string {
   const fields = ctx.fields ?? FIXED_FIELDS;
@@ -104,10 +101,6 @@ export function parseIsoDate(text: string): Date | null {
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 type Leaf = string | number | boolean | null;
 
 function isLeaf(value: unknown): value is Leaf {
@@ -119,25 +112,19 @@ function isLeaf(value: unknown): value is Leaf {
   );
 }
 
-/** A value quoted for a message, cut short so one huge value cannot bloat the 400. */
-function show(value: Leaf): string {
-  const text = JSON.stringify(value);
-  return text.length > 40 ? `${text.slice(0, 37)}...` : text;
-}
-
 const LEAF_TYPES = 'a string, number, boolean or null';
 
 /** Per value type: the problem with one leaf value, if any. */
 const LEAF_RULES: Record<FieldValueType, (v: Leaf) => string | undefined> = {
   text: () => undefined,
-  id: (v) => (isObjectIdHex(v) ? undefined : `${show(v)} is not a valid Object id (24 hexadecimal characters)`),
+  id: (v) => (isObjectIdHex(v) ? undefined : `${quote(v)} is not a valid Object id (24 hexadecimal characters)`),
   ref: (v) =>
-    v === null || isObjectIdHex(v) ? undefined : `${show(v)} is not a valid Object id (24 hexadecimal characters)`,
+    v === null || isObjectIdHex(v) ? undefined : `${quote(v)} is not a valid Object id (24 hexadecimal characters)`,
   date: (v) =>
     v === null || (typeof v === 'string' && parseIsoDate(v))
       ? undefined
-      : `${show(v)} is not a valid ISO 8601 date (e.g. 2024-05-01 or 2024-05-01T12:00:00Z)`,
-  number: (v) => (v === null || typeof v === 'number' ? undefined : `${show(v)} is not a number`),
+      : `${quote(v)} is not a valid ISO 8601 date (e.g. 2024-05-01 or 2024-05-01T12:00:00Z)`,
+  number: (v) => (v === null || typeof v === 'number' ? undefined : `${quote(v)} is not a number`),
 };
 
 interface Site {
@@ -272,7 +259,7 @@ class FilterValidator {
       try {
         new RegExp(value, jsFlags(site.siblings?.$options));
       } catch (err) {
-        this.add(site.at, `invalid regular expression: ${err instanceof Error ? err.message : show(value)}`);
+        this.add(site.at, `invalid regular expression: ${err instanceof Error ? err.message : quote(value)}`);
       }
     },
     flags: (site, value) => {
@@ -285,7 +272,7 @@ class FilterValidator {
       if (bad.length > 0) {
         this.add(
           site.at,
-          `unsupported flag(s) ${show(bad.join(''))}; allowed flags are ${REGEX_FLAGS.split('').join(', ')}`,
+          `unsupported flag(s) ${quote(bad.join(''))}; allowed flags are ${REGEX_FLAGS.split('').join(', ')}`,
         );
       } else if (new Set(value).size !== value.length) this.add(site.at, 'repeats a flag');
     },

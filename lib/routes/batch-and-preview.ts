@@ -4,6 +4,7 @@ import { sendJson } from '../http/respond.js';
 import { requireWrite } from '../middleware/authenticate.js';
 import { jsonBody } from '../middleware/json-body.js';
 import { bucketOf } from '../middleware/load-bucket.js';
+import { NO_PARAMS } from '../query/read-params.js';
 import { renderObject } from '../serializers/object.js';
 import { runBatch } from '../services/batch.js';
 import { getObject } from '../services/objects.js';
@@ -16,19 +17,19 @@ import { route, type RouteDef } from './route-table.js';
 export function batchAndPreviewRoutes(config: Config, db: Db, log: (m: string) => void): RouteDef[] {
   const body = jsonBody(config.jsonBodyLimit);
   return [
-    route('post', '/buckets/:slug/objects/batch', body, requireWrite, async (req, res) => {
+    route('post', '/buckets/:slug/objects/batch', NO_PARAMS, body, requireWrite, async (req, res) => {
       const bucket = bucketOf(res);
       const results = await runBatch(db, bucket, req.body, log);
       const ctx = await objectRenderContext(db, config, bucket);
       const operations = results.map((r) => ('object' in r ? { ...r, object: renderObject(r.object, ctx) } : r));
-      sendJson(req, res, 200, { operations });
+      sendJson(res, 200, { operations });
     }),
-    route('post', '/buckets/:slug/preview-tokens', body, requireWrite, async (req, res) => {
+    route('post', '/buckets/:slug/preview-tokens', NO_PARAMS, body, requireWrite, async (req, res) => {
       const bucket = bucketOf(res);
       assertValid('PreviewTokenRequest', req.body, 'body');
       const objectId = (req.body as { object_id?: string }).object_id ?? null;
       if (objectId) await getObject(db, bucket, objectId, 'any');
-      sendJson(req, res, 200, await issuePreviewToken(db, config.previewTokenSecret, bucket, objectId));
+      sendJson(res, 200, await issuePreviewToken(db, config.previewTokenSecret, bucket, objectId));
     }),
   ];
 }

@@ -4,7 +4,6 @@ import type { ReadCache } from '../cache/read-cache.js';
 import type { Config } from '../config.js';
 import { BadRequestError, NotFoundError } from '../errors/http-errors.js';
 import { cachedRead } from '../http/cached-read.js';
-import { booleanParam, singleParam } from '../http/params.js';
 import { sendJson } from '../http/respond.js';
 import { bearerKey, requireRead, requireWrite } from '../middleware/authenticate.js';
 import { jsonBody } from '../middleware/json-body.js';
@@ -12,8 +11,9 @@ import { bucketOf, loadBucket } from '../middleware/load-bucket.js';
 import { mediaUpload, storedUpload } from '../middleware/upload.js';
 import { removeOriginal } from '../media/file-store.js';
 import { parseUploadFields } from '../media/upload-fields.js';
-import { parseListParams } from '../query/cursor.js';
-import { parseProps, pickProps } from '../query/props.js';
+import { readParams, readParamsOnce } from '../middleware/read-params.js';
+import { pickProps } from '../query/props.js';
+import { DELETE_PARAMS, NO_PARAMS, paramSet } from '../query/read-params.js';
 import { renderMedia } from '../serializers/media.js';
 import { createMedia, deleteMedia, getMedia, updateMedia } from '../services/media.js';
 import { listMedia } from '../services/media-list.js';
@@ -45,7 +45,7 @@ export function uploadHandlers(config: Config, db: Db): RequestHandler[] {
           throw new BadRequestError('The form has no file: send it as multipart/form-data in the field "media"');
         const fields = parseUploadFields(req.body as Record<string, unknown> | undefined);
         const doc = await createMedia(db, bucket, stored, fields);
-        sendJson(req, res, 200, { media: renderMedia(doc, config, bucket) });
+        sendJson(res, 200, { media: renderMedia(doc, config, bucket) });
       } catch (err) {
         if (stored) await removeOriginal(db, stored.file_id).catch(() => undefined);
         throw err;
@@ -57,49 +57,49 @@ export function uploadHandlers(config: Config, db: Db): RequestHandler[] {
 /** `POST /v1/:slug/media`: earlier clients' upload address, answered exactly like v3's. */
 export function legacyMediaRoutes(config: Config, db: Db): Router {
   const router = Router();
-  router.post('/v1/:slug/media', loadBucket(db), ...uploadHandlers(config, db));
+  router.post('/v1/:slug/media', readParamsOnce(NO_PARAMS), loadBucket(db), ...uploadHandlers(config, db));
   return router;
 }
+
+// Media pages with skip only; an ignored `after` would hand a client the first page forever.
+const LIST = paramSet(['read_key', 'query', 'props', 'sort', 'limit', 'skip', 'useCache'], {
+  after: 'after is not supported on the media list; paginate with skip',
+});
+const ONE = paramSet(['read_key', 'props', 'useCache']);
 
 export function mediaRoutes(config: Config, db: Db, cache: ReadCache): RouteDef[] {
   const base = '/buckets/:slug/media';
   const one = `${base}/:media_id`;
   const body = jsonBody(config.jsonBodyLimit);
   return [
-    route('post', base, ...uploadHandlers(config, db)),
-    route('get', base, requireRead, async (req, res) => {
+    route('post', base, NO_PARAMS, ...uploadHandlers(config, db)),
+    route('get', base, LIST, requireRead, async (req, res) => {
       const bucket = bucketOf(res);
-      const params = parseListParams(req.query);
-      const props = parseProps(singleParam(req, 'props'));
+      const params = readParams(res, LIST);
       await cachedRead(cache, req, res, params.useCache, async () => {
-        const { docs, total } = await listMedia(db, bucket, {
-          query: singleParam(req, 'query'),
-          sort: singleParam(req, 'sort'),
-          params,
-        });
+        const { docs, total } = await listMedia(db, bucket, params);
         if (docs.length === 0) throw new NotFoundError(`No media found in bucket '${bucket.slug}' for this query`);
-        return { media: docs.map((d) => pickProps(renderMedia(d, config, bucket), props)), total };
+        return { media: docs.map((d) => pickProps(renderMedia(d, config, bucket), params.props)), total };
       });
     }),
-    route('get', one, requireRead, async (req, res) => {
+    route('get', one, ONE, requireRead, async (req, res) => {
       const bucket = bucketOf(res);
-      const props = parseProps(singleParam(req, 'props'));
-      const useCache = booleanParam(req, 'useCache', booleanParam(req, 'use_cache', true));
-      await cachedRead(cache, req, res, useCache, async () => {
+      const params = readParams(res, ONE);
+      await cachedRead(cache, req, res, params.useCache, async () => {
         const doc = await getMedia(db, bucket, String(req.params.media_id));
-        return { media: pickProps(renderMedia(doc, config, bucket), props) };
+        return { media: pickProps(renderMedia(doc, config, bucket), params.props) };
       });
     }),
-    route('patch', one, body, requireWrite, async (req, res) => {
+    route('patch', one, NO_PARAMS, body, requireWrite, async (req, res) => {
       const bucket = bucketOf(res);
       const doc = await updateMedia(db, bucket, String(req.params.media_id), req.body);
-      sendJson(req, res, 200, { media: renderMedia(doc, config, bucket) });
+      sendJson(res, 200, { media: renderMedia(doc, config, bucket) });
     }),
-    route('delete', one, requireWrite, async (req, res) => {
-      booleanParam(req, 'trigger_webhook', false);
+    // Webhooks are not delivered yet; trigger_webhook is read and validated so clients may already send it.
+    route('delete', one, DELETE_PARAMS, requireWrite, async (req, res) => {
       const id = String(req.params.media_id);
       await deleteMedia(db, bucketOf(res), id);
-      sendJson(req, res, 200, { message: `Media with id '${id}' deleted successfully from bucket.` });
+      sendJson(res, 200, { message: `Media with id '${id}' deleted successfully from bucket.` });
     }),
   ];
 }

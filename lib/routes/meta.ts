@@ -1,17 +1,18 @@
 import type { Config } from '../config.js';
 import { openApiDocument } from '../openapi/document.js';
 import { sendJson } from '../http/respond.js';
+import { NO_PARAMS } from '../query/read-params.js';
 import { serviceVersion } from '../version.js';
 import { route, type RouteDef } from './route-table.js';
 
 /** Routes that need no Bucket and no credential. */
 export function metaRoutes(config: Config): RouteDef[] {
   return [
-    route('get', '/status', (req, res) => {
-      sendJson(req, res, 200, { status: 'ok', region: config.region, version: serviceVersion, api_version: '3.0.0' });
+    route('get', '/status', NO_PARAMS, (_req, res) => {
+      sendJson(res, 200, { status: 'ok', region: config.region, version: serviceVersion, api_version: '3.0.0' });
     }),
-    route('get', '/openapi.json', (req, res) => {
-      sendJson(req, res, 200, openApiDocument(config.publicUrl));
+    route('get', '/openapi.json', NO_PARAMS, (_req, res) => {
+      sendJson(res, 200, openApiDocument(config.publicUrl));
     }),
   ];
 }

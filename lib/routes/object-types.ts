@@ -4,7 +4,7 @@ import { sendJson } from '../http/respond.js';
 import { requireRead, requireWrite } from '../middleware/authenticate.js';
 import { jsonBody } from '../middleware/json-body.js';
 import { bucketOf } from '../middleware/load-bucket.js';
-import { booleanParam } from '../http/params.js';
+import { DELETE_PARAMS, NO_PARAMS, paramSet } from '../query/read-params.js';
 import { renderObjectType } from '../serializers/object-type.js';
 import {
   createObjectType,
@@ -15,32 +15,33 @@ import {
 } from '../services/object-types.js';
 import { route, type RouteDef } from './route-table.js';
 
+const READ = paramSet(['read_key']);
+
 export function objectTypeRoutes(config: Config, db: Db): RouteDef[] {
   const body = jsonBody(config.jsonBodyLimit);
   const base = '/buckets/:slug/object-types';
   return [
-    route('get', base, requireRead, async (req, res) => {
+    route('get', base, READ, requireRead, async (_req, res) => {
       const types = await listObjectTypes(db, bucketOf(res));
-      sendJson(req, res, 200, { object_types: types.map(renderObjectType) });
+      sendJson(res, 200, { object_types: types.map(renderObjectType) });
     }),
-    route('post', base, body, requireWrite, async (req, res) => {
+    route('post', base, NO_PARAMS, body, requireWrite, async (req, res) => {
       const type = await createObjectType(db, bucketOf(res), req.body);
-      sendJson(req, res, 200, { object_type: renderObjectType(type) });
+      sendJson(res, 200, { object_type: renderObjectType(type) });
     }),
-    route('get', `${base}/:type_slug`, requireRead, async (req, res) => {
+    route('get', `${base}/:type_slug`, READ, requireRead, async (req, res) => {
       const type = await getObjectType(db, bucketOf(res), String(req.params.type_slug));
-      sendJson(req, res, 200, { object_type: renderObjectType(type) });
+      sendJson(res, 200, { object_type: renderObjectType(type) });
     }),
-    route('patch', `${base}/:type_slug`, body, requireWrite, async (req, res) => {
+    route('patch', `${base}/:type_slug`, NO_PARAMS, body, requireWrite, async (req, res) => {
       const type = await updateObjectType(db, bucketOf(res), String(req.params.type_slug), req.body);
-      sendJson(req, res, 200, { object_type: renderObjectType(type) });
+      sendJson(res, 200, { object_type: renderObjectType(type) });
     }),
-    route('delete', `${base}/:type_slug`, requireWrite, async (req, res) => {
-      // Webhooks are not delivered yet; the flag is validated so clients may already send it.
-      booleanParam(req, 'trigger_webhook', false);
+    // Webhooks are not delivered yet; trigger_webhook is read and validated so clients may already send it.
+    route('delete', `${base}/:type_slug`, DELETE_PARAMS, requireWrite, async (req, res) => {
       const slug = String(req.params.type_slug);
       await deleteObjectType(db, bucketOf(res), slug);
-      sendJson(req, res, 200, { message: `Object Type with slug '${slug}' deleted successfully from bucket.` });
+      sendJson(res, 200, { message: `Object Type with slug '${slug}' deleted successfully from bucket.` });
     }),
   ];
 }

@@ -3,15 +3,14 @@ import type { ReadCache } from '../cache/read-cache.js';
 import type { Config } from '../config.js';
 import { NotFoundError } from '../errors/http-errors.js';
 import { cachedRead } from '../http/cached-read.js';
-import { booleanParam, singleParam } from '../http/params.js';
 import { previewAwareStatus } from '../http/preview-status.js';
 import { sendJson } from '../http/respond.js';
 import { requireRead, requireWrite } from '../middleware/authenticate.js';
 import { jsonBody } from '../middleware/json-body.js';
 import { bucketOf } from '../middleware/load-bucket.js';
-import { parseListParams } from '../query/cursor.js';
-import { parseProps, pickProps } from '../query/props.js';
-import { parseSingleReadParams } from '../query/single-read-params.js';
+import { readParams } from '../middleware/read-params.js';
+import { pickProps } from '../query/props.js';
+import { DELETE_PARAMS, NO_PARAMS, paramSet } from '../query/read-params.js';
 import { renderObject } from '../serializers/object.js';
 import { listObjects } from '../services/object-list.js';
 import { getObjectExpanded } from '../services/object-read.js';
@@ -19,56 +18,65 @@ import { createObject, removeObject, updateObject } from '../services/object-wri
 import { bucketTypes, objectRenderContext } from '../services/render-context.js';
 import { route, type RouteDef } from './route-table.js';
 
+const LIST = paramSet([
+  'read_key',
+  'preview_token',
+  'query',
+  'props',
+  'status',
+  'sort',
+  'limit',
+  'skip',
+  'after',
+  'depth',
+  'useCache',
+]);
+const ONE = paramSet(['read_key', 'preview_token', 'props', 'status', 'depth', 'useCache']);
+
 export function objectRoutes(config: Config, db: Db, cache: ReadCache): RouteDef[] {
   const body = jsonBody(config.jsonBodyLimit);
   const base = '/buckets/:slug/objects';
   const one = `${base}/:object_id`;
   return [
-    route('get', base, requireRead, async (req, res) => {
+    route('get', base, LIST, requireRead, async (req, res) => {
       const bucket = bucketOf(res);
-      const params = parseListParams(req.query);
-      const props = parseProps(singleParam(req, 'props'));
-      params.status = await previewAwareStatus(req, res, db, config, params.status);
+      const params = readParams(res, LIST);
+      const status = await previewAwareStatus(res, db, config, params.preview_token, params.status);
       await cachedRead(cache, req, res, params.useCache, async () => {
         const types = await bucketTypes(db, bucket);
-        const { docs, total } = await listObjects(db, bucket, types, {
-          query: singleParam(req, 'query'),
-          sort: singleParam(req, 'sort'),
-          props,
-          params,
-        });
+        const { docs, total } = await listObjects(db, bucket, types, { ...params, status });
         if (docs.length === 0) throw new NotFoundError(`No objects found in bucket '${bucket.slug}' for this query`);
         const ctx = await objectRenderContext(db, config, bucket);
-        return { objects: docs.map((d) => pickProps(renderObject(d, ctx), props)), total };
+        return { objects: docs.map((d) => pickProps(renderObject(d, ctx), params.props)), total };
       });
     }),
-    route('post', base, body, requireWrite, async (req, res) => {
+    route('post', base, NO_PARAMS, body, requireWrite, async (req, res) => {
       const bucket = bucketOf(res);
       const doc = await createObject(db, bucket, req.body);
       const ctx = await objectRenderContext(db, config, bucket);
-      sendJson(req, res, 200, { object: renderObject(doc, ctx) });
+      sendJson(res, 200, { object: renderObject(doc, ctx) });
     }),
-    route('get', one, requireRead, async (req, res) => {
+    route('get', one, ONE, requireRead, async (req, res) => {
       const bucket = bucketOf(res);
-      const params = parseSingleReadParams(req);
-      params.status = await previewAwareStatus(req, res, db, config, params.status);
+      const params = readParams(res, ONE);
+      const status = await previewAwareStatus(res, db, config, params.preview_token, params.status);
       await cachedRead(cache, req, res, params.useCache, async () => {
-        const doc = await getObjectExpanded(db, bucket, String(req.params.object_id), params);
+        const doc = await getObjectExpanded(db, bucket, String(req.params.object_id), { status, depth: params.depth });
         const ctx = await objectRenderContext(db, config, bucket);
         return { object: pickProps(renderObject(doc, ctx), params.props) };
       });
     }),
-    route('patch', one, body, requireWrite, async (req, res) => {
+    route('patch', one, NO_PARAMS, body, requireWrite, async (req, res) => {
       const bucket = bucketOf(res);
       const doc = await updateObject(db, bucket, String(req.params.object_id), req.body);
       const ctx = await objectRenderContext(db, config, bucket);
-      sendJson(req, res, 200, { object: renderObject(doc, ctx) });
+      sendJson(res, 200, { object: renderObject(doc, ctx) });
     }),
-    route('delete', one, requireWrite, async (req, res) => {
-      booleanParam(req, 'trigger_webhook', false);
+    // Webhooks are not delivered yet; trigger_webhook is read and validated so clients may already send it.
+    route('delete', one, DELETE_PARAMS, requireWrite, async (req, res) => {
       const id = String(req.params.object_id);
       await removeObject(db, bucketOf(res), id);
-      sendJson(req, res, 200, { message: `Object with id '${id}' deleted successfully from bucket.` });
+      sendJson(res, 200, { message: `Object with id '${id}' deleted successfully from bucket.` });
     }),
   ];
 }

@@ -2,14 +2,14 @@ import type { Db } from 'mongodb';
 import type { ReadCache } from '../cache/read-cache.js';
 import type { Config } from '../config.js';
 import { cachedRead } from '../http/cached-read.js';
-import { booleanParam, singleParam } from '../http/params.js';
 import { previewAwareStatus } from '../http/preview-status.js';
 import { sendJson } from '../http/respond.js';
 import { requireRead, requireWrite } from '../middleware/authenticate.js';
 import { jsonBody } from '../middleware/json-body.js';
 import { bucketOf } from '../middleware/load-bucket.js';
-import { parseListParams } from '../query/cursor.js';
-import { parseProps, pickProps } from '../query/props.js';
+import { readParams } from '../middleware/read-params.js';
+import { pickProps } from '../query/props.js';
+import { NO_PARAMS, paramSet } from '../query/read-params.js';
 import { parseSort } from '../query/sort.js';
 import { renderRevision } from '../serializers/revision.js';
 import { createDraftRevision } from '../services/draft-revisions.js';
@@ -18,16 +18,22 @@ import { objectRenderContext } from '../services/render-context.js';
 import { getRevision, listRevisions } from '../services/revisions.js';
 import { route, type RouteDef } from './route-table.js';
 
+// Revisions page with skip only; an ignored `after` would hand a client the first page forever.
+const LIST = paramSet(['read_key', 'preview_token', 'props', 'sort', 'limit', 'skip', 'useCache'], {
+  after: 'after is not supported on revisions; paginate with skip',
+});
+const ONE = paramSet(['read_key', 'preview_token', 'props', 'useCache']);
+
 /** Revisions can be created and read, never edited or deleted: other methods are unknown routes. */
 export function revisionRoutes(config: Config, db: Db, cache: ReadCache): RouteDef[] {
   const base = '/buckets/:slug/objects/:object_id/revisions';
   return [
-    route('get', base, requireRead, async (req, res) => {
+    route('get', base, LIST, requireRead, async (req, res) => {
       const bucket = bucketOf(res);
-      const params = parseListParams(req.query);
-      const props = parseProps(singleParam(req, 'props'));
-      const sort = parseSort(singleParam(req, 'sort'), { sortableKeys: new Set(), allowed: 'revisions' });
-      await previewAwareStatus(req, res, db, config, 'any');
+      const params = readParams(res, LIST);
+      const sort = parseSort(params.sort, { sortableKeys: new Set(), allowed: 'revisions' });
+      // Revisions show drafts anyway; a token is still verified, so a bad one is a 401 here too.
+      await previewAwareStatus(res, db, config, params.preview_token, 'any');
       await cachedRead(cache, req, res, params.useCache, async () => {
         const object = await getObject(db, bucket, String(req.params.object_id), 'any');
         const direction = sort.random ? -1 : sort.fields[0][1];
@@ -37,25 +43,24 @@ export function revisionRoutes(config: Config, db: Db, cache: ReadCache): RouteD
           skip: params.skip,
         });
         const ctx = await objectRenderContext(db, config, bucket);
-        return { revisions: revisions.map((r) => pickProps(renderRevision(r, ctx), props)), total };
+        return { revisions: revisions.map((r) => pickProps(renderRevision(r, ctx), params.props)), total };
       });
     }),
-    route('post', base, jsonBody(config.jsonBodyLimit), requireWrite, async (req, res) => {
+    route('post', base, NO_PARAMS, jsonBody(config.jsonBodyLimit), requireWrite, async (req, res) => {
       const bucket = bucketOf(res);
       const revision = await createDraftRevision(db, bucket, String(req.params.object_id), req.body);
       const ctx = await objectRenderContext(db, config, bucket);
-      sendJson(req, res, 200, { revision: renderRevision(revision, ctx) });
+      sendJson(res, 200, { revision: renderRevision(revision, ctx) });
     }),
-    route('get', `${base}/:revision_id`, requireRead, async (req, res) => {
+    route('get', `${base}/:revision_id`, ONE, requireRead, async (req, res) => {
       const bucket = bucketOf(res);
-      const props = parseProps(singleParam(req, 'props'));
-      const useCache = booleanParam(req, 'useCache', booleanParam(req, 'use_cache', true));
-      await previewAwareStatus(req, res, db, config, 'any');
-      await cachedRead(cache, req, res, useCache, async () => {
+      const params = readParams(res, ONE);
+      await previewAwareStatus(res, db, config, params.preview_token, 'any');
+      await cachedRead(cache, req, res, params.useCache, async () => {
         const object = await getObject(db, bucket, String(req.params.object_id), 'any');
         const revision = await getRevision(db, bucket, object._id, String(req.params.revision_id));
         const ctx = await objectRenderContext(db, config, bucket);
-        return { revision: pickProps(renderRevision(revision, ctx), props) };
+        return { revision: pickProps(renderRevision(revision, ctx), params.props) };
       });
     }),
   ];

@@ -1,31 +1,43 @@
 import { Router, type RequestHandler } from 'express';
 import type { Db } from 'mongodb';
 import { loadBucket } from '../middleware/load-bucket.js';
+import { readParamsOnce } from '../middleware/read-params.js';
+import type { ParamName, ParamSet } from '../query/read-params.js';
 
 export type Method = 'get' | 'post' | 'patch' | 'delete';
 
 /**
  * Every v3 route is declared as data, so the app mounts exactly what the OpenAPI test checks
- * against the published document (no route can exist undocumented).
+ * against the published document (no route can exist undocumented), query parameters included.
  */
 export interface RouteDef {
   method: Method;
   /** Express path relative to /v3, e.g. "/buckets/:slug/objects/:object_id". */
   path: string;
+  /** The query parameters the route takes; handlers read them with readParams(res, params). */
+  params: ParamSet<ParamName>;
   handlers: RequestHandler[];
 }
 
-export function route(method: Method, path: string, ...handlers: RequestHandler[]): RouteDef {
-  return { method, path, handlers };
+export function route(
+  method: Method,
+  path: string,
+  params: ParamSet<ParamName>,
+  ...handlers: RequestHandler[]
+): RouteDef {
+  return { method, path, params, handlers };
 }
 
-/** Bucket-scoped paths load their Bucket first, once, before authentication. */
+/**
+ * Parameters are read first (so every response, a missing Bucket's 404 included, honours
+ * `pretty`), then bucket-scoped paths load their Bucket, once, before authentication.
+ */
 export function mountRoutes(defs: RouteDef[], db: Db): Router {
   const router = Router();
   const withBucket = loadBucket(db);
   for (const def of defs) {
-    const chain = def.path.startsWith('/buckets/:slug') ? [withBucket, ...def.handlers] : def.handlers;
-    router[def.method](def.path, ...chain);
+    const scoped = def.path.startsWith('/buckets/:slug') ? [withBucket, ...def.handlers] : def.handlers;
+    router[def.method](def.path, readParamsOnce(def.params), ...scoped);
   }
   return router;
 }

@@ -1,11 +1,7 @@
 import type { Metafield } from '../db/collections.js';
-import {
-  findSelectOption,
-  isObjectId,
-  isPlainObject,
-  nestedMetafields,
-  optionKey,
-} from '../validation/metadata-common.js';
+import { isObjectId } from '../util/object-id.js';
+import { isPlainObject } from '../util/plain-object.js';
+import { findSelectOption, nestedMetafields, optionKey } from '../validation/metadata-common.js';
 
 export interface MetadataRenderContext {
   /** URLs of the media item with this name in the Bucket, or null when there is none. */

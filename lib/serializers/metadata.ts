@@ -1,15 +1,8 @@
-import { ObjectId } from 'mongodb';
+import type { ObjectId } from 'mongodb';
 import type { Metafield } from '../db/collections.js';
-import {
-  findSelectOption,
-  isObjectId,
-  isObjectIdHex,
-  isPlainObject,
-  joinPath,
-  nestedMetafields,
-  optionKey,
-  ownValue,
-} from '../validation/metadata-common.js';
+import { isObjectId, isObjectIdHex, objectIdFromHex } from '../util/object-id.js';
+import { isPlainObject } from '../util/plain-object.js';
+import { findSelectOption, joinPath, nestedMetafields, optionKey, ownValue } from '../validation/metadata-common.js';
 
 export { renderMetadata, type MetadataRenderContext } from './metadata-render.js';
 
@@ -50,8 +43,8 @@ function storeLevel(
 }
 
 function toObjectId(value: unknown): unknown {
-  if (isObjectId(value)) return value;
-  return isObjectIdHex(value) ? new ObjectId(value) : value;
+  if (isObjectId(value) || typeof value !== 'string') return value;
+  return objectIdFromHex(value) ?? value;
 }
 
 function storedValue(mf: Metafield, value: unknown): unknown {

@@ -1,7 +1,8 @@
 import type { Db } from 'mongodb';
 import type { BucketDoc, Metafield } from '../db/collections.js';
 import { mediaCollection } from '../db/media-collection.js';
-import { isPlainObject, joinPath, nestedMetafields } from '../validation/metadata-common.js';
+import { isPlainObject } from '../util/plain-object.js';
+import { joinPath, nestedMetafields } from '../validation/metadata-common.js';
 
 export interface FileRef {
   /** Dotted key path of the Metafield ("image", "seo.image", "slides.0.image"). */

@@ -1,8 +1,7 @@
 import type { Db, Document, Filter } from 'mongodb';
 import type { BucketDoc } from '../db/collections.js';
 import { mediaCollection, type MediaDoc } from '../db/media-collection.js';
-import { BadRequestError } from '../errors/http-errors.js';
-import type { ListParams } from '../query/cursor.js';
+import type { ParamValues } from '../query/read-params.js';
 import { parseSort } from '../query/sort.js';
 import { compileFilter } from '../query/translate-filter.js';
 import type { FieldInfo, FilterContext } from '../query/validate-filter.js';
@@ -29,11 +28,8 @@ const MEDIA_FIELDS: ReadonlyMap<string, FieldInfo> = new Map<string, FieldInfo>(
 
 export const MEDIA_FILTER_CONTEXT: FilterContext = { relationshipPaths: new Set(), fields: MEDIA_FIELDS };
 
-export interface MediaListQuery {
-  query: string | undefined;
-  sort: string | undefined;
-  params: ListParams;
-}
+/** The media list parameters, already read (see query/read-params.ts). */
+export type MediaListQuery = Pick<ParamValues, 'query' | 'sort' | 'limit' | 'skip'>;
 
 /**
  * One page of a Bucket's media and the count of all matches, run concurrently. Whole records
@@ -44,16 +40,14 @@ export async function listMedia(
   bucket: BucketDoc,
   q: MediaListQuery,
 ): Promise<{ docs: MediaDoc[]; total: number }> {
-  if (q.params.after !== null)
-    throw new BadRequestError('after is not supported on the media list; paginate with skip');
   const translated = compileFilter(q.query, MEDIA_FILTER_CONTEXT) as Filter<MediaDoc>;
   const sort = parseSort(q.sort, { sortableKeys: new Set(), allowed: 'media' });
   const base: Filter<MediaDoc> = { bucket_id: bucket._id };
   const match: Filter<MediaDoc> = Object.keys(translated).length > 0 ? { $and: [base, translated] } : base;
   const media = mediaCollection(db);
   const page = sort.random
-    ? media.aggregate<MediaDoc>([{ $match: match }, { $sample: { size: q.params.limit } }] as Document[]).toArray()
-    : media.find(match).sort(sort.fields).skip(q.params.skip).limit(q.params.limit).toArray();
+    ? media.aggregate<MediaDoc>([{ $match: match }, { $sample: { size: q.limit } }] as Document[]).toArray()
+    : media.find(match).sort(sort.fields).skip(q.skip).limit(q.limit).toArray();
   const [docs, total] = await Promise.all([page, media.countDocuments(match)]);
   return { docs, total };
 }

@@ -7,6 +7,7 @@ import type { StoredUpload } from '../media/gridfs-storage.js';
 import { metadataProblems, type UploadFields } from '../media/upload-fields.js';
 import { assertValid } from '../validation/ajv-messages.js';
 import { bumpGeneration } from './bucket-generation.js';
+import { objectIdFromHex } from '../util/object-id.js';
 
 function notFound(bucket: BucketDoc, id: string): NotFoundError {
   return new NotFoundError(`Media with id '${id}' not found in bucket '${bucket.slug}'`);
@@ -14,8 +15,9 @@ function notFound(bucket: BucketDoc, id: string): NotFoundError {
 
 /** A malformed id names no media item: 404 like any unknown id. */
 function mediaId(bucket: BucketDoc, id: string): ObjectId {
-  if (!/^[0-9a-f]{24}$/i.test(id)) throw notFound(bucket, id);
-  return new ObjectId(id);
+  const oid = objectIdFromHex(id);
+  if (!oid) throw notFound(bucket, id);
+  return oid;
 }
 
 /** Records an upload whose bytes are already stored. The caller removes the file if this throws. */

@@ -2,19 +2,16 @@ import { ObjectId, type Db, type Document, type Filter } from 'mongodb';
 import type { BucketDoc, ObjectDoc, ObjectTypeDoc } from '../db/collections.js';
 import { BadRequestError } from '../errors/http-errors.js';
 import { fetchExpandedPage } from '../populate/fetch-page.js';
-import { keysetFilter, type ListParams } from '../query/cursor.js';
+import { keysetFilter } from '../query/cursor.js';
 import { propsProjection } from '../query/props.js';
+import type { ParamValues } from '../query/read-params.js';
 import { parseSort, type SortSpec } from '../query/sort.js';
 import { compileFilter } from '../query/translate-filter.js';
 import { relationshipPaths } from './relationship-paths.js';
 import { viewFor, type ObjectView } from './object-views.js';
 
-export interface ListQuery {
-  query: string | undefined;
-  sort: string | undefined;
-  props: string[] | null;
-  params: ListParams;
-}
+/** The list parameters, already read and validated as text and numbers (see query/read-params.ts). */
+export type ListQuery = Pick<ParamValues, 'query' | 'sort' | 'props' | 'status' | 'limit' | 'skip' | 'after' | 'depth'>;
 
 export interface ListResult {
   docs: ObjectDoc[];
@@ -40,9 +37,9 @@ async function cursorFilter(
   view: ObjectView,
   bucket: BucketDoc,
   sort: SortSpec,
-  after: string | null,
+  after: string | undefined,
 ): Promise<Filter<ObjectDoc> | null> {
-  if (after === null) return null;
+  if (after === undefined) return null;
   if (sort.random)
     throw new BadRequestError('after cannot be used with sort=random: a random order has no position to continue from');
   const projection = Object.fromEntries(sort.fields.map(([f]) => [f, 1]));
@@ -67,29 +64,24 @@ export async function listObjects(
 ): Promise<ListResult> {
   const translated = compileFilter(q.query, { relationshipPaths: relationshipPaths(types.values()) });
   const sort = sortFor(q, translated, types);
-  const view = viewFor(db, q.params.status);
+  const view = viewFor(db, q.status);
   const base: Filter<ObjectDoc> = { bucket_id: bucket._id, ...view.match };
   const match: Filter<ObjectDoc> = Object.keys(translated).length ? { $and: [base, translated] } : base;
-  const keyset = await cursorFilter(view, bucket, sort, q.params.after);
+  const keyset = await cursorFilter(view, bucket, sort, q.after);
   const pageMatch = keyset ? { $and: [match, keyset] } : match;
   const projection = propsProjection(q.props);
   const objects = view.coll;
   const head: Document[] = sort.random
-    ? [{ $match: pageMatch }, { $sample: { size: q.params.limit } }]
-    : [
-        { $match: pageMatch },
-        { $sort: Object.fromEntries(sort.fields) },
-        { $skip: q.params.skip },
-        { $limit: q.params.limit },
-      ];
+    ? [{ $match: pageMatch }, { $sample: { size: q.limit } }]
+    : [{ $match: pageMatch }, { $sort: Object.fromEntries(sort.fields) }, { $skip: q.skip }, { $limit: q.limit }];
 
   let pageQuery: Promise<ObjectDoc[]>;
-  if (q.params.depth > 0) {
-    pageQuery = fetchExpandedPage(view, bucket, head, projection, q.params.depth);
+  if (q.depth > 0) {
+    pageQuery = fetchExpandedPage(view, bucket, head, projection, q.depth);
   } else if (sort.random) {
     pageQuery = objects.aggregate<ObjectDoc>(projection ? [...head, { $project: projection }] : head).toArray();
   } else {
-    const cursor = objects.find(pageMatch).sort(sort.fields).skip(q.params.skip).limit(q.params.limit);
+    const cursor = objects.find(pageMatch).sort(sort.fields).skip(q.skip).limit(q.limit);
     if (projection) cursor.project(projection);
     pageQuery = cursor.toArray();
   }

@@ -1,6 +1,6 @@
 import type { Collection, Db, Filter } from 'mongodb';
 import { objectsCollection, publishedObjectsCollection, type ObjectDoc } from '../db/collections.js';
-import type { StatusFilter } from '../query/cursor.js';
+import type { StatusFilter } from '../query/read-params.js';
 
 export type { StatusFilter };
 

@@ -1,4 +1,4 @@
-import { ObjectId, type Db } from 'mongodb';
+import type { Db, ObjectId } from 'mongodb';
 import {
   objectsCollection,
   publishedObjectsCollection,
@@ -8,6 +8,7 @@ import {
   type ObjectTypeDoc,
 } from '../db/collections.js';
 import { BadRequestError, NotFoundError } from '../errors/http-errors.js';
+import { objectIdFromHex } from '../util/object-id.js';
 import { findObjectType } from './object-types.js';
 import { contentOf, viewFor, type StatusFilter } from './object-views.js';
 
@@ -19,8 +20,9 @@ export function notFound(bucket: BucketDoc, id: string): NotFoundError {
 
 /** A malformed id cannot name any Object: it is a 404 like any unknown id, never a 500. */
 export function parseObjectId(bucket: BucketDoc, id: string): ObjectId {
-  if (!/^[0-9a-f]{24}$/i.test(id)) throw notFound(bucket, id);
-  return new ObjectId(id);
+  const oid = objectIdFromHex(id);
+  if (!oid) throw notFound(bucket, id);
+  return oid;
 }
 
 /** The Object as the given status sees it: its live version, or its latest one. */

@@ -1,6 +1,7 @@
 import { ObjectId, type Db } from 'mongodb';
 import { revisionsCollection, type BucketDoc, type ObjectDoc, type RevisionDoc } from '../db/collections.js';
 import { NotFoundError } from '../errors/http-errors.js';
+import { objectIdFromHex } from '../util/object-id.js';
 
 /** Records the version `doc` now holds. Revisions are only ever inserted, never changed. */
 export async function recordRevision(
@@ -33,12 +34,9 @@ export async function getRevision(
   objectId: ObjectId,
   revisionId: string,
 ): Promise<RevisionDoc> {
-  const found = /^[0-9a-f]{24}$/i.test(revisionId)
-    ? await revisionsCollection(db).findOne({
-        _id: new ObjectId(revisionId),
-        object_id: objectId,
-        bucket_id: bucket._id,
-      })
+  const id = objectIdFromHex(revisionId);
+  const found = id
+    ? await revisionsCollection(db).findOne({ _id: id, object_id: objectId, bucket_id: bucket._id })
     : null;
   if (!found)
     throw new NotFoundError(

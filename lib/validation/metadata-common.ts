@@ -1,36 +1,12 @@
-import { ObjectId } from 'mongodb';
 import type { Metafield, MetafieldOption } from '../db/collections.js';
 
 /** Shared by the metadata validator and the metadata serializers so both agree on shapes. */
 
-export const OBJECT_ID_PATTERN = '^[0-9a-fA-F]{24}$';
-const OBJECT_ID_RE = new RegExp(OBJECT_ID_PATTERN);
+// Defined in lib/util; re-exported for the validators that import them from here.
+export { OBJECT_ID_PATTERN } from '../util/object-id.js';
+export { isPlainObject } from '../util/plain-object.js';
 
 export type MetadataMode = 'create' | 'patch';
-
-export function isObjectIdHex(value: unknown): value is string {
-  return typeof value === 'string' && OBJECT_ID_RE.test(value);
-}
-
-/**
- * Duck-typed as well as instanceof: a second copy of bson (another driver version in the tree)
- * produces ObjectIds that fail instanceof but must still be recognised.
- */
-export function isObjectId(value: unknown): value is ObjectId {
-  if (value instanceof ObjectId) return true;
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    (value as { _bsontype?: unknown })._bsontype === 'ObjectId' &&
-    typeof (value as { toHexString?: unknown }).toHexString === 'function'
-  );
-}
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null) return false;
-  const proto = Object.getPrototypeOf(value) as unknown;
-  return proto === Object.prototype || proto === null;
-}
 
 /**
  * What counts as "no value" for `required`: the empty string and null for every type, and an

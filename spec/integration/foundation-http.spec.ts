@@ -44,13 +44,14 @@ describe('HTTP behaviour', () => {
     assert.deepEqual(res.body, {
       status: 400,
       code: 'invalid_parameter',
-      message: 'Query parameter "pretty" must be true or false, got "maybe"',
+      message: 'Invalid parameters: pretty must be true or false, got "maybe"',
     });
   });
 
   it('answers 400 for a parameter given twice', async () => {
     const res = await request(h.app).get('/v3/buckets/open/blocks?pretty=true&pretty=false').expect(400);
-    assert.match(res.body.message, /"pretty" must be given once/);
+    assert.equal(res.body.message, 'Invalid parameters: pretty must be given once, got 2 values');
+    assert.equal(res.body.code, 'invalid_parameter');
   });
 
   it('answers an unknown /v3 path with 200 "Route not found" and a pointer', async () => {

@@ -49,6 +49,25 @@ describe('GET /v3/openapi.json', () => {
     assert.deepEqual(extra, []);
   });
 
+  it("lists exactly the query parameters each route reads (use_cache is useCache's alias)", () => {
+    type Param = { in: string; name: string } | { $ref: string };
+    const shared = doc.components.parameters as Record<string, { in: string; name: string }>;
+    const documented = (op: { parameters?: Param[] } | undefined): string[] =>
+      (op?.parameters ?? [])
+        .map((p) => ('$ref' in p ? shared[p.$ref.split('/').pop() ?? ''] : p))
+        .filter((p) => p?.in === 'query')
+        .map((p) => p?.name ?? '')
+        .sort();
+    const mismatched = v3Routes({ config: h.config, db: h.db, cache: new ReadCache(1), log: () => {} })
+      .map((r) => ({
+        route: `${r.method.toUpperCase()} ${r.path}`,
+        reads: [...r.params.names].sort(),
+        documented: documented(doc.paths[openApiPath(r.path)]?.[r.method] as { parameters?: Param[] }),
+      }))
+      .filter((r) => r.reads.join() !== r.documented.join());
+    assert.deepEqual(mismatched, []);
+  });
+
   it('resolves every component reference', () => {
     const refs = JSON.stringify(doc).match(/"\$ref":"[^"]+"/g) ?? [];
     for (const ref of refs) {

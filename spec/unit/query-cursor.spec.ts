@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { ObjectId } from 'mongodb';
-import { BadRequestError } from '../../lib/errors/http-errors.js';
-import { LIST_DEFAULTS, keysetFilter, parseListParams } from '../../lib/query/cursor.js';
+import { keysetFilter } from '../../lib/query/cursor.js';
 
 type Doc = Record<string, unknown>;
 type Fields = Array<[string, 1 | -1]>;
@@ -306,77 +305,5 @@ describe('query: keysetFilter shape', () => {
       { _id: id },
     ) as { $or: Doc[] };
     assert.deepEqual(out.$or[1], { constructor: { $eq: null }, _id: { $gt: id } });
-  });
-});
-
-describe('query: parseListParams', () => {
-  const invalid = (q: Doc, message: string) => {
-    assert.throws(
-      () => parseListParams(q),
-      (e: unknown) => {
-        assert.ok(e instanceof BadRequestError);
-        assert.equal(e.message, message);
-        return true;
-      },
-    );
-  };
-
-  it('has the documented defaults', () => {
-    assert.deepEqual(parseListParams({}), {
-      limit: 1000,
-      skip: 0,
-      after: null,
-      depth: 0,
-      status: 'published',
-      useCache: true,
-    });
-    assert.deepEqual(parseListParams({ limit: '', skip: '', depth: '', status: '', useCache: '' }), LIST_DEFAULTS);
-  });
-
-  it('parses given values', () => {
-    assert.deepEqual(
-      parseListParams({ limit: '5', skip: '10', depth: '3', status: 'any', useCache: 'false', pretty: 'true' }),
-      { limit: 5, skip: 10, after: null, depth: 3, status: 'any', useCache: false },
-    );
-    const after = parseListParams({ after: '65A1B2C3D4E5F6A7B8C9D0E1', status: 'draft' });
-    assert.equal(after.after, '65a1b2c3d4e5f6a7b8c9d0e1');
-    assert.equal(after.status, 'draft');
-  });
-
-  it('reads use_cache as an alias of useCache', () => {
-    assert.equal(parseListParams({ use_cache: 'false' }).useCache, false);
-    assert.equal(parseListParams({ use_cache: '0' }).useCache, false);
-    assert.equal(parseListParams({ useCache: 'true', use_cache: 'false' }).useCache, true);
-  });
-
-  for (const bad of ['0', '-1', '1.5', 'abc', '1e3', '99999999999999999999']) {
-    it(`rejects limit=${bad}`, () => {
-      invalid({ limit: bad }, `Invalid parameters: limit must be an integer >= 1, got "${bad}"`);
-    });
-  }
-
-  it('rejects bad skip, depth, after, status and useCache', () => {
-    invalid({ skip: '-1' }, 'Invalid parameters: skip must be an integer >= 0, got "-1"');
-    invalid({ depth: '4' }, 'Invalid parameters: depth must be an integer from 0 to 3, got "4"');
-    invalid({ depth: '1.0' }, 'Invalid parameters: depth must be an integer from 0 to 3, got "1.0"');
-    invalid({ after: 'abc' }, 'Invalid parameters: after must be an Object id (24 hexadecimal characters), got "abc"');
-    invalid({ status: 'all' }, 'Invalid parameters: status must be one of published, draft, any, got "all"');
-    invalid({ use_cache: 'no' }, 'Invalid parameters: use_cache must be true or false, got "no"');
-  });
-
-  it('rejects skip together with after', () => {
-    invalid({ skip: '0', after: '65a1b2c3d4e5f6a7b8c9d0e1' }, 'Invalid parameters: skip cannot be combined with after');
-  });
-
-  it('rejects repeated parameters', () => {
-    invalid({ limit: ['1', '2'] }, 'Invalid parameters: limit must be given once as a plain value');
-  });
-
-  it('reports every problem in one error', () => {
-    invalid(
-      { limit: '0', skip: 'x', depth: '9', status: 'nope' },
-      'Invalid parameters: limit must be an integer >= 1, got "0"; skip must be an integer >= 0, got "x"; ' +
-        'depth must be an integer from 0 to 3, got "9"; status must be one of published, draft, any, got "nope"',
-    );
   });
 });

@@ -1,46 +1,50 @@
 import assert from 'node:assert/strict';
-import { BadRequestError } from '../../lib/errors/http-errors.js';
 import { MAX_PROPS } from '../../lib/query/limits.js';
 import { parseProps, pickProps, propsProjection } from '../../lib/query/props.js';
 
+/** parseProps with its reported problems. */
+function props(raw: string): { value: readonly string[] | null; problems: string[] } {
+  const problems: string[] = [];
+  const value = parseProps(raw, (p) => problems.push(p));
+  return { value, problems };
+}
+
 describe('query: parseProps', () => {
-  it('means all properties when absent or empty', () => {
-    assert.equal(parseProps(undefined), null);
-    assert.equal(parseProps(''), null);
-    assert.equal(parseProps(' , ,'), null);
+  it('means all properties when empty', () => {
+    assert.deepEqual(props(''), { value: null, problems: [] });
+    assert.deepEqual(props(' , ,'), { value: null, problems: [] });
   });
 
   it('splits, trims, drops empty parts and duplicates', () => {
-    assert.deepEqual(parseProps(' id, title,,metadata.image.imgproc_url ,title,'), [
-      'id',
-      'title',
-      'metadata.image.imgproc_url',
-    ]);
+    assert.deepEqual(props(' id, title,,metadata.image.imgproc_url ,title,'), {
+      value: ['id', 'title', 'metadata.image.imgproc_url'],
+      problems: [],
+    });
   });
 
   it('rejects invalid paths, naming every one', () => {
-    assert.throws(
-      () => parseProps('id,a b,x..y,.z,$where,ok'),
-      (e: unknown) => {
-        assert.ok(e instanceof BadRequestError);
-        assert.equal(e.status, 400);
-        assert.equal(
-          e.message,
-          'Invalid props: "a b", "x..y", ".z", "$where" (each must be a dotted path of letters, digits, _ and -)',
-        );
-        return true;
-      },
-    );
+    assert.deepEqual(props('id,a b,x..y,.z,$where,ok'), {
+      value: null,
+      problems: ['props: "a b", "x..y", ".z", "$where" (each must be a dotted path of letters, digits, _ and -)'],
+    });
+  });
+
+  it('names at most ten invalid paths and counts the rest', () => {
+    const bad = Array.from({ length: 13 }, (_, i) => `b ${i}`).join(',');
+    const [problem] = props(bad).problems;
+    assert.match(problem ?? '', /"b 9", and 3 more \(each must/);
   });
 
   it('rejects prototype-reaching segments', () => {
-    assert.throws(() => parseProps('metadata.__proto__'), /Invalid props: "metadata.__proto__"/);
-    assert.throws(() => parseProps('constructor'), /Invalid props: "constructor"/);
+    assert.deepEqual(props('metadata.__proto__').problems, [
+      'props: "metadata.__proto__" (each must be a dotted path of letters, digits, _ and -)',
+    ]);
+    assert.match(props('constructor').problems.join(), /props: "constructor"/);
   });
 
   it('rejects more than the maximum number of props', () => {
     const many = Array.from({ length: MAX_PROPS + 1 }, (_, i) => `p${i}`).join(',');
-    assert.throws(() => parseProps(many), /more than 100 properties/);
+    assert.deepEqual(props(many), { value: null, problems: ['props: more than 100 properties'] });
   });
 });
 
