@@ -36,7 +36,7 @@ export function parseProps(raw: string | undefined): string[] | null {
     );
   }
   if (props.length > MAX_PROPS) problems.push(`more than ${MAX_PROPS} properties`);
-  if (problems.length > 0) throw new BadRequestError(`Invalid props: ${problems.join('; ')}`);
+  if (problems.length > 0) throw new BadRequestError(`Invalid props: ${problems.join('; ')}`, 'invalid_parameter');
   return props;
 }
 

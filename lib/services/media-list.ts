@@ -45,7 +45,7 @@ export async function listMedia(
   q: MediaListQuery,
 ): Promise<{ docs: MediaDoc[]; total: number }> {
   if (q.params.after !== null)
-    throw new BadRequestError('after is not supported on the media list; paginate with skip');
+    throw new BadRequestError('after is not supported on the media list; paginate with skip', 'invalid_parameter');
   const translated = compileFilter(q.query, MEDIA_FILTER_CONTEXT) as Filter<MediaDoc>;
   const sort = parseSort(q.sort, { sortableKeys: new Set(), allowed: 'media' });
   const base: Filter<MediaDoc> = { bucket_id: bucket._id };
