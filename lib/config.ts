@@ -1,4 +1,8 @@
 import path from 'node:path';
+import { ConfigError } from './errors/domain-errors.js';
+
+// Re-exported for the entry points, which imported it from here.
+export { ConfigError };
 
 /** Everything the service reads from the environment, parsed once and typed. */
 export interface Config {
@@ -20,8 +24,6 @@ export interface Config {
   /** How often this process looks for scheduled publishing work; 0 turns the scheduler off. */
   schedulerIntervalMs: number;
 }
-
-export class ConfigError extends Error {}
 
 function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name];

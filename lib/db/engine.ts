@@ -1,3 +1,4 @@
+import { EngineUnavailableError } from '../errors/domain-errors.js';
 import { startJavaEngine } from './engine-java.js';
 import { startMongodEngine } from './engine-mongod.js';
 
@@ -9,7 +10,8 @@ export interface Engine {
   stop(): Promise<void>;
 }
 
-export class EngineUnavailableError extends Error {}
+// Defined with the other domain errors; re-exported for the entry points, which import it from here.
+export { EngineUnavailableError };
 
 export interface EngineOptions {
   mongodbUri: string | null;

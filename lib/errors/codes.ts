@@ -7,17 +7,40 @@ export const ERROR_CODES = {
   bad_request: { status: 400, description: 'The request is malformed in a way no more specific code covers.' },
   invalid_parameter: { status: 400, description: 'A query-string parameter is missing, repeated or out of range.' },
   invalid_query: { status: 400, description: 'The `query` filter is not valid JSON or breaks the query language.' },
-  invalid_body: { status: 400, description: 'The JSON body is malformed or does not match the route schema.' },
+  invalid_body: {
+    status: 400,
+    description: 'The JSON body or upload form is malformed or does not match the route schema.',
+  },
   metafield_invalid: { status: 400, description: 'A metadata value fails its Metafield rules.' },
+  slug_taken: { status: 400, description: 'The slug sent is already used by another item of the Bucket.' },
   unauthorized: { status: 401, description: 'The key or token is missing, wrong or expired.' },
-  not_found: { status: 404, description: 'The addressed resource does not exist in the Bucket.' },
-  conflict: { status: 409, description: 'The write conflicts with existing data (for example a taken slug).' },
-  payload_too_large: { status: 413, description: 'The request body or upload is over its size limit.' },
+  not_found: { status: 404, description: 'The addressed resource does not exist (no more specific code applies).' },
+  bucket_not_found: { status: 404, description: 'No Bucket has the slug in the path.' },
+  object_not_found: { status: 404, description: 'No Object of the Bucket has the id in the path.' },
+  object_type_not_found: { status: 404, description: 'No Object type of the Bucket has the slug in the path.' },
+  revision_not_found: { status: 404, description: 'The Object has no revision with the id in the path.' },
+  media_not_found: { status: 404, description: 'No media item of the Bucket has the id or file name in the path.' },
+  no_match: { status: 404, description: 'A list query matched nothing; clients read this as "none".' },
+  route_not_found: { status: 404, description: 'No route outside /v3 serves the path.' },
+  conflict: { status: 409, description: 'The write collides with an existing document on a unique key.' },
+  payload_too_large: {
+    status: 413,
+    description: 'The request body or upload is over its size limit, or a document would pass 16 MB.',
+  },
   response_too_large: { status: 413, description: 'The response would exceed the 6 MB cap or the work bound.' },
   unsupported_media_type: { status: 415, description: 'The Content-Type is not one the route accepts.' },
   range_not_satisfiable: { status: 416, description: 'The requested byte range is outside the file.' },
   internal_error: { status: 500, description: 'A server-side failure; nothing about it is disclosed.' },
-  service_unavailable: { status: 503, description: 'The database is unreachable or too slow; retry later.' },
+  service_unavailable: {
+    status: 503,
+    description: 'The database is unreachable; retry after the `Retry-After` seconds.',
+  },
+  query_timeout: { status: 503, description: 'The query took longer than the time limit; narrow it.' },
 } as const satisfies Record<string, { status: number; description: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** The codes that go with one status, so a 404 cannot be thrown with a 400 code. */
+export type ErrorCodeFor<S extends number> = {
+  [C in ErrorCode]: (typeof ERROR_CODES)[C]['status'] extends S ? C : never;
+}[ErrorCode];

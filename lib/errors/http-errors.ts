@@ -1,15 +1,26 @@
-import type { ErrorCode } from './codes.js';
+import type { ErrorCode, ErrorCodeFor } from './codes.js';
+
+export interface HttpErrorOptions {
+  documentation?: string;
+  /** Response headers that belong to the error, such as Retry-After on a 503. */
+  headers?: Readonly<Record<string, string>>;
+}
 
 /** An error that already knows its HTTP status, its stable code and the message a client may read. */
 export class HttpError extends Error {
+  readonly documentation: string | undefined;
+  readonly headers: Readonly<Record<string, string>>;
+
   constructor(
     readonly status: number,
     message: string,
     readonly code: ErrorCode = defaultCode(status),
-    readonly documentation?: string,
+    options: HttpErrorOptions = {},
   ) {
     super(message);
     this.name = new.target.name;
+    this.documentation = options.documentation;
+    this.headers = options.headers ?? {};
   }
 }
 
@@ -35,7 +46,7 @@ function defaultCode(status: number): ErrorCode {
 }
 
 export class BadRequestError extends HttpError {
-  constructor(message: string, code: ErrorCode = 'bad_request') {
+  constructor(message: string, code: ErrorCodeFor<400> = 'bad_request') {
     super(400, message, code);
   }
 }
@@ -46,14 +57,15 @@ export class UnauthorizedError extends HttpError {
   }
 }
 
+/** Built by the factories in not-found.ts, which keep one wording for every resource. */
 export class NotFoundError extends HttpError {
-  constructor(message: string) {
-    super(404, message, 'not_found');
+  constructor(message: string, code: ErrorCodeFor<404> = 'not_found') {
+    super(404, message, code);
   }
 }
 
 export class PayloadTooLargeError extends HttpError {
-  constructor(message: string, code: 'payload_too_large' | 'response_too_large' = 'payload_too_large') {
+  constructor(message: string, code: ErrorCodeFor<413> = 'payload_too_large') {
     super(413, message, code);
   }
 }
@@ -76,7 +88,21 @@ export class ValidationErrors {
     return this.problems.length;
   }
 
-  throwIfAny(prefix = 'Invalid request', code: ErrorCode = 'bad_request'): void {
+  throwIfAny(prefix = 'Invalid request', code: ErrorCodeFor<400> = 'bad_request'): void {
     if (this.problems.length > 0) throw new BadRequestError(`${prefix}: ${this.problems.join('; ')}`, code);
   }
+}
+
+/** The body every error response carries (schemas/Error.json). */
+export interface ErrorBody {
+  status: number;
+  code: ErrorCode;
+  message: string;
+  documentation?: string;
+}
+
+export function errorBody(err: HttpError): ErrorBody {
+  const body: ErrorBody = { status: err.status, code: err.code, message: err.message };
+  if (err.documentation !== undefined) body.documentation = err.documentation;
+  return body;
 }

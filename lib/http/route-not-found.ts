@@ -1,4 +1,4 @@
-import { NotFoundError } from '../errors/http-errors.js';
+import { routeNotFound } from '../errors/not-found.js';
 import type { Request, RequestHandler } from 'express';
 import type { Config } from '../config.js';
 import { sendJson } from './respond.js';
@@ -24,5 +24,5 @@ export function v3RouteNotFound(config: Config): RequestHandler {
 
 /** Outside /v3 an unknown path is an ordinary 404 with the error body. */
 export const plainNotFound: RequestHandler = (req) => {
-  throw new NotFoundError(`No route for ${req.method} ${req.path}`);
+  throw routeNotFound(req.method, req.path);
 };

@@ -4,7 +4,7 @@ import { ObjectId, type Db } from 'mongodb';
 import type { Writable } from 'node:stream';
 import type { BucketDoc } from '../db/collections.js';
 import { mediaFiles } from '../db/media-collection.js';
-import { PayloadTooLargeError } from '../errors/http-errors.js';
+import { FileStoreError, UploadTooLargeError } from '../errors/domain-errors.js';
 import { removeOriginal } from './file-store.js';
 import { HEADER_BYTES, probeImageSize } from './image-size.js';
 import { cleanOriginalName, deriveMediaName } from './media-name.js';
@@ -19,17 +19,6 @@ export interface StoredUpload {
   type: string;
   width: number | null;
   height: number | null;
-}
-
-/** A file-store (database) failure, as opposed to a client's malformed or aborted body. */
-export class FileStoreError extends Error {
-  constructor(override readonly cause: unknown) {
-    super('storing the upload failed');
-  }
-}
-
-export function uploadTooLarge(maxBytes: number): PayloadTooLargeError {
-  return new PayloadTooLargeError(`The file is larger than the ${maxBytes} byte upload limit`);
 }
 
 /** Keeps a copy of the first `max` bytes; copies, so the stream's larger buffers are not retained. */
@@ -71,7 +60,7 @@ export class GridFsStorage implements StorageEngine {
     private readonly db: Db,
     private readonly maxBytes: number,
     /** Told about an over-limit upload at once, so the 413 need not wait for the body to end. */
-    private readonly onTooLarge: (req: Request, err: PayloadTooLargeError) => void,
+    private readonly onTooLarge: (req: Request, err: UploadTooLargeError) => void,
   ) {}
 
   _handleFile(
@@ -119,14 +108,14 @@ export class GridFsStorage implements StorageEngine {
     try {
       for await (const chunk of file.stream) {
         size += (chunk as Buffer).length;
-        if (size > this.maxBytes) throw uploadTooLarge(this.maxBytes);
+        if (size > this.maxBytes) throw new UploadTooLargeError(this.maxBytes);
         head.add(chunk as Buffer);
         await settle((done) => (upload as Writable).write(chunk, done));
       }
       await settle((done) => upload.end(done));
     } catch (err) {
       await removeOriginal(this.db, fileId).catch(() => undefined);
-      if (err instanceof PayloadTooLargeError) this.onTooLarge(req, err);
+      if (err instanceof UploadTooLargeError) this.onTooLarge(req, err);
       throw err;
     }
     const bytes = head.bytes();

@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import type { GridFSBucket, ObjectId } from 'mongodb';
 import { pipeline } from 'node:stream/promises';
-import { HttpError } from '../errors/http-errors.js';
+import { RangeNotSatisfiableError } from '../errors/domain-errors.js';
 import { etagMatches, parseRange } from './range.js';
 
 export interface StoredFile {
@@ -27,8 +27,7 @@ export async function sendStoredFile(
   const range = ifRange === undefined || ifRange === file.etag ? parseRange(req.get('range'), file.length) : null;
   const notModified = etagMatches(req.get('if-none-match'), file.etag);
   if (range === 'unsatisfiable' && !notModified) {
-    res.set('Content-Range', `bytes */${file.length}`);
-    throw new HttpError(416, `Range ${req.get('range')} is outside the file's ${file.length} bytes`);
+    throw new RangeNotSatisfiableError(req.get('range') ?? '', file.length);
   }
   res.set({
     'Content-Type': file.contentType,

@@ -1,4 +1,4 @@
-import { ValidationErrors } from '../errors/http-errors.js';
+import { InvalidUploadError } from '../errors/domain-errors.js';
 import { isPlainObject } from '../util/plain-object.js';
 import { quote } from '../util/quote.js';
 
@@ -15,7 +15,8 @@ const MAX_METADATA_DEPTH = 20;
 
 /**
  * Problems with a media `metadata` value. Keys starting with "$" or holding "." are refused:
- * MongoDB reads them as operators and paths, so they could never be queried back.
+ * MongoDB reads them as operators and paths, so they could never be queried back; a key
+ * holding NUL cannot be stored at all.
  */
 export function metadataProblems(value: unknown, at = 'metadata'): string[] {
   if (!isPlainObject(value)) return [`${at} must be a JSON object`];
@@ -31,8 +32,8 @@ export function metadataProblems(value: unknown, at = 'metadata'): string[] {
       });
     } else if (isPlainObject(node)) {
       for (const [key, child] of Object.entries(node)) {
-        if (key.startsWith('$') || key.includes('.'))
-          problems.push(`${path}: key ${quote(key)} may not start with "$" or contain "."`);
+        if (key.startsWith('$') || key.includes('.') || key.includes('\u0000'))
+          problems.push(`${path}: key ${quote(key)} may not start with "$" or contain "." or a NUL character`);
         else walk(child, `${path}.${key}`, depth + 1);
       }
     }
@@ -48,23 +49,23 @@ export function metadataProblems(value: unknown, at = 'metadata'): string[] {
  */
 export function parseUploadFields(body: Record<string, unknown> | undefined): UploadFields {
   const form = body ?? {};
-  const errors = new ValidationErrors();
+  const problems: string[] = [];
   const text = (name: string): string | undefined => {
     const value = form[name];
     if (value === undefined) return undefined;
     if (typeof value === 'string') return value;
-    errors.add(`form field "${name}" must be given once as plain text`);
+    problems.push(`form field "${name}" must be given once as plain text`);
     return undefined;
   };
   const unknown = Object.keys(form).filter((k) => !KNOWN.has(k));
   if (unknown.length > 0) {
-    errors.add(`unknown form field(s) ${unknown.map(quote).join(', ')}; allowed: media, ${[...KNOWN].join(', ')}`);
+    problems.push(`unknown form field(s) ${unknown.map(quote).join(', ')}; allowed: media, ${[...KNOWN].join(', ')}`);
   }
   text('write_key');
 
   const folderRaw = text('folder')?.trim();
   if (folderRaw !== undefined && folderRaw.length > MAX_FOLDER_LENGTH)
-    errors.add(`folder must be at most ${MAX_FOLDER_LENGTH} characters`);
+    problems.push(`folder must be at most ${MAX_FOLDER_LENGTH} characters`);
 
   let metadata: unknown = {};
   if (isPlainObject(form.metadata)) metadata = form.metadata;
@@ -74,20 +75,20 @@ export function parseUploadFields(body: Record<string, unknown> | undefined): Up
       try {
         metadata = JSON.parse(raw);
       } catch (err) {
-        errors.add(`metadata must be a JSON object: ${err instanceof SyntaxError ? err.message : 'not valid JSON'}`);
+        problems.push(`metadata must be a JSON object: ${err instanceof SyntaxError ? err.message : 'not valid JSON'}`);
         metadata = {};
       }
     }
   }
-  for (const problem of metadataProblems(metadata)) errors.add(problem);
+  problems.push(...metadataProblems(metadata));
 
   const webhook = text('trigger_webhook');
   if (webhook !== undefined && !['true', 'false', ''].includes(webhook)) {
-    errors.add(`trigger_webhook must be "true" or "false", got ${quote(webhook)}`);
+    problems.push(`trigger_webhook must be "true" or "false", got ${quote(webhook)}`);
   }
   const altText = text('alt_text') ?? '';
 
-  errors.throwIfAny('Invalid upload');
+  if (problems.length > 0) throw new InvalidUploadError(problems);
   return {
     folder: folderRaw ? folderRaw : null,
     alt_text: altText,

@@ -2,8 +2,9 @@ import type { Request, RequestHandler, Response } from 'express';
 import multer, { MulterError } from 'multer';
 import type { Db } from 'mongodb';
 import type { Config } from '../config.js';
+import { DomainError, UploadTooLargeError } from '../errors/domain-errors.js';
 import { BadRequestError, HttpError, UnsupportedMediaTypeError } from '../errors/http-errors.js';
-import { FileStoreError, GridFsStorage, uploadTooLarge, type StoredUpload } from '../media/gridfs-storage.js';
+import { GridFsStorage, type StoredUpload } from '../media/gridfs-storage.js';
 
 /** The form's text fields are few and small; bounding them bounds everything but the file. */
 const MAX_FIELDS = 10;
@@ -14,26 +15,35 @@ const FORM_ALLOWANCE = MAX_FIELDS * (MAX_FIELD_BYTES + 1024) + 16 * 1024;
 function fromMulter(err: MulterError): HttpError {
   switch (err.code) {
     case 'LIMIT_UNEXPECTED_FILE':
-      return new BadRequestError(`Unexpected file field "${err.field}": send the file in the field "media"`);
+      return new BadRequestError(
+        `Unexpected file field "${err.field}": send the file in the field "media"`,
+        'invalid_body',
+      );
     case 'LIMIT_FILE_COUNT':
-      return new BadRequestError('Send one file per upload, in the field "media"');
+      return new BadRequestError('Send one file per upload, in the field "media"', 'invalid_body');
     case 'LIMIT_FIELD_VALUE':
-      return new BadRequestError(`Form field "${err.field}" is longer than ${MAX_FIELD_BYTES} bytes`);
+      return new BadRequestError(`Form field "${err.field}" is longer than ${MAX_FIELD_BYTES} bytes`, 'invalid_body');
     case 'LIMIT_FIELD_COUNT':
     case 'LIMIT_PART_COUNT':
-      return new BadRequestError(`The form has too many fields (at most ${MAX_FIELDS} besides the file)`);
+      return new BadRequestError(
+        `The form has too many fields (at most ${MAX_FIELDS} besides the file)`,
+        'invalid_body',
+      );
     default:
-      return new BadRequestError(`Invalid multipart form: ${err.message}`);
+      return new BadRequestError(`Invalid multipart form: ${err.message}`, 'invalid_body');
   }
 }
 
-/** Client mistakes become 400s; only a file-store failure stays an unknown error (500). */
-function toHttpError(err: unknown): unknown {
-  if (err instanceof HttpError) return err;
-  if (err instanceof FileStoreError) return err.cause;
+/**
+ * Multer and busboy report a client's malformed form as plain errors, so whatever is not ours
+ * (an HTTP or domain error) or multer's is the form's fault: a 400. The file store's own
+ * failures stay FileStoreErrors, which the error translator answers by their cause.
+ */
+function fromParser(err: unknown): unknown {
+  if (err instanceof HttpError || err instanceof DomainError) return err;
   if (err instanceof MulterError) return fromMulter(err);
   const detail = err instanceof Error ? err.message : String(err);
-  return new BadRequestError(`Malformed multipart/form-data body: ${detail}`);
+  return new BadRequestError(`Malformed multipart/form-data body: ${detail}`, 'invalid_body');
 }
 
 /** A refused upload's body is not worth reading: the connection closes after the error is sent. */
@@ -47,7 +57,7 @@ function closeAfterResponse(res: Response): void {
  * Content-Length already says so, otherwise as soon as the limit is crossed.
  */
 export function mediaUpload(config: Config, db: Db): RequestHandler {
-  const rejectNow = new WeakMap<Request, (err: HttpError) => void>();
+  const rejectNow = new WeakMap<Request, (err: UploadTooLargeError) => void>();
   const storage = new GridFsStorage(db, config.mediaMaxBytes, (req, err) => rejectNow.get(req)?.(err));
   const parse = multer({
     storage,
@@ -63,7 +73,7 @@ export function mediaUpload(config: Config, db: Db): RequestHandler {
     const declared = Number(req.get('content-length'));
     if (Number.isFinite(declared) && declared > config.mediaMaxBytes + FORM_ALLOWANCE) {
       closeAfterResponse(res);
-      throw uploadTooLarge(config.mediaMaxBytes);
+      throw new UploadTooLargeError(config.mediaMaxBytes);
     }
     let settled = false;
     const finish = (err?: unknown) => {
@@ -71,7 +81,7 @@ export function mediaUpload(config: Config, db: Db): RequestHandler {
       settled = true;
       rejectNow.delete(req);
       if (err === undefined || err === null) next();
-      else next(toHttpError(err));
+      else next(fromParser(err));
     };
     rejectNow.set(req, (err) => {
       closeAfterResponse(res);

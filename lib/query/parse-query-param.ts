@@ -8,17 +8,17 @@ import { MAX_QUERY_LENGTH } from './limits.js';
 export function parseQueryParam(raw: string | undefined): Record<string, unknown> {
   if (raw === undefined || raw.trim() === '') return {};
   if (raw.length > MAX_QUERY_LENGTH) {
-    throw new BadRequestError(`Malformed query: longer than ${MAX_QUERY_LENGTH} characters`);
+    throw new BadRequestError(`Malformed query: longer than ${MAX_QUERY_LENGTH} characters`, 'invalid_query');
   }
   let parsed: unknown;
   try {
     parsed = JSON.parse(raw);
   } catch (err) {
     const detail = err instanceof SyntaxError ? err.message : 'not valid JSON';
-    throw new BadRequestError(`Malformed query: not valid JSON (${detail})`);
+    throw new BadRequestError(`Malformed query: not valid JSON (${detail})`, 'invalid_query');
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    throw new BadRequestError(`Malformed query: must be a JSON object, got ${describeJson(parsed)}`);
+    throw new BadRequestError(`Malformed query: must be a JSON object, got ${describeJson(parsed)}`, 'invalid_query');
   }
   return parsed as Record<string, unknown>;
 }

@@ -68,9 +68,11 @@ export function parseSort(raw: string | undefined, ctx: SortContext): SortSpec {
     throw new BadRequestError(
       `Cannot sort by ${quote(name)}: the Metafield ${quote(key)} must be marked sortable on the Object type, ` +
         'and sorting by metadata requires "type" in the query',
+      'invalid_parameter',
     );
   }
   throw new BadRequestError(
     `Invalid sort ${quote(value)}; allowed values for ${ctx.allowed} are ${allowedValues(rules)}`,
+    'invalid_parameter',
   );
 }

@@ -92,6 +92,6 @@ export function compileFilter(raw: string | undefined, ctx: FilterContext): Reco
   if (problems.length > MAX_REPORTED_PROBLEMS) {
     errors.add(`and ${problems.length - MAX_REPORTED_PROBLEMS} more problems`);
   }
-  errors.throwIfAny('Invalid query');
+  errors.throwIfAny('Invalid query', 'invalid_query');
   return translateFilter(query, ctx);
 }

@@ -1,7 +1,7 @@
 import { Router, type Request } from 'express';
 import type { Db } from 'mongodb';
 import { mediaFiles, mediaVariants, type MediaDoc } from '../db/media-collection.js';
-import { NotFoundError } from '../errors/http-errors.js';
+import { notFound } from '../errors/not-found.js';
 import { processedVariant } from '../media/imgproc.js';
 import { parseImgprocParams, PROCESSABLE_TYPES, resolveParams } from '../media/imgproc-params.js';
 import { sendStoredFile } from '../media/send-stored-file.js';
@@ -13,9 +13,9 @@ async function mediaAt(db: Db, req: Request): Promise<MediaDoc> {
   const slug = String(req.params.bucket);
   const name = String(req.params.name);
   const bucket = await findBucketBySlug(db, slug);
-  if (!bucket) throw new NotFoundError(`Bucket with slug '${slug}' not found`);
+  if (!bucket) throw notFound('bucket', slug);
   const media = await findMediaByName(db, bucket, name);
-  if (!media) throw new NotFoundError(`Media '${name}' not found in bucket '${slug}'`);
+  if (!media) throw notFound('media_file', name, slug);
   return media;
 }
 

@@ -2,7 +2,8 @@ import { Router, type RequestHandler } from 'express';
 import type { Db } from 'mongodb';
 import type { ReadCache } from '../cache/read-cache.js';
 import type { Config } from '../config.js';
-import { BadRequestError, NotFoundError } from '../errors/http-errors.js';
+import { BadRequestError } from '../errors/http-errors.js';
+import { noMatch } from '../errors/not-found.js';
 import { cachedRead } from '../http/cached-read.js';
 import { sendJson } from '../http/respond.js';
 import { bearerKey, requireRead, requireWrite } from '../middleware/authenticate.js';
@@ -42,7 +43,10 @@ export function uploadHandlers(config: Config, db: Db): RequestHandler[] {
       try {
         requireWrite(req, res, noop);
         if (!stored)
-          throw new BadRequestError('The form has no file: send it as multipart/form-data in the field "media"');
+          throw new BadRequestError(
+            'The form has no file: send it as multipart/form-data in the field "media"',
+            'invalid_body',
+          );
         const fields = parseUploadFields(req.body as Record<string, unknown> | undefined);
         const doc = await createMedia(db, bucket, stored, fields);
         sendJson(res, 200, { media: renderMedia(doc, config, bucket) });
@@ -78,7 +82,7 @@ export function mediaRoutes(config: Config, db: Db, cache: ReadCache): RouteDef[
       const params = readParams(res, LIST);
       await cachedRead(cache, req, res, params.useCache, async () => {
         const { docs, total } = await listMedia(db, bucket, params);
-        if (docs.length === 0) throw new NotFoundError(`No media found in bucket '${bucket.slug}' for this query`);
+        if (docs.length === 0) throw noMatch('media', bucket.slug);
         return { media: docs.map((d) => pickProps(renderMedia(d, config, bucket), params.props)), total };
       });
     }),

@@ -1,7 +1,7 @@
 import type { Db } from 'mongodb';
 import type { ReadCache } from '../cache/read-cache.js';
 import type { Config } from '../config.js';
-import { NotFoundError } from '../errors/http-errors.js';
+import { noMatch } from '../errors/not-found.js';
 import { cachedRead } from '../http/cached-read.js';
 import { previewAwareStatus } from '../http/preview-status.js';
 import { sendJson } from '../http/respond.js';
@@ -45,7 +45,7 @@ export function objectRoutes(config: Config, db: Db, cache: ReadCache): RouteDef
       await cachedRead(cache, req, res, params.useCache, async () => {
         const types = await bucketTypes(db, bucket);
         const { docs, total } = await listObjects(db, bucket, types, { ...params, status });
-        if (docs.length === 0) throw new NotFoundError(`No objects found in bucket '${bucket.slug}' for this query`);
+        if (docs.length === 0) throw noMatch('objects', bucket.slug);
         const ctx = await objectRenderContext(db, config, bucket);
         return { objects: docs.map((d) => pickProps(renderObject(d, ctx), params.props)), total };
       });

@@ -1,6 +1,8 @@
 import type { Db } from 'mongodb';
 import type { BucketDoc, ObjectDoc } from '../db/collections.js';
-import { BadRequestError, HttpError } from '../errors/http-errors.js';
+import { BadRequestError } from '../errors/http-errors.js';
+import type { ErrorCode } from '../errors/codes.js';
+import { errorDetail, translateError } from '../errors/translate.js';
 import { assertValid } from '../validation/ajv-messages.js';
 import { createObject, removeObject, updateObject } from './object-writes.js';
 
@@ -13,10 +15,12 @@ interface Operation {
 }
 
 export type BatchResult =
-  { method: string; status: number; object: ObjectDoc } | { method: string; status: number; message: string };
+  | { method: string; status: number; object: ObjectDoc }
+  | { method: string; status: number; message: string }
+  | { method: string; status: number; code: ErrorCode; message: string };
 
 function requireField(op: Operation, field: 'object_id' | 'object', method: string): void {
-  if (op[field] === undefined) throw new BadRequestError(`${field} is required for method "${method}"`);
+  if (op[field] === undefined) throw new BadRequestError(`${field} is required for method "${method}"`, 'invalid_body');
 }
 
 async function apply(db: Db, bucket: BucketDoc, op: Operation): Promise<BatchResult> {
@@ -36,7 +40,10 @@ async function apply(db: Db, bucket: BucketDoc, op: Operation): Promise<BatchRes
       return { method, status: 200, message: `Object with id '${id}' deleted successfully from bucket.` };
     }
     default:
-      throw new BadRequestError(`method must be add, edit or delete, got ${JSON.stringify(op.method ?? null)}`);
+      throw new BadRequestError(
+        `method must be add, edit or delete, got ${JSON.stringify(op.method ?? null)}`,
+        'invalid_body',
+      );
   }
 }
 
@@ -56,16 +63,10 @@ export async function runBatch(
     try {
       results.push(await apply(db, bucket, op));
     } catch (err) {
-      if (err instanceof HttpError) {
-        results.push({ method: op.method ?? '', status: err.status, message: err.message });
-      } else {
-        log(`batch operation failed: ${err instanceof Error ? err.stack : String(err)}`);
-        results.push({
-          method: op.method ?? '',
-          status: 500,
-          message: 'An internal error occurred for this operation.',
-        });
-      }
+      // Each operation answers what the same request alone would have answered.
+      const failure = translateError(err);
+      if (failure.status >= 500) log(`batch operation failed: ${errorDetail(err)}`);
+      results.push({ method: op.method ?? '', status: failure.status, code: failure.code, message: failure.message });
     }
   }
   return results;

@@ -1,11 +1,14 @@
-import { MongoServerError, ObjectId, type Db } from 'mongodb';
+import { ObjectId, type Db } from 'mongodb';
 import { BUCKET_SCOPED_COLLECTIONS, bucketsCollection, type BucketDoc } from '../db/collections.js';
+import { BucketAdminError } from '../errors/domain-errors.js';
+import { isDuplicateKey } from '../errors/mongo-errors.js';
 import { removeBucketFiles } from '../media/file-store.js';
 import { generateKey, hashKey } from './keys.js';
 
 export const BUCKET_SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
-export class BucketAdminError extends Error {}
+// Re-exported for the admin CLI, which imported it from here.
+export { BucketAdminError };
 
 /** A key choice: a given key, a generated one, or none (the Bucket then accepts requests without). */
 export type KeyChoice = { kind: 'given'; key: string } | { kind: 'generate' } | { kind: 'none' };
@@ -45,8 +48,7 @@ export async function createBucket(db: Db, slug: string, read: KeyChoice, write:
       modified_at: now,
     });
   } catch (err) {
-    if (err instanceof MongoServerError && err.code === 11000)
-      throw new BucketAdminError(`Bucket "${slug}" already exists`);
+    if (isDuplicateKey(err)) throw new BucketAdminError(`Bucket "${slug}" already exists`);
     throw err;
   }
   return { slug, read_key: readKey, write_key: writeKey };

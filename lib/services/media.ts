@@ -1,7 +1,8 @@
 import { ObjectId, type Db } from 'mongodb';
 import type { BucketDoc } from '../db/collections.js';
 import { mediaCollection, type MediaDoc } from '../db/media-collection.js';
-import { BadRequestError, NotFoundError } from '../errors/http-errors.js';
+import { BadRequestError } from '../errors/http-errors.js';
+import { notFound } from '../errors/not-found.js';
 import { removeOriginal, removeVariantsOf } from '../media/file-store.js';
 import type { StoredUpload } from '../media/gridfs-storage.js';
 import { metadataProblems, type UploadFields } from '../media/upload-fields.js';
@@ -9,14 +10,10 @@ import { assertValid } from '../validation/ajv-messages.js';
 import { bumpGeneration } from './bucket-generation.js';
 import { objectIdFromHex } from '../util/object-id.js';
 
-function notFound(bucket: BucketDoc, id: string): NotFoundError {
-  return new NotFoundError(`Media with id '${id}' not found in bucket '${bucket.slug}'`);
-}
-
 /** A malformed id names no media item: 404 like any unknown id. */
 function mediaId(bucket: BucketDoc, id: string): ObjectId {
   const oid = objectIdFromHex(id);
-  if (!oid) throw notFound(bucket, id);
+  if (!oid) throw notFound('media', id, bucket.slug);
   return oid;
 }
 
@@ -51,7 +48,7 @@ export async function createMedia(
 
 export async function getMedia(db: Db, bucket: BucketDoc, id: string): Promise<MediaDoc> {
   const doc = await mediaCollection(db).findOne({ _id: mediaId(bucket, id), bucket_id: bucket._id });
-  if (!doc) throw notFound(bucket, id);
+  if (!doc) throw notFound('media', id, bucket.slug);
   return doc;
 }
 
@@ -73,7 +70,7 @@ export async function updateMedia(db: Db, bucket: BucketDoc, id: string, body: u
   const input = body as MediaPatch;
   if (input.metadata !== undefined) {
     const problems = metadataProblems(input.metadata, 'body.metadata');
-    if (problems.length > 0) throw new BadRequestError(`Invalid request body: ${problems.join('; ')}`);
+    if (problems.length > 0) throw new BadRequestError(`Invalid request body: ${problems.join('; ')}`, 'invalid_body');
   }
   const set: Partial<MediaDoc> = { modified_at: new Date() };
   if (input.folder !== undefined)
@@ -85,7 +82,7 @@ export async function updateMedia(db: Db, bucket: BucketDoc, id: string, body: u
     { $set: set },
     { returnDocument: 'after' },
   );
-  if (!updated) throw notFound(bucket, id);
+  if (!updated) throw notFound('media', id, bucket.slug);
   await bumpGeneration(db, bucket._id);
   return updated;
 }
@@ -96,7 +93,7 @@ export async function updateMedia(db: Db, bucket: BucketDoc, id: string, body: u
  */
 export async function deleteMedia(db: Db, bucket: BucketDoc, id: string): Promise<void> {
   const doc = await mediaCollection(db).findOneAndDelete({ _id: mediaId(bucket, id), bucket_id: bucket._id });
-  if (!doc) throw notFound(bucket, id);
+  if (!doc) throw notFound('media', id, bucket.slug);
   await bumpGeneration(db, bucket._id);
   await removeOriginal(db, doc.file_id);
   await removeVariantsOf(db, doc._id);

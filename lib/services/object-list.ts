@@ -41,14 +41,18 @@ async function cursorFilter(
 ): Promise<Filter<ObjectDoc> | null> {
   if (after === undefined) return null;
   if (sort.random)
-    throw new BadRequestError('after cannot be used with sort=random: a random order has no position to continue from');
+    throw new BadRequestError(
+      'after cannot be used with sort=random: a random order has no position to continue from',
+      'invalid_parameter',
+    );
   const projection = Object.fromEntries(sort.fields.map(([f]) => [f, 1]));
   // Only the sort fields are projected, so the document is read as a plain record, not an ObjectDoc.
   const last = await view.coll.findOne<Record<string, unknown>>(
     { _id: new ObjectId(after), bucket_id: bucket._id },
     { projection },
   );
-  if (!last) throw new BadRequestError(`after: no Object with id '${after}' in bucket '${bucket.slug}'`);
+  if (!last)
+    throw new BadRequestError(`after: no Object with id '${after}' in bucket '${bucket.slug}'`, 'invalid_parameter');
   return keysetFilter(sort.fields, last);
 }
 

@@ -26,7 +26,7 @@ export async function prepareMetadata(
     ]);
     problems.push(...relationships, ...files);
   }
-  if (problems.length > 0) throw new BadRequestError(`Invalid metadata: ${problems.join('; ')}`);
+  if (problems.length > 0) throw new BadRequestError(`Invalid metadata: ${problems.join('; ')}`, 'metafield_invalid');
   return toStoredMetadata(type.metafields, metadata);
 }
 

@@ -2,7 +2,8 @@ import type { Db } from 'mongodb';
 import type { BucketDoc, ObjectDoc } from '../db/collections.js';
 import { fetchExpandedPage } from '../populate/fetch-page.js';
 import { viewFor, type StatusFilter } from './object-views.js';
-import { getObject, notFound, parseObjectId } from './objects.js';
+import { notFound } from '../errors/not-found.js';
+import { getObject, parseObjectId } from './objects.js';
 
 /** One Object with its relationships resolved `depth` levels deep, in one round trip. */
 export async function getObjectExpanded(
@@ -15,6 +16,6 @@ export async function getObjectExpanded(
   const view = viewFor(db, opts.status);
   const head = [{ $match: { _id: parseObjectId(bucket, id), bucket_id: bucket._id, ...view.match } }, { $limit: 1 }];
   const [doc] = await fetchExpandedPage(view, bucket, head, null, opts.depth);
-  if (!doc) throw notFound(bucket, id);
+  if (!doc) throw notFound('object', id, bucket.slug);
   return doc;
 }

@@ -9,7 +9,9 @@ import {
   type Metafield,
   type ObjectTypeDoc,
 } from '../db/collections.js';
-import { BadRequestError, NotFoundError, ValidationErrors } from '../errors/http-errors.js';
+import { SlugTakenError } from '../errors/domain-errors.js';
+import { ValidationErrors } from '../errors/http-errors.js';
+import { notFound } from '../errors/not-found.js';
 import { assertValid } from '../validation/ajv-messages.js';
 import { checkMetafieldDefinitions } from '../validation/metafield-definitions.js';
 import { bumpGeneration } from './bucket-generation.js';
@@ -42,7 +44,7 @@ export async function findObjectType(db: Db, bucket: BucketDoc, slug: string): P
 
 export async function getObjectType(db: Db, bucket: BucketDoc, slug: string): Promise<ObjectTypeDoc> {
   const type = await findObjectType(db, bucket, slug);
-  if (!type) throw new NotFoundError(`Object type with slug '${slug}' not found in bucket '${bucket.slug}'`);
+  if (!type) throw notFound('object_type', slug, bucket.slug);
   return type;
 }
 
@@ -64,7 +66,7 @@ function checkTypeRules(
   }
   for (const p of checkMetafieldDefinitions(merged.metafields, { ownSlug, existingTypeSlugs: existing }))
     problems.add(p);
-  problems.throwIfAny('Invalid object type');
+  problems.throwIfAny('Invalid object type', 'invalid_body');
 }
 
 function sortableKeys(type: ObjectTypeDoc): string[] {
@@ -131,7 +133,7 @@ export async function updateObjectType(db: Db, bucket: BucketDoc, slug: string, 
   const existing = await typeSlugs(db, bucket);
   existing.delete(current.slug);
   if (newSlug !== current.slug && existing.has(newSlug))
-    throw new BadRequestError(`Object type with slug '${newSlug}' already exists`);
+    throw new SlugTakenError(`Object type with slug '${newSlug}' already exists`);
   const merged: ObjectTypeDoc = {
     ...current,
     ...(input as Partial<ObjectTypeDoc>),

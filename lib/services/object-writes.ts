@@ -1,6 +1,8 @@
 import { ObjectId, type Db } from 'mongodb';
 import { objectsCollection, type BucketDoc, type ObjectDoc, type ObjectTypeDoc } from '../db/collections.js';
+import { SlugTakenError } from '../errors/domain-errors.js';
 import { BadRequestError } from '../errors/http-errors.js';
+import { isDuplicateKey } from '../errors/mongo-errors.js';
 import { collectRefs, defaultMetadata } from '../serializers/metadata.js';
 import { assertValid } from '../validation/ajv-messages.js';
 import { bumpGeneration } from './bucket-generation.js';
@@ -8,7 +10,7 @@ import { prepareMetadata } from './object-metadata.js';
 import { deleteObject, getObject, putLive, typeForWrite } from './objects.js';
 import { recordRevision } from './revisions.js';
 import { parseScheduleTime } from './schedule-times.js';
-import { insertWithUniqueSlug, isDuplicateKey, slugify, slugsWhere } from './slugs.js';
+import { insertWithUniqueSlug, slugify, slugsWhere } from './slugs.js';
 
 interface ObjectInput {
   title?: string;
@@ -28,17 +30,22 @@ interface ObjectInput {
 function resolveLocale(type: ObjectTypeDoc, requested: string | null | undefined): string | null {
   if (!type.localization) {
     if (requested)
-      throw new BadRequestError(`Object type "${type.slug}" is not localized: locale "${requested}" is not allowed`);
+      throw new BadRequestError(
+        `Object type "${type.slug}" is not localized: locale "${requested}" is not allowed`,
+        'invalid_body',
+      );
     return null;
   }
   const locale = requested ?? type.priority_locale ?? null;
   if (locale === null)
     throw new BadRequestError(
       `Object type "${type.slug}" is localized: locale is required (one of ${type.locales.join(', ')})`,
+      'invalid_body',
     );
   if (!type.locales.includes(locale))
     throw new BadRequestError(
       `locale "${locale}" is not one of the locales of type "${type.slug}": ${type.locales.join(', ')}`,
+      'invalid_body',
     );
   return locale;
 }
@@ -49,7 +56,10 @@ function resolveLocale(type: ObjectTypeDoc, requested: string | null | undefined
  */
 function scheduledStatus(input: ObjectInput, publishAt: Date | null | undefined): void {
   if (publishAt && input.status === 'published') {
-    throw new BadRequestError('publish_at schedules a later publish: send status "draft" or leave status out');
+    throw new BadRequestError(
+      'publish_at schedules a later publish: send status "draft" or leave status out',
+      'invalid_body',
+    );
   }
 }
 
@@ -144,7 +154,7 @@ export async function updateObject(db: Db, bucket: BucketDoc, id: string, body: 
     await objectsCollection(db).replaceOne({ _id: current._id, bucket_id: bucket._id }, next);
   } catch (err) {
     if (isDuplicateKey(err))
-      throw new BadRequestError(`Object of type '${type.slug}' with slug '${next.slug}' already exists`);
+      throw new SlugTakenError(`Object of type '${type.slug}' with slug '${next.slug}' already exists`);
     throw err;
   }
   if (next.status === 'published') await putLive(db, next);

@@ -7,21 +7,18 @@ import {
   type ObjectDoc,
   type ObjectTypeDoc,
 } from '../db/collections.js';
-import { BadRequestError, NotFoundError } from '../errors/http-errors.js';
+import { BadRequestError } from '../errors/http-errors.js';
+import { notFound } from '../errors/not-found.js';
 import { objectIdFromHex } from '../util/object-id.js';
 import { findObjectType } from './object-types.js';
 import { contentOf, viewFor, type StatusFilter } from './object-views.js';
 
 export type { StatusFilter } from './object-views.js';
 
-export function notFound(bucket: BucketDoc, id: string): NotFoundError {
-  return new NotFoundError(`Object with id '${id}' not found in bucket '${bucket.slug}'`);
-}
-
 /** A malformed id cannot name any Object: it is a 404 like any unknown id, never a 500. */
 export function parseObjectId(bucket: BucketDoc, id: string): ObjectId {
   const oid = objectIdFromHex(id);
-  if (!oid) throw notFound(bucket, id);
+  if (!oid) throw notFound('object', id, bucket.slug);
   return oid;
 }
 
@@ -29,13 +26,13 @@ export function parseObjectId(bucket: BucketDoc, id: string): ObjectId {
 export async function getObject(db: Db, bucket: BucketDoc, id: string, status: StatusFilter): Promise<ObjectDoc> {
   const view = viewFor(db, status);
   const doc = await view.coll.findOne({ _id: parseObjectId(bucket, id), bucket_id: bucket._id, ...view.match });
-  if (!doc) throw notFound(bucket, id);
+  if (!doc) throw notFound('object', id, bucket.slug);
   return doc;
 }
 
 export async function typeForWrite(db: Db, bucket: BucketDoc, slug: string): Promise<ObjectTypeDoc> {
   const type = await findObjectType(db, bucket, slug);
-  if (!type) throw new BadRequestError(`Unknown object type "${slug}" in bucket '${bucket.slug}'`);
+  if (!type) throw new BadRequestError(`Unknown object type "${slug}" in bucket '${bucket.slug}'`, 'invalid_body');
   return type;
 }
 
@@ -48,7 +45,7 @@ export async function putLive(db: Db, doc: ObjectDoc): Promise<void> {
 export async function deleteObject(db: Db, bucket: BucketDoc, id: string): Promise<void> {
   const _id = parseObjectId(bucket, id);
   const result = await objectsCollection(db).deleteOne({ _id, bucket_id: bucket._id });
-  if (result.deletedCount === 0) throw notFound(bucket, id);
+  if (result.deletedCount === 0) throw notFound('object', id, bucket.slug);
   await publishedObjectsCollection(db).deleteOne({ _id, bucket_id: bucket._id });
   await revisionsCollection(db).deleteMany({ object_id: _id, bucket_id: bucket._id });
 }

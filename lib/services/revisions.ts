@@ -1,6 +1,6 @@
 import { ObjectId, type Db } from 'mongodb';
 import { revisionsCollection, type BucketDoc, type ObjectDoc, type RevisionDoc } from '../db/collections.js';
-import { NotFoundError } from '../errors/http-errors.js';
+import { notFound } from '../errors/not-found.js';
 import { objectIdFromHex } from '../util/object-id.js';
 
 /** Records the version `doc` now holds. Revisions are only ever inserted, never changed. */
@@ -38,10 +38,7 @@ export async function getRevision(
   const found = id
     ? await revisionsCollection(db).findOne({ _id: id, object_id: objectId, bucket_id: bucket._id })
     : null;
-  if (!found)
-    throw new NotFoundError(
-      `Revision with id '${revisionId}' not found for object '${objectId.toHexString()}' in bucket '${bucket.slug}'`,
-    );
+  if (!found) throw notFound('revision', revisionId, bucket.slug, objectId.toHexString());
   return found;
 }
 

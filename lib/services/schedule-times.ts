@@ -14,8 +14,11 @@ export function parseScheduleTime(name: string, raw: unknown, now: Date): Date |
         ? new Date(raw)
         : null;
   if (!at || Number.isNaN(at.getTime()))
-    throw new BadRequestError(`${name} must be an ISO 8601 date-time or UNIX milliseconds, got ${JSON.stringify(raw)}`);
+    throw new BadRequestError(
+      `${name} must be an ISO 8601 date-time or UNIX milliseconds, got ${JSON.stringify(raw)}`,
+      'invalid_body',
+    );
   if (at.getTime() <= now.getTime())
-    throw new BadRequestError(`${name} must be in the future, got ${at.toISOString()}`);
+    throw new BadRequestError(`${name} must be in the future, got ${at.toISOString()}`, 'invalid_body');
   return at;
 }

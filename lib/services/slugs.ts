@@ -1,5 +1,6 @@
-import { MongoServerError, type Collection, type Filter } from 'mongodb';
-import { BadRequestError } from '../errors/http-errors.js';
+import type { Collection, Filter } from 'mongodb';
+import { SlugTakenError } from '../errors/domain-errors.js';
+import { isDuplicateKey } from '../errors/mongo-errors.js';
 
 /** "Crème Brûlée & Co." → "creme-brulee-co": lowercase ASCII, hyphenated. */
 export function slugify(title: string, fallback = 'untitled'): string {
@@ -18,14 +19,10 @@ export function slugify(title: string, fallback = 'untitled'): string {
   return folded || fallback;
 }
 
-export function isDuplicateKey(err: unknown): boolean {
-  return err instanceof MongoServerError && err.code === 11000;
-}
-
 const MAX_ATTEMPTS = 60;
 
 /**
- * Inserts under a unique index. An explicit slug that is taken is the caller's error (400);
+ * Inserts under a unique index. An explicit slug that is taken is the caller's error;
  * a derived one gets the next free "-N" suffix. The unique index, not a prior read, is what
  * guarantees distinct slugs when many writers race for the same title.
  */
@@ -42,11 +39,11 @@ export async function insertWithUniqueSlug<T>(opts: {
       return await opts.insert(candidate);
     } catch (err) {
       if (!isDuplicateKey(err)) throw err;
-      if (opts.explicit) throw new BadRequestError(`${opts.what} with slug '${opts.base}' already exists`);
+      if (opts.explicit) throw new SlugTakenError(`${opts.what} with slug '${opts.base}' already exists`);
       candidate = await nextFreeSlug(opts.base, opts.takenSlugs, attempt);
     }
   }
-  throw new BadRequestError(`Could not find a free slug for '${opts.base}'; send an explicit slug`);
+  throw new SlugTakenError(`Could not find a free slug for '${opts.base}'; send an explicit slug`);
 }
 
 function escapeRegex(s: string): string {

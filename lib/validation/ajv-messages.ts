@@ -293,5 +293,6 @@ export function assertValid(schemaId: string, value: unknown, root: string): voi
   if (validate(value) === true) return;
   throw new BadRequestError(
     `Invalid request ${root}: ${describeAjvErrors(validate.errors, root, schemaId).join('; ')}`,
+    'invalid_body',
   );
 }

@@ -53,7 +53,11 @@ describe('authentication (blocks route as the probe)', () => {
 
   it('answers 404 naming an unknown Bucket', async () => {
     const res = await blocks('missing').query({ read_key: keyed.read_key! }).expect(404);
-    assert.deepEqual(res.body, { status: 404, code: 'not_found', message: "Bucket with slug 'missing' not found" });
+    assert.deepEqual(res.body, {
+      status: 404,
+      code: 'bucket_not_found',
+      message: "Bucket with slug 'missing' not found",
+    });
   });
 
   it('never stores keys in clear', async () => {

@@ -70,19 +70,21 @@ describe('HTTP behaviour', () => {
 
   it('answers unknown paths outside /v3 with 404 and the error body', async () => {
     const res = await request(h.app).get('/nope').expect(404);
-    assert.deepEqual(res.body, { status: 404, code: 'not_found', message: 'No route for GET /nope' });
+    assert.deepEqual(res.body, { status: 404, code: 'route_not_found', message: 'No route for GET /nope' });
   });
 
-  it('answers 500 with a generic body that leaks no driver text when the database fails', async () => {
+  it('answers 503 with Retry-After and no driver text when its client is closed', async () => {
     const client = new MongoClient(testEngine().uri);
     await client.connect();
     const db = client.db('content_api_test');
     await client.close();
     const logged: string[] = [];
     const broken = createApp({ config: h.config, db, log: (m) => logged.push(m) });
-    const res = await request(broken).get('/v3/buckets/open/blocks').expect(500);
-    assert.equal(res.body.status, 500);
-    assert.match(res.body.message, /contact support/);
+    const res = await request(broken).get('/v3/buckets/open/blocks').expect(503);
+    assert.equal(res.headers['retry-after'], '5');
+    assert.equal(res.body.status, 503);
+    assert.equal(res.body.code, 'service_unavailable');
+    assert.match(res.body.message, /database is unreachable/);
     assert.ok(!/Mongo|client|topology|stack/i.test(res.text), res.text);
     assert.equal(logged.length, 1);
   });

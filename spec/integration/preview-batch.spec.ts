@@ -111,6 +111,11 @@ describe('POST /objects/batch', () => {
     assert.equal(results[21].object.title, 'Edited');
     assert.match(results[23].message, /deleted successfully/);
     assert.match(results[24].message, /method must be add, edit or delete/);
+    assert.deepEqual(
+      [20, 22, 24].map((i) => results[i].code),
+      ['metafield_invalid', 'object_not_found', 'invalid_body'],
+    );
+    assert.equal(results[21].code, undefined, 'a success carries no code');
     const list = await api.get(`/objects?query=${encodeURIComponent('{"type":"items"}')}&limit=1`).expect(200);
     assert.equal(list.body.total, 20, 'the failures undid nothing');
   });
