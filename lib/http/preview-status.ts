@@ -1,9 +1,7 @@
 import type { Request, Response } from 'express';
-import type { Db } from 'mongodb';
-import type { Config } from '../config.js';
 import { bucketOf } from '../middleware/load-bucket.js';
 import type { StatusFilter } from '../services/object-views.js';
-import { verifyPreviewToken } from '../services/preview-tokens.js';
+import { verifyPreviewToken, type PreviewSecret } from '../services/preview-tokens.js';
 import { singleParam } from './params.js';
 
 /**
@@ -13,12 +11,11 @@ import { singleParam } from './params.js';
 export async function previewAwareStatus(
   req: Request,
   res: Response,
-  db: Db,
-  config: Config,
+  secret: PreviewSecret,
   requested: StatusFilter,
 ): Promise<StatusFilter> {
   const token = singleParam(req, 'preview_token');
   if (token === undefined) return requested;
-  await verifyPreviewToken(db, config.previewTokenSecret, bucketOf(res), token);
+  await verifyPreviewToken(secret, bucketOf(res), token);
   return 'any';
 }

@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import type { ReadCache } from '../cache/read-cache.js';
+import type { AppState } from '../cache/app-state.js';
 import type { Config } from '../config.js';
 import { NotFoundError } from '../errors/http-errors.js';
 import { cachedRead } from '../http/cached-read.js';
@@ -16,10 +16,11 @@ import { renderObject } from '../serializers/object.js';
 import { listObjects } from '../services/object-list.js';
 import { getObjectExpanded } from '../services/object-read.js';
 import { createObject, removeObject, updateObject } from '../services/object-writes.js';
-import { bucketTypes, objectRenderContext } from '../services/render-context.js';
+import { objectRenderContext } from '../services/render-context.js';
 import { route, type RouteDef } from './route-table.js';
 
-export function objectRoutes(config: Config, db: Db, cache: ReadCache): RouteDef[] {
+export function objectRoutes(config: Config, db: Db, state: AppState): RouteDef[] {
+  const { reads: cache, types: bucketTypes, validators, previewSecret } = state;
   const body = jsonBody(config.jsonBodyLimit);
   const base = '/buckets/:slug/objects';
   const one = `${base}/:object_id`;
@@ -28,9 +29,9 @@ export function objectRoutes(config: Config, db: Db, cache: ReadCache): RouteDef
       const bucket = bucketOf(res);
       const params = parseListParams(req.query);
       const props = parseProps(singleParam(req, 'props'));
-      params.status = await previewAwareStatus(req, res, db, config, params.status);
+      params.status = await previewAwareStatus(req, res, previewSecret, params.status);
       await cachedRead(cache, req, res, params.useCache, async () => {
-        const types = await bucketTypes(db, bucket);
+        const types = await bucketTypes.of(db, bucket);
         const { docs, total } = await listObjects(db, bucket, types, {
           query: singleParam(req, 'query'),
           sort: singleParam(req, 'sort'),
@@ -38,30 +39,30 @@ export function objectRoutes(config: Config, db: Db, cache: ReadCache): RouteDef
           params,
         });
         if (docs.length === 0) throw new NotFoundError(`No objects found in bucket '${bucket.slug}' for this query`);
-        const ctx = await objectRenderContext(db, config, bucket);
+        const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
         return { objects: docs.map((d) => pickProps(renderObject(d, ctx), props)), total };
       });
     }),
     route('post', base, body, requireWrite, async (req, res) => {
       const bucket = bucketOf(res);
-      const doc = await createObject(db, bucket, req.body);
-      const ctx = await objectRenderContext(db, config, bucket);
+      const doc = await createObject(db, validators, bucket, req.body);
+      const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
       sendJson(req, res, 200, { object: renderObject(doc, ctx) });
     }),
     route('get', one, requireRead, async (req, res) => {
       const bucket = bucketOf(res);
       const params = parseSingleReadParams(req);
-      params.status = await previewAwareStatus(req, res, db, config, params.status);
+      params.status = await previewAwareStatus(req, res, previewSecret, params.status);
       await cachedRead(cache, req, res, params.useCache, async () => {
         const doc = await getObjectExpanded(db, bucket, String(req.params.object_id), params);
-        const ctx = await objectRenderContext(db, config, bucket);
+        const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
         return { object: pickProps(renderObject(doc, ctx), params.props) };
       });
     }),
     route('patch', one, body, requireWrite, async (req, res) => {
       const bucket = bucketOf(res);
-      const doc = await updateObject(db, bucket, String(req.params.object_id), req.body);
-      const ctx = await objectRenderContext(db, config, bucket);
+      const doc = await updateObject(db, validators, bucket, String(req.params.object_id), req.body);
+      const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
       sendJson(req, res, 200, { object: renderObject(doc, ctx) });
     }),
     route('delete', one, requireWrite, async (req, res) => {

@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import type { ReadCache } from '../cache/read-cache.js';
+import type { AppState } from '../cache/app-state.js';
 import type { Config } from '../config.js';
 import { cachedRead } from '../http/cached-read.js';
 import { booleanParam, singleParam } from '../http/params.js';
@@ -19,7 +19,8 @@ import { getRevision, listRevisions } from '../services/revisions.js';
 import { route, type RouteDef } from './route-table.js';
 
 /** Revisions can be created and read, never edited or deleted: other methods are unknown routes. */
-export function revisionRoutes(config: Config, db: Db, cache: ReadCache): RouteDef[] {
+export function revisionRoutes(config: Config, db: Db, state: AppState): RouteDef[] {
+  const { reads: cache, types: bucketTypes, validators, previewSecret } = state;
   const base = '/buckets/:slug/objects/:object_id/revisions';
   return [
     route('get', base, requireRead, async (req, res) => {
@@ -27,7 +28,7 @@ export function revisionRoutes(config: Config, db: Db, cache: ReadCache): RouteD
       const params = parseListParams(req.query);
       const props = parseProps(singleParam(req, 'props'));
       const sort = parseSort(singleParam(req, 'sort'), { sortableKeys: new Set(), allowed: 'revisions' });
-      await previewAwareStatus(req, res, db, config, 'any');
+      await previewAwareStatus(req, res, previewSecret, 'any');
       await cachedRead(cache, req, res, params.useCache, async () => {
         const object = await getObject(db, bucket, String(req.params.object_id), 'any');
         const direction = sort.random ? -1 : sort.fields[0][1];
@@ -36,25 +37,25 @@ export function revisionRoutes(config: Config, db: Db, cache: ReadCache): RouteD
           limit: params.limit,
           skip: params.skip,
         });
-        const ctx = await objectRenderContext(db, config, bucket);
+        const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
         return { revisions: revisions.map((r) => pickProps(renderRevision(r, ctx), props)), total };
       });
     }),
     route('post', base, jsonBody(config.jsonBodyLimit), requireWrite, async (req, res) => {
       const bucket = bucketOf(res);
-      const revision = await createDraftRevision(db, bucket, String(req.params.object_id), req.body);
-      const ctx = await objectRenderContext(db, config, bucket);
+      const revision = await createDraftRevision(db, validators, bucket, String(req.params.object_id), req.body);
+      const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
       sendJson(req, res, 200, { revision: renderRevision(revision, ctx) });
     }),
     route('get', `${base}/:revision_id`, requireRead, async (req, res) => {
       const bucket = bucketOf(res);
       const props = parseProps(singleParam(req, 'props'));
       const useCache = booleanParam(req, 'useCache', booleanParam(req, 'use_cache', true));
-      await previewAwareStatus(req, res, db, config, 'any');
+      await previewAwareStatus(req, res, previewSecret, 'any');
       await cachedRead(cache, req, res, useCache, async () => {
         const object = await getObject(db, bucket, String(req.params.object_id), 'any');
         const revision = await getRevision(db, bucket, object._id, String(req.params.revision_id));
-        const ctx = await objectRenderContext(db, config, bucket);
+        const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
         return { revision: pickProps(renderRevision(revision, ctx), props) };
       });
     }),

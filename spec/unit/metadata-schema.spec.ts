@@ -4,10 +4,8 @@ import type { Metafield } from '../../lib/db/collections.js';
 import { HEX_A, HEX_B, bad, check, mf } from '../support/metadata-helpers.js';
 import {
   METADATA_VALIDATOR_CACHE_LIMIT,
-  clearMetadataValidatorCache,
+  MetadataValidators,
   metadataJsonSchema,
-  metadataValidatorCacheSize,
-  metadataValidatorFor,
 } from '../../lib/validation/metadata-schema.js';
 
 interface TypeCase {
@@ -227,24 +225,45 @@ describe('metadata validation', () => {
     const metafields = [mf('number', 'price')];
 
     it('returns the same function until modified_at changes', () => {
+      const validators = new MetadataValidators();
       const _id = new ObjectId();
-      const first = metadataValidatorFor({ _id, modified_at: new Date(1000), metafields }, 'create');
-      assert.equal(metadataValidatorFor({ _id, modified_at: new Date(1000), metafields }, 'create'), first);
-      assert.notEqual(metadataValidatorFor({ _id, modified_at: new Date(1000), metafields }, 'patch'), first);
+      const first = validators.for({ _id, modified_at: new Date(1000), metafields }, 'create');
+      assert.equal(validators.for({ _id, modified_at: new Date(1000), metafields }, 'create'), first);
+      assert.notEqual(validators.for({ _id, modified_at: new Date(1000), metafields }, 'patch'), first);
       const changed = [mf('text', 'price')];
-      const second = metadataValidatorFor({ _id, modified_at: new Date(2000), metafields: changed }, 'create');
+      const second = validators.for({ _id, modified_at: new Date(2000), metafields: changed }, 'create');
       assert.notEqual(second, first);
       assert.deepEqual(second({ price: 'now text' }), []);
     });
 
-    it('stays bounded', () => {
-      clearMetadataValidatorCache();
-      for (let i = 0; i < METADATA_VALIDATOR_CACHE_LIMIT + 20; i++) {
-        metadataValidatorFor({ _id: new ObjectId(), modified_at: new Date(0), metafields }, 'create');
+    it('stays bounded, dropping the least recently used first', () => {
+      const validators = new MetadataValidators();
+      const type = (n: number) => ({
+        _id: new ObjectId(n.toString(16).padStart(24, '0')),
+        modified_at: new Date(0),
+        metafields,
+      });
+      const first = validators.for(type(0), 'create');
+      const second = validators.for(type(1), 'create');
+      for (let i = 2; i < METADATA_VALIDATOR_CACHE_LIMIT + 20; i++) {
+        // Using the first one keeps it recent while the others age.
+        assert.equal(validators.for(type(0), 'create'), first);
+        validators.for(type(i), 'create');
       }
-      assert.equal(metadataValidatorCacheSize(), METADATA_VALIDATOR_CACHE_LIMIT);
-      clearMetadataValidatorCache();
-      assert.equal(metadataValidatorCacheSize(), 0);
+      assert.equal(validators.size, METADATA_VALIDATOR_CACHE_LIMIT);
+      assert.equal(validators.for(type(0), 'create'), first);
+      assert.notEqual(validators.for(type(1), 'create'), second, 'the unused one was dropped and is compiled again');
+    });
+
+    it('is kept per instance: two apps never share compiled types', () => {
+      const _id = new ObjectId();
+      const a = new MetadataValidators().for({ _id, modified_at: new Date(0), metafields }, 'create');
+      const b = new MetadataValidators().for(
+        { _id, modified_at: new Date(0), metafields: [mf('text', 'price')] },
+        'create',
+      );
+      assert.notDeepEqual(a({ price: 'text' }), []);
+      assert.deepEqual(b({ price: 'text' }), []);
     });
   });
 });
