@@ -155,10 +155,6 @@ export class MetadataValidators {
     return validate;
   }
 
-  get size(): number {
-    return this.entries.size;
-  }
-
   private forget(key: string, entry: CacheEntry): void {
     this.entries.delete(key);
     // Ajv keeps every compiled schema object in its own cache; without this it would grow forever.

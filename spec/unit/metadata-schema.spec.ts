@@ -6,6 +6,7 @@ import {
   METADATA_VALIDATOR_CACHE_LIMIT,
   MetadataValidators,
   metadataJsonSchema,
+  type MetadataValidator,
 } from '../../lib/validation/metadata-schema.js';
 
 interface TypeCase {
@@ -236,7 +237,7 @@ describe('metadata validation', () => {
       assert.deepEqual(second({ price: 'now text' }), []);
     });
 
-    it('stays bounded, dropping the least recently used first', () => {
+    it('holds the limit exactly, dropping the least recently used first', () => {
       const validators = new MetadataValidators();
       const type = (n: number) => ({
         _id: new ObjectId(n.toString(16).padStart(24, '0')),
@@ -244,15 +245,18 @@ describe('metadata validation', () => {
         metafields,
       });
       const first = validators.for(type(0), 'create');
-      const second = validators.for(type(1), 'create');
-      for (let i = 2; i < METADATA_VALIDATOR_CACHE_LIMIT + 20; i++) {
+      const others: MetadataValidator[] = [];
+      for (let n = 1; n <= METADATA_VALIDATOR_CACHE_LIMIT; n++) {
         // Using the first one keeps it recent while the others age.
         assert.equal(validators.for(type(0), 'create'), first);
-        validators.for(type(i), 'create');
+        others.push(validators.for(type(n), 'create'));
       }
-      assert.equal(validators.size, METADATA_VALIDATOR_CACHE_LIMIT);
+      // One more than the limit was compiled: the type used least recently (1) had to go, no other.
+      for (let n = 2; n <= METADATA_VALIDATOR_CACHE_LIMIT; n++) {
+        assert.equal(validators.for(type(n), 'create'), others[n - 1], `type ${n} is still cached`);
+      }
       assert.equal(validators.for(type(0), 'create'), first);
-      assert.notEqual(validators.for(type(1), 'create'), second, 'the unused one was dropped and is compiled again');
+      assert.notEqual(validators.for(type(1), 'create'), others[0], 'type 1 was dropped and is compiled again');
     });
 
     it('is kept per instance: two apps never share compiled types', () => {
