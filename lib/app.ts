@@ -1,6 +1,6 @@
 import express, { type Express } from 'express';
 import type { Db } from 'mongodb';
-import { ReadCache } from './cache/read-cache.js';
+import { AppState } from './cache/app-state.js';
 import type { Config } from './config.js';
 import { errorHandler } from './http/error-handler.js';
 import { parseQueryString } from './http/query-string.js';
@@ -29,8 +29,8 @@ export function createApp({ config, db, log = logToStderr }: AppDeps): Express {
   app.set('query parser', parseQueryString);
 
   const v3 = express.Router();
-  const cache = new ReadCache(config.cacheMaxBytes);
-  v3.use(mountRoutes(v3Routes({ config, db, cache, log }), db));
+  const state = new AppState(config, db);
+  v3.use(mountRoutes(v3Routes({ config, db, state, log }), db));
   // Unknown paths still honour (and check) `pretty`, as every /v3 response does.
   v3.use(readParamsOnce(NO_PARAMS), v3RouteNotFound(config));
   app.use('/v3', v3);

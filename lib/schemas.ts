@@ -4,17 +4,14 @@ import { projectRoot } from './project-root.js';
 
 export type JsonSchema = Record<string, unknown> & { $id: string };
 
-let cache: JsonSchema[] | null = null;
-
 /**
  * Every JSON Schema in schemas/. Each names itself by `$id` and refers to others by bare
  * name (`{"$ref": "Metafield"}`): Ajv resolves those directly and the OpenAPI builder rewrites
- * them to component references.
+ * them to component references. Read afresh on each call: callers build what they need once.
  */
 export function loadSchemas(): JsonSchema[] {
-  if (cache) return cache;
   const dir = path.join(projectRoot, 'schemas');
-  cache = fs
+  return fs
     .readdirSync(dir)
     .filter((f) => f.endsWith('.json'))
     .sort()
@@ -24,5 +21,4 @@ export function loadSchemas(): JsonSchema[] {
         throw new Error(`schemas/${f}: $id must be "${path.basename(f, '.json')}"`);
       return schema;
     });
-  return cache;
 }

@@ -19,28 +19,27 @@ export class ReadCache {
     return hit;
   }
 
+  /** Stores `body` as the newest entry; a body over a quarter of the bound is not kept at all. */
   set(key: string, body: string): void {
-    const size = body.length * 2;
-    if (size > this.maxBytes / 4) return;
+    // The new body supersedes the old one even when it is too large to keep itself.
     const old = this.entries.get(key);
     if (old !== undefined) {
-      this.bytes -= old.length * 2;
+      this.bytes -= sizeOf(old);
       this.entries.delete(key);
     }
+    const size = sizeOf(body);
+    if (size > this.maxBytes / 4) return;
     this.entries.set(key, body);
     this.bytes += size;
     for (const [k, v] of this.entries) {
       if (this.bytes <= this.maxBytes) break;
       this.entries.delete(k);
-      this.bytes -= v.length * 2;
+      this.bytes -= sizeOf(v);
     }
   }
+}
 
-  get size(): number {
-    return this.entries.size;
-  }
-
-  get usedBytes(): number {
-    return this.bytes;
-  }
+/** Strings are UTF-16 in memory: two bytes per code unit. */
+function sizeOf(body: string): number {
+  return body.length * 2;
 }

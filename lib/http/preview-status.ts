@@ -1,9 +1,7 @@
 import type { Response } from 'express';
-import type { Db } from 'mongodb';
-import type { Config } from '../config.js';
 import { bucketOf } from '../middleware/load-bucket.js';
 import type { StatusFilter } from '../query/read-params.js';
-import { verifyPreviewToken } from '../services/preview-tokens.js';
+import { verifyPreviewToken, type PreviewSecret } from '../services/preview-tokens.js';
 import { markPrivate } from './cache-control.js';
 
 /**
@@ -12,13 +10,12 @@ import { markPrivate } from './cache-control.js';
  */
 export async function previewAwareStatus(
   res: Response,
-  db: Db,
-  config: Config,
+  secret: PreviewSecret,
   token: string | undefined,
   requested: StatusFilter,
 ): Promise<StatusFilter> {
   if (token === undefined) return requested;
   markPrivate(res);
-  await verifyPreviewToken(db, config.previewTokenSecret, bucketOf(res), token);
+  await verifyPreviewToken(secret, bucketOf(res), token);
   return 'any';
 }

@@ -16,8 +16,6 @@ function toComponentRefs(node: unknown): unknown {
   return out;
 }
 
-let built: Record<string, unknown> | null = null;
-
 function readJson(file: string): Record<string, unknown> {
   return JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
 }
@@ -40,14 +38,11 @@ function loadPaths(): Record<string, unknown> {
 
 /** openapi/openapi.json (shared parameters, responses) + openapi/paths/*.json, with schemas/ as components. */
 export function openApiDocument(serverUrl: string): Record<string, unknown> {
-  if (!built) {
-    const base = readJson(path.join(projectRoot, 'openapi', 'openapi.json'));
-    base.paths = loadPaths();
-    const schemas: Record<string, unknown> = {};
-    for (const s of loadSchemas()) schemas[s.$id] = toComponentRefs(s);
-    const components = typeof base.components === 'object' && base.components !== null ? base.components : {};
-    base.components = { ...components, schemas };
-    built = toComponentRefs(base) as Record<string, unknown>;
-  }
-  return { ...built, servers: [{ url: `${serverUrl}/v3` }] };
+  const base = readJson(path.join(projectRoot, 'openapi', 'openapi.json'));
+  base.paths = loadPaths();
+  const schemas: Record<string, unknown> = {};
+  for (const s of loadSchemas()) schemas[s.$id] = toComponentRefs(s);
+  const components = typeof base.components === 'object' && base.components !== null ? base.components : {};
+  base.components = { ...components, schemas };
+  return { ...(toComponentRefs(base) as Record<string, unknown>), servers: [{ url: `${serverUrl}/v3` }] };
 }

@@ -5,22 +5,10 @@ import type { ObjectDoc } from '../db/collections.js';
 export type RelatedMap = Map<string, ObjectDoc | null>;
 
 /**
- * A page document as `props` projected it: it keeps `_id` but may lack `metadata` and `refs`,
- * whatever the ObjectDoc type of the query result says.
+ * A page document as `props` projected it: it keeps `_id` but may lack `metadata`, whatever the
+ * ObjectDoc type of the query result says.
  */
-type ProjectedDoc = Pick<ObjectDoc, '_id'> & Partial<Pick<ObjectDoc, 'metadata' | 'refs'>>;
-
-/** Ids the given documents reference (their `refs`) that have not been looked up yet. */
-export function pendingRefs(docs: Iterable<ProjectedDoc>, known: RelatedMap): ObjectId[] {
-  const out = new Map<string, ObjectId>();
-  for (const doc of docs) {
-    for (const id of doc.refs ?? []) {
-      const hex = id.toHexString();
-      if (!known.has(hex) && !out.has(hex)) out.set(hex, id);
-    }
-  }
-  return [...out.values()];
-}
+type ProjectedDoc = Pick<ObjectDoc, '_id'> & Partial<Pick<ObjectDoc, 'metadata'>>;
 
 const UNRESOLVED = Symbol('unresolved');
 

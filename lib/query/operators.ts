@@ -58,13 +58,6 @@ export const OPERATORS = {
 
 export type Operator = keyof typeof OPERATORS;
 
-type OperatorsWith<Level extends keyof OperatorSpec> = {
-  [K in Operator]: (typeof OPERATORS)[K] extends { readonly [L in Level]: Usage } ? K : never;
-}[Operator];
-
-export type FieldOperator = OperatorsWith<'field'>;
-export type FilterOperator = OperatorsWith<'filter'>;
-
 /** Own-property check: `constructor` or `__proto__` must never resolve through the prototype. */
 export function isOperator(name: string): name is Operator {
   return Object.hasOwn(OPERATORS, name);
@@ -77,5 +70,3 @@ export function fieldUsage(name: string): Usage | undefined {
 export function filterUsage(name: string): Usage | undefined {
   return isOperator(name) ? (OPERATORS[name] as OperatorSpec).filter : undefined;
 }
-
-export const OPERATOR_NAMES: readonly Operator[] = Object.keys(OPERATORS) as Operator[];

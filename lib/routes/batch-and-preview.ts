@@ -1,4 +1,5 @@
 import type { Db } from 'mongodb';
+import type { AppState } from '../cache/app-state.js';
 import type { Config } from '../config.js';
 import { sendJson } from '../http/respond.js';
 import { requireWrite } from '../middleware/authenticate.js';
@@ -14,13 +15,13 @@ import { assertValid } from '../validation/ajv-messages.js';
 import { route, type RouteDef } from './route-table.js';
 
 /** Write routes over several Objects at once, and the preview-token issuer (an addition to the spec). */
-export function batchAndPreviewRoutes(config: Config, db: Db, log: (m: string) => void): RouteDef[] {
+export function batchAndPreviewRoutes(config: Config, db: Db, state: AppState, log: (m: string) => void): RouteDef[] {
   const body = jsonBody(config.jsonBodyLimit);
   return [
     route('post', '/buckets/:slug/objects/batch', NO_PARAMS, body, requireWrite, async (req, res) => {
       const bucket = bucketOf(res);
-      const results = await runBatch(db, bucket, req.body, log);
-      const ctx = await objectRenderContext(db, config, bucket);
+      const results = await runBatch(db, state.validators, bucket, req.body, log);
+      const ctx = await objectRenderContext(db, config, state.types, bucket);
       const operations = results.map((r) => ('object' in r ? { ...r, object: renderObject(r.object, ctx) } : r));
       sendJson(res, 200, { operations });
     }),
@@ -29,7 +30,7 @@ export function batchAndPreviewRoutes(config: Config, db: Db, log: (m: string) =
       assertValid('PreviewTokenRequest', req.body, 'body');
       const objectId = (req.body as { object_id?: string }).object_id ?? null;
       if (objectId) await getObject(db, bucket, objectId, 'any');
-      sendJson(res, 200, await issuePreviewToken(db, config.previewTokenSecret, bucket, objectId));
+      sendJson(res, 200, await issuePreviewToken(state.previewSecret, bucket, objectId));
     }),
   ];
 }

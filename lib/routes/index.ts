@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import type { ReadCache } from '../cache/read-cache.js';
+import type { AppState } from '../cache/app-state.js';
 import type { Config } from '../config.js';
 import { batchAndPreviewRoutes } from './batch-and-preview.js';
 import { blocksRoutes } from './blocks.js';
@@ -13,21 +13,21 @@ import type { RouteDef } from './route-table.js';
 export interface RouteDeps {
   config: Config;
   db: Db;
-  /** Shared by every read route of this process; see lib/cache/read-cache.ts. */
-  cache: ReadCache;
+  /** What this app keeps between requests; see lib/cache/app-state.ts. */
+  state: AppState;
   /** Where server-side failures are reported (never to clients). */
   log: (msg: string) => void;
 }
 
 /** All v3 routes, in matching order (specific paths before parameterised siblings). */
-export function v3Routes({ config, db, cache, log }: RouteDeps): RouteDef[] {
+export function v3Routes({ config, db, state, log }: RouteDeps): RouteDef[] {
   return [
     ...metaRoutes(config),
     ...blocksRoutes(),
     ...objectTypeRoutes(config, db),
-    ...batchAndPreviewRoutes(config, db, log),
-    ...objectRoutes(config, db, cache),
-    ...revisionRoutes(config, db, cache),
-    ...mediaRoutes(config, db, cache),
+    ...batchAndPreviewRoutes(config, db, state, log),
+    ...objectRoutes(config, db, state),
+    ...revisionRoutes(config, db, state),
+    ...mediaRoutes(config, db, state.reads),
   ];
 }

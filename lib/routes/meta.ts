@@ -7,12 +7,14 @@ import { route, type RouteDef } from './route-table.js';
 
 /** Routes that need no Bucket and no credential. */
 export function metaRoutes(config: Config): RouteDef[] {
+  // Built from files once per app, not per request.
+  const openApi = openApiDocument(config.publicUrl);
   return [
     route('get', '/status', NO_PARAMS, (_req, res) => {
       sendJson(res, 200, { status: 'ok', region: config.region, version: serviceVersion, api_version: '3.0.0' });
     }),
     route('get', '/openapi.json', NO_PARAMS, (_req, res) => {
-      sendJson(res, 200, openApiDocument(config.publicUrl));
+      sendJson(res, 200, openApi);
     }),
   ];
 }

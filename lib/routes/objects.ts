@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import type { ReadCache } from '../cache/read-cache.js';
+import type { AppState } from '../cache/app-state.js';
 import type { Config } from '../config.js';
 import { noMatch } from '../errors/not-found.js';
 import { cachedRead } from '../http/cached-read.js';
@@ -15,7 +15,7 @@ import { renderObject } from '../serializers/object.js';
 import { listObjects } from '../services/object-list.js';
 import { getObjectExpanded } from '../services/object-read.js';
 import { createObject, removeObject, updateObject } from '../services/object-writes.js';
-import { bucketTypes, objectRenderContext } from '../services/render-context.js';
+import { objectRenderContext } from '../services/render-context.js';
 import { route, type RouteDef } from './route-table.js';
 
 const LIST = paramSet([
@@ -33,7 +33,8 @@ const LIST = paramSet([
 ]);
 const ONE = paramSet(['read_key', 'preview_token', 'props', 'status', 'depth', 'useCache']);
 
-export function objectRoutes(config: Config, db: Db, cache: ReadCache): RouteDef[] {
+export function objectRoutes(config: Config, db: Db, state: AppState): RouteDef[] {
+  const { reads: cache, types: bucketTypes, validators, previewSecret } = state;
   const body = jsonBody(config.jsonBodyLimit);
   const base = '/buckets/:slug/objects';
   const one = `${base}/:object_id`;
@@ -41,35 +42,35 @@ export function objectRoutes(config: Config, db: Db, cache: ReadCache): RouteDef
     route('get', base, LIST, requireRead, async (req, res) => {
       const bucket = bucketOf(res);
       const params = readParams(res, LIST);
-      const status = await previewAwareStatus(res, db, config, params.preview_token, params.status);
+      const status = await previewAwareStatus(res, previewSecret, params.preview_token, params.status);
       await cachedRead(cache, req, res, params.useCache, async () => {
-        const types = await bucketTypes(db, bucket);
+        const types = await bucketTypes.of(db, bucket);
         const { docs, total } = await listObjects(db, bucket, types, { ...params, status });
         if (docs.length === 0) throw noMatch('objects', bucket.slug);
-        const ctx = await objectRenderContext(db, config, bucket);
+        const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
         return { objects: docs.map((d) => pickProps(renderObject(d, ctx), params.props)), total };
       });
     }),
     route('post', base, NO_PARAMS, body, requireWrite, async (req, res) => {
       const bucket = bucketOf(res);
-      const doc = await createObject(db, bucket, req.body);
-      const ctx = await objectRenderContext(db, config, bucket);
+      const doc = await createObject(db, validators, bucket, req.body);
+      const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
       sendJson(res, 200, { object: renderObject(doc, ctx) });
     }),
     route('get', one, ONE, requireRead, async (req, res) => {
       const bucket = bucketOf(res);
       const params = readParams(res, ONE);
-      const status = await previewAwareStatus(res, db, config, params.preview_token, params.status);
+      const status = await previewAwareStatus(res, previewSecret, params.preview_token, params.status);
       await cachedRead(cache, req, res, params.useCache, async () => {
         const doc = await getObjectExpanded(db, bucket, String(req.params.object_id), { status, depth: params.depth });
-        const ctx = await objectRenderContext(db, config, bucket);
+        const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
         return { object: pickProps(renderObject(doc, ctx), params.props) };
       });
     }),
     route('patch', one, NO_PARAMS, body, requireWrite, async (req, res) => {
       const bucket = bucketOf(res);
-      const doc = await updateObject(db, bucket, String(req.params.object_id), req.body);
-      const ctx = await objectRenderContext(db, config, bucket);
+      const doc = await updateObject(db, validators, bucket, String(req.params.object_id), req.body);
+      const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
       sendJson(res, 200, { object: renderObject(doc, ctx) });
     }),
     // Webhooks are not delivered yet; trigger_webhook is read and validated so clients may already send it.

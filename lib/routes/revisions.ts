@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import type { ReadCache } from '../cache/read-cache.js';
+import type { AppState } from '../cache/app-state.js';
 import type { Config } from '../config.js';
 import { cachedRead } from '../http/cached-read.js';
 import { previewAwareStatus } from '../http/preview-status.js';
@@ -25,7 +25,8 @@ const LIST = paramSet(['read_key', 'preview_token', 'props', 'sort', 'limit', 's
 const ONE = paramSet(['read_key', 'preview_token', 'props', 'useCache']);
 
 /** Revisions can be created and read, never edited or deleted: other methods are unknown routes. */
-export function revisionRoutes(config: Config, db: Db, cache: ReadCache): RouteDef[] {
+export function revisionRoutes(config: Config, db: Db, state: AppState): RouteDef[] {
+  const { reads: cache, types: bucketTypes, validators, previewSecret } = state;
   const base = '/buckets/:slug/objects/:object_id/revisions';
   return [
     route('get', base, LIST, requireRead, async (req, res) => {
@@ -33,7 +34,7 @@ export function revisionRoutes(config: Config, db: Db, cache: ReadCache): RouteD
       const params = readParams(res, LIST);
       const sort = parseSort(params.sort, { sortableKeys: new Set(), allowed: 'revisions' });
       // Revisions show drafts anyway; a token is still verified, so a bad one is a 401 here too.
-      await previewAwareStatus(res, db, config, params.preview_token, 'any');
+      await previewAwareStatus(res, previewSecret, params.preview_token, 'any');
       await cachedRead(cache, req, res, params.useCache, async () => {
         const object = await getObject(db, bucket, String(req.params.object_id), 'any');
         const direction = sort.random ? -1 : sort.fields[0][1];
@@ -42,24 +43,24 @@ export function revisionRoutes(config: Config, db: Db, cache: ReadCache): RouteD
           limit: params.limit,
           skip: params.skip,
         });
-        const ctx = await objectRenderContext(db, config, bucket);
+        const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
         return { revisions: revisions.map((r) => pickProps(renderRevision(r, ctx), params.props)), total };
       });
     }),
     route('post', base, NO_PARAMS, jsonBody(config.jsonBodyLimit), requireWrite, async (req, res) => {
       const bucket = bucketOf(res);
-      const revision = await createDraftRevision(db, bucket, String(req.params.object_id), req.body);
-      const ctx = await objectRenderContext(db, config, bucket);
+      const revision = await createDraftRevision(db, validators, bucket, String(req.params.object_id), req.body);
+      const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
       sendJson(res, 200, { revision: renderRevision(revision, ctx) });
     }),
     route('get', `${base}/:revision_id`, ONE, requireRead, async (req, res) => {
       const bucket = bucketOf(res);
       const params = readParams(res, ONE);
-      await previewAwareStatus(res, db, config, params.preview_token, 'any');
+      await previewAwareStatus(res, previewSecret, params.preview_token, 'any');
       await cachedRead(cache, req, res, params.useCache, async () => {
         const object = await getObject(db, bucket, String(req.params.object_id), 'any');
         const revision = await getRevision(db, bucket, object._id, String(req.params.revision_id));
-        const ctx = await objectRenderContext(db, config, bucket);
+        const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
         return { revision: pickProps(renderRevision(revision, ctx), params.props) };
       });
     }),

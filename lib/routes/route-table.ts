@@ -41,8 +41,3 @@ export function mountRoutes(defs: RouteDef[], db: Db): Router {
   }
   return router;
 }
-
-/** "/buckets/:slug/objects/:object_id" → "/buckets/{slug}/objects/{object_id}" */
-export function openApiPath(expressPath: string): string {
-  return expressPath.replace(/:([A-Za-z_]+)/g, '{$1}');
-}

@@ -4,6 +4,7 @@ import { BadRequestError } from '../errors/http-errors.js';
 import type { ErrorCode } from '../errors/codes.js';
 import { errorDetail, translateError } from '../errors/translate.js';
 import { assertValid } from '../validation/ajv-messages.js';
+import type { MetadataValidators } from '../validation/metadata-schema.js';
 import { createObject, removeObject, updateObject } from './object-writes.js';
 
 /** One operation as BatchRequest.json admits it; `object` is checked by the write it goes to. */
@@ -23,16 +24,20 @@ function requireField(op: Operation, field: 'object_id' | 'object', method: stri
   if (op[field] === undefined) throw new BadRequestError(`${field} is required for method "${method}"`, 'invalid_body');
 }
 
-async function apply(db: Db, bucket: BucketDoc, op: Operation): Promise<BatchResult> {
+async function apply(db: Db, validators: MetadataValidators, bucket: BucketDoc, op: Operation): Promise<BatchResult> {
   const method = String(op.method);
   switch (op.method) {
     case 'add':
       requireField(op, 'object', method);
-      return { method, status: 200, object: await createObject(db, bucket, op.object) };
+      return { method, status: 200, object: await createObject(db, validators, bucket, op.object) };
     case 'edit':
       requireField(op, 'object_id', method);
       requireField(op, 'object', method);
-      return { method, status: 200, object: await updateObject(db, bucket, String(op.object_id), op.object) };
+      return {
+        method,
+        status: 200,
+        object: await updateObject(db, validators, bucket, String(op.object_id), op.object),
+      };
     case 'delete': {
       requireField(op, 'object_id', method);
       const id = String(op.object_id);
@@ -53,6 +58,7 @@ async function apply(db: Db, bucket: BucketDoc, op: Operation): Promise<BatchRes
  */
 export async function runBatch(
   db: Db,
+  validators: MetadataValidators,
   bucket: BucketDoc,
   body: unknown,
   log: (m: string) => void,
@@ -61,7 +67,7 @@ export async function runBatch(
   const results: BatchResult[] = [];
   for (const op of (body as { operations: Operation[] }).operations) {
     try {
-      results.push(await apply(db, bucket, op));
+      results.push(await apply(db, validators, bucket, op));
     } catch (err) {
       // Each operation answers what the same request alone would have answered.
       const failure = translateError(err);

@@ -2,6 +2,7 @@ import type { Db } from 'mongodb';
 import { objectsCollection, type BucketDoc, type RevisionDoc } from '../db/collections.js';
 import { collectRefs } from '../serializers/metadata.js';
 import { assertValid } from '../validation/ajv-messages.js';
+import type { MetadataValidators } from '../validation/metadata-schema.js';
 import { bumpGeneration } from './bucket-generation.js';
 import { prepareMetadata } from './object-metadata.js';
 import { getObject, typeForWrite } from './objects.js';
@@ -20,6 +21,7 @@ interface RevisionInput {
  */
 export async function createDraftRevision(
   db: Db,
+  validators: MetadataValidators,
   bucket: BucketDoc,
   objectId: string,
   body: unknown,
@@ -33,7 +35,10 @@ export async function createDraftRevision(
   if (input.title !== undefined) next.title = input.title;
   if (input.content !== undefined) next.content = input.content;
   if (input.metadata !== undefined) {
-    next.metadata = { ...current.metadata, ...(await prepareMetadata(db, bucket, type, input.metadata, 'patch')) };
+    next.metadata = {
+      ...current.metadata,
+      ...(await prepareMetadata(db, validators, bucket, type, input.metadata, 'patch')),
+    };
     next.refs = collectRefs(type.metafields, next.metadata);
   }
   await objectsCollection(db).replaceOne({ _id: current._id, bucket_id: bucket._id }, next);

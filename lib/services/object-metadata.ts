@@ -2,7 +2,7 @@ import { ObjectId, type Db } from 'mongodb';
 import { objectsCollection, type BucketDoc, type ObjectTypeDoc } from '../db/collections.js';
 import { BadRequestError } from '../errors/http-errors.js';
 import { relationshipRefs, toStoredMetadata } from '../serializers/metadata.js';
-import { metadataValidatorFor } from '../validation/metadata-schema.js';
+import type { MetadataValidators } from '../validation/metadata-schema.js';
 import { invalidFileValues } from './file-metafields.js';
 
 /**
@@ -11,13 +11,14 @@ import { invalidFileValues } from './file-metafields.js';
  */
 export async function prepareMetadata(
   db: Db,
+  validators: MetadataValidators,
   bucket: BucketDoc,
   type: ObjectTypeDoc,
   input: unknown,
   mode: 'create' | 'patch',
 ): Promise<Record<string, unknown>> {
   const metadata = (input ?? {}) as Record<string, unknown>;
-  const problems = metadataValidatorFor(type, mode)(metadata);
+  const problems = validators.for(type, mode)(metadata);
   if (problems.length === 0) {
     // Relationship ids and file names are each checked in one query; both run at once.
     const [relationships, files] = await Promise.all([

@@ -5,6 +5,7 @@ import { BadRequestError } from '../errors/http-errors.js';
 import { isDuplicateKey } from '../errors/mongo-errors.js';
 import { collectRefs, defaultMetadata } from '../serializers/metadata.js';
 import { assertValid } from '../validation/ajv-messages.js';
+import type { MetadataValidators } from '../validation/metadata-schema.js';
 import { bumpGeneration } from './bucket-generation.js';
 import { prepareMetadata } from './object-metadata.js';
 import { deleteObject, getObject, putLive, typeForWrite } from './objects.js';
@@ -63,7 +64,12 @@ function scheduledStatus(input: ObjectInput, publishAt: Date | null | undefined)
   }
 }
 
-export async function createObject(db: Db, bucket: BucketDoc, body: unknown): Promise<ObjectDoc> {
+export async function createObject(
+  db: Db,
+  validators: MetadataValidators,
+  bucket: BucketDoc,
+  body: unknown,
+): Promise<ObjectDoc> {
   assertValid('ObjectCreate', body, 'body');
   const input = body as ObjectInput & { title: string; type: string };
   const now = new Date();
@@ -74,7 +80,7 @@ export async function createObject(db: Db, bucket: BucketDoc, body: unknown): Pr
   const locale = resolveLocale(type, input.locale);
   const metadata = {
     ...defaultMetadata(type.metafields),
-    ...(await prepareMetadata(db, bucket, type, input.metadata, 'create')),
+    ...(await prepareMetadata(db, validators, bucket, type, input.metadata, 'create')),
   };
   const status = publishAt ? 'draft' : (input.status ?? 'published');
   const objects = objectsCollection(db);
@@ -121,7 +127,13 @@ export async function createObject(db: Db, bucket: BucketDoc, body: unknown): Pr
  * `status: "draft"` saves the result as a draft and leaves the live version as it was;
  * no status edits the latest version in place, which is also the live one when it is published.
  */
-export async function updateObject(db: Db, bucket: BucketDoc, id: string, body: unknown): Promise<ObjectDoc> {
+export async function updateObject(
+  db: Db,
+  validators: MetadataValidators,
+  bucket: BucketDoc,
+  id: string,
+  body: unknown,
+): Promise<ObjectDoc> {
   assertValid('ObjectPatch', body, 'body');
   const input = body as ObjectInput;
   const now = new Date();
@@ -138,7 +150,10 @@ export async function updateObject(db: Db, bucket: BucketDoc, id: string, body: 
   if (input.order !== undefined) next.order = input.order;
   if (input.locale !== undefined) next.locale = resolveLocale(type, input.locale);
   if (input.metadata !== undefined) {
-    next.metadata = { ...current.metadata, ...(await prepareMetadata(db, bucket, type, input.metadata, 'patch')) };
+    next.metadata = {
+      ...current.metadata,
+      ...(await prepareMetadata(db, validators, bucket, type, input.metadata, 'patch')),
+    };
     next.refs = collectRefs(type.metafields, next.metadata);
   }
   if (publishAt !== undefined) next.publish_at = publishAt;

@@ -12,26 +12,42 @@ interface SettingDoc {
   value: string;
 }
 
-let cachedSecret: Uint8Array | null = null;
-
 /**
  * The signing secret: PREVIEW_TOKEN_SECRET when set, otherwise one generated once and kept in
  * the database, so every app process on it signs and verifies alike without configuration.
+ * One per app (see lib/cache/app-state.ts), so it is read from that app's own database: apps on
+ * two databases never sign with each other's secret.
  */
-async function signingSecret(db: Db, configured: string | null): Promise<Uint8Array> {
-  if (configured) return new TextEncoder().encode(configured);
-  if (cachedSecret) return cachedSecret;
-  const settings = db.collection<SettingDoc>('settings');
-  // $setOnInsert makes concurrent first starts agree on one secret.
-  await settings.updateOne(
-    { _id: 'preview_token_secret' },
-    { $setOnInsert: { value: randomBytes(32).toString('base64') } },
-    { upsert: true },
-  );
-  const stored = await settings.findOne({ _id: 'preview_token_secret' });
-  if (!stored) throw new Error('settings.preview_token_secret is missing right after its upsert');
-  cachedSecret = Buffer.from(stored.value, 'base64');
-  return cachedSecret;
+export class PreviewSecret {
+  private pending: Promise<Uint8Array> | null = null;
+
+  constructor(
+    private readonly db: Db,
+    private readonly configured: string | null,
+  ) {}
+
+  get(): Promise<Uint8Array> {
+    if (this.configured) return Promise.resolve(new TextEncoder().encode(this.configured));
+    // A failed read is not kept: the next request tries again.
+    this.pending ??= this.load().catch((err: unknown) => {
+      this.pending = null;
+      throw err;
+    });
+    return this.pending;
+  }
+
+  private async load(): Promise<Uint8Array> {
+    const settings = this.db.collection<SettingDoc>('settings');
+    // $setOnInsert makes concurrent first starts agree on one secret.
+    await settings.updateOne(
+      { _id: 'preview_token_secret' },
+      { $setOnInsert: { value: randomBytes(32).toString('base64') } },
+      { upsert: true },
+    );
+    const stored = await settings.findOne({ _id: 'preview_token_secret' });
+    if (!stored) throw new Error('settings.preview_token_secret is missing right after its upsert');
+    return Buffer.from(stored.value, 'base64');
+  }
 }
 
 export interface IssuedPreviewToken {
@@ -41,8 +57,7 @@ export interface IssuedPreviewToken {
 
 /** A token bound to one Bucket (and optionally one Object), valid one hour. */
 export async function issuePreviewToken(
-  db: Db,
-  configured: string | null,
+  secret: PreviewSecret,
   bucket: BucketDoc,
   objectId: string | null,
   now = new Date(),
@@ -55,21 +70,21 @@ export async function issuePreviewToken(
     .setIssuedAt(Math.floor(now.getTime() / 1000))
     .setExpirationTime(exp);
   return {
-    preview_token: await jwt.sign(await signingSecret(db, configured)),
+    preview_token: await jwt.sign(await secret.get()),
     expires_at: new Date(exp * 1000).toISOString(),
   };
 }
 
 /** Throws 401 unless the token was issued here for this Bucket and has not expired. */
 export async function verifyPreviewToken(
-  db: Db,
-  configured: string | null,
+  secret: PreviewSecret,
   bucket: BucketDoc,
   token: string,
   now = new Date(),
 ): Promise<void> {
+  const key = await secret.get();
   try {
-    await jwtVerify(token, await signingSecret(db, configured), {
+    await jwtVerify(token, key, {
       issuer: ISSUER,
       subject: bucket._id.toHexString(),
       algorithms: ['HS256'],

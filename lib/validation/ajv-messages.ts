@@ -1,7 +1,6 @@
 import type { ErrorObject } from 'ajv';
 import { BadRequestError } from '../errors/http-errors.js';
-import { loadSchemas } from '../schemas.js';
-import { ajv, validatorFor } from './ajv.js';
+import { SCHEMA_IDS, ajv, validatorFor } from './ajv.js';
 
 type Node = Record<string, unknown>;
 type Branch = { ifNode: Node; branch: 'then' | 'else' };
@@ -269,7 +268,7 @@ export function describeAjvErrors(errors: ErrorObject[] | null | undefined, root
         e.schemaPath.startsWith(`${a.schemaPath}/`) &&
         (e.instancePath + '/').startsWith(a.instancePath + '/'),
     );
-  const everySchema = new Map<string, Set<Node> | null>(loadSchemas().map((s) => [s.$id, null]));
+  const everySchema = new Map<string, Set<Node> | null>(SCHEMA_IDS.map((id) => [id, null]));
   const kept = new Map<string, Located>();
   for (const e of errors) {
     if (withinAlternative(e)) continue;

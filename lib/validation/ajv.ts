@@ -5,13 +5,26 @@ import { loadSchemas } from '../schemas.js';
 // ajv-formats is CommonJS: the default import is its module.exports, which carries the plugin as `.default`.
 const addFormats = addFormatsModule.default;
 
+/** Every Ajv of the service is configured alike: allErrors lets one 400 list every problem. */
+export function newAjv(): Ajv2020 {
+  const instance = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
+  addFormats(instance);
+  return instance;
+}
+
+const fileSchemas = loadSchemas();
+
 /**
- * The one Ajv instance: every schema in schemas/ is registered under its `$id`, so a body
- * validator is `ajv.getSchema('ObjectTypeCreate')`. allErrors lets one 400 list every problem.
+ * The Ajv of the files in schemas/, each registered under its `$id`, so a body validator is
+ * `ajv.getSchema('ObjectTypeCreate')`. It holds only what the files say (compiled lazily, the
+ * same in every app), so it is shared; validators compiled from stored Object types are per
+ * app and live on their own Ajv (see metadata-schema.ts).
  */
-export const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
-addFormats(ajv);
-for (const schema of loadSchemas()) ajv.addSchema(schema);
+export const ajv = newAjv();
+for (const schema of fileSchemas) ajv.addSchema(schema);
+
+/** The `$id` of every schema in schemas/. */
+export const SCHEMA_IDS: readonly string[] = fileSchemas.map((s) => s.$id);
 
 export function validatorFor(id: string) {
   const validate = ajv.getSchema(id);

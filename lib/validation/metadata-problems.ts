@@ -9,7 +9,7 @@ import {
   optionList,
   ownValue,
 } from './metadata-common.js';
-import { compileMetafieldRegex, regexSubject } from './metadata-regex.js';
+import { regexSubject, type MetafieldRegexes } from './metadata-regex.js';
 
 /**
  * Ajv says which value failed; the wording comes from the Metafield and the value itself, so a
@@ -146,6 +146,7 @@ export function metadataProblems(
   metafields: Metafield[],
   data: unknown,
   errors: ErrorObject[],
+  regexes: MetafieldRegexes,
   typeSlug?: string,
 ): string[] {
   const problems = new Map<string, Problem>();
@@ -174,7 +175,7 @@ export function metadataProblems(
       problems.delete(key);
     }
   }
-  if (isPlainObject(data)) checkRegexes(metafields, data, '', problems);
+  if (isPlainObject(data)) checkRegexes(metafields, data, '', problems, regexes);
   return [...problems.values()].map((p) => p.message);
 }
 
@@ -183,6 +184,7 @@ function checkRegexes(
   level: Record<string, unknown>,
   prefix: string,
   problems: Map<string, Problem>,
+  regexes: MetafieldRegexes,
 ): void {
   for (const mf of metafields) {
     if (!Object.hasOwn(level, mf.key)) continue;
@@ -190,30 +192,18 @@ function checkRegexes(
     if (problems.has(path)) continue;
     const value = level[mf.key];
     if (mf.type === 'parent' && isPlainObject(value)) {
-      checkRegexes(nestedMetafields(mf), value, path, problems);
+      checkRegexes(nestedMetafields(mf), value, path, problems, regexes);
     } else if (mf.type === 'repeater' && Array.isArray(value)) {
       value.forEach((item, index) => {
-        if (isPlainObject(item)) checkRegexes(nestedMetafields(mf), item, `${path}.${index}`, problems);
+        if (isPlainObject(item)) checkRegexes(nestedMetafields(mf), item, `${path}.${index}`, problems, regexes);
       });
     } else if (typeof mf.regex === 'string' && mf.regex !== '') {
       const subject = regexSubject(value);
-      const regex = subject === null ? null : compiledRegex(mf.regex);
+      const regex = subject === null ? null : regexes.get(mf.regex);
       if (subject !== null && regex && !regex.test(subject)) {
         const detail = mf.regex_message ? mf.regex_message : `must match pattern ${JSON.stringify(mf.regex)}`;
         problems.set(path, { message: valueProblem(path, mf.type, detail), shape: false });
       }
     }
   }
-}
-
-/** Regex sources repeat across requests and types; compiling each once is enough. */
-const regexCache = new Map<string, RegExp | null>();
-const REGEX_CACHE_LIMIT = 1000;
-
-function compiledRegex(source: string): RegExp | null {
-  if (regexCache.has(source)) return regexCache.get(source) ?? null;
-  const regex = compileMetafieldRegex(source);
-  if (regexCache.size >= REGEX_CACHE_LIMIT) regexCache.delete(regexCache.keys().next().value as string);
-  regexCache.set(source, regex);
-  return regex;
 }

@@ -21,3 +21,22 @@ export function regexSubject(value: unknown): string | null {
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   return null;
 }
+
+/**
+ * Compiled Metafield regexes by source: sources repeat across requests and types, so each is
+ * compiled once. One per app (see lib/cache/app-state.ts); the oldest entry goes first.
+ */
+export class MetafieldRegexes {
+  private readonly compiled = new Map<string, RegExp | null>();
+
+  constructor(private readonly maxEntries = 1000) {}
+
+  get(source: string): RegExp | null {
+    if (this.compiled.has(source)) return this.compiled.get(source) ?? null;
+    const regex = compileMetafieldRegex(source);
+    const oldest = this.compiled.keys().next();
+    if (this.compiled.size >= this.maxEntries && !oldest.done) this.compiled.delete(oldest.value);
+    this.compiled.set(source, regex);
+    return regex;
+  }
+}

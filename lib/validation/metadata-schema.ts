@@ -1,7 +1,8 @@
 import type { Metafield, ObjectTypeDoc } from '../db/collections.js';
-import { ajv } from './ajv.js';
+import { newAjv } from './ajv.js';
 import { OBJECT_ID_PATTERN, optionKey, optionList, type MetadataMode } from './metadata-common.js';
 import { metadataProblems } from './metadata-problems.js';
+import { MetafieldRegexes } from './metadata-regex.js';
 
 export type { MetadataMode } from './metadata-common.js';
 
@@ -17,7 +18,7 @@ const TEXT_TYPES = new Set(['text', 'textarea', 'html-textarea', 'markdown']);
  * Create mode lists required keys; patch mode checks only the keys sent. A parent value or a
  * repeater item replaces its whole stored value, so nested levels always use create rules.
  * `regex` is deliberately absent: it is checked in code with JavaScript semantics so that
- * `regex_message` can be reported (see metadataValidatorFor).
+ * `regex_message` can be reported (see MetadataValidators).
  */
 export function metadataJsonSchema(metafields: Metafield[], mode: MetadataMode): object {
   return levelSchema(metafields, mode === 'create');
@@ -110,53 +111,53 @@ interface CacheEntry {
 }
 
 /**
- * One entry per (type, mode, slug): a newer modified_at replaces the entry in place, so stale
- * validators of an edited type never linger. Map order doubles as recency for eviction.
+ * Validators of `metadata` compiled from stored Object types, one per (type, mode, slug), with
+ * their own Ajv and regexes: one per app (see lib/cache/app-state.ts), so apps on different
+ * databases never see each other's types. A newer modified_at replaces the entry in place, so
+ * stale validators of an edited type never linger. Map order doubles as recency for eviction.
  */
-const cache = new Map<string, CacheEntry>();
+export class MetadataValidators {
+  private readonly ajv = newAjv();
+  private readonly regexes = new MetafieldRegexes();
+  private readonly entries = new Map<string, CacheEntry>();
 
-function forget(key: string, entry: CacheEntry): void {
-  cache.delete(key);
-  // Ajv keeps every compiled schema object in its own cache; without this it would grow forever.
-  ajv.removeSchema(entry.schema);
-}
+  constructor(private readonly maxEntries = METADATA_VALIDATOR_CACHE_LIMIT) {}
 
-/**
- * A validator for the `metadata` of Objects of `type`, compiled once per type revision.
- * It returns one message per offending key; an empty list means valid.
- */
-export function metadataValidatorFor(type: MetadataTypeInput, mode: MetadataMode): MetadataValidator {
-  const key = `${String(type._id)}|${mode}|${type.slug ?? ''}`;
-  const stamp = type.modified_at.getTime();
-  const hit = cache.get(key);
-  if (hit && hit.stamp === stamp) {
-    cache.delete(key);
-    cache.set(key, hit);
-    return hit.validate;
+  /**
+   * A validator for the `metadata` of Objects of `type`, compiled once per type revision.
+   * It returns one message per offending key; an empty list means valid.
+   */
+  for(type: MetadataTypeInput, mode: MetadataMode): MetadataValidator {
+    const key = `${String(type._id)}|${mode}|${type.slug ?? ''}`;
+    const stamp = type.modified_at.getTime();
+    const hit = this.entries.get(key);
+    if (hit && hit.stamp === stamp) {
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+      return hit.validate;
+    }
+    if (hit) this.forget(key, hit);
+
+    const metafields = type.metafields;
+    const schema = metadataJsonSchema(metafields, mode);
+    const compiled = this.ajv.compile(schema);
+    const typeSlug = type.slug;
+    const regexes = this.regexes;
+    const validate: MetadataValidator = (metadata) => {
+      const valid = compiled(metadata);
+      return metadataProblems(metafields, metadata, valid ? [] : (compiled.errors ?? []), regexes, typeSlug);
+    };
+    this.entries.set(key, { stamp, schema, validate });
+    for (const [oldestKey, oldest] of this.entries) {
+      if (this.entries.size <= this.maxEntries) break;
+      this.forget(oldestKey, oldest);
+    }
+    return validate;
   }
-  if (hit) forget(key, hit);
 
-  const metafields = type.metafields;
-  const schema = metadataJsonSchema(metafields, mode);
-  const compiled = ajv.compile(schema);
-  const typeSlug = type.slug;
-  const validate: MetadataValidator = (metadata) => {
-    const valid = compiled(metadata);
-    return metadataProblems(metafields, metadata, valid ? [] : (compiled.errors ?? []), typeSlug);
-  };
-  cache.set(key, { stamp, schema, validate });
-  while (cache.size > METADATA_VALIDATOR_CACHE_LIMIT) {
-    const [oldestKey, oldest] = cache.entries().next().value as [string, CacheEntry];
-    forget(oldestKey, oldest);
+  private forget(key: string, entry: CacheEntry): void {
+    this.entries.delete(key);
+    // Ajv keeps every compiled schema object in its own cache; without this it would grow forever.
+    this.ajv.removeSchema(entry.schema);
   }
-  return validate;
-}
-
-/** For tests and for dropping everything after bulk type changes. */
-export function clearMetadataValidatorCache(): void {
-  for (const [key, entry] of [...cache]) forget(key, entry);
-}
-
-export function metadataValidatorCacheSize(): number {
-  return cache.size;
 }

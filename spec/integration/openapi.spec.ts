@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import request from 'supertest';
-import { ReadCache } from '../../lib/cache/read-cache.js';
+import { AppState } from '../../lib/cache/app-state.js';
 import { v3Routes } from '../../lib/routes/index.js';
-import { openApiPath } from '../../lib/routes/route-table.js';
 import { freshHarness, type Harness } from '../support/harness.js';
 
 /** The parts of the document these tests read (a type alias, so the validator takes it as a record). */
@@ -13,6 +12,11 @@ type OpenApiDoc = {
   paths: Record<string, Record<string, unknown>>;
   components: Record<string, Record<string, unknown>>;
 };
+
+/** "/buckets/:slug/objects/:object_id" → "/buckets/{slug}/objects/{object_id}" */
+function openApiPath(expressPath: string): string {
+  return expressPath.replace(/:([A-Za-z_]+)/g, '{$1}');
+}
 
 describe('GET /v3/openapi.json', () => {
   let h: Harness;
@@ -30,7 +34,7 @@ describe('GET /v3/openapi.json', () => {
   });
 
   it('describes every route the app serves, with its method', () => {
-    const missing = v3Routes({ config: h.config, db: h.db, cache: new ReadCache(1), log: () => {} })
+    const missing = v3Routes({ config: h.config, db: h.db, state: new AppState(h.config, h.db), log: () => {} })
       .filter((r) => !doc.paths[openApiPath(r.path)]?.[r.method])
       .map((r) => `${r.method.toUpperCase()} ${r.path}`);
     assert.deepEqual(missing, []);
@@ -38,7 +42,7 @@ describe('GET /v3/openapi.json', () => {
 
   it('describes no route the app does not serve', () => {
     const served = new Set(
-      v3Routes({ config: h.config, db: h.db, cache: new ReadCache(1), log: () => {} }).map(
+      v3Routes({ config: h.config, db: h.db, state: new AppState(h.config, h.db), log: () => {} }).map(
         (r) => `${r.method} ${openApiPath(r.path)}`,
       ),
     );
@@ -58,7 +62,7 @@ describe('GET /v3/openapi.json', () => {
         .filter((p) => p?.in === 'query')
         .map((p) => p?.name ?? '')
         .sort();
-    const mismatched = v3Routes({ config: h.config, db: h.db, cache: new ReadCache(1), log: () => {} })
+    const mismatched = v3Routes({ config: h.config, db: h.db, state: new AppState(h.config, h.db), log: () => {} })
       .map((r) => ({
         route: `${r.method.toUpperCase()} ${r.path}`,
         reads: [...r.params.names].sort(),

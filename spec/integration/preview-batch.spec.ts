@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { SignJWT } from 'jose';
 import request from 'supertest';
+import { bucketsCollection } from '../../lib/db/collections.js';
 import { bucketClient } from '../support/client.js';
 import { freshHarness, type Harness } from '../support/harness.js';
 import type { IssuedKeys } from '../../lib/services/buckets.js';
-import { issuePreviewToken } from '../../lib/services/preview-tokens.js';
+import { PreviewSecret, issuePreviewToken } from '../../lib/services/preview-tokens.js';
 
 describe('preview tokens', () => {
   let h: Harness;
@@ -58,8 +59,10 @@ describe('preview tokens', () => {
     const res = await read(`/objects/${id}`, forged).expect(401);
     assert.match(res.body.message, /preview_token is not valid/);
     await read(`/objects/${id}`, 'garbage').expect(401);
-    const bucket = await h.db.collection('buckets').findOne({ slug: 'preview' });
-    const old = await issuePreviewToken(h.db, null, bucket as never, null, new Date(Date.now() - 2 * 3600_000));
+    const bucket = await bucketsCollection(h.db).findOne({ slug: 'preview' });
+    assert.ok(bucket);
+    const secret = new PreviewSecret(h.db, null);
+    const old = await issuePreviewToken(secret, bucket, null, new Date(Date.now() - 2 * 3600_000));
     const expired = await read(`/objects/${id}`, old.preview_token).expect(401);
     assert.match(expired.body.message, /expired/);
     const otherKeys = await h.bucket('preview-other');

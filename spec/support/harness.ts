@@ -25,13 +25,16 @@ export interface Harness {
   errors: string[];
 }
 
-/** A freshly emptied database and an app over it: call once per test file, in before(). */
-export async function freshHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness> {
+/**
+ * A freshly emptied database and an app over it: call once per test file, in before(). Another
+ * `dbName` gives a second app on a second database of the same engine and client.
+ */
+export async function freshHarness(env: NodeJS.ProcessEnv = {}, dbName = 'content_api_test'): Promise<Harness> {
   if (!client) {
     client = new MongoClient(testEngine().uri, { serverSelectionTimeoutMS: 10_000, monitorCommands: true });
     await client.connect();
   }
-  const db = client.db('content_api_test');
+  const db = client.db(dbName);
   await db.dropDatabase();
   await ensureIndexes(db);
   const config = loadConfig({ PUBLIC_URL: 'http://api.test', ...env });

@@ -1,6 +1,6 @@
 import { ObjectId } from 'mongodb';
 import type { Metafield } from '../../lib/db/collections.js';
-import { metadataValidatorFor, type MetadataMode } from '../../lib/validation/metadata-schema.js';
+import { MetadataValidators, type MetadataMode } from '../../lib/validation/metadata-schema.js';
 
 export const HEX_A = '5f1b2c3d4e5f6a7b8c9d0e1f';
 export const HEX_B = '60aabbccddeeff0011223344';
@@ -10,12 +10,12 @@ export function mf(type: Metafield['type'], key: string, extra: Partial<Metafiel
   return { type, key, title: key, ...extra };
 }
 
+/** One for every check: each new one costs a fresh Ajv. */
+const validators = new MetadataValidators();
+
 /** Problems the metadata validator of a fresh "posts" type finds. */
 export function check(metafields: Metafield[], metadata: unknown, mode: MetadataMode = 'create'): string[] {
-  return metadataValidatorFor(
-    { _id: new ObjectId(), modified_at: new Date(0), metafields, slug: 'posts' },
-    mode,
-  )(metadata);
+  return validators.for({ _id: new ObjectId(), modified_at: new Date(0), metafields, slug: 'posts' }, mode)(metadata);
 }
 
 /** The message format of a failing value. */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { ObjectId } from 'mongodb';
 import { HEX_A, bad, check, mf } from '../support/metadata-helpers.js';
-import { metadataValidatorFor } from '../../lib/validation/metadata-schema.js';
+import { MetadataValidators } from '../../lib/validation/metadata-schema.js';
 import { compileMetafieldRegex } from '../../lib/validation/metadata-regex.js';
 
 describe('metadata validation rules', () => {
@@ -33,7 +33,7 @@ describe('metadata validation rules', () => {
 
     it('a global flag does not make repeated checks alternate', () => {
       const field = mf('text', 'code', { regex: '/^a+$/g' });
-      const validate = metadataValidatorFor(
+      const validate = new MetadataValidators().for(
         { _id: new ObjectId(), modified_at: new Date(0), metafields: [field] },
         'create',
       );
@@ -78,7 +78,10 @@ describe('metadata validation rules', () => {
     });
 
     it('without a slug the unknown-key message names "this Object type"', () => {
-      const validate = metadataValidatorFor({ _id: new ObjectId(), modified_at: new Date(0), metafields: [] }, 'patch');
+      const validate = new MetadataValidators().for(
+        { _id: new ObjectId(), modified_at: new Date(0), metafields: [] },
+        'patch',
+      );
       assert.deepEqual(validate({ foo: 1 }), [
         'unknown metadata key "foo": this Object type defines no such Metafield',
       ]);

@@ -4,10 +4,9 @@ import type { Metafield } from '../../lib/db/collections.js';
 import { HEX_A, HEX_B, bad, check, mf } from '../support/metadata-helpers.js';
 import {
   METADATA_VALIDATOR_CACHE_LIMIT,
-  clearMetadataValidatorCache,
+  MetadataValidators,
   metadataJsonSchema,
-  metadataValidatorCacheSize,
-  metadataValidatorFor,
+  type MetadataValidator,
 } from '../../lib/validation/metadata-schema.js';
 
 interface TypeCase {
@@ -227,24 +226,48 @@ describe('metadata validation', () => {
     const metafields = [mf('number', 'price')];
 
     it('returns the same function until modified_at changes', () => {
+      const validators = new MetadataValidators();
       const _id = new ObjectId();
-      const first = metadataValidatorFor({ _id, modified_at: new Date(1000), metafields }, 'create');
-      assert.equal(metadataValidatorFor({ _id, modified_at: new Date(1000), metafields }, 'create'), first);
-      assert.notEqual(metadataValidatorFor({ _id, modified_at: new Date(1000), metafields }, 'patch'), first);
+      const first = validators.for({ _id, modified_at: new Date(1000), metafields }, 'create');
+      assert.equal(validators.for({ _id, modified_at: new Date(1000), metafields }, 'create'), first);
+      assert.notEqual(validators.for({ _id, modified_at: new Date(1000), metafields }, 'patch'), first);
       const changed = [mf('text', 'price')];
-      const second = metadataValidatorFor({ _id, modified_at: new Date(2000), metafields: changed }, 'create');
+      const second = validators.for({ _id, modified_at: new Date(2000), metafields: changed }, 'create');
       assert.notEqual(second, first);
       assert.deepEqual(second({ price: 'now text' }), []);
     });
 
-    it('stays bounded', () => {
-      clearMetadataValidatorCache();
-      for (let i = 0; i < METADATA_VALIDATOR_CACHE_LIMIT + 20; i++) {
-        metadataValidatorFor({ _id: new ObjectId(), modified_at: new Date(0), metafields }, 'create');
+    it('holds the limit exactly, dropping the least recently used first', () => {
+      const validators = new MetadataValidators();
+      const type = (n: number) => ({
+        _id: new ObjectId(n.toString(16).padStart(24, '0')),
+        modified_at: new Date(0),
+        metafields,
+      });
+      const first = validators.for(type(0), 'create');
+      const others: MetadataValidator[] = [];
+      for (let n = 1; n <= METADATA_VALIDATOR_CACHE_LIMIT; n++) {
+        // Using the first one keeps it recent while the others age.
+        assert.equal(validators.for(type(0), 'create'), first);
+        others.push(validators.for(type(n), 'create'));
       }
-      assert.equal(metadataValidatorCacheSize(), METADATA_VALIDATOR_CACHE_LIMIT);
-      clearMetadataValidatorCache();
-      assert.equal(metadataValidatorCacheSize(), 0);
+      // One more than the limit was compiled: the type used least recently (1) had to go, no other.
+      for (let n = 2; n <= METADATA_VALIDATOR_CACHE_LIMIT; n++) {
+        assert.equal(validators.for(type(n), 'create'), others[n - 1], `type ${n} is still cached`);
+      }
+      assert.equal(validators.for(type(0), 'create'), first);
+      assert.notEqual(validators.for(type(1), 'create'), others[0], 'type 1 was dropped and is compiled again');
+    });
+
+    it('is kept per instance: two apps never share compiled types', () => {
+      const _id = new ObjectId();
+      const a = new MetadataValidators().for({ _id, modified_at: new Date(0), metafields }, 'create');
+      const b = new MetadataValidators().for(
+        { _id, modified_at: new Date(0), metafields: [mf('text', 'price')] },
+        'create',
+      );
+      assert.notDeepEqual(a({ price: 'text' }), []);
+      assert.deepEqual(b({ price: 'text' }), []);
     });
   });
 });

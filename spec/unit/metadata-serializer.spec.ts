@@ -9,7 +9,7 @@ import {
   toStoredMetadata,
   type MetadataRenderContext,
 } from '../../lib/serializers/metadata.js';
-import { metadataValidatorFor } from '../../lib/validation/metadata-schema.js';
+import { MetadataValidators } from '../../lib/validation/metadata-schema.js';
 
 const A = '5f1b2c3d4e5f6a7b8c9d0e1f';
 const B = '60aabbccddeeff0011223344';
@@ -87,7 +87,7 @@ describe('metadata serializers', () => {
   };
 
   it('the fixture is valid input', () => {
-    const validate = metadataValidatorFor(
+    const validate = new MetadataValidators().for(
       { _id: new ObjectId(), modified_at: new Date(0), metafields: FIELDS },
       'create',
     );

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { ObjectId } from 'mongodb';
 import type { ObjectDoc } from '../../lib/db/collections.js';
-import { expandObject, pendingRefs, type RelatedMap } from '../../lib/populate/expand.js';
+import { expandObject, type RelatedMap } from '../../lib/populate/expand.js';
 
 function obj(title: string, metadata: Record<string, unknown> = {}): ObjectDoc {
   const refs: ObjectId[] = [];
@@ -113,17 +113,5 @@ describe('relationship expansion (pure)', () => {
     const a = obj('A', { next: b._id });
     expandObject(a, mapOf(b), 2);
     assert.ok(a.metadata.next instanceof ObjectId);
-  });
-
-  it('pendingRefs lists each unknown referenced id once', () => {
-    const x = new ObjectId();
-    const y = new ObjectId();
-    const a = obj('A', { p: x, q: [x, y] });
-    const b = obj('B', { r: y });
-    const known: RelatedMap = new Map([[y.toHexString(), null]]);
-    assert.deepEqual(
-      pendingRefs([a, b], known).map((id) => id.toHexString()),
-      [x.toHexString()],
-    );
   });
 });

@@ -1,0 +1,27 @@
+import type { Db } from 'mongodb';
+import type { Config } from '../config.js';
+import { PreviewSecret } from '../services/preview-tokens.js';
+import { BucketTypes } from '../services/render-context.js';
+import { MetadataValidators } from '../validation/metadata-schema.js';
+import { ReadCache } from './read-cache.js';
+
+/**
+ * Everything an app keeps between requests, made once by createApp and handed to what needs
+ * it. Nothing of the kind lives in module variables: two apps in one process (two databases,
+ * or a test beside the server) share none of it, and each answers from its own database only.
+ */
+export class AppState {
+  /** Serialized read responses. */
+  readonly reads: ReadCache;
+  /** Object types by Bucket generation, for filters, sorting and rendering. */
+  readonly types = new BucketTypes();
+  /** Compiled metadata validators of stored Object types. */
+  readonly validators = new MetadataValidators();
+  /** The preview-token signing secret of this app's database. */
+  readonly previewSecret: PreviewSecret;
+
+  constructor(config: Config, db: Db) {
+    this.reads = new ReadCache(config.cacheMaxBytes);
+    this.previewSecret = new PreviewSecret(db, config.previewTokenSecret);
+  }
+}

@@ -1,0 +1,108 @@
+import type { CommandStartedEvent, MongoClient } from 'mongodb';
+import { OPERATORS } from '../../lib/query/operators.js';
+
+/** What the query language itself may write: the Mongo name of every entry of the operator table. */
+export const QUERY_OPERATORS: readonly string[] = Object.values(OPERATORS).flatMap((spec) =>
+  Object.values(spec as Record<string, { mongo: string }>).map((usage) => usage.mongo),
+);
+
+/**
+ * What the read path adds around a translated filter: the stages of the list, single-read and
+ * relationship pipelines (lib/services/object-list.ts, object-read.ts, lib/populate/pipeline.ts),
+ * `$type` of keyset cursors (lib/query/cursor.ts), `$sum` of the driver's countDocuments, and
+ * `$options` paired with every `$regex`.
+ */
+const SERVICE_OPERATORS = [
+  '$match',
+  '$sort',
+  '$skip',
+  '$limit',
+  '$sample',
+  '$project',
+  '$facet',
+  '$unwind',
+  '$group',
+  '$lookup',
+  '$replaceRoot',
+  '$type',
+  '$sum',
+];
+
+/** Every operator a read of Objects may send to MongoDB; anything else came from a client. */
+export const ALLOWED_OPERATORS: ReadonlySet<string> = new Set([...QUERY_OPERATORS, ...SERVICE_OPERATORS]);
+
+/** Never to be sent for any input: they run code or open query forms the language does not have. */
+export const FORBIDDEN_OPERATORS = [
+  '$where',
+  '$function',
+  '$accumulator',
+  '$expr',
+  '$jsonSchema',
+  '$text',
+  '$merge',
+  '$out',
+  '$unionWith',
+  '$elemMatch',
+];
+
+/** The driver's own fields of a command envelope (not part of what the service asked for). */
+const ENVELOPE = new Set(['$db', '$readPreference', '$clusterTime', '$readConcern']);
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object') return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * Every key starting with `$` anywhere in a command (BSON values such as ObjectId are leaves),
+ * but for the driver's envelope fields at its top level.
+ */
+export function operatorsIn(command: Record<string, unknown>): Set<string> {
+  const found = new Set<string>();
+  const walk = (value: unknown): void => {
+    if (Array.isArray(value)) {
+      for (const item of value) walk(item);
+    } else if (isPlainObject(value)) {
+      for (const [key, child] of Object.entries(value)) {
+        if (key.startsWith('$')) found.add(key);
+        walk(child);
+      }
+    }
+  };
+  for (const [key, value] of Object.entries(command)) {
+    if (ENVELOPE.has(key)) continue;
+    if (key.startsWith('$')) found.add(key);
+    walk(value);
+  }
+  return found;
+}
+
+export interface CommandLog {
+  /** Commands seen since the last reset, by name. */
+  readonly counts: Map<string, number>;
+  /** Operators outside ALLOWED_OPERATORS, each with one command that carried it. */
+  readonly unexpected: Map<string, string>;
+  readonly seen: Set<string>;
+  stop(): void;
+}
+
+/** Watches every command the (monitoring) client sends until stop(). */
+export function watchOperators(client: MongoClient): CommandLog {
+  const log: CommandLog = {
+    counts: new Map(),
+    unexpected: new Map(),
+    seen: new Set(),
+    stop: () => client.off('commandStarted', listener),
+  };
+  const listener = (event: CommandStartedEvent): void => {
+    log.counts.set(event.commandName, (log.counts.get(event.commandName) ?? 0) + 1);
+    for (const op of operatorsIn(event.command)) {
+      log.seen.add(op);
+      if (!ALLOWED_OPERATORS.has(op) && !log.unexpected.has(op))
+        log.unexpected.set(op, JSON.stringify(event.command).slice(0, 400));
+    }
+  };
+  client.on('commandStarted', listener);
+  return log;
+}
