@@ -13,10 +13,10 @@ export async function prepareMetadata(
   db: Db,
   bucket: BucketDoc,
   type: ObjectTypeDoc,
-  input: unknown,
+  input: Record<string, unknown> | undefined,
   mode: 'create' | 'patch',
 ): Promise<Record<string, unknown>> {
-  const metadata = (input ?? {}) as Record<string, unknown>;
+  const metadata = input ?? {};
   const problems = metadataValidatorFor(type, mode)(metadata);
   if (problems.length === 0) {
     // Relationship ids and file names are each checked in one query; both run at once.

@@ -2,6 +2,7 @@ import { ObjectId, type Db } from 'mongodb';
 import { objectsCollection, type BucketDoc, type ObjectDoc, type ObjectTypeDoc } from '../db/collections.js';
 import { BadRequestError } from '../errors/http-errors.js';
 import { collectRefs, defaultMetadata } from '../serializers/metadata.js';
+import type { ObjectCreate, ObjectPatch } from '../types/bodies.generated.js';
 import { assertValid } from '../validation/ajv-messages.js';
 import { bumpGeneration } from './bucket-generation.js';
 import { prepareMetadata } from './object-metadata.js';
@@ -9,20 +10,6 @@ import { deleteObject, getObject, putLive, typeForWrite } from './objects.js';
 import { recordRevision } from './revisions.js';
 import { parseScheduleTime } from './schedule-times.js';
 import { insertWithUniqueSlug, isDuplicateKey, slugify, slugsWhere } from './slugs.js';
-
-interface ObjectInput {
-  title?: string;
-  type?: string;
-  slug?: string;
-  status?: 'published' | 'draft';
-  content?: string;
-  locale?: string | null;
-  thumbnail?: string | null;
-  metadata?: Record<string, unknown>;
-  order?: number;
-  publish_at?: string | number | null;
-  unpublish_at?: string | number | null;
-}
 
 /** Localized types take one of their locales (default: priority_locale); others take none. */
 function resolveLocale(type: ObjectTypeDoc, requested: string | null | undefined): string | null {
@@ -47,15 +34,14 @@ function resolveLocale(type: ObjectTypeDoc, requested: string | null | undefined
  * A scheduled publish keeps the Object a draft until its time, so `status: "published"`
  * together with a future `publish_at` contradicts itself.
  */
-function scheduledStatus(input: ObjectInput, publishAt: Date | null | undefined): void {
+function scheduledStatus(input: ObjectCreate | ObjectPatch, publishAt: Date | null | undefined): void {
   if (publishAt && input.status === 'published') {
     throw new BadRequestError('publish_at schedules a later publish: send status "draft" or leave status out');
   }
 }
 
-export async function createObject(db: Db, bucket: BucketDoc, body: unknown): Promise<ObjectDoc> {
-  assertValid('ObjectCreate', body, 'body');
-  const input = body as ObjectInput & { title: string; type: string };
+export async function createObject(db: Db, bucket: BucketDoc, input: unknown): Promise<ObjectDoc> {
+  assertValid('ObjectCreate', input, 'body');
   const now = new Date();
   const publishAt = parseScheduleTime('publish_at', input.publish_at, now);
   const unpublishAt = parseScheduleTime('unpublish_at', input.unpublish_at, now);
@@ -111,9 +97,8 @@ export async function createObject(db: Db, bucket: BucketDoc, body: unknown): Pr
  * `status: "draft"` saves the result as a draft and leaves the live version as it was;
  * no status edits the latest version in place, which is also the live one when it is published.
  */
-export async function updateObject(db: Db, bucket: BucketDoc, id: string, body: unknown): Promise<ObjectDoc> {
-  assertValid('ObjectPatch', body, 'body');
-  const input = body as ObjectInput;
+export async function updateObject(db: Db, bucket: BucketDoc, id: string, input: unknown): Promise<ObjectDoc> {
+  assertValid('ObjectPatch', input, 'body');
   const now = new Date();
   const publishAt = parseScheduleTime('publish_at', input.publish_at, now);
   const unpublishAt = parseScheduleTime('unpublish_at', input.unpublish_at, now);
