@@ -5,6 +5,7 @@ import { requireWrite } from '../middleware/authenticate.js';
 import { jsonBody } from '../middleware/json-body.js';
 import { bucketOf } from '../middleware/load-bucket.js';
 import { renderObject } from '../serializers/object.js';
+import type { BatchResponse } from '../serializers/responses.js';
 import { runBatch } from '../services/batch.js';
 import { getObject } from '../services/objects.js';
 import { issuePreviewToken } from '../services/preview-tokens.js';
@@ -21,12 +22,13 @@ export function batchAndPreviewRoutes(config: Config, db: Db, log: (m: string) =
       const results = await runBatch(db, bucket, req.body, log);
       const ctx = await objectRenderContext(db, config, bucket);
       const operations = results.map((r) => ('object' in r ? { ...r, object: renderObject(r.object, ctx) } : r));
-      sendJson(req, res, 200, { operations });
+      sendJson(req, res, 200, { operations } satisfies BatchResponse);
     }),
     route('post', '/buckets/:slug/preview-tokens', body, requireWrite, async (req, res) => {
       const bucket = bucketOf(res);
-      assertValid('PreviewTokenRequest', req.body, 'body');
-      const objectId = (req.body as { object_id?: string }).object_id ?? null;
+      const input: unknown = req.body;
+      assertValid('PreviewTokenRequest', input, 'body');
+      const objectId = input.object_id ?? null;
       if (objectId) await getObject(db, bucket, objectId, 'any');
       sendJson(req, res, 200, await issuePreviewToken(db, config.previewTokenSecret, bucket, objectId));
     }),

@@ -15,6 +15,7 @@ import { parseUploadFields } from '../media/upload-fields.js';
 import { parseListParams } from '../query/cursor.js';
 import { parseProps, pickProps } from '../query/props.js';
 import { renderMedia } from '../serializers/media.js';
+import type { MediaList, MediaResponse, Picked } from '../serializers/responses.js';
 import { createMedia, deleteMedia, getMedia, updateMedia } from '../services/media.js';
 import { listMedia } from '../services/media-list.js';
 import { route, type RouteDef } from './route-table.js';
@@ -45,7 +46,7 @@ export function uploadHandlers(config: Config, db: Db): RequestHandler[] {
           throw new BadRequestError('The form has no file: send it as multipart/form-data in the field "media"');
         const fields = parseUploadFields(req.body as Record<string, unknown> | undefined);
         const doc = await createMedia(db, bucket, stored, fields);
-        sendJson(req, res, 200, { media: renderMedia(doc, config, bucket) });
+        sendJson(req, res, 200, { media: renderMedia(doc, config, bucket) } satisfies MediaResponse);
       } catch (err) {
         if (stored) await removeOriginal(db, stored.file_id).catch(() => undefined);
         throw err;
@@ -78,7 +79,7 @@ export function mediaRoutes(config: Config, db: Db, cache: ReadCache): RouteDef[
           params,
         });
         if (docs.length === 0) throw new NotFoundError(`No media found in bucket '${bucket.slug}' for this query`);
-        return { media: docs.map((d) => pickProps(renderMedia(d, config, bucket), props)), total };
+        return { media: docs.map((d) => pickProps(renderMedia(d, config, bucket), props)), total } satisfies MediaList;
       });
     }),
     route('get', one, requireRead, async (req, res) => {
@@ -87,13 +88,13 @@ export function mediaRoutes(config: Config, db: Db, cache: ReadCache): RouteDef[
       const useCache = booleanParam(req, 'useCache', booleanParam(req, 'use_cache', true));
       await cachedRead(cache, req, res, useCache, async () => {
         const doc = await getMedia(db, bucket, String(req.params.media_id));
-        return { media: pickProps(renderMedia(doc, config, bucket), props) };
+        return { media: pickProps(renderMedia(doc, config, bucket), props) } satisfies MediaResponse<Picked>;
       });
     }),
     route('patch', one, body, requireWrite, async (req, res) => {
       const bucket = bucketOf(res);
       const doc = await updateMedia(db, bucket, String(req.params.media_id), req.body);
-      sendJson(req, res, 200, { media: renderMedia(doc, config, bucket) });
+      sendJson(req, res, 200, { media: renderMedia(doc, config, bucket) } satisfies MediaResponse);
     }),
     route('delete', one, requireWrite, async (req, res) => {
       booleanParam(req, 'trigger_webhook', false);

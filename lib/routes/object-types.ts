@@ -6,6 +6,7 @@ import { jsonBody } from '../middleware/json-body.js';
 import { bucketOf } from '../middleware/load-bucket.js';
 import { booleanParam } from '../http/params.js';
 import { renderObjectType } from '../serializers/object-type.js';
+import type { ObjectTypeList, ObjectTypeResponse } from '../serializers/responses.js';
 import {
   createObjectType,
   deleteObjectType,
@@ -21,19 +22,19 @@ export function objectTypeRoutes(config: Config, db: Db): RouteDef[] {
   return [
     route('get', base, requireRead, async (req, res) => {
       const types = await listObjectTypes(db, bucketOf(res));
-      sendJson(req, res, 200, { object_types: types.map(renderObjectType) });
+      sendJson(req, res, 200, { object_types: types.map(renderObjectType) } satisfies ObjectTypeList);
     }),
     route('post', base, body, requireWrite, async (req, res) => {
       const type = await createObjectType(db, bucketOf(res), req.body);
-      sendJson(req, res, 200, { object_type: renderObjectType(type) });
+      sendJson(req, res, 200, { object_type: renderObjectType(type) } satisfies ObjectTypeResponse);
     }),
     route('get', `${base}/:type_slug`, requireRead, async (req, res) => {
       const type = await getObjectType(db, bucketOf(res), String(req.params.type_slug));
-      sendJson(req, res, 200, { object_type: renderObjectType(type) });
+      sendJson(req, res, 200, { object_type: renderObjectType(type) } satisfies ObjectTypeResponse);
     }),
     route('patch', `${base}/:type_slug`, body, requireWrite, async (req, res) => {
       const type = await updateObjectType(db, bucketOf(res), String(req.params.type_slug), req.body);
-      sendJson(req, res, 200, { object_type: renderObjectType(type) });
+      sendJson(req, res, 200, { object_type: renderObjectType(type) } satisfies ObjectTypeResponse);
     }),
     route('delete', `${base}/:type_slug`, requireWrite, async (req, res) => {
       // Webhooks are not delivered yet; the flag is validated so clients may already send it.

@@ -13,6 +13,7 @@ import { parseListParams } from '../query/cursor.js';
 import { parseProps, pickProps } from '../query/props.js';
 import { parseSingleReadParams } from '../query/single-read-params.js';
 import { renderObject } from '../serializers/object.js';
+import type { ObjectList, ObjectResponse, Picked } from '../serializers/responses.js';
 import { listObjects } from '../services/object-list.js';
 import { getObjectExpanded } from '../services/object-read.js';
 import { createObject, removeObject, updateObject } from '../services/object-writes.js';
@@ -39,14 +40,14 @@ export function objectRoutes(config: Config, db: Db, cache: ReadCache): RouteDef
         });
         if (docs.length === 0) throw new NotFoundError(`No objects found in bucket '${bucket.slug}' for this query`);
         const ctx = await objectRenderContext(db, config, bucket);
-        return { objects: docs.map((d) => pickProps(renderObject(d, ctx), props)), total };
+        return { objects: docs.map((d) => pickProps(renderObject(d, ctx), props)), total } satisfies ObjectList;
       });
     }),
     route('post', base, body, requireWrite, async (req, res) => {
       const bucket = bucketOf(res);
       const doc = await createObject(db, bucket, req.body);
       const ctx = await objectRenderContext(db, config, bucket);
-      sendJson(req, res, 200, { object: renderObject(doc, ctx) });
+      sendJson(req, res, 200, { object: renderObject(doc, ctx) } satisfies ObjectResponse);
     }),
     route('get', one, requireRead, async (req, res) => {
       const bucket = bucketOf(res);
@@ -55,14 +56,14 @@ export function objectRoutes(config: Config, db: Db, cache: ReadCache): RouteDef
       await cachedRead(cache, req, res, params.useCache, async () => {
         const doc = await getObjectExpanded(db, bucket, String(req.params.object_id), params);
         const ctx = await objectRenderContext(db, config, bucket);
-        return { object: pickProps(renderObject(doc, ctx), params.props) };
+        return { object: pickProps(renderObject(doc, ctx), params.props) } satisfies ObjectResponse<Picked>;
       });
     }),
     route('patch', one, body, requireWrite, async (req, res) => {
       const bucket = bucketOf(res);
       const doc = await updateObject(db, bucket, String(req.params.object_id), req.body);
       const ctx = await objectRenderContext(db, config, bucket);
-      sendJson(req, res, 200, { object: renderObject(doc, ctx) });
+      sendJson(req, res, 200, { object: renderObject(doc, ctx) } satisfies ObjectResponse);
     }),
     route('delete', one, requireWrite, async (req, res) => {
       booleanParam(req, 'trigger_webhook', false);

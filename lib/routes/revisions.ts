@@ -11,6 +11,7 @@ import { bucketOf } from '../middleware/load-bucket.js';
 import { parseListParams } from '../query/cursor.js';
 import { parseProps, pickProps } from '../query/props.js';
 import { parseSort } from '../query/sort.js';
+import type { Picked, RevisionList, RevisionResponse } from '../serializers/responses.js';
 import { renderRevision } from '../serializers/revision.js';
 import { createDraftRevision } from '../services/draft-revisions.js';
 import { getObject } from '../services/objects.js';
@@ -37,14 +38,17 @@ export function revisionRoutes(config: Config, db: Db, cache: ReadCache): RouteD
           skip: params.skip,
         });
         const ctx = await objectRenderContext(db, config, bucket);
-        return { revisions: revisions.map((r) => pickProps(renderRevision(r, ctx), props)), total };
+        return {
+          revisions: revisions.map((r) => pickProps(renderRevision(r, ctx), props)),
+          total,
+        } satisfies RevisionList;
       });
     }),
     route('post', base, jsonBody(config.jsonBodyLimit), requireWrite, async (req, res) => {
       const bucket = bucketOf(res);
       const revision = await createDraftRevision(db, bucket, String(req.params.object_id), req.body);
       const ctx = await objectRenderContext(db, config, bucket);
-      sendJson(req, res, 200, { revision: renderRevision(revision, ctx) });
+      sendJson(req, res, 200, { revision: renderRevision(revision, ctx) } satisfies RevisionResponse);
     }),
     route('get', `${base}/:revision_id`, requireRead, async (req, res) => {
       const bucket = bucketOf(res);
@@ -55,7 +59,7 @@ export function revisionRoutes(config: Config, db: Db, cache: ReadCache): RouteD
         const object = await getObject(db, bucket, String(req.params.object_id), 'any');
         const revision = await getRevision(db, bucket, object._id, String(req.params.revision_id));
         const ctx = await objectRenderContext(db, config, bucket);
-        return { revision: pickProps(renderRevision(revision, ctx), props) };
+        return { revision: pickProps(renderRevision(revision, ctx), props) } satisfies RevisionResponse<Picked>;
       });
     }),
   ];

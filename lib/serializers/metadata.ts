@@ -11,7 +11,13 @@ import {
   ownValue,
 } from '../validation/metadata-common.js';
 
-export { renderMetadata, type MetadataRenderContext } from './metadata-render.js';
+export {
+  renderMetadata,
+  type ApiFileUrls,
+  type ApiMetadata,
+  type ApiSelectValue,
+  type MetadataRenderContext,
+} from './metadata-render.js';
 
 /*
  * Stored form (see ObjectDoc): object → ObjectId, objects → ObjectId[], select-dropdown → the

@@ -6,6 +6,7 @@ import { keysetFilter, type ListParams } from '../query/cursor.js';
 import { propsProjection } from '../query/props.js';
 import { parseSort, type SortSpec } from '../query/sort.js';
 import { compileFilter } from '../query/translate-filter.js';
+import type { ReadObject } from '../serializers/object.js';
 import { relationshipPaths } from './relationship-paths.js';
 import { viewFor, type ObjectView } from './object-views.js';
 
@@ -17,7 +18,8 @@ export interface ListQuery {
 }
 
 export interface ListResult {
-  docs: ObjectDoc[];
+  /** Projected to what `props` needs, when given. */
+  docs: ReadObject[];
   total: number;
 }
 
