@@ -44,9 +44,12 @@ export interface MetafieldOption {
   value: string;
 }
 
-/** A Metafield definition as stored on its Object type (and answered as sent). */
-export interface Metafield {
-  type: MetafieldType;
+/** MIME top-level types a file Metafield may restrict its media to. */
+export const MEDIA_VALIDATION_TYPES = ['image', 'video', 'audio', 'application', 'text'] as const;
+
+/** The fields every Metafield definition may carry; which apply depends on `type` (schemas/Metafield.json). */
+interface MetafieldFields {
+  id?: string;
   title: string;
   key: string;
   value?: unknown;
@@ -57,13 +60,34 @@ export interface Metafield {
   maxlength?: number;
   /** select-dropdown/radio-buttons/check-boxes: option objects; switch: "true,false" or "yes,no". */
   options?: MetafieldOption[] | string;
-  children?: Metafield[];
   object_type?: string;
   repeater_fields?: Metafield[];
-  media_validation_type?: string;
+  media_validation_type?: (typeof MEDIA_VALIDATION_TYPES)[number];
   sortable?: boolean;
   helptext?: string;
 }
+
+/** One item of a repeater: its own copies of the repeater_fields. */
+export interface RepeatingItem {
+  id?: string;
+  type: 'repeating_item';
+  title?: string;
+  key?: string;
+  children: Metafield[];
+}
+
+/** What `children` holds: nested Metafields for a parent, repeating items for a repeater, nothing otherwise. */
+type ChildrenOf<T extends MetafieldType> = T extends 'parent'
+  ? Metafield[]
+  : T extends 'repeater'
+    ? RepeatingItem[]
+    : never;
+
+/** A Metafield definition of one type. */
+export type MetafieldOf<T extends MetafieldType> = MetafieldFields & { type: T; children?: ChildrenOf<T> };
+
+/** A Metafield definition as stored on its Object type (and answered as sent). */
+export type Metafield = { [T in MetafieldType]: MetafieldOf<T> }[MetafieldType];
 
 export interface ObjectTypeDoc {
   _id: ObjectId;

@@ -7,6 +7,7 @@ import { jsonBody } from '../middleware/json-body.js';
 import { bucketOf } from '../middleware/load-bucket.js';
 import { NO_PARAMS } from '../query/read-params.js';
 import { renderObject } from '../serializers/object.js';
+import type { BatchResponse } from '../serializers/responses.js';
 import { runBatch } from '../services/batch.js';
 import { getObject } from '../services/objects.js';
 import { issuePreviewToken } from '../services/preview-tokens.js';
@@ -23,12 +24,13 @@ export function batchAndPreviewRoutes(config: Config, db: Db, state: AppState, l
       const results = await runBatch(db, state.validators, bucket, req.body, log);
       const ctx = await objectRenderContext(db, config, state.types, bucket);
       const operations = results.map((r) => ('object' in r ? { ...r, object: renderObject(r.object, ctx) } : r));
-      sendJson(res, 200, { operations });
+      sendJson(res, 200, { operations } satisfies BatchResponse);
     }),
     route('post', '/buckets/:slug/preview-tokens', NO_PARAMS, body, requireWrite, async (req, res) => {
       const bucket = bucketOf(res);
-      assertValid('PreviewTokenRequest', req.body, 'body');
-      const objectId = (req.body as { object_id?: string }).object_id ?? null;
+      const input: unknown = req.body;
+      assertValid('PreviewTokenRequest', input, 'body');
+      const objectId = input.object_id ?? null;
       if (objectId) await getObject(db, bucket, objectId, 'any');
       sendJson(res, 200, await issuePreviewToken(state.previewSecret, bucket, objectId));
     }),

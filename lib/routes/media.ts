@@ -16,6 +16,7 @@ import { readParams, readParamsOnce } from '../middleware/read-params.js';
 import { pickProps } from '../query/props.js';
 import { DELETE_PARAMS, NO_PARAMS, paramSet } from '../query/read-params.js';
 import { renderMedia } from '../serializers/media.js';
+import type { MediaList, MediaResponse, Picked } from '../serializers/responses.js';
 import { createMedia, deleteMedia, getMedia, updateMedia } from '../services/media.js';
 import { listMedia } from '../services/media-list.js';
 import { route, type RouteDef } from './route-table.js';
@@ -49,7 +50,7 @@ export function uploadHandlers(config: Config, db: Db): RequestHandler[] {
           );
         const fields = parseUploadFields(req.body as Record<string, unknown> | undefined);
         const doc = await createMedia(db, bucket, stored, fields);
-        sendJson(res, 200, { media: renderMedia(doc, config, bucket) });
+        sendJson(res, 200, { media: renderMedia(doc, config, bucket) } satisfies MediaResponse);
       } catch (err) {
         if (stored) await removeOriginal(db, stored.file_id).catch(() => undefined);
         throw err;
@@ -83,7 +84,10 @@ export function mediaRoutes(config: Config, db: Db, cache: ReadCache): RouteDef[
       await cachedRead(cache, req, res, params.useCache, async () => {
         const { docs, total } = await listMedia(db, bucket, params);
         if (docs.length === 0) throw noMatch('media', bucket.slug);
-        return { media: docs.map((d) => pickProps(renderMedia(d, config, bucket), params.props)), total };
+        return {
+          media: docs.map((d) => pickProps(renderMedia(d, config, bucket), params.props)),
+          total,
+        } satisfies MediaList;
       });
     }),
     route('get', one, ONE, requireRead, async (req, res) => {
@@ -91,13 +95,13 @@ export function mediaRoutes(config: Config, db: Db, cache: ReadCache): RouteDef[
       const params = readParams(res, ONE);
       await cachedRead(cache, req, res, params.useCache, async () => {
         const doc = await getMedia(db, bucket, String(req.params.media_id));
-        return { media: pickProps(renderMedia(doc, config, bucket), params.props) };
+        return { media: pickProps(renderMedia(doc, config, bucket), params.props) } satisfies MediaResponse<Picked>;
       });
     }),
     route('patch', one, NO_PARAMS, body, requireWrite, async (req, res) => {
       const bucket = bucketOf(res);
       const doc = await updateMedia(db, bucket, String(req.params.media_id), req.body);
-      sendJson(res, 200, { media: renderMedia(doc, config, bucket) });
+      sendJson(res, 200, { media: renderMedia(doc, config, bucket) } satisfies MediaResponse);
     }),
     // Webhooks are not delivered yet; trigger_webhook is read and validated so clients may already send it.
     route('delete', one, DELETE_PARAMS, requireWrite, async (req, res) => {

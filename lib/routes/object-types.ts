@@ -6,6 +6,7 @@ import { jsonBody } from '../middleware/json-body.js';
 import { bucketOf } from '../middleware/load-bucket.js';
 import { DELETE_PARAMS, NO_PARAMS, paramSet } from '../query/read-params.js';
 import { renderObjectType } from '../serializers/object-type.js';
+import type { ObjectTypeList, ObjectTypeResponse } from '../serializers/responses.js';
 import {
   createObjectType,
   deleteObjectType,
@@ -23,19 +24,19 @@ export function objectTypeRoutes(config: Config, db: Db): RouteDef[] {
   return [
     route('get', base, READ, requireRead, async (_req, res) => {
       const types = await listObjectTypes(db, bucketOf(res));
-      sendJson(res, 200, { object_types: types.map(renderObjectType) });
+      sendJson(res, 200, { object_types: types.map(renderObjectType) } satisfies ObjectTypeList);
     }),
     route('post', base, NO_PARAMS, body, requireWrite, async (req, res) => {
       const type = await createObjectType(db, bucketOf(res), req.body);
-      sendJson(res, 200, { object_type: renderObjectType(type) });
+      sendJson(res, 200, { object_type: renderObjectType(type) } satisfies ObjectTypeResponse);
     }),
     route('get', `${base}/:type_slug`, READ, requireRead, async (req, res) => {
       const type = await getObjectType(db, bucketOf(res), String(req.params.type_slug));
-      sendJson(res, 200, { object_type: renderObjectType(type) });
+      sendJson(res, 200, { object_type: renderObjectType(type) } satisfies ObjectTypeResponse);
     }),
     route('patch', `${base}/:type_slug`, NO_PARAMS, body, requireWrite, async (req, res) => {
       const type = await updateObjectType(db, bucketOf(res), String(req.params.type_slug), req.body);
-      sendJson(res, 200, { object_type: renderObjectType(type) });
+      sendJson(res, 200, { object_type: renderObjectType(type) } satisfies ObjectTypeResponse);
     }),
     // Webhooks are not delivered yet; trigger_webhook is read and validated so clients may already send it.
     route('delete', `${base}/:type_slug`, DELETE_PARAMS, requireWrite, async (req, res) => {

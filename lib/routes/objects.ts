@@ -12,6 +12,7 @@ import { readParams } from '../middleware/read-params.js';
 import { pickProps } from '../query/props.js';
 import { DELETE_PARAMS, NO_PARAMS, paramSet } from '../query/read-params.js';
 import { renderObject } from '../serializers/object.js';
+import type { ObjectList, ObjectResponse, Picked } from '../serializers/responses.js';
 import { listObjects } from '../services/object-list.js';
 import { getObjectExpanded } from '../services/object-read.js';
 import { createObject, removeObject, updateObject } from '../services/object-writes.js';
@@ -48,14 +49,14 @@ export function objectRoutes(config: Config, db: Db, state: AppState): RouteDef[
         const { docs, total } = await listObjects(db, bucket, types, { ...params, status });
         if (docs.length === 0) throw noMatch('objects', bucket.slug);
         const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
-        return { objects: docs.map((d) => pickProps(renderObject(d, ctx), params.props)), total };
+        return { objects: docs.map((d) => pickProps(renderObject(d, ctx), params.props)), total } satisfies ObjectList;
       });
     }),
     route('post', base, NO_PARAMS, body, requireWrite, async (req, res) => {
       const bucket = bucketOf(res);
       const doc = await createObject(db, validators, bucket, req.body);
       const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
-      sendJson(res, 200, { object: renderObject(doc, ctx) });
+      sendJson(res, 200, { object: renderObject(doc, ctx) } satisfies ObjectResponse);
     }),
     route('get', one, ONE, requireRead, async (req, res) => {
       const bucket = bucketOf(res);
@@ -64,14 +65,14 @@ export function objectRoutes(config: Config, db: Db, state: AppState): RouteDef[
       await cachedRead(cache, req, res, params.useCache, async () => {
         const doc = await getObjectExpanded(db, bucket, String(req.params.object_id), { status, depth: params.depth });
         const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
-        return { object: pickProps(renderObject(doc, ctx), params.props) };
+        return { object: pickProps(renderObject(doc, ctx), params.props) } satisfies ObjectResponse<Picked>;
       });
     }),
     route('patch', one, NO_PARAMS, body, requireWrite, async (req, res) => {
       const bucket = bucketOf(res);
       const doc = await updateObject(db, validators, bucket, String(req.params.object_id), req.body);
       const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
-      sendJson(res, 200, { object: renderObject(doc, ctx) });
+      sendJson(res, 200, { object: renderObject(doc, ctx) } satisfies ObjectResponse);
     }),
     // Webhooks are not delivered yet; trigger_webhook is read and validated so clients may already send it.
     route('delete', one, DELETE_PARAMS, requireWrite, async (req, res) => {

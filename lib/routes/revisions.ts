@@ -11,6 +11,7 @@ import { readParams } from '../middleware/read-params.js';
 import { pickProps } from '../query/props.js';
 import { NO_PARAMS, paramSet } from '../query/read-params.js';
 import { parseSort } from '../query/sort.js';
+import type { Picked, RevisionList, RevisionResponse } from '../serializers/responses.js';
 import { renderRevision } from '../serializers/revision.js';
 import { createDraftRevision } from '../services/draft-revisions.js';
 import { getObject } from '../services/objects.js';
@@ -44,14 +45,17 @@ export function revisionRoutes(config: Config, db: Db, state: AppState): RouteDe
           skip: params.skip,
         });
         const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
-        return { revisions: revisions.map((r) => pickProps(renderRevision(r, ctx), params.props)), total };
+        return {
+          revisions: revisions.map((r) => pickProps(renderRevision(r, ctx), params.props)),
+          total,
+        } satisfies RevisionList;
       });
     }),
     route('post', base, NO_PARAMS, jsonBody(config.jsonBodyLimit), requireWrite, async (req, res) => {
       const bucket = bucketOf(res);
       const revision = await createDraftRevision(db, validators, bucket, String(req.params.object_id), req.body);
       const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
-      sendJson(res, 200, { revision: renderRevision(revision, ctx) });
+      sendJson(res, 200, { revision: renderRevision(revision, ctx) } satisfies RevisionResponse);
     }),
     route('get', `${base}/:revision_id`, ONE, requireRead, async (req, res) => {
       const bucket = bucketOf(res);
@@ -61,7 +65,7 @@ export function revisionRoutes(config: Config, db: Db, state: AppState): RouteDe
         const object = await getObject(db, bucket, String(req.params.object_id), 'any');
         const revision = await getRevision(db, bucket, object._id, String(req.params.revision_id));
         const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
-        return { revision: pickProps(renderRevision(revision, ctx), params.props) };
+        return { revision: pickProps(renderRevision(revision, ctx), params.props) } satisfies RevisionResponse<Picked>;
       });
     }),
   ];

@@ -3,13 +3,35 @@ import type { BucketDoc } from '../db/collections.js';
 import type { MediaDoc } from '../db/media-collection.js';
 import { mediaUrls } from './media-urls.js';
 
+/** A media item as the v3 API answers it (schemas/Media.json). */
+export type ApiMedia = {
+  id: string;
+  name: string;
+  original_name: string;
+  size: number;
+  type: string;
+  bucket: string;
+  created: string;
+  created_at: string;
+  modified_at: string;
+  location: string;
+  folder: string | null;
+  url: string;
+  imgproc_url: string;
+  alt_text: string;
+  metadata: Record<string, unknown>;
+  /** Images whose size could be read only. */
+  width?: number;
+  height?: number;
+};
+
 /**
  * A media record as the API shows it. `location` is the base of the file store on the upload
  * host, so `${location}/${name}` addresses the file as `url` does.
  */
-export function renderMedia(doc: MediaDoc, config: Config, bucket: BucketDoc): Record<string, unknown> {
+export function renderMedia(doc: MediaDoc, config: Config, bucket: BucketDoc): ApiMedia {
   const { url, imgproc_url } = mediaUrls(config, bucket.slug, doc.name);
-  const out: Record<string, unknown> = {
+  return {
     id: doc._id.toHexString(),
     name: doc.name,
     original_name: doc.original_name,
@@ -25,10 +47,6 @@ export function renderMedia(doc: MediaDoc, config: Config, bucket: BucketDoc): R
     imgproc_url,
     alt_text: doc.alt_text,
     metadata: doc.metadata,
+    ...(doc.width !== null && doc.height !== null && { width: doc.width, height: doc.height }),
   };
-  if (doc.width !== null && doc.height !== null) {
-    out.width = doc.width;
-    out.height = doc.height;
-  }
-  return out;
 }

@@ -3,9 +3,21 @@ import { isObjectId } from '../util/object-id.js';
 import { isPlainObject } from '../util/plain-object.js';
 import { findSelectOption, nestedMetafields, optionKey } from '../validation/metadata-common.js';
 
+/**
+ * Rendered metadata, by Metafield key. Each value's shape follows its Metafield (see
+ * renderMetadata), so no single type describes the values.
+ */
+export type ApiMetadata = Record<string, unknown>;
+
+/** A select-dropdown value as answered. */
+export type ApiSelectValue = { key: string; value: string };
+
+/** A file value as answered: the addresses of the media item. */
+export type ApiFileUrls = { url: string; imgproc_url: string };
+
 export interface MetadataRenderContext {
   /** URLs of the media item with this name in the Bucket, or null when there is none. */
-  fileUrls(name: string): { url: string; imgproc_url: string } | null;
+  fileUrls(name: string): ApiFileUrls | null;
   /** Renders a related Object that populate has put in place of its id. */
   renderRelated(doc: unknown): unknown;
 }
@@ -26,11 +38,15 @@ export function renderMetadata(
   metafields: Metafield[],
   stored: Record<string, unknown>,
   ctx: MetadataRenderContext,
-): Record<string, unknown> {
+): ApiMetadata {
   return renderLevel(metafields, stored, ctx);
 }
 
-function renderLevel(metafields: Metafield[], stored: Record<string, unknown>, ctx: MetadataRenderContext) {
+function renderLevel(
+  metafields: Metafield[],
+  stored: Record<string, unknown>,
+  ctx: MetadataRenderContext,
+): ApiMetadata {
   const entries: Array<[string, unknown]> = [];
   const defined = new Set<string>();
   for (const mf of metafields) {
@@ -57,7 +73,9 @@ function renderValue(mf: Metafield, value: unknown, ctx: MetadataRenderContext):
       if (typeof value !== 'string') return passThrough(value);
       // Stored keys are option keys, but a value matching nothing by key may be a legacy value.
       const option = findSelectOption(mf, value);
-      return option ? { key: optionKey(option), value: option.value } : { key: value, value };
+      return (
+        option ? { key: optionKey(option), value: option.value } : { key: value, value }
+      ) satisfies ApiSelectValue;
     }
     case 'object':
       return renderRelationship(value, ctx);
@@ -66,7 +84,7 @@ function renderValue(mf: Metafield, value: unknown, ctx: MetadataRenderContext):
     case 'file': {
       if (typeof value !== 'string') return passThrough(value);
       const urls = ctx.fileUrls(value);
-      return urls ? { url: urls.url, imgproc_url: urls.imgproc_url } : null;
+      return urls ? ({ url: urls.url, imgproc_url: urls.imgproc_url } satisfies ApiFileUrls) : null;
     }
     case 'parent':
       return isPlainObject(value) ? renderLevel(nestedMetafields(mf), value, ctx) : passThrough(value);

@@ -4,7 +4,13 @@ import { isObjectId, isObjectIdHex, objectIdFromHex } from '../util/object-id.js
 import { isPlainObject } from '../util/plain-object.js';
 import { findSelectOption, joinPath, nestedMetafields, optionKey, ownValue } from '../validation/metadata-common.js';
 
-export { renderMetadata, type MetadataRenderContext } from './metadata-render.js';
+export {
+  renderMetadata,
+  type ApiFileUrls,
+  type ApiMetadata,
+  type ApiSelectValue,
+  type MetadataRenderContext,
+} from './metadata-render.js';
 
 /*
  * Stored form (see ObjectDoc): object → ObjectId, objects → ObjectId[], select-dropdown → the

@@ -1,7 +1,27 @@
-import type { ObjectTypeDoc } from '../db/collections.js';
+import type { Metafield, ObjectTypeDoc } from '../db/collections.js';
+
+/** An Object type as the v3 API answers it (schemas/ObjectType.json). */
+export type ApiObjectType = {
+  id: string;
+  slug: string;
+  title: string;
+  singular: string;
+  emoji: string;
+  singleton: boolean;
+  metafields: Metafield[];
+  options: { slug_field: 0 | 1; content_editor: 0 | 1 };
+  localization: boolean;
+  locales: string[];
+  priority_locale: string | null;
+  preview_link: string;
+  extensions: unknown;
+  order: number;
+  created_at: string;
+  modified_at: string;
+};
 
 /** Stored Object type → v3 JSON. Option flags answer as 1/0, as the API always has. */
-export function renderObjectType(t: ObjectTypeDoc): Record<string, unknown> {
+export function renderObjectType(t: ObjectTypeDoc): ApiObjectType {
   return {
     id: t._id.toHexString(),
     slug: t.slug,

@@ -1,24 +1,61 @@
 import type { ObjectDoc, ObjectTypeDoc } from '../db/collections.js';
-import { renderMetadata } from './metadata.js';
+import { isObjectId } from '../util/object-id.js';
+import { isPlainObject } from '../util/plain-object.js';
+import { renderMetadata, type ApiFileUrls, type ApiMetadata } from './metadata.js';
 
 export interface RenderContext {
   /** Object types of the Bucket by slug: metadata is rendered by its type's Metafields. */
   types: ReadonlyMap<string, ObjectTypeDoc>;
   /** A property, not a method: renderers pass it on detached from the context. */
-  fileUrls: (name: string) => { url: string; imgproc_url: string } | null;
+  fileUrls: (name: string) => ApiFileUrls | null;
 }
 
-function iso(d: Date | null | undefined): string | null {
-  return d ? d.toISOString() : null;
-}
+/**
+ * An Object as the v3 API answers it (schemas/Object.json). A type alias rather than an
+ * interface, so `pickProps` accepts it as a record.
+ */
+export type ApiObject = {
+  id: string;
+  slug: string;
+  title: string;
+  type: string;
+  status: 'published' | 'draft';
+  content: string;
+  locale: string | null;
+  thumbnail: string | null;
+  metadata: ApiMetadata;
+  order: number;
+  created_at: string;
+  modified_at: string;
+  published_at: string | null;
+  created_by: string | null;
+  modified_by: string | null;
+  /** Only while a publish is scheduled. */
+  publish_at?: string;
+  /** Only while a withdrawal is scheduled. */
+  unpublish_at?: string;
+};
 
-/** A stored Object as read; a `props` projection may have left its metadata out. */
-type ReadObject = Omit<ObjectDoc, 'metadata'> & { metadata?: ObjectDoc['metadata'] | undefined };
+/**
+ * A stored Object as a read returns it. With `props`, lists project only `_id` and the fields
+ * those props need, so any other field may be missing.
+ */
+export type ReadObject = Pick<ObjectDoc, '_id'> & Partial<ObjectDoc>;
+
+/** A rendered ReadObject: the fields its projection left out are undefined, and `props` never asks for them. */
+export type ProjectedApiObject = { [K in keyof ApiObject]?: ApiObject[K] | undefined };
+
+/** Populate puts the related Object's stored document where its id was. */
+function isStoredObject(value: unknown): value is ReadObject {
+  return isPlainObject(value) && isObjectId(value._id);
+}
 
 /** Stored Object → v3 JSON. Related Objects already expanded into metadata render recursively. */
-export function renderObject(doc: ReadObject, ctx: RenderContext): Record<string, unknown> {
-  const type = ctx.types.get(doc.type);
-  const out: Record<string, unknown> = {
+export function renderObject(doc: ObjectDoc, ctx: RenderContext): ApiObject;
+export function renderObject(doc: ReadObject, ctx: RenderContext): ProjectedApiObject;
+export function renderObject(doc: ReadObject, ctx: RenderContext): ProjectedApiObject {
+  const type = doc.type === undefined ? undefined : ctx.types.get(doc.type);
+  return {
     id: doc._id.toHexString(),
     slug: doc.slug,
     title: doc.title,
@@ -27,20 +64,19 @@ export function renderObject(doc: ReadObject, ctx: RenderContext): Record<string
     content: doc.content,
     locale: doc.locale,
     thumbnail: doc.thumbnail,
+    ...(doc.metadata && {
+      metadata: renderMetadata(type?.metafields ?? [], doc.metadata, {
+        fileUrls: ctx.fileUrls,
+        renderRelated: (related) => (isStoredObject(related) ? renderObject(related, ctx) : related),
+      }),
+    }),
+    order: doc.order,
+    created_at: doc.created_at?.toISOString(),
+    modified_at: doc.modified_at?.toISOString(),
+    published_at: doc.published_at instanceof Date ? doc.published_at.toISOString() : doc.published_at,
+    created_by: doc.created_by,
+    modified_by: doc.modified_by,
+    ...(doc.publish_at && { publish_at: doc.publish_at.toISOString() }),
+    ...(doc.unpublish_at && { unpublish_at: doc.unpublish_at.toISOString() }),
   };
-  if (doc.metadata !== undefined) {
-    out.metadata = renderMetadata(type?.metafields ?? [], doc.metadata, {
-      fileUrls: ctx.fileUrls,
-      renderRelated: (related) => renderObject(related as ObjectDoc, ctx),
-    });
-  }
-  out.order = doc.order;
-  out.created_at = iso(doc.created_at);
-  out.modified_at = iso(doc.modified_at);
-  out.published_at = iso(doc.published_at);
-  out.created_by = doc.created_by;
-  out.modified_by = doc.modified_by;
-  if (doc.publish_at) out.publish_at = iso(doc.publish_at);
-  if (doc.unpublish_at) out.unpublish_at = iso(doc.unpublish_at);
-  return out;
 }

@@ -1,9 +1,24 @@
 import type { RevisionDoc } from '../db/collections.js';
-import { renderMetadata } from './metadata.js';
+import { renderMetadata, type ApiMetadata } from './metadata.js';
 import type { RenderContext } from './object.js';
 
+/** A revision as the v3 API answers it (schemas/Revision.json). */
+export type ApiRevision = {
+  id: string;
+  object_id: string;
+  type: string;
+  slug: string;
+  title: string;
+  content: string;
+  metadata: ApiMetadata;
+  status: RevisionDoc['status'];
+  created_at: string;
+  created_by: string | null;
+  reason: RevisionDoc['reason'];
+};
+
 /** Stored revision → v3 JSON, metadata rendered by the type's current Metafields. */
-export function renderRevision(rev: RevisionDoc, ctx: RenderContext): Record<string, unknown> {
+export function renderRevision(rev: RevisionDoc, ctx: RenderContext): ApiRevision {
   const type = ctx.types.get(rev.type);
   return {
     id: rev._id.toHexString(),

@@ -3,44 +3,42 @@ import type { BucketDoc, ObjectDoc } from '../db/collections.js';
 import { BadRequestError } from '../errors/http-errors.js';
 import type { ErrorCode } from '../errors/codes.js';
 import { errorDetail, translateError } from '../errors/translate.js';
+import type { BatchRequest } from '../types/bodies.generated.js';
 import { assertValid } from '../validation/ajv-messages.js';
 import type { MetadataValidators } from '../validation/metadata-schema.js';
 import { createObject, removeObject, updateObject } from './object-writes.js';
 
 /** One operation as BatchRequest.json admits it; `object` is checked by the write it goes to. */
-interface Operation {
-  method?: string;
-  object_id?: string;
-  object?: unknown;
-  trigger_webhook?: unknown;
-}
+type Operation = BatchRequest['operations'][number];
 
-export type BatchResult =
-  | { method: string; status: number; object: ObjectDoc }
+/** One operation's outcome: the status it alone would have answered, with its Object or a failure. */
+export type BatchResult<Obj = ObjectDoc> =
+  | { method: string; status: number; object: Obj }
   | { method: string; status: number; message: string }
   | { method: string; status: number; code: ErrorCode; message: string };
 
-function requireField(op: Operation, field: 'object_id' | 'object', method: string): void {
-  if (op[field] === undefined) throw new BadRequestError(`${field} is required for method "${method}"`, 'invalid_body');
+/** A field the method needs; without it the operation fails alone with a 400. */
+function required<T>(value: T | undefined, field: 'object_id' | 'object', method: string): T {
+  if (value === undefined) throw new BadRequestError(`${field} is required for method "${method}"`, 'invalid_body');
+  return value;
 }
 
 async function apply(db: Db, validators: MetadataValidators, bucket: BucketDoc, op: Operation): Promise<BatchResult> {
-  const method = String(op.method);
+  const method = op.method ?? '';
   switch (op.method) {
     case 'add':
-      requireField(op, 'object', method);
-      return { method, status: 200, object: await createObject(db, validators, bucket, op.object) };
-    case 'edit':
-      requireField(op, 'object_id', method);
-      requireField(op, 'object', method);
       return {
         method,
         status: 200,
-        object: await updateObject(db, validators, bucket, String(op.object_id), op.object),
+        object: await createObject(db, validators, bucket, required(op.object, 'object', method)),
       };
+    case 'edit': {
+      const id = required(op.object_id, 'object_id', method);
+      const object = required(op.object, 'object', method);
+      return { method, status: 200, object: await updateObject(db, validators, bucket, id, object) };
+    }
     case 'delete': {
-      requireField(op, 'object_id', method);
-      const id = String(op.object_id);
+      const id = required(op.object_id, 'object_id', method);
       await removeObject(db, bucket, id);
       return { method, status: 200, message: `Object with id '${id}' deleted successfully from bucket.` };
     }
@@ -65,7 +63,7 @@ export async function runBatch(
 ): Promise<BatchResult[]> {
   assertValid('BatchRequest', body, 'body');
   const results: BatchResult[] = [];
-  for (const op of (body as { operations: Operation[] }).operations) {
+  for (const op of body.operations) {
     try {
       results.push(await apply(db, validators, bucket, op));
     } catch (err) {

@@ -8,12 +8,6 @@ import { prepareMetadata } from './object-metadata.js';
 import { getObject, typeForWrite } from './objects.js';
 import { recordRevision } from './revisions.js';
 
-interface RevisionInput {
-  title?: string;
-  content?: string;
-  metadata?: Record<string, unknown>;
-}
-
 /**
  * POST revisions: the sent changes, applied to the latest version, become a new draft version.
  * The live version is untouched; `status=any` and preview tokens show the draft, and PATCH with
@@ -24,10 +18,9 @@ export async function createDraftRevision(
   validators: MetadataValidators,
   bucket: BucketDoc,
   objectId: string,
-  body: unknown,
+  input: unknown,
 ): Promise<RevisionDoc> {
-  assertValid('RevisionCreate', body, 'body');
-  const input = body as RevisionInput;
+  assertValid('RevisionCreate', input, 'body');
   const current = await getObject(db, bucket, objectId, 'any');
   const type = await typeForWrite(db, bucket, current.type);
   const now = new Date();

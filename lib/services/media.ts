@@ -57,17 +57,10 @@ export function findMediaByName(db: Db, bucket: BucketDoc, name: string): Promis
   return mediaCollection(db).findOne({ bucket_id: bucket._id, name });
 }
 
-interface MediaPatch {
-  folder?: string | null;
-  alt_text?: string;
-  metadata?: Record<string, unknown>;
-}
-
 /** Changes folder, alt text or metadata; the file itself is never replaced. */
-export async function updateMedia(db: Db, bucket: BucketDoc, id: string, body: unknown): Promise<MediaDoc> {
+export async function updateMedia(db: Db, bucket: BucketDoc, id: string, input: unknown): Promise<MediaDoc> {
   const _id = mediaId(bucket, id);
-  assertValid('MediaPatch', body, 'body');
-  const input = body as MediaPatch;
+  assertValid('MediaPatch', input, 'body');
   if (input.metadata !== undefined) {
     const problems = metadataProblems(input.metadata, 'body.metadata');
     if (problems.length > 0) throw new BadRequestError(`Invalid request body: ${problems.join('; ')}`, 'invalid_body');

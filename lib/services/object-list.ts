@@ -7,6 +7,7 @@ import { propsProjection } from '../query/props.js';
 import type { ParamValues } from '../query/read-params.js';
 import { parseSort, type SortSpec } from '../query/sort.js';
 import { compileFilter } from '../query/translate-filter.js';
+import type { ReadObject } from '../serializers/object.js';
 import { relationshipPaths } from './relationship-paths.js';
 import { viewFor, type ObjectView } from './object-views.js';
 
@@ -14,7 +15,8 @@ import { viewFor, type ObjectView } from './object-views.js';
 export type ListQuery = Pick<ParamValues, 'query' | 'sort' | 'props' | 'status' | 'limit' | 'skip' | 'after' | 'depth'>;
 
 export interface ListResult {
-  docs: ObjectDoc[];
+  /** Projected to what `props` needs, when given. */
+  docs: ReadObject[];
   total: number;
 }
 

@@ -14,10 +14,10 @@ export async function prepareMetadata(
   validators: MetadataValidators,
   bucket: BucketDoc,
   type: ObjectTypeDoc,
-  input: unknown,
+  input: Record<string, unknown> | undefined,
   mode: 'create' | 'patch',
 ): Promise<Record<string, unknown>> {
-  const metadata = (input ?? {}) as Record<string, unknown>;
+  const metadata = input ?? {};
   const problems = validators.for(type, mode)(metadata);
   if (problems.length === 0) {
     // Relationship ids and file names are each checked in one query; both run at once.

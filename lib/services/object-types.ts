@@ -6,33 +6,16 @@ import {
   publishedObjectsCollection,
   revisionsCollection,
   type BucketDoc,
-  type Metafield,
   type ObjectTypeDoc,
 } from '../db/collections.js';
 import { SlugTakenError } from '../errors/domain-errors.js';
 import { ValidationErrors } from '../errors/http-errors.js';
 import { notFound } from '../errors/not-found.js';
+import type { ObjectTypeCreate } from '../types/bodies.generated.js';
 import { assertValid } from '../validation/ajv-messages.js';
 import { checkMetafieldDefinitions } from '../validation/metafield-definitions.js';
 import { bumpGeneration } from './bucket-generation.js';
 import { insertWithUniqueSlug, slugify, slugsWhere } from './slugs.js';
-
-/** The fields a client may send, as the request schemas define them. */
-export interface ObjectTypeInput {
-  title?: string;
-  slug?: string;
-  singular?: string;
-  emoji?: string;
-  singleton?: boolean;
-  metafields?: Metafield[];
-  options?: { slug_field?: boolean | number; content_editor?: boolean | number };
-  localization?: boolean;
-  locales?: string[];
-  priority_locale?: string | null;
-  preview_link?: string;
-  extensions?: unknown;
-  order?: number;
-}
 
 export async function listObjectTypes(db: Db, bucket: BucketDoc): Promise<ObjectTypeDoc[]> {
   return objectTypesCollection(db).find({ bucket_id: bucket._id }).sort({ order: 1, _id: 1 }).toArray();
@@ -73,13 +56,14 @@ function sortableKeys(type: ObjectTypeDoc): string[] {
   return type.metafields.filter((m) => m.sortable).map((m) => m.key);
 }
 
-function flag(v: boolean | number | undefined, fallback: boolean): boolean {
+type OptionFlag = NonNullable<ObjectTypeCreate['options']>['slug_field'];
+
+function flag(v: OptionFlag, fallback: boolean): boolean {
   return v === undefined ? fallback : Boolean(v);
 }
 
-export async function createObjectType(db: Db, bucket: BucketDoc, body: unknown): Promise<ObjectTypeDoc> {
-  assertValid('ObjectTypeCreate', body, 'body');
-  const input = body as ObjectTypeInput & { title: string };
+export async function createObjectType(db: Db, bucket: BucketDoc, input: unknown): Promise<ObjectTypeDoc> {
+  assertValid('ObjectTypeCreate', input, 'body');
   const existing = await typeSlugs(db, bucket);
   const base = input.slug ?? slugify(input.title, 'object-type');
   const fields = {
@@ -125,9 +109,13 @@ export async function createObjectType(db: Db, bucket: BucketDoc, body: unknown)
   return doc;
 }
 
-export async function updateObjectType(db: Db, bucket: BucketDoc, slug: string, body: unknown): Promise<ObjectTypeDoc> {
-  assertValid('ObjectTypePatch', body, 'body');
-  const input = body as ObjectTypeInput;
+export async function updateObjectType(
+  db: Db,
+  bucket: BucketDoc,
+  slug: string,
+  input: unknown,
+): Promise<ObjectTypeDoc> {
+  assertValid('ObjectTypePatch', input, 'body');
   const current = await getObjectType(db, bucket, slug);
   const newSlug = input.slug ?? current.slug;
   const existing = await typeSlugs(db, bucket);
@@ -136,7 +124,7 @@ export async function updateObjectType(db: Db, bucket: BucketDoc, slug: string, 
     throw new SlugTakenError(`Object type with slug '${newSlug}' already exists`);
   const merged: ObjectTypeDoc = {
     ...current,
-    ...(input as Partial<ObjectTypeDoc>),
+    ...input,
     slug: newSlug,
     options: {
       slug_field: flag(input.options?.slug_field, current.options.slug_field),

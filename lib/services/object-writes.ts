@@ -4,6 +4,7 @@ import { SlugTakenError } from '../errors/domain-errors.js';
 import { BadRequestError } from '../errors/http-errors.js';
 import { isDuplicateKey } from '../errors/mongo-errors.js';
 import { collectRefs, defaultMetadata } from '../serializers/metadata.js';
+import type { ObjectCreate, ObjectPatch } from '../types/bodies.generated.js';
 import { assertValid } from '../validation/ajv-messages.js';
 import type { MetadataValidators } from '../validation/metadata-schema.js';
 import { bumpGeneration } from './bucket-generation.js';
@@ -12,20 +13,6 @@ import { deleteObject, getObject, putLive, typeForWrite } from './objects.js';
 import { recordRevision } from './revisions.js';
 import { parseScheduleTime } from './schedule-times.js';
 import { insertWithUniqueSlug, slugify, slugsWhere } from './slugs.js';
-
-interface ObjectInput {
-  title?: string;
-  type?: string;
-  slug?: string;
-  status?: 'published' | 'draft';
-  content?: string;
-  locale?: string | null;
-  thumbnail?: string | null;
-  metadata?: Record<string, unknown>;
-  order?: number;
-  publish_at?: string | number | null;
-  unpublish_at?: string | number | null;
-}
 
 /** Localized types take one of their locales (default: priority_locale); others take none. */
 function resolveLocale(type: ObjectTypeDoc, requested: string | null | undefined): string | null {
@@ -55,7 +42,7 @@ function resolveLocale(type: ObjectTypeDoc, requested: string | null | undefined
  * A scheduled publish keeps the Object a draft until its time, so `status: "published"`
  * together with a future `publish_at` contradicts itself.
  */
-function scheduledStatus(input: ObjectInput, publishAt: Date | null | undefined): void {
+function scheduledStatus(input: ObjectCreate | ObjectPatch, publishAt: Date | null | undefined): void {
   if (publishAt && input.status === 'published') {
     throw new BadRequestError(
       'publish_at schedules a later publish: send status "draft" or leave status out',
@@ -68,10 +55,9 @@ export async function createObject(
   db: Db,
   validators: MetadataValidators,
   bucket: BucketDoc,
-  body: unknown,
+  input: unknown,
 ): Promise<ObjectDoc> {
-  assertValid('ObjectCreate', body, 'body');
-  const input = body as ObjectInput & { title: string; type: string };
+  assertValid('ObjectCreate', input, 'body');
   const now = new Date();
   const publishAt = parseScheduleTime('publish_at', input.publish_at, now);
   const unpublishAt = parseScheduleTime('unpublish_at', input.unpublish_at, now);
@@ -132,10 +118,9 @@ export async function updateObject(
   validators: MetadataValidators,
   bucket: BucketDoc,
   id: string,
-  body: unknown,
+  input: unknown,
 ): Promise<ObjectDoc> {
-  assertValid('ObjectPatch', body, 'body');
-  const input = body as ObjectInput;
+  assertValid('ObjectPatch', input, 'body');
   const now = new Date();
   const publishAt = parseScheduleTime('publish_at', input.publish_at, now);
   const unpublishAt = parseScheduleTime('unpublish_at', input.unpublish_at, now);

@@ -1,5 +1,6 @@
 import type { ErrorObject } from 'ajv';
 import { BadRequestError } from '../errors/http-errors.js';
+import type { BodySchemas } from '../types/bodies.generated.js';
 import { SCHEMA_IDS, ajv, validatorFor } from './ajv.js';
 
 type Node = Record<string, unknown>;
@@ -286,8 +287,15 @@ export function describeAjvErrors(errors: ErrorObject[] | null | undefined, root
   return messages.length > 0 ? messages : [`${root} is invalid`];
 }
 
-/** Throws one 400 listing every problem of `value` against schemas/<schemaId>.json. */
-export function assertValid(schemaId: string, value: unknown, root: string): void {
+/**
+ * Throws one 400 listing every problem of `value` against schemas/<schemaId>.json; otherwise
+ * `value` is known to have the type generated from that schema.
+ */
+export function assertValid<K extends keyof BodySchemas>(
+  schemaId: K,
+  value: unknown,
+  root: string,
+): asserts value is BodySchemas[K] {
   const validate = validatorFor(schemaId);
   if (validate(value) === true) return;
   throw new BadRequestError(

@@ -83,7 +83,7 @@ function checkOne(m: Metafield, path: string, ctx: DefinitionContext, topLevel: 
     m.children.forEach((item, j) => {
       checkLevel(item.children, `${path}.children[${j}].children`, ctx, false, problems);
     });
-  } else {
+  } else if (m.type === 'parent') {
     checkLevel(m.children, `${path}.children`, ctx, false, problems);
   }
 }

@@ -1,3 +1,5 @@
+import type { Metafield } from '../../lib/db/collections.js';
+
 /** A type using each of the 16 Metafield types once, for Object tests. */
 export const everyMetafield = [
   {
@@ -50,4 +52,4 @@ export const everyMetafield = [
       { type: 'text', title: 'Href', key: 'href', value: '' },
     ],
   },
-];
+] satisfies Metafield[];

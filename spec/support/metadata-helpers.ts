@@ -1,12 +1,16 @@
 import { ObjectId } from 'mongodb';
-import type { Metafield } from '../../lib/db/collections.js';
+import type { Metafield, MetafieldOf, MetafieldType } from '../../lib/db/collections.js';
 import { MetadataValidators, type MetadataMode } from '../../lib/validation/metadata-schema.js';
 
 export const HEX_A = '5f1b2c3d4e5f6a7b8c9d0e1f';
 export const HEX_B = '60aabbccddeeff0011223344';
 
 /** A Metafield definition with its title defaulted to the key. */
-export function mf(type: Metafield['type'], key: string, extra: Partial<Metafield> = {}): Metafield {
+export function mf<T extends MetafieldType>(
+  type: T,
+  key: string,
+  extra: Partial<Omit<MetafieldOf<T>, 'type'>> = {},
+): MetafieldOf<T> {
   return { type, key, title: key, ...extra };
 }
 

@@ -224,12 +224,12 @@ describe('media: upload form fields', () => {
 });
 
 describe('media: file Metafield references and the media query keys', () => {
-  const mfs = [
+  const mfs: Metafield[] = [
     { type: 'file', title: 'C', key: 'cover', media_validation_type: 'image' },
     { type: 'parent', title: 'S', key: 'seo', children: [{ type: 'file', title: 'O', key: 'og' }] },
     { type: 'repeater', title: 'R', key: 'slides', repeater_fields: [{ type: 'file', title: 'I', key: 'image' }] },
     { type: 'text', title: 'T', key: 'caption' },
-  ] as Metafield[];
+  ];
   it('finds every non-empty file value with its path', () => {
     assert.deepEqual(
       fileRefs(mfs, {

@@ -10,14 +10,11 @@ import {
   type MetadataRenderContext,
 } from '../../lib/serializers/metadata.js';
 import { MetadataValidators } from '../../lib/validation/metadata-schema.js';
+import { mf } from '../support/metadata-helpers.js';
 
 const A = '5f1b2c3d4e5f6a7b8c9d0e1f';
 const B = '60aabbccddeeff0011223344';
 const C = '6100000000000000000000cc';
-
-function mf(type: Metafield['type'], key: string, extra: Partial<Metafield> = {}): Metafield {
-  return { type, key, title: key, ...extra };
-}
 
 const COLOR_OPTIONS: MetafieldOption[] = [
   { key: 'red', value: 'Red' },

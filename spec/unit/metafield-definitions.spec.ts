@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { Metafield } from '../../lib/db/collections.js';
+import type { Metafield, MetafieldOf } from '../../lib/db/collections.js';
 import {
   checkMetafieldDefinitions,
   MAX_SORTABLE_METAFIELDS,
@@ -9,7 +9,7 @@ import {
 const ctx = { ownSlug: 'posts', existingTypeSlugs: new Set(['authors', 'tags']) };
 const check = (metafields: Metafield[]): string[] => checkMetafieldDefinitions(metafields, ctx);
 
-const text = (key: string, extra: Partial<Metafield> = {}): Metafield => ({
+const text = (key: string, extra: Partial<MetafieldOf<'text'>> = {}): Metafield => ({
   type: 'text',
   title: key,
   key,
@@ -22,8 +22,7 @@ const repeater = (key: string, repeater_fields: Metafield[], items: Metafield[][
   title: key,
   key,
   repeater_fields,
-  // Repeating items are not Metafields of the 16 types; the schema models them separately.
-  children: items.map((children) => ({ type: 'repeating_item', children }) as unknown as Metafield),
+  children: items.map((children) => ({ type: 'repeating_item', children })),
 });
 const relation = (type: 'object' | 'objects', key: string, object_type: string): Metafield => ({
   type,
@@ -134,10 +133,10 @@ describe('checkMetafieldDefinitions', () => {
 
   describe('sortable', () => {
     it(`allows ${MAX_SORTABLE_METAFIELDS} sortable Metafields and rejects a third, listing them`, () => {
-      const two = [
+      const two: Metafield[] = [
         text('a', { sortable: true }),
         text('b', { sortable: false }),
-        { type: 'number', title: 'n', key: 'n', value: 0, sortable: true } as Metafield,
+        { type: 'number', title: 'n', key: 'n', value: 0, sortable: true },
       ];
       assert.deepEqual(check(two), []);
       assert.deepEqual(check([...two, text('c', { sortable: true })]), [

@@ -1,0 +1,28 @@
+import type { BatchResult } from '../services/batch.js';
+import type { ApiMedia } from './media.js';
+import type { ApiObject } from './object.js';
+import type { ApiObjectType } from './object-type.js';
+import type { ApiRevision } from './revision.js';
+
+/*
+ * Bodies of the v3 responses (schemas/*Response.json, *List.json, BatchResponse.json). Reads
+ * taking `props` answer items narrowed by `pickProps`: those wrappers take `Picked` items.
+ */
+
+/** What `props` leaves of a rendered item: all of it, or any subset of its fields, nested ones too. */
+export type Picked = Record<string, unknown>;
+
+export type ObjectResponse<Item = ApiObject> = { object: Item };
+export type ObjectList<Item = Picked> = { objects: Item[]; total: number };
+
+export type ObjectTypeResponse = { object_type: ApiObjectType };
+export type ObjectTypeList = { object_types: ApiObjectType[] };
+
+export type MediaResponse<Item = ApiMedia> = { media: Item };
+export type MediaList<Item = Picked> = { media: Item[]; total: number };
+
+export type RevisionResponse<Item = ApiRevision> = { revision: Item };
+export type RevisionList<Item = Picked> = { revisions: Item[]; total: number };
+
+/** One result per operation, in request order. */
+export type BatchResponse = { operations: BatchResult<ApiObject>[] };
