@@ -13,12 +13,29 @@ const log = (msg: string) => {
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const engine = await startOwnedEngine({ mongodbUri: config.mongodbUri, persistent: true, dataDir: config.dataDir });
-  log(`engine: ${engine.name}`);
-  const database = await connectDatabase(engine.uri, config.dbName);
   const logError = (m: string) => {
     console.error(`[content-api] ${m}`);
   };
+  const engine = await startOwnedEngine({
+    mongodbUri: config.mongodbUri,
+    persistent: true,
+    dataDir: config.dataDir,
+    supervision: {
+      log: logError,
+      onGiveUp: (err) => {
+        // The embedded database died and would not come back: without it the service is useless,
+        // so exit and let the process supervisor (systemd, Docker, ...) start everything afresh.
+        logError(`FATAL: the embedded database engine is down for good (${err.message}). Exiting.`);
+        process.exit(1);
+      },
+    },
+  });
+  log(`engine: ${engine.name}`);
+  const database = await connectDatabase(engine.uri, config.dbName);
+  const stopHealthLog = database.health.onChange((status) => {
+    if (status.up) log('database reachable again');
+    else logError(`database unreachable: ${status.reason ?? 'unknown reason'}`);
+  });
   const app = createApp({ config, db: database.db, log: logError });
   // Its first tick runs now: publishing that fell due while the service was down happens at start.
   const scheduler = new Scheduler(database.db, { intervalMs: config.schedulerIntervalMs, log: logError });
@@ -52,6 +69,7 @@ async function main(): Promise<void> {
     await closed;
     clearTimeout(force);
     await scheduler.stop();
+    stopHealthLog();
     await database.close();
     await engine.stop();
     log('stopped');

@@ -1,20 +1,34 @@
 import { MongoClient, type Db } from 'mongodb';
+import { DbHealth } from './db-health.js';
 import { ensureIndexes } from './indexes.js';
 
 export interface Database {
   client: MongoClient;
   db: Db;
+  /** Whether the database is reachable now (for quick 503s while it is not). */
+  health: DbHealth;
   close(): Promise<void>;
 }
 
 export async function connectDatabase(uri: string, dbName: string): Promise<Database> {
   const client = new MongoClient(uri, {
-    // A dead server must surface as an error quickly instead of hanging requests.
-    serverSelectionTimeoutMS: 10_000,
+    // While no server is reachable, an operation waits this long for one, then fails. 5 s covers
+    // a restart of the embedded engine after a crash (about 1-2 s: 0.5 s back-off plus the JVM's
+    // start), so requests made meanwhile still succeed, yet a request to a database that stays
+    // gone fails while its client is still waiting, rather than after 10 s (before) or 30 s (the
+    // driver's default).
+    serverSelectionTimeoutMS: 5_000,
+    // The monitor checks the server every 2 s (default 10 s), so DbHealth notices a dead or
+    // returned server within about 2 s: one tiny hello per 2 s.
+    heartbeatFrequencyMS: 2_000,
+    // Connecting, and the monitor's check of a server that accepts connections but does not
+    // answer (hung, or a network that drops packets), give up after 10 s instead of 30 s.
+    connectTimeoutMS: 10_000,
     appName: 'content-api',
   });
+  const health = new DbHealth(client);
   await client.connect();
   const db = client.db(dbName);
   await ensureIndexes(db);
-  return { client, db, close: () => client.close() };
+  return { client, db, health, close: () => client.close() };
 }

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { DIR_MODE, prepareDataDir } from './data-dir.js';
 import type { Engine } from './engine.js';
 
 /**
@@ -13,8 +14,9 @@ export async function startMongodEngine(opts: { persistent: boolean; dataDir: st
   const binary = await MongoBinary.getPath();
   let dbPath: string | undefined;
   if (opts.persistent) {
+    prepareDataDir(opts.dataDir);
     dbPath = path.join(opts.dataDir, 'mongod');
-    fs.mkdirSync(dbPath, { recursive: true });
+    fs.mkdirSync(dbPath, { recursive: true, mode: DIR_MODE });
   }
   const server = await MongoMemoryServer.create({
     binary: { systemBinary: binary },

@@ -13,11 +13,25 @@ export interface Engine {
 // Defined with the other domain errors; re-exported for the entry points, which import it from here.
 export { EngineUnavailableError };
 
+/** What happens when the embedded engine process dies (only mongo-java-server is restarted). */
+export interface EngineSupervision {
+  /** Restarts and their reasons; console.error by default. */
+  log?: (msg: string) => void;
+  /**
+   * The engine died and repeated restarts failed: the database is gone for good. The caller should
+   * exit so that a process supervisor restarts the whole service.
+   */
+  onGiveUp?: (err: Error) => void;
+  /** The engine runs again, at the same address. */
+  onRestart?: () => void;
+}
+
 export interface EngineOptions {
   mongodbUri: string | null;
   /** true: data under dataDir survives restarts; false: in memory (tests). */
   persistent: boolean;
   dataDir: string;
+  supervision?: EngineSupervision;
 }
 
 /**
@@ -35,7 +49,11 @@ export async function startEngine(opts: EngineOptions): Promise<Engine> {
     reasons.push(`mongod via mongodb-memory-server: ${(err as Error).message}`);
   }
   try {
-    return await startJavaEngine(opts);
+    return await startJavaEngine({
+      persistent: opts.persistent,
+      dataDir: opts.dataDir,
+      ...(opts.supervision ? { supervision: opts.supervision } : {}),
+    });
   } catch (err) {
     reasons.push(`mongo-java-server: ${(err as Error).message}`);
   }
