@@ -36,7 +36,7 @@ async function main(): Promise<void> {
     if (status.up) log('database reachable again');
     else logError(`database unreachable: ${status.reason ?? 'unknown reason'}`);
   });
-  const app = createApp({ config, db: database.db, log: logError });
+  const app = createApp({ config, db: database.db, log: logError, health: database.health });
   // Its first tick runs now: publishing that fell due while the service was down happens at start.
   const scheduler = new Scheduler(database.db, { intervalMs: config.schedulerIntervalMs, log: logError });
   scheduler.start();

@@ -2,6 +2,7 @@ import express, { type Express } from 'express';
 import type { Db } from 'mongodb';
 import { AppState } from './cache/app-state.js';
 import type { Config } from './config.js';
+import type { HealthView } from './db/db-health.js';
 import { errorHandler } from './http/error-handler.js';
 import { parseQueryString } from './http/query-string.js';
 import { plainNotFound, v3RouteNotFound } from './http/route-not-found.js';
@@ -16,6 +17,8 @@ export interface AppDeps {
   config: Config;
   db: Db;
   log?: (msg: string) => void;
+  /** Makes /v3/status answer 503 while the database is unreachable. */
+  health?: HealthView;
 }
 
 function logToStderr(msg: string): void {
@@ -23,14 +26,14 @@ function logToStderr(msg: string): void {
 }
 
 /** Builds the Express app without listening, so tests drive it through supertest. */
-export function createApp({ config, db, log = logToStderr }: AppDeps): Express {
+export function createApp({ config, db, log = logToStderr, health }: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', parseQueryString);
 
   const v3 = express.Router();
   const state = new AppState(config, db);
-  v3.use(mountRoutes(v3Routes({ config, db, state, log }), db));
+  v3.use(mountRoutes(v3Routes({ config, db, state, log, health }), db));
   // Unknown paths still honour (and check) `pretty`, as every /v3 response does.
   v3.use(readParamsOnce(NO_PARAMS), v3RouteNotFound(config));
   app.use('/v3', v3);

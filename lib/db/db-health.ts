@@ -17,6 +17,11 @@ export interface DbHealthStatus {
   reason: string | null;
 }
 
+/** What the HTTP layer needs to know of the database's health. */
+export interface HealthView {
+  isUp(): boolean;
+}
+
 export type DbHealthListener = (status: DbHealthStatus) => void;
 
 /**
@@ -29,7 +34,7 @@ export type DbHealthListener = (status: DbHealthStatus) => void;
  *
  * Attach it before client.connect(), so it sees the first description.
  */
-export class DbHealth {
+export class DbHealth implements HealthView {
   private up = false;
   private since = new Date();
   private reason: string | null = 'not connected yet';

@@ -28,15 +28,22 @@ function fromDomain(err: unknown): HttpError | null {
   return null;
 }
 
+/** The 503 every route answers while the database cannot be reached, /v3/status included. */
+export function databaseUnreachable(): HttpError {
+  return new HttpError(
+    503,
+    `The database is unreachable; retry in ${RETRY_AFTER_SECONDS} seconds`,
+    'service_unavailable',
+    {
+      headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) },
+    },
+  );
+}
+
 function fromDriverFailure(failure: DriverFailure): HttpError {
   switch (failure.kind) {
     case 'unreachable':
-      return new HttpError(
-        503,
-        `The database is unreachable; retry in ${RETRY_AFTER_SECONDS} seconds`,
-        'service_unavailable',
-        { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } },
-      );
+      return databaseUnreachable();
     case 'timeout':
       return new HttpError(
         503,

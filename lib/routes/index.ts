@@ -9,6 +9,7 @@ import { objectTypeRoutes } from './object-types.js';
 import { objectRoutes } from './objects.js';
 import { revisionRoutes } from './revisions.js';
 import type { RouteDef } from './route-table.js';
+import type { HealthView } from '../db/db-health.js';
 
 export interface RouteDeps {
   config: Config;
@@ -17,12 +18,14 @@ export interface RouteDeps {
   state: AppState;
   /** Where server-side failures are reported (never to clients). */
   log: (msg: string) => void;
+  /** The database's reachability as the driver sees it; absent: assumed up. */
+  health?: HealthView | undefined;
 }
 
 /** All v3 routes, in matching order (specific paths before parameterised siblings). */
-export function v3Routes({ config, db, state, log }: RouteDeps): RouteDef[] {
+export function v3Routes({ config, db, state, log, health }: RouteDeps): RouteDef[] {
   return [
-    ...metaRoutes(config),
+    ...metaRoutes(config, health),
     ...blocksRoutes(),
     ...objectTypeRoutes(config, db),
     ...batchAndPreviewRoutes(config, db, state, log),
