@@ -5,7 +5,8 @@ import { assertValid } from '../validation/ajv-messages.js';
 import type { MetadataValidators } from '../validation/metadata-schema.js';
 import { bumpGeneration } from './bucket-generation.js';
 import { prepareMetadata } from './object-metadata.js';
-import { getObject, typeForWrite } from './objects.js';
+import { getObject, parseObjectId, typeForWrite } from './objects.js';
+import { clearPending, markPending, repairObject } from './pending-writes.js';
 import { recordRevision } from './revisions.js';
 
 /**
@@ -21,6 +22,7 @@ export async function createDraftRevision(
   input: unknown,
 ): Promise<RevisionDoc> {
   assertValid('RevisionCreate', input, 'body');
+  await repairObject(db, parseObjectId(bucket, objectId));
   const current = await getObject(db, bucket, objectId, 'any');
   const type = await typeForWrite(db, bucket, current.type);
   const now = new Date();
@@ -34,8 +36,11 @@ export async function createDraftRevision(
     };
     next.refs = collectRefs(type.metafields, next.metadata);
   }
+  // Step order and why: see pending-writes.ts.
+  await markPending(db, current._id, bucket._id);
   await objectsCollection(db).replaceOne({ _id: current._id, bucket_id: bucket._id }, next);
   const revision = await recordRevision(db, next, 'draft', now);
   await bumpGeneration(db, bucket._id);
+  await clearPending(db, current._id);
   return revision;
 }

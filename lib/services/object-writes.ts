@@ -9,7 +9,8 @@ import { assertValid } from '../validation/ajv-messages.js';
 import type { MetadataValidators } from '../validation/metadata-schema.js';
 import { bumpGeneration } from './bucket-generation.js';
 import { prepareMetadata } from './object-metadata.js';
-import { deleteObject, getObject, putLive, typeForWrite } from './objects.js';
+import { deleteObject, getObject, parseObjectId, putLive, typeForWrite } from './objects.js';
+import { clearPending, markPending, repairObject } from './pending-writes.js';
 import { recordRevision } from './revisions.js';
 import { parseScheduleTime } from './schedule-times.js';
 import { insertWithUniqueSlug, slugify, slugsWhere } from './slugs.js';
@@ -70,6 +71,9 @@ export async function createObject(
   };
   const status = publishAt ? 'draft' : (input.status ?? 'published');
   const objects = objectsCollection(db);
+  // Step order and why: see pending-writes.ts.
+  const objectId = new ObjectId();
+  await markPending(db, objectId, bucket._id);
   const doc = await insertWithUniqueSlug({
     base: input.slug ?? slugify(input.title),
     explicit: input.slug !== undefined,
@@ -77,7 +81,7 @@ export async function createObject(
     takenSlugs: (pattern) => slugsWhere(objects, { bucket_id: bucket._id, type: type.slug, locale, slug: pattern }),
     insert: async (slug) => {
       const d: ObjectDoc = {
-        _id: new ObjectId(),
+        _id: objectId,
         bucket_id: bucket._id,
         type: type.slug,
         slug,
@@ -104,6 +108,7 @@ export async function createObject(
   if (status === 'published') await putLive(db, doc);
   await recordRevision(db, doc, 'create', now);
   await bumpGeneration(db, bucket._id);
+  await clearPending(db, objectId);
   return doc;
 }
 
@@ -125,6 +130,8 @@ export async function updateObject(
   const publishAt = parseScheduleTime('publish_at', input.publish_at, now);
   const unpublishAt = parseScheduleTime('unpublish_at', input.unpublish_at, now);
   scheduledStatus(input, publishAt);
+  // A crash may have left this Object's views behind its latest version: bring them in line first.
+  await repairObject(db, parseObjectId(bucket, id));
   const current = await getObject(db, bucket, id, 'any');
   const type = await typeForWrite(db, bucket, current.type);
   const next: ObjectDoc = { ...current, modified_at: now };
@@ -150,9 +157,11 @@ export async function updateObject(
     next.published_at = now;
     next.publish_at = null;
   }
+  await markPending(db, current._id, bucket._id);
   try {
     await objectsCollection(db).replaceOne({ _id: current._id, bucket_id: bucket._id }, next);
   } catch (err) {
+    // The marker stays: a failed replace changed nothing, and repair of an unchanged Object is a no-op.
     if (isDuplicateKey(err))
       throw new SlugTakenError(`Object of type '${type.slug}' with slug '${next.slug}' already exists`);
     throw err;
@@ -160,10 +169,15 @@ export async function updateObject(
   if (next.status === 'published') await putLive(db, next);
   await recordRevision(db, next, publishing ? 'publish' : 'edit', now);
   await bumpGeneration(db, bucket._id);
+  await clearPending(db, current._id);
   return next;
 }
 
 export async function removeObject(db: Db, bucket: BucketDoc, id: string): Promise<void> {
+  const objectId = parseObjectId(bucket, id);
+  await markPending(db, objectId, bucket._id);
+  // On any failure the marker stays: repair finishes the delete (or finds nothing to do).
   await deleteObject(db, bucket, id);
   await bumpGeneration(db, bucket._id);
+  await clearPending(db, objectId);
 }

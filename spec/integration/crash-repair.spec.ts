@@ -1,0 +1,119 @@
+import assert from 'node:assert/strict';
+import { ObjectId } from 'mongodb';
+import {
+  bucketsCollection,
+  objectsCollection,
+  publishedObjectsCollection,
+  revisionsCollection,
+} from '../../lib/db/collections.js';
+import { markPending, pendingWritesCollection, repairPendingWrites } from '../../lib/services/pending-writes.js';
+import { bucketClient } from '../support/client.js';
+import { freshHarness, type Harness } from '../support/harness.js';
+
+describe('crash repair of partial Object writes', () => {
+  let h: Harness;
+  let api: ReturnType<typeof bucketClient>;
+  let bucketId: ObjectId;
+  before(async () => {
+    h = await freshHarness();
+    api = bucketClient(h.app, await h.bucket('crash'));
+    await api.post('/object-types', { title: 'Posts' }).expect(200);
+    const bucket = await bucketsCollection(h.db).findOne({ slug: 'crash' });
+    assert.ok(bucket);
+    bucketId = bucket._id;
+  });
+  after(() => {
+    assert.deepEqual(h.errors, []);
+  });
+
+  const create = async (title: string) =>
+    new ObjectId((await api.post('/objects', { title, type: 'posts' }).expect(200)).body.object.id as string);
+  const generation = async () => (await bucketsCollection(h.db).findOne({ _id: bucketId }))?.generation ?? 0;
+  const revisions = (id: ObjectId) =>
+    revisionsCollection(h.db).find({ object_id: id }).sort({ created_at: -1, _id: -1 }).toArray();
+
+  /** Steps 1–2 of an update (marker, latest version) then a crash. */
+  async function crashAfterLatest(id: ObjectId, title: string): Promise<void> {
+    await markPending(h.db, id, bucketId);
+    await objectsCollection(h.db).updateOne({ _id: id }, { $set: { title, modified_at: new Date() } });
+  }
+
+  async function assertInStep(id: ObjectId, title: string): Promise<void> {
+    assert.equal((await objectsCollection(h.db).findOne({ _id: id }))?.title, title);
+    assert.equal((await publishedObjectsCollection(h.db).findOne({ _id: id }))?.title, title);
+    assert.equal((await revisions(id))[0]?.title, title);
+    assert.equal(await pendingWritesCollection(h.db).countDocuments({ object_id: id }), 0);
+  }
+
+  it('crash after the latest version: start-up repair rolls live view and revision forward', async () => {
+    const id = await create('A1');
+    await crashAfterLatest(id, 'A2');
+    assert.equal((await publishedObjectsCollection(h.db).findOne({ _id: id }))?.title, 'A1');
+    const before = await generation();
+    assert.equal(await repairPendingWrites(h.db), 1);
+    await assertInStep(id, 'A2');
+    assert.equal((await revisions(id)).length, 2);
+    assert.ok((await generation()) > before, 'repair bumps the generation so caches drop stale reads');
+    assert.equal((await api.get(`/objects/${id.toHexString()}?status=published`).expect(200)).body.object.title, 'A2');
+  });
+
+  it('crash after the live copy, before the revision: repair records the missing revision once', async () => {
+    const id = await create('B1');
+    await crashAfterLatest(id, 'B2');
+    const latest = await objectsCollection(h.db).findOne({ _id: id });
+    assert.ok(latest);
+    await publishedObjectsCollection(h.db).replaceOne({ _id: id }, latest);
+    await repairPendingWrites(h.db);
+    await assertInStep(id, 'B2');
+    assert.equal((await revisions(id)).length, 2);
+    assert.equal(await repairPendingWrites(h.db), 0, 'nothing left to repair');
+  });
+
+  it('crash after the revision, before the bump: repair only bumps and clears the marker', async () => {
+    const id = await create('C1');
+    await markPending(h.db, id, bucketId);
+    const before = await generation();
+    await repairPendingWrites(h.db);
+    await assertInStep(id, 'C1');
+    assert.equal((await revisions(id)).length, 1, 'no duplicate revision');
+    assert.ok((await generation()) > before);
+  });
+
+  it('a marker without an Object (create crashed before its insert) is rolled back to no Object', async () => {
+    const id = new ObjectId();
+    await markPending(h.db, id, bucketId);
+    await repairPendingWrites(h.db);
+    assert.equal(await objectsCollection(h.db).countDocuments({ _id: id }), 0);
+    assert.equal(await publishedObjectsCollection(h.db).countDocuments({ _id: id }), 0);
+    assert.equal((await revisions(id)).length, 0);
+    assert.equal(await pendingWritesCollection(h.db).countDocuments({ object_id: id }), 0);
+  });
+
+  it('a delete that crashed after removing the latest version is finished by repair', async () => {
+    const id = await create('D1');
+    await markPending(h.db, id, bucketId);
+    await objectsCollection(h.db).deleteOne({ _id: id });
+    await repairPendingWrites(h.db);
+    assert.equal(await publishedObjectsCollection(h.db).countDocuments({ _id: id }), 0);
+    assert.equal((await revisions(id)).length, 0);
+  });
+
+  it('the next PATCH of an out-of-step Object repairs it first', async () => {
+    const id = await create('E1');
+    await crashAfterLatest(id, 'E2');
+    await api.patch(`/objects/${id.toHexString()}`, { content: 'x' }).expect(200);
+    await assertInStep(id, 'E2');
+    assert.deepEqual(
+      (await revisions(id)).map((r) => r.title),
+      ['E2', 'E2', 'E1'],
+      'the crashed write gets its own revision before the PATCH records its own',
+    );
+  });
+
+  it('a completed write leaves no marker', async () => {
+    const id = await create('F1');
+    await api.patch(`/objects/${id.toHexString()}`, { title: 'F2' }).expect(200);
+    assert.equal(await pendingWritesCollection(h.db).countDocuments({}), 0);
+    await assertInStep(id, 'F2');
+  });
+});
