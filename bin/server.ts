@@ -5,6 +5,7 @@ import { ConfigError, loadConfig } from '../lib/config.js';
 import { connectDatabase } from '../lib/db/database.js';
 import { EngineUnavailableError } from '../lib/db/engine.js';
 import { startOwnedEngine } from '../lib/db/shared-engine.js';
+import { repairPendingWrites } from '../lib/services/pending-writes.js';
 import { Scheduler } from '../lib/services/scheduler.js';
 
 const log = (msg: string) => {
@@ -37,6 +38,8 @@ async function main(): Promise<void> {
     else logError(`database unreachable: ${status.reason ?? 'unknown reason'}`);
   });
   const app = createApp({ config, db: database.db, log: logError, health: database.health });
+  // Writes a crash interrupted are finished (or undone) before anything reads them.
+  await repairPendingWrites(database.db);
   // Its first tick runs now: publishing that fell due while the service was down happens at start.
   const scheduler = new Scheduler(database.db, { intervalMs: config.schedulerIntervalMs, log: logError });
   scheduler.start();
