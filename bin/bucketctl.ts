@@ -1,17 +1,10 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../lib/config.js';
+import { loadConfig } from '../lib/config.js';
+import { BucketAdminError, ConfigError, EngineUnavailableError } from '../lib/errors/domain-errors.js';
 import { connectDatabase } from '../lib/db/database.js';
-import { EngineUnavailableError } from '../lib/db/engine.js';
 import { joinOrStartEngine } from '../lib/db/shared-engine.js';
-import {
-  BucketAdminError,
-  createBucket,
-  deleteBucket,
-  listBuckets,
-  rotateKeys,
-  type KeyChoice,
-} from '../lib/services/buckets.js';
+import { createBucket, deleteBucket, listBuckets, rotateKeys, type KeyChoice } from '../lib/services/buckets.js';
 import type { Db } from 'mongodb';
 
 const USAGE = `Usage: bucketctl <command> [options]

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 import http from 'node:http';
 import { createApp } from '../lib/app.js';
-import { ConfigError, loadConfig } from '../lib/config.js';
+import { loadConfig } from '../lib/config.js';
+import { ConfigError, EngineUnavailableError } from '../lib/errors/domain-errors.js';
 import { connectDatabase } from '../lib/db/database.js';
-import { EngineUnavailableError } from '../lib/db/engine.js';
 import { startOwnedEngine } from '../lib/db/shared-engine.js';
 import { repairPendingWrites } from '../lib/services/pending-writes.js';
 import { Scheduler } from '../lib/services/scheduler.js';

@@ -1,9 +1,6 @@
 import path from 'node:path';
 import { ConfigError } from './errors/domain-errors.js';
 
-// Re-exported for the entry points, which imported it from here.
-export { ConfigError };
-
 /** Everything the service reads from the environment, parsed once and typed. */
 export interface Config {
   port: number;

@@ -10,9 +10,6 @@ export interface Engine {
   stop(): Promise<void>;
 }
 
-// Defined with the other domain errors; re-exported for the entry points, which import it from here.
-export { EngineUnavailableError };
-
 /** What happens when the embedded engine process dies (only mongo-java-server is restarted). */
 export interface EngineSupervision {
   /** Restarts and their reasons; console.error by default. */

@@ -7,9 +7,6 @@ import { generateKey, hashKey } from './keys.js';
 
 export const BUCKET_SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
-// Re-exported for the admin CLI, which imported it from here.
-export { BucketAdminError };
-
 /** A key choice: a given key, a generated one, or none (the Bucket then accepts requests without). */
 export type KeyChoice = { kind: 'given'; key: string } | { kind: 'generate' } | { kind: 'none' };
 

@@ -2,10 +2,6 @@ import type { Metafield, MetafieldOption } from '../db/collections.js';
 
 /** Shared by the metadata validator and the metadata serializers so both agree on shapes. */
 
-// Defined in lib/util; re-exported for the validators that import them from here.
-export { OBJECT_ID_PATTERN } from '../util/object-id.js';
-export { isPlainObject } from '../util/plain-object.js';
-
 export type MetadataMode = 'create' | 'patch';
 
 /**

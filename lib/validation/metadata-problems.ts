@@ -1,14 +1,7 @@
 import type { ErrorObject } from 'ajv';
 import type { Metafield } from '../db/collections.js';
-import {
-  isEmptyValue,
-  isPlainObject,
-  joinPath,
-  nestedMetafields,
-  optionKey,
-  optionList,
-  ownValue,
-} from './metadata-common.js';
+import { isPlainObject } from '../util/plain-object.js';
+import { isEmptyValue, joinPath, nestedMetafields, optionKey, optionList, ownValue } from './metadata-common.js';
 import { regexSubject, type MetafieldRegexes } from './metadata-regex.js';
 
 /**

@@ -1,6 +1,7 @@
 import type { Metafield, ObjectTypeDoc } from '../db/collections.js';
 import { newAjv } from './ajv.js';
-import { OBJECT_ID_PATTERN, optionKey, optionList, type MetadataMode } from './metadata-common.js';
+import { OBJECT_ID_PATTERN } from '../util/object-id.js';
+import { optionKey, optionList, type MetadataMode } from './metadata-common.js';
 import { metadataProblems } from './metadata-problems.js';
 import { MetafieldRegexes } from './metadata-regex.js';
 

@@ -1,3 +1,4 @@
+import { objectDocFixture } from '../support/object-doc.js';
 import assert from 'node:assert/strict';
 import { ObjectId } from 'mongodb';
 import type { ObjectDoc } from '../../lib/db/collections.js';
@@ -43,26 +44,7 @@ describe('relationship pipeline builder (pure)', () => {
   });
 
   it('splits a facet answer into the page and a map of every related Object', () => {
-    const now = new Date(0);
-    const doc = (title: string): ObjectDoc => ({
-      _id: new ObjectId(),
-      bucket_id: new ObjectId(),
-      type: 't',
-      slug: title.toLowerCase(),
-      title,
-      content: '',
-      locale: null,
-      thumbnail: null,
-      status: 'published',
-      metadata: {},
-      refs: [],
-      order: 0,
-      created_at: now,
-      modified_at: now,
-      published_at: now,
-      created_by: null,
-      modified_by: null,
-    });
+    const doc = (title: string): ObjectDoc => objectDocFixture(title);
     const [p, a, b] = [doc('P'), doc('A'), doc('B')];
     const { page, related } = splitFacet({ page: [p], level1: [a], level2: [a, b] });
     assert.deepEqual(page, [p]);
