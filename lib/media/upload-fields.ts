@@ -1,4 +1,6 @@
 import { ValidationErrors } from '../errors/http-errors.js';
+import { addBoundsReport, jsonBoundsProblems, type BoundsReport } from '../validation/json-bounds.js';
+import { MAX_JSON_VALUE_DEPTH, MAX_OBJECT_KEYS } from '../validation/limits.js';
 
 export interface UploadFields {
   folder: string | null;
@@ -9,38 +11,23 @@ export interface UploadFields {
 
 const KNOWN = new Set(['write_key', 'folder', 'metadata', 'trigger_webhook', 'alt_text']);
 export const MAX_FOLDER_LENGTH = 200;
-const MAX_METADATA_DEPTH = 20;
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /**
- * Problems with a media `metadata` value. Keys starting with "$" or holding "." are refused:
- * MongoDB reads them as operators and paths, so they could never be queried back.
+ * Problems with a media `metadata` value: its nesting and key counts are bounded, and keys
+ * starting with "$" or holding "." or NUL are refused: MongoDB reads them as operators and
+ * paths, so they could never be queried back.
  */
-export function metadataProblems(value: unknown, at = 'metadata'): string[] {
-  if (!isPlainObject(value)) return [`${at} must be a JSON object`];
-  const problems: string[] = [];
-  const walk = (node: unknown, path: string, depth: number): void => {
-    if (depth > MAX_METADATA_DEPTH) {
-      problems.push(`${at} is nested deeper than ${MAX_METADATA_DEPTH} levels`);
-      return;
-    }
-    if (Array.isArray(node)) {
-      node.forEach((item, i) => {
-        walk(item, `${path}[${i}]`, depth + 1);
-      });
-    } else if (isPlainObject(node)) {
-      for (const [key, child] of Object.entries(node)) {
-        if (key.startsWith('$') || key.includes('.'))
-          problems.push(`${path}: key ${JSON.stringify(key)} may not start with "$" or contain "."`);
-        else walk(child, `${path}.${key}`, depth + 1);
-      }
-    }
-  };
-  walk(value, at, 0);
-  return problems.slice(0, 20);
+export function metadataProblems(value: unknown, at = 'metadata'): BoundsReport {
+  if (!isPlainObject(value)) return { problems: [`${at} must be a JSON object`], unlisted: 0 };
+  return jsonBoundsProblems(value, at, {
+    maxDepth: MAX_JSON_VALUE_DEPTH,
+    maxKeys: MAX_OBJECT_KEYS,
+    storableKeys: true,
+  });
 }
 
 /**
@@ -83,7 +70,7 @@ export function parseUploadFields(body: Record<string, unknown> | undefined): Up
       }
     }
   }
-  for (const problem of metadataProblems(metadata)) errors.add(problem);
+  addBoundsReport(errors, metadataProblems(metadata));
 
   const webhook = text('trigger_webhook');
   if (webhook !== undefined && !['true', 'false', ''].includes(webhook)) {

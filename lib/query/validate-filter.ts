@@ -1,3 +1,4 @@
+import { mongoRegexProblem } from '../validation/regex-safety.js';
 import { describeJson } from './parse-query-param.js';
 import { fieldUsage, filterUsage, type ValueKind } from './operators.js';
 import {
@@ -269,11 +270,15 @@ class FilterValidator {
         this.add(site.at, `longer than ${MAX_REGEX_LENGTH} characters`);
         return;
       }
+      const options = site.siblings?.$options;
       try {
-        new RegExp(value, jsFlags(site.siblings?.$options));
+        new RegExp(value, jsFlags(options));
       } catch (err) {
         this.add(site.at, `invalid regular expression: ${err instanceof Error ? err.message : show(value)}`);
+        return;
       }
+      const unsafe = mongoRegexProblem(value, typeof options === 'string' ? options : '');
+      if (unsafe !== null) this.add(site.at, `unsafe regular expression: ${unsafe}`);
     },
     flags: (site, value) => {
       if (typeof value !== 'string') {

@@ -2,7 +2,7 @@ import type { Db } from 'mongodb';
 import type { Config } from '../config.js';
 import { sendJson } from '../http/respond.js';
 import { requireRead, requireWrite } from '../middleware/authenticate.js';
-import { jsonBody } from '../middleware/json-body.js';
+import { writeBody } from '../middleware/write-body.js';
 import { bucketOf } from '../middleware/load-bucket.js';
 import { booleanParam } from '../http/params.js';
 import { renderObjectType } from '../serializers/object-type.js';
@@ -16,7 +16,7 @@ import {
 import { route, type RouteDef } from './route-table.js';
 
 export function objectTypeRoutes(config: Config, db: Db): RouteDef[] {
-  const body = jsonBody(config.jsonBodyLimit);
+  const body = writeBody(config.jsonBodyLimit);
   const base = '/buckets/:slug/object-types';
   return [
     route('get', base, requireRead, async (req, res) => {

@@ -7,7 +7,7 @@ import { booleanParam, singleParam } from '../http/params.js';
 import { previewAwareStatus } from '../http/preview-status.js';
 import { sendJson } from '../http/respond.js';
 import { requireRead, requireWrite } from '../middleware/authenticate.js';
-import { jsonBody } from '../middleware/json-body.js';
+import { writeBody } from '../middleware/write-body.js';
 import { bucketOf } from '../middleware/load-bucket.js';
 import { parseListParams } from '../query/cursor.js';
 import { parseProps, pickProps } from '../query/props.js';
@@ -20,7 +20,7 @@ import { bucketTypes, objectRenderContext } from '../services/render-context.js'
 import { route, type RouteDef } from './route-table.js';
 
 export function objectRoutes(config: Config, db: Db, cache: ReadCache): RouteDef[] {
-  const body = jsonBody(config.jsonBodyLimit);
+  const body = writeBody(config.jsonBodyLimit);
   const base = '/buckets/:slug/objects';
   const one = `${base}/:object_id`;
   return [

@@ -6,7 +6,7 @@ import { booleanParam, singleParam } from '../http/params.js';
 import { previewAwareStatus } from '../http/preview-status.js';
 import { sendJson } from '../http/respond.js';
 import { requireRead, requireWrite } from '../middleware/authenticate.js';
-import { jsonBody } from '../middleware/json-body.js';
+import { writeBody } from '../middleware/write-body.js';
 import { bucketOf } from '../middleware/load-bucket.js';
 import { parseListParams } from '../query/cursor.js';
 import { parseProps, pickProps } from '../query/props.js';
@@ -40,7 +40,7 @@ export function revisionRoutes(config: Config, db: Db, cache: ReadCache): RouteD
         return { revisions: revisions.map((r) => pickProps(renderRevision(r, ctx), props)), total };
       });
     }),
-    route('post', base, jsonBody(config.jsonBodyLimit), requireWrite, async (req, res) => {
+    route('post', base, writeBody(config.jsonBodyLimit), requireWrite, async (req, res) => {
       const bucket = bucketOf(res);
       const revision = await createDraftRevision(db, bucket, String(req.params.object_id), req.body);
       const ctx = await objectRenderContext(db, config, bucket);

@@ -1,12 +1,14 @@
 import { ObjectId, type Db } from 'mongodb';
 import type { BucketDoc } from '../db/collections.js';
 import { mediaCollection, type MediaDoc } from '../db/media-collection.js';
-import { BadRequestError, NotFoundError } from '../errors/http-errors.js';
+import { NotFoundError, ValidationErrors } from '../errors/http-errors.js';
 import { removeOriginal, removeVariantsOf } from '../media/file-store.js';
 import type { StoredUpload } from '../media/gridfs-storage.js';
 import { metadataProblems, type UploadFields } from '../media/upload-fields.js';
 import { assertValid } from '../validation/ajv-messages.js';
+import { addBoundsReport } from '../validation/json-bounds.js';
 import { bumpGeneration } from './bucket-generation.js';
+import { readOptions } from './query-time-limit.js';
 
 function notFound(bucket: BucketDoc, id: string): NotFoundError {
   return new NotFoundError(`Media with id '${id}' not found in bucket '${bucket.slug}'`);
@@ -48,14 +50,14 @@ export async function createMedia(
 }
 
 export async function getMedia(db: Db, bucket: BucketDoc, id: string): Promise<MediaDoc> {
-  const doc = await mediaCollection(db).findOne({ _id: mediaId(bucket, id), bucket_id: bucket._id });
+  const doc = await mediaCollection(db).findOne({ _id: mediaId(bucket, id), bucket_id: bucket._id }, readOptions(db));
   if (!doc) throw notFound(bucket, id);
   return doc;
 }
 
 /** The media item a file URL names, or null. */
 export function findMediaByName(db: Db, bucket: BucketDoc, name: string): Promise<MediaDoc | null> {
-  return mediaCollection(db).findOne({ bucket_id: bucket._id, name });
+  return mediaCollection(db).findOne({ bucket_id: bucket._id, name }, readOptions(db));
 }
 
 interface MediaPatch {
@@ -70,8 +72,9 @@ export async function updateMedia(db: Db, bucket: BucketDoc, id: string, body: u
   assertValid('MediaPatch', body, 'body');
   const input = body as MediaPatch;
   if (input.metadata !== undefined) {
-    const problems = metadataProblems(input.metadata, 'body.metadata');
-    if (problems.length > 0) throw new BadRequestError(`Invalid request body: ${problems.join('; ')}`);
+    const errors = new ValidationErrors();
+    addBoundsReport(errors, metadataProblems(input.metadata, 'body.metadata'));
+    errors.throwIfAny('Invalid request body', 'invalid_body');
   }
   const set: Partial<MediaDoc> = { modified_at: new Date() };
   if (input.folder !== undefined)

@@ -9,6 +9,7 @@ import { deleteObject, getObject, putLive, typeForWrite } from './objects.js';
 import { recordRevision } from './revisions.js';
 import { parseScheduleTime } from './schedule-times.js';
 import { insertWithUniqueSlug, isDuplicateKey, slugify, slugsWhere } from './slugs.js';
+import { readOptions } from './query-time-limit.js';
 
 interface ObjectInput {
   title?: string;
@@ -72,7 +73,8 @@ export async function createObject(db: Db, bucket: BucketDoc, body: unknown): Pr
     base: input.slug ?? slugify(input.title),
     explicit: input.slug !== undefined,
     what: `Object of type '${type.slug}'`,
-    takenSlugs: (pattern) => slugsWhere(objects, { bucket_id: bucket._id, type: type.slug, locale, slug: pattern }),
+    takenSlugs: (pattern) =>
+      slugsWhere(objects, { bucket_id: bucket._id, type: type.slug, locale, slug: pattern }, readOptions(db)),
     insert: async (slug) => {
       const d: ObjectDoc = {
         _id: new ObjectId(),

@@ -1,6 +1,7 @@
 import { ObjectId, type Db } from 'mongodb';
 import { revisionsCollection, type BucketDoc, type ObjectDoc, type RevisionDoc } from '../db/collections.js';
 import { NotFoundError } from '../errors/http-errors.js';
+import { readOptions } from './query-time-limit.js';
 
 /** Records the version `doc` now holds. Revisions are only ever inserted, never changed. */
 export async function recordRevision(
@@ -34,11 +35,14 @@ export async function getRevision(
   revisionId: string,
 ): Promise<RevisionDoc> {
   const found = /^[0-9a-f]{24}$/i.test(revisionId)
-    ? await revisionsCollection(db).findOne({
-        _id: new ObjectId(revisionId),
-        object_id: objectId,
-        bucket_id: bucket._id,
-      })
+    ? await revisionsCollection(db).findOne(
+        {
+          _id: new ObjectId(revisionId),
+          object_id: objectId,
+          bucket_id: bucket._id,
+        },
+        readOptions(db),
+      )
     : null;
   if (!found)
     throw new NotFoundError(
@@ -56,12 +60,12 @@ export async function listRevisions(
   const filter = { object_id: objectId, bucket_id: bucket._id };
   const [revisions, total] = await Promise.all([
     revisionsCollection(db)
-      .find(filter)
+      .find(filter, readOptions(db))
       .sort({ created_at: opts.direction, _id: opts.direction })
       .skip(opts.skip)
       .limit(opts.limit)
       .toArray(),
-    revisionsCollection(db).countDocuments(filter),
+    revisionsCollection(db).countDocuments(filter, readOptions(db)),
   ]);
   return { revisions, total };
 }

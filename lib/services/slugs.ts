@@ -1,5 +1,6 @@
 import { MongoServerError, type Collection, type Filter } from 'mongodb';
 import { BadRequestError } from '../errors/http-errors.js';
+import type { ReadOptions } from './query-time-limit.js';
 
 /** "Crème Brûlée & Co." → "creme-brulee-co": lowercase ASCII, hyphenated. */
 export function slugify(title: string, fallback = 'untitled'): string {
@@ -76,7 +77,8 @@ async function nextFreeSlug(
 export async function slugsWhere<T extends { slug: string }>(
   coll: Collection<T>,
   filter: Filter<T>,
+  options: ReadOptions,
 ): Promise<string[]> {
-  const docs = await coll.find(filter, { projection: { _id: 0, slug: 1 } }).toArray();
+  const docs = await coll.find(filter, { projection: { _id: 0, slug: 1 }, ...options }).toArray();
   return docs.map((d) => d.slug);
 }

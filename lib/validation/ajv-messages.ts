@@ -1,7 +1,9 @@
 import type { ErrorObject } from 'ajv';
-import { BadRequestError } from '../errors/http-errors.js';
+import { MAX_REPORTED_PROBLEMS, ValidationErrors } from '../errors/http-errors.js';
 import { loadSchemas } from '../schemas.js';
-import { ajv, validatorFor } from './ajv.js';
+import { ajv, validateBounded, validatorPairFor } from './ajv.js';
+import { MAX_FULLY_CHECKED_VALUES } from './limits.js';
+import { formatPath, shortQuote } from './paths.js';
 
 type Node = Record<string, unknown>;
 type Branch = { ifNode: Node; branch: 'then' | 'else' };
@@ -35,15 +37,6 @@ function schemaById(id: string): unknown {
 /** "a", "b" or "c" */
 function orList(items: string[]): string {
   return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`;
-}
-
-/** body.metafields[2].options */
-function formatPath(root: string, segments: string[]): string {
-  return segments.reduce(
-    (acc, s) =>
-      /^\d+$/.test(s) ? `${acc}[${s}]` : /^[A-Za-z_$][\w$-]*$/.test(s) ? `${acc}.${s}` : `${acc}[${json(s)}]`,
-    root,
-  );
 }
 
 const TYPE_NOUNS: Record<string, string> = {
@@ -215,8 +208,11 @@ function describeOne({ error: e, holder, branch }: Located, root: string): strin
       return `${path} must be ${title ?? orList(typeList(p.type).map(typeNoun))}${cond}`;
     case 'format':
       return `${path} must be ${title ?? formatNoun(String(p.format))}${cond}`;
-    case 'pattern':
-      return `${path} must be ${title ?? `a string matching /${String(p.pattern)}/`}${cond}`;
+    case 'pattern': {
+      // The value is named: a key or slug that breaks the pattern is easier to find by its text.
+      const shown = typeof e.data === 'string' ? ` ${shortQuote(e.data)}` : '';
+      return `${path}${shown} must be ${title ?? `a string matching /${String(p.pattern)}/`}${cond}`;
+    }
     case 'enum':
       return `${path} must be one of ${(p.allowedValues as unknown[]).map(json).join(', ')}${cond}`;
     case 'const':
@@ -253,45 +249,106 @@ function describeOne({ error: e, holder, branch }: Located, root: string): strin
   }
 }
 
-/**
- * One short line per mistake. anyOf/oneOf report once for the whole value (their branches'
- * errors are dropped), `if` errors are dropped, and the same keyword failing the same way at the
- * same place counts once. `schemaId` (the validated schema) lets conditions and alternatives be
- * looked up; without it every schema in schemas/ is tried.
- */
-export function describeAjvErrors(errors: ErrorObject[] | null | undefined, root: string, schemaId?: string): string[] {
-  if (!errors || errors.length === 0) return [];
-  const alternatives = errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf');
-  const withinAlternative = (e: ErrorObject): boolean =>
-    alternatives.some(
-      (a) =>
-        e !== a &&
-        e.schemaPath.startsWith(`${a.schemaPath}/`) &&
-        (e.instancePath + '/').startsWith(a.instancePath + '/'),
-    );
-  const everySchema = new Map<string, Set<Node> | null>(loadSchemas().map((s) => [s.$id, null]));
-  const kept = new Map<string, Located>();
-  for (const e of errors) {
-    if (withinAlternative(e)) continue;
-    const located = locate(e, schemaId ? nodesAt(schemaId, instanceSegments(e.instancePath)) : everySchema);
-    const key = `${e.instancePath}|${e.keyword}|${json(e.params)}`;
-    // Of two rules catching the same mistake, the unconditional one reads better.
-    const earlier = kept.get(key);
-    if (!earlier || (earlier.branch && !located.branch)) kept.set(key, located);
-  }
-  const messages: string[] = [];
-  for (const located of kept.values()) {
-    const line = describeOne(located, root);
-    if (line !== null && !messages.includes(line)) messages.push(line);
-  }
-  return messages.length > 0 ? messages : [`${root} is invalid`];
+/** Every proper prefix of a slash-separated path, ending at a slash ("/a/b" gives "" and "/a"). */
+function slashPrefixes(path: string, includeSelf: boolean): string[] {
+  const out: string[] = [];
+  for (let at = path.indexOf('/'); at !== -1; at = path.indexOf('/', at + 1)) out.push(path.slice(0, at));
+  if (includeSelf) out.push(path);
+  return out;
 }
 
-/** Throws one 400 listing every problem of `value` against schemas/<schemaId>.json. */
-export function assertValid(schemaId: string, value: unknown, root: string): void {
-  const validate = validatorFor(schemaId);
-  if (validate(value) === true) return;
-  throw new BadRequestError(
-    `Invalid request ${root}: ${describeAjvErrors(validate.errors, root, schemaId).join('; ')}`,
+/**
+ * anyOf/oneOf report once for the whole value: errors of their branches (below their schema path,
+ * at or below their instance path) are dropped. Indexed so each error costs a few lookups, not a
+ * scan of every alternative.
+ */
+function branchErrorFilter(errors: ErrorObject[]): (e: ErrorObject) => boolean {
+  const alternatives = new Set(
+    errors
+      .filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf')
+      .map((a) => `${a.schemaPath}|${a.instancePath}`),
   );
+  if (alternatives.size === 0) return () => false;
+  return (e) => {
+    const instances = slashPrefixes(e.instancePath, true);
+    return slashPrefixes(e.schemaPath, false).some((sp) => instances.some((ip) => alternatives.has(`${sp}|${ip}`)));
+  };
+}
+
+export interface Described {
+  lines: string[];
+  /** Problems beyond `max`, counted but not worded. */
+  unlisted: number;
+}
+
+/**
+ * One short line per mistake, the first `max` of them worded. anyOf/oneOf report once for the
+ * whole value, `if` errors are dropped, and the same keyword failing the same way at the same
+ * place counts once. `schemaId` (the validated schema) lets conditions and alternatives be
+ * looked up; without it every schema in schemas/ is tried. Linear in the number of errors except
+ * for the wording, whose schema lookups run only for the problems listed.
+ */
+export function describeAjvErrorsCapped(
+  errors: ErrorObject[] | null | undefined,
+  root: string,
+  schemaId: string | undefined,
+  max: number,
+): Described {
+  if (!errors || errors.length === 0) return { lines: [], unlisted: 0 };
+  const withinAlternative = branchErrorFilter(errors);
+  const groups = new Map<string, ErrorObject[]>();
+  for (const e of errors) {
+    if (withinAlternative(e)) continue;
+    const key = `${e.instancePath}|${e.keyword}|${json(e.params)}`;
+    const group = groups.get(key);
+    if (group) group.push(e);
+    else groups.set(key, [e]);
+  }
+  let everySchema: Map<string, Set<Node> | null> | undefined;
+  const candidates = (e: ErrorObject): Map<string, Set<Node> | null> =>
+    schemaId
+      ? nodesAt(schemaId, instanceSegments(e.instancePath))
+      : (everySchema ??= new Map(loadSchemas().map((s) => [s.$id, null])));
+  const lines: string[] = [];
+  const seen = new Set<string>();
+  let unlisted = 0;
+  for (const group of groups.values()) {
+    if (lines.length >= max) {
+      if (group[0]?.keyword !== 'if') unlisted++;
+      continue;
+    }
+    // Of two rules catching the same mistake, the unconditional one reads better.
+    let chosen: Located | undefined;
+    for (const e of group) {
+      const located = locate(e, candidates(e));
+      if (!chosen || (chosen.branch && !located.branch)) chosen = located;
+    }
+    const line = chosen ? describeOne(chosen, root) : null;
+    if (line !== null && !seen.has(line)) {
+      seen.add(line);
+      lines.push(line);
+    }
+  }
+  return { lines: lines.length > 0 || unlisted > 0 ? lines : [`${root} is invalid`], unlisted };
+}
+
+/** Every problem, one line each (see describeAjvErrorsCapped). */
+export function describeAjvErrors(errors: ErrorObject[] | null | undefined, root: string, schemaId?: string): string[] {
+  return describeAjvErrorsCapped(errors, root, schemaId, Infinity).lines;
+}
+
+/**
+ * Throws one 400 listing the problems of `value` against schemas/<schemaId>.json: the first
+ * MAX_REPORTED_PROBLEMS, and how many more there are.
+ */
+export function assertValid(schemaId: string, value: unknown, root: string): void {
+  const invalid = validateBounded(validatorPairFor(schemaId), value);
+  if (invalid === null) return;
+  const errors = new ValidationErrors();
+  const { lines, unlisted } = describeAjvErrorsCapped(invalid.errors, root, schemaId, MAX_REPORTED_PROBLEMS);
+  for (const line of lines) errors.add(line);
+  errors.addUnlisted(unlisted);
+  if (invalid.partial)
+    errors.add(`only the first problem is listed for a ${root} of more than ${MAX_FULLY_CHECKED_VALUES} values`);
+  errors.throwIfAny(`Invalid request ${root}`, 'invalid_body');
 }

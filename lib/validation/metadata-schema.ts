@@ -1,5 +1,6 @@
 import type { Metafield, ObjectTypeDoc } from '../db/collections.js';
-import { ajv } from './ajv.js';
+import { ajv, ajvFirstError, validateBounded } from './ajv.js';
+import { MAX_FULLY_CHECKED_VALUES } from './limits.js';
 import { OBJECT_ID_PATTERN, optionKey, optionList, type MetadataMode } from './metadata-common.js';
 import { metadataProblems } from './metadata-problems.js';
 
@@ -105,7 +106,8 @@ export const METADATA_VALIDATOR_CACHE_LIMIT = 500;
 
 interface CacheEntry {
   stamp: number;
-  schema: object;
+  /** The schema object each Ajv instance compiled (and keeps until it is removed). */
+  schemas: [object, object];
   validate: MetadataValidator;
 }
 
@@ -118,7 +120,8 @@ const cache = new Map<string, CacheEntry>();
 function forget(key: string, entry: CacheEntry): void {
   cache.delete(key);
   // Ajv keeps every compiled schema object in its own cache; without this it would grow forever.
-  ajv.removeSchema(entry.schema);
+  ajv.removeSchema(entry.schemas[0]);
+  ajvFirstError.removeSchema(entry.schemas[1]);
 }
 
 /**
@@ -137,14 +140,18 @@ export function metadataValidatorFor(type: MetadataTypeInput, mode: MetadataMode
   if (hit) forget(key, hit);
 
   const metafields = type.metafields;
-  const schema = metadataJsonSchema(metafields, mode);
-  const compiled = ajv.compile(schema);
+  // Each instance gets its own copy: Ajv caches compiled code by schema object.
+  const schemas: [object, object] = [metadataJsonSchema(metafields, mode), metadataJsonSchema(metafields, mode)];
+  const pair = { all: ajv.compile(schemas[0]), first: ajvFirstError.compile(schemas[1]) };
   const typeSlug = type.slug;
   const validate: MetadataValidator = (metadata) => {
-    const valid = compiled(metadata);
-    return metadataProblems(metafields, metadata, valid ? [] : (compiled.errors ?? []), typeSlug);
+    const invalid = validateBounded(pair, metadata);
+    const problems = metadataProblems(metafields, metadata, invalid?.errors ?? [], typeSlug);
+    if (invalid?.partial)
+      problems.push(`only the first problem is listed for metadata of more than ${MAX_FULLY_CHECKED_VALUES} values`);
+    return problems;
   };
-  cache.set(key, { stamp, schema, validate });
+  cache.set(key, { stamp, schemas, validate });
   while (cache.size > METADATA_VALIDATOR_CACHE_LIMIT) {
     const [oldestKey, oldest] = cache.entries().next().value as [string, CacheEntry];
     forget(oldestKey, oldest);
