@@ -7,22 +7,27 @@ import { bucketOf } from './load-bucket.js';
 
 const noop = () => undefined;
 
-function anonymousTooLarge(res: Response): UnauthorizedError {
-  // The rest of the body is not worth reading: the connection closes after the answer.
+/** A refused body is not worth reading: the connection closes after the answer instead. */
+function closeAfterResponse(res: Response): void {
   res.set('Connection', 'close');
+}
+
+function anonymousTooLarge(res: Response): UnauthorizedError {
+  closeAfterResponse(res);
   return new UnauthorizedError(
     `The bucket '${bucketOf(res).slug}' requires the correct write access key: send Authorization: Bearer <write key> ` +
-      `(a body over ${MAX_UNAUTHENTICATED_BODY_BYTES} bytes without it is not read)`,
+      `(without it, a body is read only when its Content-Length is at most ${MAX_UNAUTHENTICATED_BODY_BYTES} bytes)`,
   );
 }
 
 /**
  * The JSON body of a write route, read only once it is worth reading, so that anonymous or
- * wrongly keyed requests cannot make the process parse megabytes for nothing:
+ * wrongly keyed requests cannot make the process read and parse megabytes for nothing:
  * - an Authorization header is checked first, and a wrong key gets 401 before the body is read;
  * - without a header, a keyed Bucket can only be written with the legacy `write_key` body field,
- *   so the body must be read to know; it is read only up to MAX_UNAUTHENTICATED_BODY_BYTES (larger
- *   ones get 401, before reading when Content-Length says so) and the key is checked at once;
+ *   so the body must be read to know. It is read only when its Content-Length is at most
+ *   MAX_UNAUTHENTICATED_BODY_BYTES; a larger or streamed (chunked) one gets 401 unread, since
+ *   body-parser would otherwise drain a streamed body to its end before refusing it;
  * - a Bucket without a write key takes bodies up to `limit` from anyone, as it takes writes.
  * The route's own requireWrite still runs after this; it then finds the request authorized.
  */
@@ -35,17 +40,20 @@ export function writeBody(limit: string): RequestHandler {
       return;
     }
     if (bearerKey(req) !== undefined) {
-      requireWrite(req, res, noop);
+      try {
+        requireWrite(req, res, noop);
+      } catch (refused) {
+        closeAfterResponse(res);
+        throw refused;
+      }
       full(req, res, next);
       return;
     }
-    const declared = Number(req.get('content-length'));
-    if (Number.isFinite(declared) && declared > MAX_UNAUTHENTICATED_BODY_BYTES) throw anonymousTooLarge(res);
+    const streamed = req.get('transfer-encoding') !== undefined;
+    if (streamed || Number(req.get('content-length') ?? 0) > MAX_UNAUTHENTICATED_BODY_BYTES) {
+      throw anonymousTooLarge(res);
+    }
     small(req, res, (err?: unknown) => {
-      if ((err as { type?: unknown } | undefined)?.type === 'entity.too.large') {
-        next(anonymousTooLarge(res));
-        return;
-      }
       if (err !== undefined && err !== null) {
         next(err);
         return;
