@@ -86,11 +86,6 @@ export class ValidationErrors {
     this.unlisted += count;
   }
 
-  /** True once further problems would only be counted: checks may stop wording them. */
-  get full(): boolean {
-    return this.problems.length >= MAX_REPORTED_PROBLEMS;
-  }
-
   get count(): number {
     return this.problems.length + this.unlisted;
   }

@@ -1,16 +1,12 @@
 import type { RequestHandler, Response } from 'express';
 import { UnauthorizedError } from '../errors/http-errors.js';
+import { closeAfterResponse } from '../http/close-after-response.js';
 import { MAX_UNAUTHENTICATED_BODY_BYTES } from '../validation/limits.js';
 import { bearerKey, requireWrite } from './authenticate.js';
 import { jsonBody } from './json-body.js';
 import { bucketOf } from './load-bucket.js';
 
 const noop = () => undefined;
-
-/** A refused body is not worth reading: the connection closes after the answer instead. */
-function closeAfterResponse(res: Response): void {
-  res.set('Connection', 'close');
-}
 
 function anonymousTooLarge(res: Response): UnauthorizedError {
   closeAfterResponse(res);

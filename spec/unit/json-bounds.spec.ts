@@ -97,7 +97,7 @@ describe('ValidationErrors', () => {
 
   it('says nothing when there is nothing to say', () => {
     const errors = new ValidationErrors();
-    assert.equal(errors.full, false);
+    assert.equal(errors.count, 0);
     errors.throwIfAny();
   });
 });
