@@ -12,6 +12,7 @@ import { v3Routes } from './routes/index.js';
 import { legacyMediaRoutes } from './routes/media.js';
 import { mediaFileRoutes } from './routes/media-files.js';
 import { mountRoutes } from './routes/route-table.js';
+import { setQueryTimeLimit } from './services/query-time-limit.js';
 
 export interface AppDeps {
   config: Config;
@@ -27,6 +28,7 @@ function logToStderr(msg: string): void {
 
 /** Builds the Express app without listening, so tests drive it through supertest. */
 export function createApp({ config, db, log = logToStderr, health }: AppDeps): Express {
+  setQueryTimeLimit(db, config.queryTimeoutMs);
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', parseQueryString);

@@ -20,6 +20,8 @@ export interface Config {
   previewTokenSecret: string | null;
   /** How often this process looks for scheduled publishing work; 0 turns the scheduler off. */
   schedulerIntervalMs: number;
+  /** Server-side time limit (maxTimeMS) of every find, aggregate and count; 0 means none. */
+  queryTimeoutMs: number;
 }
 
 function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -53,5 +55,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mediaMaxBytes: intFrom(env, 'MEDIA_MAX_BYTES', 900 * 1024 * 1024),
     previewTokenSecret: env.PREVIEW_TOKEN_SECRET || null,
     schedulerIntervalMs: intFrom(env, 'SCHEDULER_INTERVAL_MS', 5000),
+    queryTimeoutMs: intFrom(env, 'QUERY_TIMEOUT_MS', 5000),
   };
 }

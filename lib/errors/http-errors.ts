@@ -76,20 +76,39 @@ export class UnsupportedMediaTypeError extends HttpError {
   }
 }
 
-/** Collects every problem of one request so they are reported together in one 400. */
+/** Problems listed in one 400; beyond this the message would only grow, not help. */
+export const MAX_REPORTED_PROBLEMS = 50;
+
+/**
+ * Collects every problem of one request so they are reported together in one 400. Only the
+ * first MAX_REPORTED_PROBLEMS are kept and worded; the rest are counted ("and N more problems"),
+ * so a body with thousands of mistakes costs neither memory nor a huge error body.
+ */
 export class ValidationErrors {
   private readonly problems: string[] = [];
+  private unlisted = 0;
 
   add(problem: string): void {
-    this.problems.push(problem);
+    if (this.problems.length < MAX_REPORTED_PROBLEMS) this.problems.push(problem);
+    else this.unlisted++;
+  }
+
+  /** Problems a check counted without wording them, because the list was already full. */
+  addUnlisted(count: number): void {
+    this.unlisted += count;
   }
 
   get count(): number {
-    return this.problems.length;
+    return this.problems.length + this.unlisted;
   }
 
   throwIfAny(prefix = 'Invalid request', code: ErrorCodeFor<400> = 'bad_request'): void {
-    if (this.problems.length > 0) throw new BadRequestError(`${prefix}: ${this.problems.join('; ')}`, code);
+    if (this.count === 0) return;
+    const listed =
+      this.unlisted > 0
+        ? [...this.problems, `and ${this.unlisted} more problem${this.unlisted === 1 ? '' : 's'}`]
+        : this.problems;
+    throw new BadRequestError(`${prefix}: ${listed.join('; ')}`, code);
   }
 }
 

@@ -1,6 +1,8 @@
 import { InvalidUploadError } from '../errors/domain-errors.js';
 import { isPlainObject } from '../util/plain-object.js';
 import { quote } from '../util/quote.js';
+import { jsonBoundsProblems } from '../validation/json-bounds.js';
+import { MAX_JSON_VALUE_DEPTH, MAX_OBJECT_KEYS } from '../validation/limits.js';
 
 export interface UploadFields {
   folder: string | null;
@@ -11,35 +13,20 @@ export interface UploadFields {
 
 const KNOWN = new Set(['write_key', 'folder', 'metadata', 'trigger_webhook', 'alt_text']);
 export const MAX_FOLDER_LENGTH = 200;
-const MAX_METADATA_DEPTH = 20;
 
 /**
- * Problems with a media `metadata` value. Keys starting with "$" or holding "." are refused:
- * MongoDB reads them as operators and paths, so they could never be queried back; a key
- * holding NUL cannot be stored at all.
+ * Problems with a media `metadata` value: its nesting and key counts are bounded, and keys
+ * starting with "$" or holding "." are refused: MongoDB reads them as operators and paths, so
+ * they could never be queried back; a key holding NUL cannot be stored at all.
  */
 export function metadataProblems(value: unknown, at = 'metadata'): string[] {
   if (!isPlainObject(value)) return [`${at} must be a JSON object`];
-  const problems: string[] = [];
-  const walk = (node: unknown, path: string, depth: number): void => {
-    if (depth > MAX_METADATA_DEPTH) {
-      problems.push(`${at} is nested deeper than ${MAX_METADATA_DEPTH} levels`);
-      return;
-    }
-    if (Array.isArray(node)) {
-      node.forEach((item, i) => {
-        walk(item, `${path}[${i}]`, depth + 1);
-      });
-    } else if (isPlainObject(node)) {
-      for (const [key, child] of Object.entries(node)) {
-        if (key.startsWith('$') || key.includes('.') || key.includes('\u0000'))
-          problems.push(`${path}: key ${quote(key)} may not start with "$" or contain "." or a NUL character`);
-        else walk(child, `${path}.${key}`, depth + 1);
-      }
-    }
-  };
-  walk(value, at, 0);
-  return problems.slice(0, 20);
+  const { problems, unlisted } = jsonBoundsProblems(value, at, {
+    maxDepth: MAX_JSON_VALUE_DEPTH,
+    maxKeys: MAX_OBJECT_KEYS,
+    storableKeys: true,
+  });
+  return unlisted > 0 ? [...problems, `and ${unlisted} more problems`] : problems;
 }
 
 /**

@@ -1,28 +1,31 @@
 import express, { type RequestHandler } from 'express';
-import { BadRequestError, UnsupportedMediaTypeError } from '../errors/http-errors.js';
-import { findNulKey } from '../validation/nul-keys.js';
+import { UnsupportedMediaTypeError, ValidationErrors } from '../errors/http-errors.js';
+import { addBoundsReport, jsonBoundsProblems } from '../validation/json-bounds.js';
+import { MAX_BODY_DEPTH, MAX_OBJECT_KEYS } from '../validation/limits.js';
 
-/** The JSON escape of NUL, the only way one can appear in a valid JSON text. */
-const ESCAPED_NUL = Buffer.from('\\u0000');
-const mayHoldNulKey = new WeakSet();
+/**
+ * Nesting, key counts and NUL-free keys of a parsed body, checked before any validator or
+ * service walks it: those walk recursively, and so do the driver and the engine a deep value
+ * would reach; and no BSON document can hold a key with NUL.
+ */
+export function assertBodyBounds(body: unknown): void {
+  const errors = new ValidationErrors();
+  addBoundsReport(
+    errors,
+    jsonBoundsProblems(body, 'body', { maxDepth: MAX_BODY_DEPTH, maxKeys: MAX_OBJECT_KEYS, storableKeys: false }),
+  );
+  errors.throwIfAny('Invalid request body', 'invalid_body');
+}
 
 /**
  * JSON bodies for write routes. A body in another content type is refused with 415 rather
- * than silently ignored; an absent body becomes {} so validators report missing fields. A key
- * holding NUL is refused here, before any validator or the database sees it.
+ * than silently ignored; an absent body becomes {} so validators report missing fields.
+ * `limit` is in bytes or a size such as "5mb".
  */
-export function jsonBody(limit: string): RequestHandler {
+export function jsonBody(limit: string | number): RequestHandler {
   // Typed as an Express handler because that is how it runs: body-parser's own types name
   // connect's IncomingMessage class, which an Express request is not an instance of.
-  const parse: RequestHandler = express.json({
-    limit,
-    strict: false,
-    type: () => true,
-    // The raw bytes are checked once for an escaped NUL, so the common body is never walked.
-    verify: (req, _res, buf) => {
-      if (buf.includes(ESCAPED_NUL)) mayHoldNulKey.add(req);
-    },
-  });
+  const parse: RequestHandler = express.json({ limit, strict: false, type: () => true });
   return (req, res, next) => {
     const hasBody = Number(req.get('content-length') ?? 0) > 0 || req.get('transfer-encoding') !== undefined;
     if (!hasBody) {
@@ -36,19 +39,17 @@ export function jsonBody(limit: string): RequestHandler {
       );
     }
     parse(req, res, (err?: unknown) => {
-      if (err === undefined || err === null) {
-        const nul = mayHoldNulKey.has(req) ? findNulKey(req.body, 'body') : null;
-        if (nul) {
-          next(
-            new BadRequestError(
-              `Invalid request body: ${nul.at}: key ${JSON.stringify(nul.key)} contains a NUL character, which keys may not hold`,
-              'invalid_body',
-            ),
-          );
-          return;
-        }
+      if (err !== undefined && err !== null) {
+        next(err);
+        return;
       }
-      next(err);
+      try {
+        assertBodyBounds(req.body);
+      } catch (problem) {
+        next(problem);
+        return;
+      }
+      next();
     });
   };
 }

@@ -1,9 +1,10 @@
-import type { Request, RequestHandler, Response } from 'express';
+import type { Request, RequestHandler } from 'express';
 import multer, { MulterError } from 'multer';
 import type { Db } from 'mongodb';
 import type { Config } from '../config.js';
 import { DomainError, UploadTooLargeError } from '../errors/domain-errors.js';
 import { BadRequestError, HttpError, UnsupportedMediaTypeError } from '../errors/http-errors.js';
+import { closeAfterResponse } from '../http/close-after-response.js';
 import { GridFsStorage, type StoredUpload } from '../media/gridfs-storage.js';
 
 /** The form's text fields are few and small; bounding them bounds everything but the file. */
@@ -44,11 +45,6 @@ function fromParser(err: unknown): unknown {
   if (err instanceof MulterError) return fromMulter(err);
   const detail = err instanceof Error ? err.message : String(err);
   return new BadRequestError(`Malformed multipart/form-data body: ${detail}`, 'invalid_body');
-}
-
-/** A refused upload's body is not worth reading: the connection closes after the error is sent. */
-function closeAfterResponse(res: Response): void {
-  res.set('Connection', 'close');
 }
 
 /**

@@ -21,8 +21,8 @@ export const MAX_REGEX_LENGTH = 256;
 /** Segments after `metadata.`; parent and repeater Metafields nest, but not this deep. */
 export const MAX_METADATA_PATH_SEGMENTS = 6;
 
-/** Problems listed in one 400; beyond this the message would only grow, not help. */
-export const MAX_REPORTED_PROBLEMS = 50;
+/** Problems listed in one 400: every 400 lists through ValidationErrors, which owns the cap. */
+export { MAX_REPORTED_PROBLEMS } from '../errors/http-errors.js';
 
 /** Levels of Object relationships `depth` may expand; each level is one more lookup stage. */
 export const MAX_DEPTH = 3;

@@ -1,6 +1,5 @@
 import { ObjectId } from 'mongodb';
 import { ValidationErrors } from '../errors/http-errors.js';
-import { MAX_REPORTED_PROBLEMS } from './limits.js';
 import { fieldUsage, filterUsage, type ValueKind } from './operators.js';
 import { parseQueryParam } from './parse-query-param.js';
 import { isPlainObject } from '../util/plain-object.js';
@@ -88,10 +87,7 @@ export function compileFilter(raw: string | undefined, ctx: FilterContext): Reco
   const query = parseQueryParam(raw);
   const problems = validateFilter(query, ctx);
   const errors = new ValidationErrors();
-  for (const problem of problems.slice(0, MAX_REPORTED_PROBLEMS)) errors.add(problem);
-  if (problems.length > MAX_REPORTED_PROBLEMS) {
-    errors.add(`and ${problems.length - MAX_REPORTED_PROBLEMS} more problems`);
-  }
+  for (const problem of problems) errors.add(problem);
   errors.throwIfAny('Invalid query', 'invalid_query');
   return translateFilter(query, ctx);
 }

@@ -1,6 +1,7 @@
 import { isObjectIdHex } from '../util/object-id.js';
 import { isPlainObject } from '../util/plain-object.js';
 import { quote } from '../util/quote.js';
+import { mongoRegexProblem } from '../validation/regex-safety.js';
 import { describeJson } from './parse-query-param.js';
 import { fieldUsage, filterUsage, type ValueKind } from './operators.js';
 import {
@@ -256,11 +257,15 @@ class FilterValidator {
         this.add(site.at, `longer than ${MAX_REGEX_LENGTH} characters`);
         return;
       }
+      const options = site.siblings?.$options;
       try {
-        new RegExp(value, jsFlags(site.siblings?.$options));
+        new RegExp(value, jsFlags(options));
       } catch (err) {
         this.add(site.at, `invalid regular expression: ${err instanceof Error ? err.message : quote(value)}`);
+        return;
       }
+      const unsafe = mongoRegexProblem(value, typeof options === 'string' ? options : '');
+      if (unsafe !== null) this.add(site.at, `unsafe regular expression: ${unsafe}`);
     },
     flags: (site, value) => {
       if (typeof value !== 'string') {

@@ -3,7 +3,7 @@ import type { AppState } from '../cache/app-state.js';
 import type { Config } from '../config.js';
 import { sendJson } from '../http/respond.js';
 import { requireWrite } from '../middleware/authenticate.js';
-import { jsonBody } from '../middleware/json-body.js';
+import { writeBody } from '../middleware/write-body.js';
 import { bucketOf } from '../middleware/load-bucket.js';
 import { NO_PARAMS } from '../query/read-params.js';
 import { renderObject } from '../serializers/object.js';
@@ -17,7 +17,7 @@ import { route, type RouteDef } from './route-table.js';
 
 /** Write routes over several Objects at once, and the preview-token issuer (an addition to the spec). */
 export function batchAndPreviewRoutes(config: Config, db: Db, state: AppState, log: (m: string) => void): RouteDef[] {
-  const body = jsonBody(config.jsonBodyLimit);
+  const body = writeBody(config.jsonBodyLimit);
   return [
     route('post', '/buckets/:slug/objects/batch', NO_PARAMS, body, requireWrite, async (req, res) => {
       const bucket = bucketOf(res);

@@ -7,7 +7,7 @@ import { noMatch } from '../errors/not-found.js';
 import { cachedRead } from '../http/cached-read.js';
 import { sendJson } from '../http/respond.js';
 import { bearerKey, requireRead, requireWrite } from '../middleware/authenticate.js';
-import { jsonBody } from '../middleware/json-body.js';
+import { writeBody } from '../middleware/write-body.js';
 import { bucketOf, loadBucket } from '../middleware/load-bucket.js';
 import { mediaUpload, storedUpload } from '../middleware/upload.js';
 import { removeOriginal } from '../media/file-store.js';
@@ -75,7 +75,7 @@ const ONE = paramSet(['read_key', 'props', 'useCache']);
 export function mediaRoutes(config: Config, db: Db, cache: ReadCache): RouteDef[] {
   const base = '/buckets/:slug/media';
   const one = `${base}/:media_id`;
-  const body = jsonBody(config.jsonBodyLimit);
+  const body = writeBody(config.jsonBodyLimit);
   return [
     route('post', base, NO_PARAMS, ...uploadHandlers(config, db)),
     route('get', base, LIST, requireRead, async (req, res) => {

@@ -2,7 +2,7 @@ import type { Db } from 'mongodb';
 import type { Config } from '../config.js';
 import { sendJson } from '../http/respond.js';
 import { requireRead, requireWrite } from '../middleware/authenticate.js';
-import { jsonBody } from '../middleware/json-body.js';
+import { writeBody } from '../middleware/write-body.js';
 import { bucketOf } from '../middleware/load-bucket.js';
 import { DELETE_PARAMS, NO_PARAMS, paramSet } from '../query/read-params.js';
 import { renderObjectType } from '../serializers/object-type.js';
@@ -19,7 +19,7 @@ import { route, type RouteDef } from './route-table.js';
 const READ = paramSet(['read_key']);
 
 export function objectTypeRoutes(config: Config, db: Db): RouteDef[] {
-  const body = jsonBody(config.jsonBodyLimit);
+  const body = writeBody(config.jsonBodyLimit);
   const base = '/buckets/:slug/object-types';
   return [
     route('get', base, READ, requireRead, async (_req, res) => {

@@ -6,7 +6,7 @@ import { cachedRead } from '../http/cached-read.js';
 import { previewAwareStatus } from '../http/preview-status.js';
 import { sendJson } from '../http/respond.js';
 import { requireRead, requireWrite } from '../middleware/authenticate.js';
-import { jsonBody } from '../middleware/json-body.js';
+import { writeBody } from '../middleware/write-body.js';
 import { bucketOf } from '../middleware/load-bucket.js';
 import { readParams } from '../middleware/read-params.js';
 import { pickProps } from '../query/props.js';
@@ -36,7 +36,7 @@ const ONE = paramSet(['read_key', 'preview_token', 'props', 'status', 'depth', '
 
 export function objectRoutes(config: Config, db: Db, state: AppState): RouteDef[] {
   const { reads: cache, types: bucketTypes, validators, previewSecret } = state;
-  const body = jsonBody(config.jsonBodyLimit);
+  const body = writeBody(config.jsonBodyLimit);
   const base = '/buckets/:slug/objects';
   const one = `${base}/:object_id`;
   return [

@@ -5,7 +5,7 @@ import { cachedRead } from '../http/cached-read.js';
 import { previewAwareStatus } from '../http/preview-status.js';
 import { sendJson } from '../http/respond.js';
 import { requireRead, requireWrite } from '../middleware/authenticate.js';
-import { jsonBody } from '../middleware/json-body.js';
+import { writeBody } from '../middleware/write-body.js';
 import { bucketOf } from '../middleware/load-bucket.js';
 import { readParams } from '../middleware/read-params.js';
 import { pickProps } from '../query/props.js';
@@ -51,7 +51,7 @@ export function revisionRoutes(config: Config, db: Db, state: AppState): RouteDe
         } satisfies RevisionList;
       });
     }),
-    route('post', base, NO_PARAMS, jsonBody(config.jsonBodyLimit), requireWrite, async (req, res) => {
+    route('post', base, NO_PARAMS, writeBody(config.jsonBodyLimit), requireWrite, async (req, res) => {
       const bucket = bucketOf(res);
       const revision = await createDraftRevision(db, validators, bucket, String(req.params.object_id), req.body);
       const ctx = await objectRenderContext(db, config, bucketTypes, bucket);

@@ -4,6 +4,7 @@ import { BucketAdminError } from '../errors/domain-errors.js';
 import { isDuplicateKey } from '../errors/mongo-errors.js';
 import { removeBucketFiles } from '../media/file-store.js';
 import { generateKey, hashKey } from './keys.js';
+import { readOptions } from './query-time-limit.js';
 
 export const BUCKET_SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
@@ -22,7 +23,7 @@ function resolveKey(choice: KeyChoice): string | null {
 }
 
 export async function findBucketBySlug(db: Db, slug: string): Promise<BucketDoc | null> {
-  return bucketsCollection(db).findOne({ slug });
+  return bucketsCollection(db).findOne({ slug }, readOptions(db));
 }
 
 export async function createBucket(db: Db, slug: string, read: KeyChoice, write: KeyChoice): Promise<IssuedKeys> {
@@ -60,7 +61,7 @@ export interface BucketSummary {
 }
 
 export async function listBuckets(db: Db): Promise<BucketSummary[]> {
-  const docs = await bucketsCollection(db).find({}).sort({ slug: 1 }).toArray();
+  const docs = await bucketsCollection(db).find({}, readOptions(db)).sort({ slug: 1 }).toArray();
   return docs.map((b) => ({
     id: b._id.toHexString(),
     slug: b.slug,

@@ -3,6 +3,7 @@ import type { BucketDoc, Metafield } from '../db/collections.js';
 import { mediaCollection } from '../db/media-collection.js';
 import { isPlainObject } from '../util/plain-object.js';
 import { joinPath, nestedMetafields } from '../validation/metadata-common.js';
+import { readOptions } from './query-time-limit.js';
 
 export interface FileRef {
   /** Dotted key path of the Metafield ("image", "seo.image", "slides.0.image"). */
@@ -48,7 +49,7 @@ export async function invalidFileValues(
   if (refs.length === 0) return [];
   const names = [...new Set(refs.map((r) => r.name))];
   const found = await mediaCollection(db)
-    .find({ bucket_id: bucket._id, name: { $in: names } }, { projection: { name: 1, type: 1 } })
+    .find({ bucket_id: bucket._id, name: { $in: names } }, { projection: { name: 1, type: 1 }, ...readOptions(db) })
     .toArray();
   const typeByName = new Map(found.map((m) => [m.name, m.type]));
   const problems: string[] = [];

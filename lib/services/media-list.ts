@@ -5,6 +5,7 @@ import type { ParamValues } from '../query/read-params.js';
 import { parseSort } from '../query/sort.js';
 import { compileFilter } from '../query/translate-filter.js';
 import type { FieldInfo, FilterContext } from '../query/validate-filter.js';
+import { readOptions } from './query-time-limit.js';
 
 const text = (storagePath: string): FieldInfo => ({ storagePath, valueType: 'text' });
 const date = (storagePath: string): FieldInfo => ({ storagePath, valueType: 'date' });
@@ -45,9 +46,10 @@ export async function listMedia(
   const base: Filter<MediaDoc> = { bucket_id: bucket._id };
   const match: Filter<MediaDoc> = Object.keys(translated).length > 0 ? { $and: [base, translated] } : base;
   const media = mediaCollection(db);
+  const options = readOptions(db);
   const page = sort.random
-    ? media.aggregate<MediaDoc>([{ $match: match }, { $sample: { size: q.limit } }] as Document[]).toArray()
-    : media.find(match).sort(sort.fields).skip(q.skip).limit(q.limit).toArray();
-  const [docs, total] = await Promise.all([page, media.countDocuments(match)]);
+    ? media.aggregate<MediaDoc>([{ $match: match }, { $sample: { size: q.limit } }] as Document[], options).toArray()
+    : media.find(match, options).sort(sort.fields).skip(q.skip).limit(q.limit).toArray();
+  const [docs, total] = await Promise.all([page, media.countDocuments(match, options)]);
   return { docs, total };
 }

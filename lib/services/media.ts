@@ -9,6 +9,7 @@ import { metadataProblems, type UploadFields } from '../media/upload-fields.js';
 import { assertValid } from '../validation/ajv-messages.js';
 import { bumpGeneration } from './bucket-generation.js';
 import { objectIdFromHex } from '../util/object-id.js';
+import { readOptions } from './query-time-limit.js';
 
 /** A malformed id names no media item: 404 like any unknown id. */
 function mediaId(bucket: BucketDoc, id: string): ObjectId {
@@ -47,14 +48,14 @@ export async function createMedia(
 }
 
 export async function getMedia(db: Db, bucket: BucketDoc, id: string): Promise<MediaDoc> {
-  const doc = await mediaCollection(db).findOne({ _id: mediaId(bucket, id), bucket_id: bucket._id });
+  const doc = await mediaCollection(db).findOne({ _id: mediaId(bucket, id), bucket_id: bucket._id }, readOptions(db));
   if (!doc) throw notFound('media', id, bucket.slug);
   return doc;
 }
 
 /** The media item a file URL names, or null. */
 export function findMediaByName(db: Db, bucket: BucketDoc, name: string): Promise<MediaDoc | null> {
-  return mediaCollection(db).findOne({ bucket_id: bucket._id, name });
+  return mediaCollection(db).findOne({ bucket_id: bucket._id, name }, readOptions(db));
 }
 
 /** Changes folder, alt text or metadata; the file itself is never replaced. */

@@ -51,7 +51,7 @@ async function cursorFilter(
   // Only the sort fields are projected, so the document is read as a plain record, not an ObjectDoc.
   const last = await view.coll.findOne<Record<string, unknown>>(
     { _id: new ObjectId(after), bucket_id: bucket._id },
-    { projection },
+    { projection, ...view.readOptions },
   );
   if (!last)
     throw new BadRequestError(`after: no Object with id '${after}' in bucket '${bucket.slug}'`, 'invalid_parameter');
@@ -85,12 +85,14 @@ export async function listObjects(
   if (q.depth > 0) {
     pageQuery = fetchExpandedPage(view, bucket, head, projection, q.depth);
   } else if (sort.random) {
-    pageQuery = objects.aggregate<ObjectDoc>(projection ? [...head, { $project: projection }] : head).toArray();
+    pageQuery = objects
+      .aggregate<ObjectDoc>(projection ? [...head, { $project: projection }] : head, view.readOptions)
+      .toArray();
   } else {
-    const cursor = objects.find(pageMatch).sort(sort.fields).skip(q.skip).limit(q.limit);
+    const cursor = objects.find(pageMatch, view.readOptions).sort(sort.fields).skip(q.skip).limit(q.limit);
     if (projection) cursor.project(projection);
     pageQuery = cursor.toArray();
   }
-  const [docs, total] = await Promise.all([pageQuery, objects.countDocuments(match)]);
+  const [docs, total] = await Promise.all([pageQuery, objects.countDocuments(match, view.readOptions)]);
   return { docs, total };
 }

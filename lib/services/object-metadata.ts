@@ -1,9 +1,10 @@
 import { ObjectId, type Db } from 'mongodb';
 import { objectsCollection, type BucketDoc, type ObjectTypeDoc } from '../db/collections.js';
-import { BadRequestError } from '../errors/http-errors.js';
+import { ValidationErrors } from '../errors/http-errors.js';
 import { relationshipRefs, toStoredMetadata } from '../serializers/metadata.js';
 import type { MetadataValidators } from '../validation/metadata-schema.js';
 import { invalidFileValues } from './file-metafields.js';
+import { readOptions } from './query-time-limit.js';
 
 /**
  * Checks metadata sent on an Object write against its type and returns the stored form.
@@ -27,7 +28,9 @@ export async function prepareMetadata(
     ]);
     problems.push(...relationships, ...files);
   }
-  if (problems.length > 0) throw new BadRequestError(`Invalid metadata: ${problems.join('; ')}`, 'metafield_invalid');
+  const errors = new ValidationErrors();
+  for (const problem of problems) errors.add(problem);
+  errors.throwIfAny('Invalid metadata', 'metafield_invalid');
   return toStoredMetadata(type.metafields, metadata);
 }
 
@@ -42,7 +45,7 @@ async function danglingRelationships(
   if (refs.length === 0) return [];
   const ids = [...new Set(refs.map((r) => r.id))].map((id) => new ObjectId(id));
   const found = await objectsCollection(db)
-    .find({ bucket_id: bucket._id, _id: { $in: ids } }, { projection: { type: 1 } })
+    .find({ bucket_id: bucket._id, _id: { $in: ids } }, { projection: { type: 1 }, ...readOptions(db) })
     .toArray();
   const typeById = new Map(found.map((d) => [d._id.toHexString(), d.type]));
   const problems: string[] = [];

@@ -16,13 +16,17 @@ import { assertValid } from '../validation/ajv-messages.js';
 import { checkMetafieldDefinitions } from '../validation/metafield-definitions.js';
 import { bumpGeneration } from './bucket-generation.js';
 import { insertWithUniqueSlug, slugify, slugsWhere } from './slugs.js';
+import { readOptions } from './query-time-limit.js';
 
 export async function listObjectTypes(db: Db, bucket: BucketDoc): Promise<ObjectTypeDoc[]> {
-  return objectTypesCollection(db).find({ bucket_id: bucket._id }).sort({ order: 1, _id: 1 }).toArray();
+  return objectTypesCollection(db)
+    .find({ bucket_id: bucket._id }, readOptions(db))
+    .sort({ order: 1, _id: 1 })
+    .toArray();
 }
 
 export async function findObjectType(db: Db, bucket: BucketDoc, slug: string): Promise<ObjectTypeDoc | null> {
-  return objectTypesCollection(db).findOne({ bucket_id: bucket._id, slug });
+  return objectTypesCollection(db).findOne({ bucket_id: bucket._id, slug }, readOptions(db));
 }
 
 export async function getObjectType(db: Db, bucket: BucketDoc, slug: string): Promise<ObjectTypeDoc> {
@@ -32,7 +36,7 @@ export async function getObjectType(db: Db, bucket: BucketDoc, slug: string): Pr
 }
 
 async function typeSlugs(db: Db, bucket: BucketDoc): Promise<Set<string>> {
-  return new Set(await slugsWhere(objectTypesCollection(db), { bucket_id: bucket._id }));
+  return new Set(await slugsWhere(objectTypesCollection(db), { bucket_id: bucket._id }, readOptions(db)));
 }
 
 /** Rules across fields that the JSON Schemas cannot state, reported together. */
@@ -74,12 +78,17 @@ export async function createObjectType(db: Db, bucket: BucketDoc, input: unknown
   };
   checkTypeRules(fields, base, existing);
   const now = new Date();
-  const last = await objectTypesCollection(db).find({ bucket_id: bucket._id }).sort({ order: -1 }).limit(1).next();
+  const last = await objectTypesCollection(db)
+    .find({ bucket_id: bucket._id }, readOptions(db))
+    .sort({ order: -1 })
+    .limit(1)
+    .next();
   const doc = await insertWithUniqueSlug({
     base,
     explicit: input.slug !== undefined,
     what: 'Object type',
-    takenSlugs: (pattern) => slugsWhere(objectTypesCollection(db), { bucket_id: bucket._id, slug: pattern }),
+    takenSlugs: (pattern) =>
+      slugsWhere(objectTypesCollection(db), { bucket_id: bucket._id, slug: pattern }, readOptions(db)),
     insert: async (slug) => {
       const d: ObjectTypeDoc = {
         _id: new ObjectId(),

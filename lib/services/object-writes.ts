@@ -14,6 +14,7 @@ import { clearPending, markPending, repairObject } from './pending-writes.js';
 import { recordRevision } from './revisions.js';
 import { parseScheduleTime } from './schedule-times.js';
 import { insertWithUniqueSlug, slugify, slugsWhere } from './slugs.js';
+import { readOptions } from './query-time-limit.js';
 
 /** Localized types take one of their locales (default: priority_locale); others take none. */
 function resolveLocale(type: ObjectTypeDoc, requested: string | null | undefined): string | null {
@@ -78,7 +79,8 @@ export async function createObject(
     base: input.slug ?? slugify(input.title),
     explicit: input.slug !== undefined,
     what: `Object of type '${type.slug}'`,
-    takenSlugs: (pattern) => slugsWhere(objects, { bucket_id: bucket._id, type: type.slug, locale, slug: pattern }),
+    takenSlugs: (pattern) =>
+      slugsWhere(objects, { bucket_id: bucket._id, type: type.slug, locale, slug: pattern }, readOptions(db)),
     insert: async (slug) => {
       const d: ObjectDoc = {
         _id: objectId,

@@ -25,7 +25,10 @@ export function parseObjectId(bucket: BucketDoc, id: string): ObjectId {
 /** The Object as the given status sees it: its live version, or its latest one. */
 export async function getObject(db: Db, bucket: BucketDoc, id: string, status: StatusFilter): Promise<ObjectDoc> {
   const view = viewFor(db, status);
-  const doc = await view.coll.findOne({ _id: parseObjectId(bucket, id), bucket_id: bucket._id, ...view.match });
+  const doc = await view.coll.findOne(
+    { _id: parseObjectId(bucket, id), bucket_id: bucket._id, ...view.match },
+    view.readOptions,
+  );
   if (!doc) throw notFound('object', id, bucket.slug);
   return doc;
 }

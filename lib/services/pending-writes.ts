@@ -2,6 +2,7 @@ import type { Collection, Db, ObjectId } from 'mongodb';
 import { objectsCollection, publishedObjectsCollection, revisionsCollection } from '../db/collections.js';
 import { bumpGeneration } from './bucket-generation.js';
 import { putLive } from './objects.js';
+import { readOptions } from './query-time-limit.js';
 import { recordRevision } from './revisions.js';
 
 /**
@@ -37,16 +38,19 @@ export async function clearPending(db: Db, objectId: ObjectId): Promise<void> {
 
 /** Brings one Object's views and revisions in line with its latest version; a no-op without a marker. */
 export async function repairObject(db: Db, objectId: ObjectId): Promise<boolean> {
-  const marker = await pendingWritesCollection(db).findOne({ object_id: objectId });
+  const marker = await pendingWritesCollection(db).findOne({ object_id: objectId }, readOptions(db));
   if (!marker) return false;
-  const latest = await objectsCollection(db).findOne({ _id: objectId });
+  const latest = await objectsCollection(db).findOne({ _id: objectId }, readOptions(db));
   if (!latest) {
     // Crashed before the commit point of a create (or mid-delete): roll back to "no Object".
     await publishedObjectsCollection(db).deleteOne({ _id: objectId });
     await revisionsCollection(db).deleteMany({ object_id: objectId });
   } else {
     if (latest.status === 'published') await putLive(db, latest);
-    const last = await revisionsCollection(db).findOne({ object_id: objectId }, { sort: { created_at: -1, _id: -1 } });
+    const last = await revisionsCollection(db).findOne(
+      { object_id: objectId },
+      { sort: { created_at: -1, _id: -1 }, ...readOptions(db) },
+    );
     if (!last || last.created_at.getTime() < latest.modified_at.getTime()) {
       const publishing =
         latest.status === 'published' && latest.published_at?.getTime() === latest.modified_at.getTime();

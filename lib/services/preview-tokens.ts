@@ -3,6 +3,7 @@ import { SignJWT, errors as joseErrors, jwtVerify } from 'jose';
 import type { Db } from 'mongodb';
 import type { BucketDoc } from '../db/collections.js';
 import { UnauthorizedError } from '../errors/http-errors.js';
+import { readOptions } from './query-time-limit.js';
 
 const VALIDITY_SECONDS = 3600;
 const ISSUER = 'content-api';
@@ -44,7 +45,7 @@ export class PreviewSecret {
       { $setOnInsert: { value: randomBytes(32).toString('base64') } },
       { upsert: true },
     );
-    const stored = await settings.findOne({ _id: 'preview_token_secret' });
+    const stored = await settings.findOne({ _id: 'preview_token_secret' }, readOptions(this.db));
     if (!stored) throw new Error('settings.preview_token_secret is missing right after its upsert');
     return Buffer.from(stored.value, 'base64');
   }

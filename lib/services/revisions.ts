@@ -2,6 +2,7 @@ import { ObjectId, type Db } from 'mongodb';
 import { revisionsCollection, type BucketDoc, type ObjectDoc, type RevisionDoc } from '../db/collections.js';
 import { notFound } from '../errors/not-found.js';
 import { objectIdFromHex } from '../util/object-id.js';
+import { readOptions } from './query-time-limit.js';
 
 /** Records the version `doc` now holds. Revisions are only ever inserted, never changed. */
 export async function recordRevision(
@@ -36,7 +37,7 @@ export async function getRevision(
 ): Promise<RevisionDoc> {
   const id = objectIdFromHex(revisionId);
   const found = id
-    ? await revisionsCollection(db).findOne({ _id: id, object_id: objectId, bucket_id: bucket._id })
+    ? await revisionsCollection(db).findOne({ _id: id, object_id: objectId, bucket_id: bucket._id }, readOptions(db))
     : null;
   if (!found) throw notFound('revision', revisionId, bucket.slug, objectId.toHexString());
   return found;
@@ -51,12 +52,12 @@ export async function listRevisions(
   const filter = { object_id: objectId, bucket_id: bucket._id };
   const [revisions, total] = await Promise.all([
     revisionsCollection(db)
-      .find(filter)
+      .find(filter, readOptions(db))
       .sort({ created_at: opts.direction, _id: opts.direction })
       .skip(opts.skip)
       .limit(opts.limit)
       .toArray(),
-    revisionsCollection(db).countDocuments(filter),
+    revisionsCollection(db).countDocuments(filter, readOptions(db)),
   ]);
   return { revisions, total };
 }

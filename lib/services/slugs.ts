@@ -1,6 +1,7 @@
 import type { Collection, Filter } from 'mongodb';
 import { SlugTakenError } from '../errors/domain-errors.js';
 import { isDuplicateKey } from '../errors/mongo-errors.js';
+import type { ReadOptions } from './query-time-limit.js';
 
 /** "Crème Brûlée & Co." → "creme-brulee-co": lowercase ASCII, hyphenated. */
 export function slugify(title: string, fallback = 'untitled'): string {
@@ -73,7 +74,8 @@ async function nextFreeSlug(
 export async function slugsWhere<T extends { slug: string }>(
   coll: Collection<T>,
   filter: Filter<T>,
+  options: ReadOptions,
 ): Promise<string[]> {
-  const docs = await coll.find(filter, { projection: { _id: 0, slug: 1 } }).toArray();
+  const docs = await coll.find(filter, { projection: { _id: 0, slug: 1 }, ...options }).toArray();
   return docs.map((d) => d.slug);
 }

@@ -1,49 +1,17 @@
 import type { ErrorObject } from 'ajv';
-import { BadRequestError } from '../errors/http-errors.js';
+import { MAX_REPORTED_PROBLEMS, ValidationErrors } from '../errors/http-errors.js';
 import type { BodySchemas } from '../types/bodies.generated.js';
-import { SCHEMA_IDS, ajv, validatorFor } from './ajv.js';
+import { instanceSegments, isNode, locate, nodesAt, type Branch, type Located, type Node } from './ajv-locate.js';
+import { SCHEMA_IDS, validateBounded, validatorPairFor } from './ajv.js';
+import { MAX_FULLY_CHECKED_VALUES } from './limits.js';
+import { formatPath } from './paths.js';
+import { quote } from '../util/quote.js';
 
-type Node = Record<string, unknown>;
-type Branch = { ifNode: Node; branch: 'then' | 'else' };
-
-const isNode = (v: unknown): v is Node => typeof v === 'object' && v !== null && !Array.isArray(v);
 const json = (v: unknown): string => JSON.stringify(v);
-const unescape = (seg: string): string => seg.replace(/~1/g, '/').replace(/~0/g, '~');
-const instanceSegments = (p: string): string[] => (p === '' ? [] : p.slice(1).split('/').map(unescape));
-
-/** Schema paths are URI fragments: percent-decoding comes first. */
-function schemaSegments(p: string): string[] {
-  const body = p.replace(/^#/, '');
-  return body === ''
-    ? []
-    : body
-        .slice(1)
-        .split('/')
-        .map((seg) => {
-          try {
-            return unescape(decodeURIComponent(seg));
-          } catch {
-            return unescape(seg);
-          }
-        });
-}
-
-function schemaById(id: string): unknown {
-  return ajv.getSchema(id)?.schema;
-}
 
 /** "a", "b" or "c" */
 function orList(items: string[]): string {
   return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`;
-}
-
-/** body.metafields[2].options */
-function formatPath(root: string, segments: string[]): string {
-  return segments.reduce(
-    (acc, s) =>
-      /^\d+$/.test(s) ? `${acc}[${s}]` : /^[A-Za-z_$][\w$-]*$/.test(s) ? `${acc}.${s}` : `${acc}[${json(s)}]`,
-    root,
-  );
 }
 
 const TYPE_NOUNS: Record<string, string> = {
@@ -101,96 +69,6 @@ function describeCondition({ ifNode, branch }: Branch): string {
   return parts.join(' and ');
 }
 
-const MAP_KEYWORDS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
-const ARRAY_KEYWORDS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
-
-/** Follows a schema path inside one schema; remembers the innermost if/then/else it went through. */
-function walkSchemaPath(
-  root: unknown,
-  segments: string[],
-): { node: unknown; found: boolean; branch?: Branch | undefined } {
-  let node: unknown = root;
-  let mode: 'schema' | 'map' | 'array' = 'schema';
-  let branch: Branch | undefined;
-  for (const seg of segments) {
-    if (!isNode(node) && !Array.isArray(node)) return { node: undefined, found: false };
-    if (mode === 'schema' && (seg === 'then' || seg === 'else') && isNode(node) && isNode(node.if))
-      branch = { ifNode: node.if, branch: seg };
-    const next: unknown = (node as Record<string, unknown>)[seg];
-    if (next === undefined) return { node: undefined, found: false };
-    mode = mode !== 'schema' ? 'schema' : MAP_KEYWORDS.has(seg) ? 'map' : ARRAY_KEYWORDS.has(seg) ? 'array' : 'schema';
-    node = next;
-  }
-  return { node, found: true, branch };
-}
-
-/**
- * Ajv's schemaPath is relative to the schema resource ($id) the error arose in, without naming
- * it. The schema nodes that apply at the error's instance location, grouped by resource, tell
- * which resource it was.
- */
-function nodesAt(rootId: string, segments: string[]): Map<string, Set<Node>> {
-  const out = new Map<string, Set<Node>>();
-  const seen = new Map<Node, Set<number>>();
-  const visit = (node: unknown, resource: string, i: number): void => {
-    if (!isNode(node)) return;
-    const at = seen.get(node) ?? new Set<number>();
-    if (at.has(i)) return;
-    seen.set(node, at.add(i));
-    if (typeof node.$ref === 'string') {
-      if (node.$ref.startsWith('#'))
-        visit(walkSchemaPath(schemaById(resource), schemaSegments(node.$ref)).node, resource, i);
-      else visit(schemaById(node.$ref), node.$ref, i);
-    }
-    for (const k of ['allOf', 'anyOf', 'oneOf'])
-      if (Array.isArray(node[k])) for (const sub of node[k] as unknown[]) visit(sub, resource, i);
-    for (const k of ['if', 'then', 'else', 'not']) visit(node[k], resource, i);
-    const seg = segments[i];
-    // Past the last segment: this node applies at the error's location.
-    if (seg === undefined) {
-      out.set(resource, (out.get(resource) ?? new Set<Node>()).add(node));
-      return;
-    }
-    const props = isNode(node.properties) ? node.properties : {};
-    if (seg in props) visit(props[seg], resource, i + 1);
-    else visit(node.additionalProperties, resource, i + 1);
-    if (isNode(node.patternProperties)) {
-      for (const [pattern, sub] of Object.entries(node.patternProperties))
-        if (new RegExp(pattern, 'u').test(seg)) visit(sub, resource, i + 1);
-    }
-    if (/^\d+$/.test(seg)) {
-      const prefix = Array.isArray(node.prefixItems) ? (node.prefixItems as unknown[]) : [];
-      visit(Number(seg) < prefix.length ? prefix[Number(seg)] : node.items, resource, i + 1);
-    }
-  };
-  visit(schemaById(rootId), rootId, 0);
-  return out;
-}
-
-interface Located {
-  error: ErrorObject;
-  /** The schema object holding the failing keyword, when it could be found. */
-  holder?: unknown;
-  branch?: Branch | undefined;
-}
-
-/** `candidates`: resource id → nodes applying at the error's location (null: not known). */
-function locate(error: ErrorObject, candidates: Map<string, Set<Node> | null>): Located {
-  const segments = schemaSegments(error.schemaPath);
-  const keyword = segments.pop();
-  for (const [id, nodes] of candidates) {
-    const { node, found, branch } = walkSchemaPath(schemaById(id), segments);
-    if (!found) continue;
-    // A false schema sits one level below the location it rejects, so only its path can be checked.
-    const fits =
-      error.keyword === 'false schema'
-        ? node === false
-        : isNode(node) && keyword !== undefined && keyword in node && (nodes === null || nodes.has(node));
-    if (fits) return { error, holder: node, branch };
-  }
-  return { error };
-}
-
 function describeOne({ error: e, holder, branch }: Located, root: string): string | null {
   const segments = instanceSegments(e.instancePath);
   const path = formatPath(root, segments);
@@ -215,8 +93,11 @@ function describeOne({ error: e, holder, branch }: Located, root: string): strin
       return `${path} must be ${title ?? orList(typeList(p.type).map(typeNoun))}${cond}`;
     case 'format':
       return `${path} must be ${title ?? formatNoun(String(p.format))}${cond}`;
-    case 'pattern':
-      return `${path} must be ${title ?? `a string matching /${String(p.pattern)}/`}${cond}`;
+    case 'pattern': {
+      // The value is named: a key or slug that breaks the pattern is easier to find by its text.
+      const shown = typeof e.data === 'string' ? ` ${quote(e.data)}` : '';
+      return `${path}${shown} must be ${title ?? `a string matching /${String(p.pattern)}/`}${cond}`;
+    }
     case 'enum':
       return `${path} must be one of ${(p.allowedValues as unknown[]).map(json).join(', ')}${cond}`;
     case 'const':
@@ -253,53 +134,111 @@ function describeOne({ error: e, holder, branch }: Located, root: string): strin
   }
 }
 
-/**
- * One short line per mistake. anyOf/oneOf report once for the whole value (their branches'
- * errors are dropped), `if` errors are dropped, and the same keyword failing the same way at the
- * same place counts once. `schemaId` (the validated schema) lets conditions and alternatives be
- * looked up; without it every schema in schemas/ is tried.
- */
-export function describeAjvErrors(errors: ErrorObject[] | null | undefined, root: string, schemaId?: string): string[] {
-  if (!errors || errors.length === 0) return [];
-  const alternatives = errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf');
-  const withinAlternative = (e: ErrorObject): boolean =>
-    alternatives.some(
-      (a) =>
-        e !== a &&
-        e.schemaPath.startsWith(`${a.schemaPath}/`) &&
-        (e.instancePath + '/').startsWith(a.instancePath + '/'),
-    );
-  const everySchema = new Map<string, Set<Node> | null>(SCHEMA_IDS.map((id) => [id, null]));
-  const kept = new Map<string, Located>();
-  for (const e of errors) {
-    if (withinAlternative(e)) continue;
-    const located = locate(e, schemaId ? nodesAt(schemaId, instanceSegments(e.instancePath)) : everySchema);
-    const key = `${e.instancePath}|${e.keyword}|${json(e.params)}`;
-    // Of two rules catching the same mistake, the unconditional one reads better.
-    const earlier = kept.get(key);
-    if (!earlier || (earlier.branch && !located.branch)) kept.set(key, located);
-  }
-  const messages: string[] = [];
-  for (const located of kept.values()) {
-    const line = describeOne(located, root);
-    if (line !== null && !messages.includes(line)) messages.push(line);
-  }
-  return messages.length > 0 ? messages : [`${root} is invalid`];
+/** Every proper prefix of a slash-separated path, ending at a slash ("/a/b" gives "" and "/a"). */
+function slashPrefixes(path: string, includeSelf: boolean): string[] {
+  const out: string[] = [];
+  for (let at = path.indexOf('/'); at !== -1; at = path.indexOf('/', at + 1)) out.push(path.slice(0, at));
+  if (includeSelf) out.push(path);
+  return out;
 }
 
 /**
- * Throws one 400 listing every problem of `value` against schemas/<schemaId>.json; otherwise
- * `value` is known to have the type generated from that schema.
+ * anyOf/oneOf report once for the whole value: errors of their branches (below their schema path,
+ * at or below their instance path) are dropped. Indexed so each error costs a few lookups, not a
+ * scan of every alternative.
+ */
+function branchErrorFilter(errors: ErrorObject[]): (e: ErrorObject) => boolean {
+  const alternatives = new Set(
+    errors
+      .filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf')
+      .map((a) => `${a.schemaPath}|${a.instancePath}`),
+  );
+  if (alternatives.size === 0) return () => false;
+  return (e) => {
+    const instances = slashPrefixes(e.instancePath, true);
+    return slashPrefixes(e.schemaPath, false).some((sp) => instances.some((ip) => alternatives.has(`${sp}|${ip}`)));
+  };
+}
+
+export interface Described {
+  lines: string[];
+  /** Problems beyond `max`, counted but not worded. */
+  unlisted: number;
+}
+
+/**
+ * One short line per mistake, the first `max` of them worded. anyOf/oneOf report once for the
+ * whole value, `if` errors are dropped, and the same keyword failing the same way at the same
+ * place counts once. `schemaId` (the validated schema) lets conditions and alternatives be
+ * looked up; without it every schema in schemas/ is tried. Linear in the number of errors except
+ * for the wording, whose schema lookups run only for the problems listed.
+ */
+export function describeAjvErrorsCapped(
+  errors: ErrorObject[] | null | undefined,
+  root: string,
+  schemaId: string | undefined,
+  max: number,
+): Described {
+  if (!errors || errors.length === 0) return { lines: [], unlisted: 0 };
+  const withinAlternative = branchErrorFilter(errors);
+  const groups = new Map<string, ErrorObject[]>();
+  for (const e of errors) {
+    if (withinAlternative(e)) continue;
+    const key = `${e.instancePath}|${e.keyword}|${json(e.params)}`;
+    const group = groups.get(key);
+    if (group) group.push(e);
+    else groups.set(key, [e]);
+  }
+  let everySchema: Map<string, Set<Node> | null> | undefined;
+  const candidates = (e: ErrorObject): Map<string, Set<Node> | null> =>
+    schemaId
+      ? nodesAt(schemaId, instanceSegments(e.instancePath))
+      : (everySchema ??= new Map(SCHEMA_IDS.map((id) => [id, null])));
+  const lines: string[] = [];
+  const seen = new Set<string>();
+  let unlisted = 0;
+  for (const group of groups.values()) {
+    if (lines.length >= max) {
+      if (group[0]?.keyword !== 'if') unlisted++;
+      continue;
+    }
+    // Of two rules catching the same mistake, the unconditional one reads better.
+    let chosen: Located | undefined;
+    for (const e of group) {
+      const located = locate(e, candidates(e));
+      if (!chosen || (chosen.branch && !located.branch)) chosen = located;
+    }
+    const line = chosen ? describeOne(chosen, root) : null;
+    if (line !== null && !seen.has(line)) {
+      seen.add(line);
+      lines.push(line);
+    }
+  }
+  return { lines: lines.length > 0 || unlisted > 0 ? lines : [`${root} is invalid`], unlisted };
+}
+
+/** Every problem, one line each (see describeAjvErrorsCapped). */
+export function describeAjvErrors(errors: ErrorObject[] | null | undefined, root: string, schemaId?: string): string[] {
+  return describeAjvErrorsCapped(errors, root, schemaId, Infinity).lines;
+}
+
+/**
+ * Throws one 400 listing the problems of `value` against schemas/<schemaId>.json: the first
+ * MAX_REPORTED_PROBLEMS, and how many more there are. Otherwise `value` is known to have the type
+ * generated from that schema.
  */
 export function assertValid<K extends keyof BodySchemas>(
   schemaId: K,
   value: unknown,
   root: string,
 ): asserts value is BodySchemas[K] {
-  const validate = validatorFor(schemaId);
-  if (validate(value) === true) return;
-  throw new BadRequestError(
-    `Invalid request ${root}: ${describeAjvErrors(validate.errors, root, schemaId).join('; ')}`,
-    'invalid_body',
-  );
+  const invalid = validateBounded(validatorPairFor(schemaId), value);
+  if (invalid === null) return;
+  const errors = new ValidationErrors();
+  const { lines, unlisted } = describeAjvErrorsCapped(invalid.errors, root, schemaId, MAX_REPORTED_PROBLEMS);
+  for (const line of lines) errors.add(line);
+  errors.addUnlisted(unlisted);
+  if (invalid.partial)
+    errors.add(`only the first problem is listed for a ${root} of more than ${MAX_FULLY_CHECKED_VALUES} values`);
+  errors.throwIfAny(`Invalid request ${root}`, 'invalid_body');
 }

@@ -1,8 +1,10 @@
 import type { ErrorObject } from 'ajv';
 import type { Metafield } from '../db/collections.js';
 import { isPlainObject } from '../util/plain-object.js';
+import { jsonBoundsProblems } from './json-bounds.js';
+import { MAX_JSON_VALUE_DEPTH, MAX_OBJECT_KEYS } from './limits.js';
 import { isEmptyValue, joinPath, nestedMetafields, optionKey, optionList, ownValue } from './metadata-common.js';
-import { regexSubject, type MetafieldRegexes } from './metadata-regex.js';
+import { regexSubject, unsafeMetafieldRegex, UNSAFE_REGEX, type MetafieldRegexes } from './metadata-regex.js';
 
 /**
  * Ajv says which value failed; the wording comes from the Metafield and the value itself, so a
@@ -162,17 +164,31 @@ export function metadataProblems(
       add('', { message: 'invalid metadata: must be an object keyed by Metafield keys', shape: true });
     }
   }
-  const keys = [...problems.keys()];
-  for (const [key, problem] of problems) {
-    if (problem.shape && keys.some((other) => other.startsWith(`${key}.`) || (key === '' && other !== ''))) {
-      problems.delete(key);
-    }
+  // Every proper prefix of every problem's key, so a container's echo is found in one lookup.
+  const ancestors = new Set<string>();
+  for (const key of problems.keys()) {
+    if (key !== '') ancestors.add('');
+    for (let dot = key.indexOf('.'); dot !== -1; dot = key.indexOf('.', dot + 1)) ancestors.add(key.slice(0, dot));
   }
-  if (isPlainObject(data)) checkRegexes(metafields, data, '', problems, regexes);
+  for (const [key, problem] of problems) {
+    if (problem.shape && ancestors.has(key)) problems.delete(key);
+  }
+  if (isPlainObject(data)) checkInCode(metafields, data, '', problems, regexes);
   return [...problems.values()].map((p) => p.message);
 }
 
-function checkRegexes(
+/** A `json` value is stored as sent: its nesting, key counts and key names must suit MongoDB. */
+function jsonValueProblem(value: unknown, path: string): string | null {
+  const bounds = { maxDepth: MAX_JSON_VALUE_DEPTH, maxKeys: MAX_OBJECT_KEYS, storableKeys: true };
+  const { problems, unlisted } = jsonBoundsProblems(value, path, bounds);
+  const [first] = problems;
+  if (first === undefined) return null;
+  const more = problems.length - 1 + unlisted;
+  return more > 0 ? `${first} (and ${more} more)` : first;
+}
+
+/** The checks Ajv does not do: regexes (with JavaScript semantics) and the bounds of `json` values. */
+function checkInCode(
   metafields: Metafield[],
   level: Record<string, unknown>,
   prefix: string,
@@ -185,15 +201,22 @@ function checkRegexes(
     if (problems.has(path)) continue;
     const value = level[mf.key];
     if (mf.type === 'parent' && isPlainObject(value)) {
-      checkRegexes(nestedMetafields(mf), value, path, problems, regexes);
+      checkInCode(nestedMetafields(mf), value, path, problems, regexes);
     } else if (mf.type === 'repeater' && Array.isArray(value)) {
       value.forEach((item, index) => {
-        if (isPlainObject(item)) checkRegexes(nestedMetafields(mf), item, `${path}.${index}`, problems, regexes);
+        if (isPlainObject(item)) checkInCode(nestedMetafields(mf), item, `${path}.${index}`, problems, regexes);
       });
+    } else if (mf.type === 'json') {
+      const problem = jsonValueProblem(value, path);
+      if (problem !== null) problems.set(path, { message: valueProblem(path, mf.type, problem), shape: false });
     } else if (typeof mf.regex === 'string' && mf.regex !== '') {
       const subject = regexSubject(value);
       const regex = subject === null ? null : regexes.get(mf.regex);
-      if (subject !== null && regex && !regex.test(subject)) {
+      if (regex === UNSAFE_REGEX) {
+        // Saved before regexes were checked: refusing the value is better than freezing the process.
+        const detail = `the Metafield's regex cannot be run safely (${unsafeMetafieldRegex(mf.regex) ?? ''}); fix the Object type`;
+        problems.set(path, { message: valueProblem(path, mf.type, detail), shape: false });
+      } else if (subject !== null && regex && !regex.test(subject)) {
         const detail = mf.regex_message ? mf.regex_message : `must match pattern ${JSON.stringify(mf.regex)}`;
         problems.set(path, { message: valueProblem(path, mf.type, detail), shape: false });
       }

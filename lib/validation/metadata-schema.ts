@@ -1,5 +1,6 @@
 import type { Metafield, ObjectTypeDoc } from '../db/collections.js';
-import { newAjv } from './ajv.js';
+import { newAjv, validateBounded } from './ajv.js';
+import { MAX_FULLY_CHECKED_VALUES } from './limits.js';
 import { OBJECT_ID_PATTERN } from '../util/object-id.js';
 import { optionKey, optionList, type MetadataMode } from './metadata-common.js';
 import { metadataProblems } from './metadata-problems.js';
@@ -107,7 +108,8 @@ export const METADATA_VALIDATOR_CACHE_LIMIT = 500;
 
 interface CacheEntry {
   stamp: number;
-  schema: object;
+  /** The schema object each Ajv instance compiled (and keeps until it is removed). */
+  schemas: [object, object];
   validate: MetadataValidator;
 }
 
@@ -119,6 +121,7 @@ interface CacheEntry {
  */
 export class MetadataValidators {
   private readonly ajv = newAjv();
+  private readonly ajvFirstError = newAjv({ allErrors: false });
   private readonly regexes = new MetafieldRegexes();
   private readonly entries = new Map<string, CacheEntry>();
 
@@ -140,15 +143,19 @@ export class MetadataValidators {
     if (hit) this.forget(key, hit);
 
     const metafields = type.metafields;
-    const schema = metadataJsonSchema(metafields, mode);
-    const compiled = this.ajv.compile(schema);
+    // Each instance gets its own copy: Ajv caches compiled code by schema object.
+    const schemas: [object, object] = [metadataJsonSchema(metafields, mode), metadataJsonSchema(metafields, mode)];
+    const pair = { all: this.ajv.compile(schemas[0]), first: this.ajvFirstError.compile(schemas[1]) };
     const typeSlug = type.slug;
     const regexes = this.regexes;
     const validate: MetadataValidator = (metadata) => {
-      const valid = compiled(metadata);
-      return metadataProblems(metafields, metadata, valid ? [] : (compiled.errors ?? []), regexes, typeSlug);
+      const invalid = validateBounded(pair, metadata);
+      const problems = metadataProblems(metafields, metadata, invalid?.errors ?? [], regexes, typeSlug);
+      if (invalid?.partial)
+        problems.push(`only the first problem is listed for metadata of more than ${MAX_FULLY_CHECKED_VALUES} values`);
+      return problems;
     };
-    this.entries.set(key, { stamp, schema, validate });
+    this.entries.set(key, { stamp, schemas, validate });
     for (const [oldestKey, oldest] of this.entries) {
       if (this.entries.size <= this.maxEntries) break;
       this.forget(oldestKey, oldest);
@@ -159,6 +166,7 @@ export class MetadataValidators {
   private forget(key: string, entry: CacheEntry): void {
     this.entries.delete(key);
     // Ajv keeps every compiled schema object in its own cache; without this it would grow forever.
-    this.ajv.removeSchema(entry.schema);
+    this.ajv.removeSchema(entry.schemas[0]);
+    this.ajvFirstError.removeSchema(entry.schemas[1]);
   }
 }

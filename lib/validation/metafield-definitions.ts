@@ -1,5 +1,8 @@
 import type { Metafield, MetafieldOption, MetafieldType } from '../db/collections.js';
-import { compileMetafieldRegex } from './metadata-regex.js';
+import { jsonBoundsProblems } from './json-bounds.js';
+import { MAX_JSON_VALUE_DEPTH, MAX_METAFIELD_DEPTH, MAX_METAFIELD_REGEX_LENGTH, MAX_OBJECT_KEYS } from './limits.js';
+import { compileMetafieldRegex, unsafeMetafieldRegex } from './metadata-regex.js';
+import { quote } from '../util/quote.js';
 
 export interface DefinitionContext {
   /** Slug the Object type will have, so a type may relate to itself. */
@@ -28,6 +31,19 @@ export const SORTABLE_TYPES: ReadonlySet<MetafieldType> = new Set<MetafieldType>
   'file',
 ]);
 
+/**
+ * Keys the schema's pattern lets through that name members of every JavaScript object: a value
+ * under "__proto__" can never be written, and code reading by key would find inherited members.
+ */
+const RESERVED_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** A `json` default value becomes the stored value of every new Object, so it is bounded like one. */
+function jsonValueProblems(value: unknown, path: string): string[] {
+  const bounds = { maxDepth: MAX_JSON_VALUE_DEPTH, maxKeys: MAX_OBJECT_KEYS, storableKeys: true };
+  const report = jsonBoundsProblems(value, path, bounds);
+  return report.unlisted > 0 ? [...report.problems, `and ${report.unlisted} more in ${path}`] : report.problems;
+}
+
 const times = (n: number): string => (n === 2 ? 'twice' : `${n} times`);
 
 /** Index lists of every value that occurs more than once, in order of first occurrence. */
@@ -39,16 +55,23 @@ function duplicates(values: (string | undefined)[]): [string, number[]][] {
   return [...seen].filter(([, at]) => at.length > 1);
 }
 
-/** Judged exactly as Object writes will compile it; the engine's reason is added when it has one. */
-function checkRegex(regex: string, path: string, problems: string[]): void {
-  if (compileMetafieldRegex(regex) !== null) return;
-  let reason = '';
-  try {
-    new RegExp(regex);
-  } catch (err) {
-    reason = ` (${(err as Error).message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '')})`;
+/**
+ * Judged exactly as Object writes will compile it; the engine's reason is added when it has one.
+ * A regex that compiles must also be safe to run on the event loop (see unsafeMetafieldRegex).
+ */
+function checkRegex(regex: string, key: string, path: string, problems: string[]): void {
+  if (regex.length <= MAX_METAFIELD_REGEX_LENGTH && compileMetafieldRegex(regex) === null) {
+    let reason = '';
+    try {
+      new RegExp(regex);
+    } catch (err) {
+      reason = ` (${(err as Error).message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '')})`;
+    }
+    problems.push(`${path}.regex ${JSON.stringify(regex)} is not a valid regular expression${reason}`);
+    return;
   }
-  problems.push(`${path}.regex ${JSON.stringify(regex)} is not a valid regular expression${reason}`);
+  const unsafe = unsafeMetafieldRegex(regex);
+  if (unsafe !== null) problems.push(`${path}.regex of Metafield ${quote(key)} is not allowed: ${unsafe}`);
 }
 
 function checkOptions(m: Metafield, path: string, problems: string[]): void {
@@ -61,30 +84,31 @@ function checkOptions(m: Metafield, path: string, problems: string[]): void {
   }
 }
 
-function checkOne(m: Metafield, path: string, ctx: DefinitionContext, topLevel: boolean, problems: string[]): void {
+function checkOne(m: Metafield, path: string, ctx: DefinitionContext, level: number, problems: string[]): void {
   if ((m.type === 'object' || m.type === 'objects') && typeof m.object_type === 'string') {
     if (m.object_type !== ctx.ownSlug && !ctx.existingTypeSlugs.has(m.object_type)) {
       problems.push(`${path}.object_type ${JSON.stringify(m.object_type)} is not an Object type in this Bucket`);
     }
   }
-  if (typeof m.regex === 'string') checkRegex(m.regex, path, problems);
+  if (typeof m.regex === 'string') checkRegex(m.regex, m.key, path, problems);
+  if (m.type === 'json' && m.value !== undefined) problems.push(...jsonValueProblems(m.value, `${path}.value`));
   if (typeof m.minlength === 'number' && typeof m.maxlength === 'number' && m.minlength > m.maxlength) {
     problems.push(`${path}.minlength (${m.minlength}) is greater than maxlength (${m.maxlength})`);
   }
   if (m.sortable === true) {
-    if (!topLevel) problems.push(`${path}.sortable is only allowed on top-level Metafields`);
+    if (level > 1) problems.push(`${path}.sortable is only allowed on top-level Metafields`);
     else if (!SORTABLE_TYPES.has(m.type))
       problems.push(`${path}.sortable is not allowed for type ${JSON.stringify(m.type)}`);
   }
   checkOptions(m, path, problems);
-  checkLevel(m.repeater_fields, `${path}.repeater_fields`, ctx, false, problems);
+  checkLevel(m.repeater_fields, `${path}.repeater_fields`, ctx, level + 1, problems);
   if (m.type === 'repeater' && Array.isArray(m.children)) {
     // A repeater's children are repeating items, each holding its own level of Metafields.
     m.children.forEach((item, j) => {
-      checkLevel(item.children, `${path}.children[${j}].children`, ctx, false, problems);
+      checkLevel(item.children, `${path}.children[${j}].children`, ctx, level + 1, problems);
     });
   } else if (m.type === 'parent') {
-    checkLevel(m.children, `${path}.children`, ctx, false, problems);
+    checkLevel(m.children, `${path}.children`, ctx, level + 1, problems);
   }
 }
 
@@ -92,15 +116,24 @@ function checkLevel(
   list: Metafield[] | undefined,
   path: string,
   ctx: DefinitionContext,
-  topLevel: boolean,
+  level: number,
   problems: string[],
 ): void {
-  if (!Array.isArray(list)) return;
+  if (!Array.isArray(list) || list.length === 0) return;
+  if (level > MAX_METAFIELD_DEPTH) {
+    problems.push(`${path} nests Metafields deeper than ${MAX_METAFIELD_DEPTH} levels (parents and repeaters)`);
+    return;
+  }
   for (const [key, at] of duplicates(list.map((m) => m.key))) {
     problems.push(`${path}[${at[1]}].key ${JSON.stringify(key)} is used ${times(at.length)} at the same level`);
   }
   list.forEach((m, i) => {
-    checkOne(m, `${path}[${i}]`, ctx, topLevel, problems);
+    if (RESERVED_KEYS.has(m.key)) {
+      problems.push(
+        `${path}[${i}].key ${JSON.stringify(m.key)} is reserved: it names a property of every JavaScript object`,
+      );
+    }
+    checkOne(m, `${path}[${i}]`, ctx, level, problems);
   });
 }
 
@@ -114,7 +147,7 @@ function checkLevel(
  */
 export function checkMetafieldDefinitions(metafields: Metafield[], ctx: DefinitionContext): string[] {
   const problems: string[] = [];
-  checkLevel(metafields, 'metafields', ctx, true, problems);
+  checkLevel(metafields, 'metafields', ctx, 1, problems);
   if (Array.isArray(metafields)) {
     const sortable = metafields.flatMap((m, i) =>
       m.sortable === true ? [`metafields[${i}] (${JSON.stringify(m.key)})`] : [],

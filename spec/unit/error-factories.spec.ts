@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { noMatch, notFound, routeNotFound } from '../../lib/errors/not-found.js';
-import { findNulKey } from '../../lib/validation/nul-keys.js';
 
 describe('not-found factories', () => {
   it('word every resource one way, with its own code', () => {
@@ -31,27 +30,5 @@ describe('not-found factories', () => {
       assert.equal(err.message, message);
       assert.equal(err.code, code);
     }
-  });
-});
-
-describe('findNulKey', () => {
-  it('finds a NUL key at any depth, naming where it sits', () => {
-    assert.deepEqual(findNulKey({ 'a\u0000b': 1 }, 'body'), { key: 'a\u0000b', at: 'body' });
-    assert.deepEqual(findNulKey({ metadata: { ok: [{ '\u0000': 1 }] } }, 'body'), {
-      key: '\u0000',
-      at: 'body.metadata.ok[0]',
-    });
-  });
-
-  it('ignores NUL in values and finds nothing in clean bodies', () => {
-    assert.equal(findNulKey({ title: 'a\u0000b', list: ['\u0000'] }, 'body'), null);
-    assert.equal(findNulKey('\u0000', 'body'), null);
-    assert.equal(findNulKey(null, 'body'), null);
-  });
-
-  it('walks nesting deeper than the call stack without overflowing', () => {
-    let deep: unknown = { 'x\u0000': 1 };
-    for (let i = 0; i < 100_000; i++) deep = [deep];
-    assert.equal(findNulKey(deep, 'body')?.key, 'x\u0000');
   });
 });

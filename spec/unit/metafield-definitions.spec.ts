@@ -114,6 +114,64 @@ describe('checkMetafieldDefinitions', () => {
       assert.equal(check([repeater('r', [text('q', { regex: '*' })])]).length, 1);
       assert.deepEqual(check([repeater('r', [text('q', { regex: '\\d+' })])]), []);
     });
+
+    it('rejects a regex that could freeze the process, naming the Metafield and why', () => {
+      assert.deepEqual(check([text('code', { regex: '^(a+)+$' })]).length, 1);
+      assert.match(
+        check([text('code', { regex: '^(a+)+$' })])[0]!,
+        /^metafields\[0\]\.regex of Metafield "code" is not allowed: nested quantifiers/,
+      );
+      assert.match(
+        check([text('code', { regex: '/(a)\\1/i' })])[0]!,
+        /Metafield "code" is not allowed: back-references/,
+      );
+      assert.match(
+        check([parent('p', [text('deep', { regex: '(?=x)y' })])])[0]!,
+        /^metafields\[0\]\.children\[0\]\.regex of Metafield "deep".*look-around/,
+      );
+      assert.match(
+        check([text('long', { regex: 'a'.repeat(1001) })])[0]!,
+        /Metafield "long" is not allowed: longer than 1000 characters/,
+      );
+    });
+  });
+
+  describe('keys and nesting', () => {
+    it('rejects keys naming members of every JavaScript object, naming the key', () => {
+      assert.deepEqual(check([text('__proto__'), parent('p', [text('constructor')]), text('prototype')]), [
+        'metafields[0].key "__proto__" is reserved: it names a property of every JavaScript object',
+        'metafields[1].children[0].key "constructor" is reserved: it names a property of every JavaScript object',
+        'metafields[2].key "prototype" is reserved: it names a property of every JavaScript object',
+      ]);
+    });
+
+    /** `levels` levels of Metafields: parents around one text Metafield, alternating with repeaters. */
+    function nestedDefinition(levels: number): Metafield[] {
+      let inner: Metafield[] = [text('leaf')];
+      for (let i = levels - 1; i >= 1; i--) inner = [i % 2 ? parent(`p${i}`, inner) : repeater(`r${i}`, inner)];
+      return inner;
+    }
+
+    it('allows 8 levels of parents and repeaters and names the list that goes deeper', () => {
+      assert.deepEqual(check(nestedDefinition(8)), []);
+      const problems = check(nestedDefinition(9));
+      assert.equal(problems.length, 1);
+      assert.match(
+        problems[0]!,
+        /^metafields\[0\](\.(children|repeater_fields)\[0\]){7}\.(children|repeater_fields) nests Metafields deeper than 8 levels/,
+      );
+    });
+
+    it('bounds a json default value like a stored one', () => {
+      let deep: unknown = 1;
+      for (let i = 0; i < 40; i++) deep = [deep];
+      const json = (value: unknown): Metafield => ({ type: 'json', title: 'j', key: 'j', value });
+      assert.deepEqual(check([json({ fine: { nested: [1, 2] } })]), []);
+      assert.match(check([json(deep)])[0]!, /^metafields\[0\]\.value(\[0\]){32} is nested deeper than 32 levels$/);
+      assert.deepEqual(check([json({ a: { 'x.y': 1 } })]), [
+        'metafields[0].value.a: key "x.y" may not start with "$" or contain "." or a NUL character',
+      ]);
+    });
   });
 
   describe('minlength and maxlength', () => {

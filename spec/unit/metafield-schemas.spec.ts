@@ -7,7 +7,7 @@ type Body = Record<string, unknown>;
 /** The messages for `value` against `schemaId`, or [] when it is valid. */
 function problems(schemaId: string, value: unknown): string[] {
   const validate = validatorFor(schemaId);
-  if (validate(value) === true) return [];
+  if (validate(value)) return [];
   const lines = describeAjvErrors(validate.errors, 'body', schemaId);
   assert.ok(lines.length > 0, 'an invalid value must yield at least one message');
   return lines;
@@ -166,7 +166,7 @@ describe('Metafield schema', () => {
     ]);
     assert.deepEqual(problems('Metafield', { type: 'text', title: '', key: 'a.b', value: '' }), [
       'body.title must not be empty',
-      'body.key must be made of letters, digits, "_" and "-"',
+      'body.key "a.b" must be made of letters, digits, "_" and "-"',
     ]);
   });
 
@@ -288,7 +288,7 @@ describe('ObjectTypeCreate schema', () => {
 
   it('restricts slug to lowercase letters, digits and hyphens', () => {
     assert.deepEqual(problems('ObjectTypeCreate', { title: 'T', slug: 'Blog_Posts' }), [
-      'body.slug must be made of lowercase letters, digits and hyphens',
+      'body.slug "Blog_Posts" must be made of lowercase letters, digits and hyphens',
     ]);
   });
 

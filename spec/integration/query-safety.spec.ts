@@ -1,0 +1,99 @@
+import assert from 'node:assert/strict';
+import type { CommandStartedEvent } from 'mongodb';
+import type { IssuedKeys } from '../../lib/services/buckets.js';
+import { bucketClient } from '../support/client.js';
+import { freshHarness, type Harness } from '../support/harness.js';
+
+const q = (filter: unknown) => encodeURIComponent(JSON.stringify(filter));
+
+describe('Queries cannot hold the database', () => {
+  let h: Harness;
+  let keys: IssuedKeys;
+  let api: ReturnType<typeof bucketClient>;
+  before(async () => {
+    h = await freshHarness({ QUERY_TIMEOUT_MS: '4321' });
+    keys = await h.bucket('safety');
+    api = bucketClient(h.app, keys);
+    await api.post('/object-types', {
+      title: 'Posts',
+      metafields: [{ type: 'text', title: 'T', key: 't', value: '' }],
+    });
+    await api.post('/objects', { title: `${'a'.repeat(40)}b`, type: 'posts', metadata: { t: 'x' } }).expect(200);
+  });
+  after(() => {
+    assert.deepEqual(h.errors, []);
+  });
+
+  describe('$regex', () => {
+    it('refuses a back-reference with 400 invalid_query naming the path and why', async () => {
+      // This pattern pinned an engine thread for ever.
+      const res = await api.get(`/objects?query=${q({ title: { $regex: '^(a+)+\\1$' } })}`).expect(400);
+      assert.equal(res.body.code, 'invalid_query');
+      assert.match(res.body.message, /title\.\$regex: unsafe regular expression: back-references such as \\1/);
+    });
+
+    it('refuses nested quantifiers and look-around, inside $not and $or too', async () => {
+      const nested = await api.get(`/objects?query=${q({ $or: [{ title: { $not: { $regex: '(a+)+$' } } }] })}`);
+      assert.equal(nested.status, 400);
+      assert.match(
+        nested.body.message,
+        /\$or\[0\]\.title\.\$not\.\$regex: unsafe regular expression: nested quantifiers/,
+      );
+      const look = await api.get(`/objects?query=${q({ 'metadata.t': { $regex: '(?!x)', $options: 'i' } })}`);
+      assert.equal(look.status, 400);
+      assert.match(look.body.message, /metadata\.t\.\$regex: unsafe regular expression: look-around/);
+    });
+
+    it('refuses the same on the media list', async () => {
+      const res = await api.get(`/media?query=${q({ name: { $regex: '(x*)*' } })}`).expect(400);
+      assert.match(res.body.message, /name\.\$regex: unsafe regular expression/);
+    });
+
+    it('still answers plain patterns', async () => {
+      const res = await api.get(`/objects?query=${q({ title: { $regex: '^a+b$', $options: 'i' } })}&props=title`);
+      assert.equal(res.status, 200);
+      assert.equal(res.body.objects.length, 1);
+    });
+  });
+
+  describe('time limit', () => {
+    /** Every command sent while `run` runs, by this test's client. */
+    async function commandsDuring(run: () => Promise<unknown>): Promise<CommandStartedEvent[]> {
+      const seen: CommandStartedEvent[] = [];
+      const listener = (e: CommandStartedEvent) => seen.push(e);
+      h.client.on('commandStarted', listener);
+      try {
+        await run();
+      } finally {
+        h.client.off('commandStarted', listener);
+      }
+      return seen;
+    }
+
+    it('sends maxTimeMS from QUERY_TIMEOUT_MS with every find, aggregate and count', async () => {
+      const seen = await commandsDuring(async () => {
+        const id = (await api.post('/objects', { title: 'Second', type: 'posts' }).expect(200)).body.object.id;
+        await api.patch(`/objects/${id}`, { title: 'Second edit' }).expect(200);
+        await api.post(`/objects/${id}/revisions`, { title: 'Draft' }).expect(200);
+        await api.get(`/objects?query=${q({ title: { $regex: '^S' } })}&sort=-created_at`).expect(200);
+        await api.get('/objects?sort=random&limit=1').expect(200);
+        await api.get(`/objects?after=${id}&sort=-created_at`).expect(200);
+        await api.get(`/objects/${id}?status=any`).expect(200);
+        await api.get(`/objects/${id}/revisions`).expect(200);
+        await api.get('/object-types').expect(200);
+        await api.get('/object-types/posts').expect(200);
+        await api.get('/media').expect(404);
+        await api.get('/media?sort=random').expect(404);
+        await api.post('/preview-tokens', {}).expect(200);
+      });
+      const reads = seen.filter((e) => ['find', 'aggregate', 'count'].includes(e.commandName));
+      assert.ok(reads.length >= 15, `only ${reads.length} reads seen`);
+      const unlimited = reads.filter((e) => e.command.maxTimeMS !== 4321);
+      assert.deepEqual(
+        unlimited.map((e) => `${e.commandName} ${String(e.command[e.commandName])}`),
+        [],
+        'reads sent without the time limit',
+      );
+    });
+  });
+});

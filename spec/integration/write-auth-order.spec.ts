@@ -1,0 +1,140 @@
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import request from 'supertest';
+import type { IssuedKeys } from '../../lib/services/buckets.js';
+import { freshHarness, type Harness } from '../support/harness.js';
+
+interface Answer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: Record<string, unknown>;
+}
+
+/**
+ * Starts a raw JSON POST and writes only `first` of its body. Raw, because the point is what
+ * the server answers while the body is still arriving.
+ */
+function startPost(port: number, path: string, headers: Record<string, string | number>, first: string) {
+  const req = http.request({
+    host: '127.0.0.1',
+    port,
+    method: 'POST',
+    path,
+    headers: { 'Content-Type': 'application/json', ...headers },
+  });
+  // Once the server has answered and closed, further writes fail; that is expected here.
+  req.on('error', () => undefined);
+  const answer = new Promise<Answer>((resolve) => {
+    req.on('response', (res) => {
+      const parts: Buffer[] = [];
+      res.on('data', (c: Buffer) => parts.push(c));
+      res.on('end', () => {
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          body: JSON.parse(Buffer.concat(parts).toString() || '{}'),
+        });
+      });
+    });
+  });
+  req.write(first);
+  return { req, answer };
+}
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('Write routes check the key before reading the body', () => {
+  let h: Harness;
+  let keyed: IssuedKeys;
+  let server: http.Server;
+  let port: number;
+  before(async () => {
+    h = await freshHarness();
+    keyed = await h.bucket('keyed');
+    await h.bucket('open', { kind: 'none' }, { kind: 'none' });
+    for (const slug of ['keyed', 'open']) {
+      await request(h.app)
+        .post(`/v3/buckets/${slug}/object-types`)
+        .set('Authorization', `Bearer ${keyed.write_key}`)
+        .send({ title: 'Posts' })
+        .expect(200);
+    }
+    server = h.app.listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    port = (server.address() as AddressInfo).port;
+  });
+  after(async () => {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+    assert.deepEqual(h.errors, []);
+  });
+
+  const fiveMb = 5 * 1024 * 1024 - 1024;
+
+  it('answers a wrong Authorization header with 401 before reading a 5 MB body', async () => {
+    const { req, answer } = startPost(
+      port,
+      '/v3/buckets/keyed/objects',
+      { Authorization: 'Bearer wrong', 'Content-Length': fiveMb },
+      '{"title":"x","type":"posts","content":"',
+    );
+    // Only a few bytes of the declared 5 MB are ever sent: an answer proves the body was not awaited.
+    const res = await Promise.race([answer, pause(5000).then(() => null)]);
+    req.destroy();
+    assert.ok(res, 'no answer while the body was still incomplete');
+    assert.equal(res.status, 401);
+    assert.equal(res.headers.connection, 'close');
+  });
+
+  it('answers 401 without a header before reading a body over 16 KB, saying how to authenticate', async () => {
+    const { req, answer } = startPost(port, '/v3/buckets/keyed/objects', { 'Content-Length': fiveMb }, '{"title":"');
+    const res = await Promise.race([answer, pause(5000).then(() => null)]);
+    req.destroy();
+    assert.ok(res, 'no answer while the body was still incomplete');
+    assert.equal(res.status, 401);
+    assert.match(
+      String(res.body.message),
+      /send Authorization: Bearer <write key> \(without it, a body is read only when its Content-Length is at most 16384 bytes\)/,
+    );
+    assert.equal(res.headers.connection, 'close');
+  });
+
+  it('answers 401 to a streamed anonymous body without waiting for it', async () => {
+    const { req, answer } = startPost(port, '/v3/buckets/keyed/objects', { 'Transfer-Encoding': 'chunked' }, '{"a":"');
+    const res = await Promise.race([answer, pause(5000).then(() => null)]);
+    req.destroy();
+    assert.ok(res, 'no answer while the body was still incomplete');
+    assert.equal(res.status, 401);
+  });
+
+  it('refuses a malformed or deeply nested body with a wrong key as 401, not 400: the key comes first', async () => {
+    const wrong = (body: string) =>
+      request(h.app)
+        .post('/v3/buckets/keyed/objects')
+        .set('Authorization', 'Bearer wrong')
+        .set('Content-Type', 'application/json')
+        .send(body);
+    await wrong(`{"title": ${'x'.repeat(100_000)}`).expect(401);
+    await wrong(`${'['.repeat(10_000)}${']'.repeat(10_000)}`).expect(401);
+  });
+
+  it('still takes the legacy write_key from a small body', async () => {
+    const post = (body: object) => request(h.app).post('/v3/buckets/keyed/objects').send(body);
+    const wrongKey = await post({ title: 'x', type: 'posts', write_key: 'nope' }).expect(401);
+    assert.match(wrongKey.body.message, /the key given is not valid/);
+    // The key opens the door; v3 bodies then name the field as unknown, as they always did.
+    const rightKey = await post({ title: 'x', type: 'posts', write_key: keyed.write_key }).expect(400);
+    assert.match(rightKey.body.message, /unknown field "write_key"/);
+  });
+
+  it('reads large bodies with the right key, and from anyone on a Bucket without a write key', async () => {
+    const content = 'x'.repeat(1024 * 1024);
+    await request(h.app)
+      .post('/v3/buckets/keyed/objects')
+      .set('Authorization', `Bearer ${keyed.write_key}`)
+      .send({ title: 'Big', type: 'posts', content })
+      .expect(200);
+    await request(h.app).post('/v3/buckets/open/objects').send({ title: 'Big', type: 'posts', content }).expect(200);
+  });
+});
