@@ -19,6 +19,8 @@ export interface Config {
   previewTokenSecret: string | null;
   /** How often this process looks for scheduled publishing work; 0 turns the scheduler off. */
   schedulerIntervalMs: number;
+  /** Distinct related Objects one read may load through depth; more answers 413. */
+  maxRelatedObjects: number;
 }
 
 export class ConfigError extends Error {}
@@ -54,5 +56,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mediaMaxBytes: intFrom(env, 'MEDIA_MAX_BYTES', 900 * 1024 * 1024),
     previewTokenSecret: env.PREVIEW_TOKEN_SECRET || null,
     schedulerIntervalMs: intFrom(env, 'SCHEDULER_INTERVAL_MS', 5000),
+    maxRelatedObjects: intFrom(env, 'MAX_RELATED_OBJECTS', 1000),
   };
 }

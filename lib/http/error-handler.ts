@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler } from 'express';
-import { HttpError } from '../errors/http-errors.js';
+import { ReadLimitError } from '../errors/domain-limits.js';
+import { HttpError, PayloadTooLargeError } from '../errors/http-errors.js';
 import { sendJson } from './respond.js';
 
 interface BodyParserError extends Error {
@@ -39,7 +40,12 @@ export function errorHandler(log: (msg: string) => void): ErrorRequestHandler {
       next(err);
       return;
     }
-    const known = err instanceof HttpError ? err : fromBodyParser(err as BodyParserError);
+    const known =
+      err instanceof HttpError
+        ? err
+        : err instanceof ReadLimitError
+          ? new PayloadTooLargeError(err.message, 'response_too_large')
+          : fromBodyParser(err as BodyParserError);
     if (known) {
       const body: Record<string, unknown> = { status: known.status, code: known.code, message: known.message };
       if (known.documentation) body.documentation = known.documentation;

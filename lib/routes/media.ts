@@ -17,6 +17,7 @@ import { parseProps, pickProps } from '../query/props.js';
 import { renderMedia } from '../serializers/media.js';
 import { createMedia, deleteMedia, getMedia, updateMedia } from '../services/media.js';
 import { listMedia } from '../services/media-list.js';
+import { readBounds } from '../services/read-budget.js';
 import { route, type RouteDef } from './route-table.js';
 
 const noop = () => undefined;
@@ -72,11 +73,12 @@ export function mediaRoutes(config: Config, db: Db, cache: ReadCache): RouteDef[
       const params = parseListParams(req.query);
       const props = parseProps(singleParam(req, 'props'));
       await cachedRead(cache, req, res, params.useCache, async () => {
-        const { docs, total } = await listMedia(db, bucket, {
-          query: singleParam(req, 'query'),
-          sort: singleParam(req, 'sort'),
-          params,
-        });
+        const { docs, total } = await listMedia(
+          db,
+          bucket,
+          { query: singleParam(req, 'query'), sort: singleParam(req, 'sort'), props, params },
+          readBounds(config).maxBytes,
+        );
         if (docs.length === 0) throw new NotFoundError(`No media found in bucket '${bucket.slug}' for this query`);
         return { media: docs.map((d) => pickProps(renderMedia(d, config, bucket), props)), total };
       });

@@ -12,9 +12,10 @@ import { bucketOf } from '../middleware/load-bucket.js';
 import { parseListParams } from '../query/cursor.js';
 import { parseProps, pickProps } from '../query/props.js';
 import { parseSingleReadParams } from '../query/single-read-params.js';
-import { renderObject } from '../serializers/object.js';
+import { renderObject, renderObjects } from '../serializers/object.js';
 import { listObjects } from '../services/object-list.js';
 import { getObjectExpanded } from '../services/object-read.js';
+import { readBounds } from '../services/read-budget.js';
 import { createObject, removeObject, updateObject } from '../services/object-writes.js';
 import { bucketTypes, objectRenderContext } from '../services/render-context.js';
 import { route, type RouteDef } from './route-table.js';
@@ -23,6 +24,7 @@ export function objectRoutes(config: Config, db: Db, cache: ReadCache): RouteDef
   const body = jsonBody(config.jsonBodyLimit);
   const base = '/buckets/:slug/objects';
   const one = `${base}/:object_id`;
+  const bounds = readBounds(config);
   return [
     route('get', base, requireRead, async (req, res) => {
       const bucket = bucketOf(res);
@@ -31,15 +33,16 @@ export function objectRoutes(config: Config, db: Db, cache: ReadCache): RouteDef
       params.status = await previewAwareStatus(req, res, db, config, params.status);
       await cachedRead(cache, req, res, params.useCache, async () => {
         const types = await bucketTypes(db, bucket);
-        const { docs, total } = await listObjects(db, bucket, types, {
-          query: singleParam(req, 'query'),
-          sort: singleParam(req, 'sort'),
-          props,
-          params,
-        });
+        const { docs, total } = await listObjects(
+          db,
+          bucket,
+          types,
+          { query: singleParam(req, 'query'), sort: singleParam(req, 'sort'), props, params },
+          bounds,
+        );
         if (docs.length === 0) throw new NotFoundError(`No objects found in bucket '${bucket.slug}' for this query`);
         const ctx = await objectRenderContext(db, config, bucket);
-        return { objects: docs.map((d) => pickProps(renderObject(d, ctx), props)), total };
+        return { objects: renderObjects(docs, ctx).map((o) => pickProps(o, props)), total };
       });
     }),
     route('post', base, body, requireWrite, async (req, res) => {
@@ -53,7 +56,7 @@ export function objectRoutes(config: Config, db: Db, cache: ReadCache): RouteDef
       const params = parseSingleReadParams(req);
       params.status = await previewAwareStatus(req, res, db, config, params.status);
       await cachedRead(cache, req, res, params.useCache, async () => {
-        const doc = await getObjectExpanded(db, bucket, String(req.params.object_id), params);
+        const doc = await getObjectExpanded(db, bucket, String(req.params.object_id), params, bounds);
         const ctx = await objectRenderContext(db, config, bucket);
         return { object: pickProps(renderObject(doc, ctx), params.props) };
       });

@@ -3,11 +3,14 @@ import type { BucketDoc } from '../db/collections.js';
 import type { MediaDoc } from '../db/media-collection.js';
 import { mediaUrls } from './media-urls.js';
 
+/** A media record as read; a list whose `props` do not ask for metadata leaves it out. */
+export type ReadMedia = Omit<MediaDoc, 'metadata'> & { metadata?: MediaDoc['metadata'] };
+
 /**
  * A media record as the API shows it. `location` is the base of the file store on the upload
  * host, so `${location}/${name}` addresses the file as `url` does.
  */
-export function renderMedia(doc: MediaDoc, config: Config, bucket: BucketDoc): Record<string, unknown> {
+export function renderMedia(doc: ReadMedia, config: Config, bucket: BucketDoc): Record<string, unknown> {
   const { url, imgproc_url } = mediaUrls(config, bucket.slug, doc.name);
   const out: Record<string, unknown> = {
     id: doc._id.toHexString(),

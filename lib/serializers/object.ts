@@ -15,10 +15,40 @@ function iso(d: Date | null | undefined): string | null {
 /** A stored Object as read; a `props` projection may have left its metadata out. */
 type ReadObject = Omit<ObjectDoc, 'metadata'> & { metadata?: ObjectDoc['metadata'] | undefined };
 
+/**
+ * The fewest JSON bytes a rendered Object takes (empty strings, null optional fields, no
+ * metadata): every reference to a related Object costs at least this much of a response, which
+ * bounds relationship expansion by the response cap. A unit test holds the renderer to it.
+ */
+export const MIN_RENDERED_OBJECT_BYTES = 200;
+
+type Rendered = Record<string, unknown>;
+
 /** Stored Object → v3 JSON. Related Objects already expanded into metadata render recursively. */
-export function renderObject(doc: ReadObject, ctx: RenderContext): Record<string, unknown> {
+export function renderObject(doc: ReadObject, ctx: RenderContext): Rendered {
+  return renderShared(doc, ctx, new WeakMap());
+}
+
+/**
+ * A page of Objects. Expansion shares one document among every reference to the same related
+ * Object, so each is rendered once per response and the rendered result reused.
+ */
+export function renderObjects(docs: readonly ReadObject[], ctx: RenderContext): Rendered[] {
+  const memo = new WeakMap<object, Rendered>();
+  return docs.map((doc) => renderShared(doc, ctx, memo));
+}
+
+function renderShared(doc: ReadObject, ctx: RenderContext, memo: WeakMap<object, Rendered>): Rendered {
+  const seen = memo.get(doc);
+  if (seen) return seen;
+  const out = renderOne(doc, ctx, memo);
+  memo.set(doc, out);
+  return out;
+}
+
+function renderOne(doc: ReadObject, ctx: RenderContext, memo: WeakMap<object, Rendered>): Rendered {
   const type = ctx.types.get(doc.type);
-  const out: Record<string, unknown> = {
+  const out: Rendered = {
     id: doc._id.toHexString(),
     slug: doc.slug,
     title: doc.title,
@@ -31,7 +61,7 @@ export function renderObject(doc: ReadObject, ctx: RenderContext): Record<string
   if (doc.metadata !== undefined) {
     out.metadata = renderMetadata(type?.metafields ?? [], doc.metadata, {
       fileUrls: ctx.fileUrls,
-      renderRelated: (related) => renderObject(related as ObjectDoc, ctx),
+      renderRelated: (related) => renderShared(related as ObjectDoc, ctx, memo),
     });
   }
   out.order = doc.order;

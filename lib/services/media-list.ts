@@ -6,6 +6,8 @@ import type { ListParams } from '../query/cursor.js';
 import { parseSort } from '../query/sort.js';
 import { compileFilter } from '../query/translate-filter.js';
 import type { FieldInfo, FilterContext } from '../query/validate-filter.js';
+import type { ReadMedia } from '../serializers/media.js';
+import { ByteBudget, readWithin } from './read-budget.js';
 
 const text = (storagePath: string): FieldInfo => ({ storagePath, valueType: 'text' });
 const date = (storagePath: string): FieldInfo => ({ storagePath, valueType: 'date' });
@@ -32,18 +34,30 @@ export const MEDIA_FILTER_CONTEXT: FilterContext = { relationshipPaths: new Set(
 export interface MediaListQuery {
   query: string | undefined;
   sort: string | undefined;
+  props: string[] | null;
   params: ListParams;
 }
 
 /**
- * One page of a Bucket's media and the count of all matches, run concurrently. Whole records
- * are read (they are small); `props` narrows the rendered items.
+ * User metadata is the one part of a record that can be large; a list whose props do not ask
+ * for it does not read it, so narrowing props keeps such a list under the response cap.
+ */
+function projectionFor(props: string[] | null): Document | null {
+  if (props === null || props.some((p) => p === 'metadata' || p.startsWith('metadata.'))) return null;
+  return { metadata: 0 };
+}
+
+/**
+ * One page of a Bucket's media and the count of all matches, run concurrently. The page is read
+ * within the response cap, batch by batch, and the read stops as soon as the cap is crossed;
+ * `props` narrows the rendered items.
  */
 export async function listMedia(
   db: Db,
   bucket: BucketDoc,
   q: MediaListQuery,
-): Promise<{ docs: MediaDoc[]; total: number }> {
+  maxBytes: number,
+): Promise<{ docs: ReadMedia[]; total: number }> {
   if (q.params.after !== null)
     throw new BadRequestError('after is not supported on the media list; paginate with skip');
   const translated = compileFilter(q.query, MEDIA_FILTER_CONTEXT) as Filter<MediaDoc>;
@@ -51,9 +65,19 @@ export async function listMedia(
   const base: Filter<MediaDoc> = { bucket_id: bucket._id };
   const match: Filter<MediaDoc> = Object.keys(translated).length > 0 ? { $and: [base, translated] } : base;
   const media = mediaCollection(db);
-  const page = sort.random
-    ? media.aggregate<MediaDoc>([{ $match: match }, { $sample: { size: q.params.limit } }] as Document[]).toArray()
-    : media.find(match).sort(sort.fields).skip(q.params.skip).limit(q.params.limit).toArray();
+  const projection = projectionFor(q.props);
+  const cursor = sort.random
+    ? media.aggregate<ReadMedia>([
+        { $match: match },
+        { $sample: { size: q.params.limit } },
+        ...(projection ? [{ $project: projection }] : []),
+      ])
+    : media
+        .find<ReadMedia>(match, projection ? { projection } : {})
+        .sort(sort.fields)
+        .skip(q.params.skip)
+        .limit(q.params.limit);
+  const page = readWithin(cursor, new ByteBudget(maxBytes));
   const [docs, total] = await Promise.all([page, media.countDocuments(match)]);
   return { docs, total };
 }

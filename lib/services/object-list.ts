@@ -8,6 +8,7 @@ import { parseSort, type SortSpec } from '../query/sort.js';
 import { compileFilter } from '../query/translate-filter.js';
 import { relationshipPaths } from './relationship-paths.js';
 import { viewFor, type ObjectView } from './object-views.js';
+import { ByteBudget, readWithin, type ReadBounds } from './read-budget.js';
 
 export interface ListQuery {
   query: string | undefined;
@@ -57,13 +58,15 @@ async function cursorFilter(
 
 /**
  * One page of Objects and the count of all matches, run concurrently. With depth, the page and
- * every level of related Objects come from one aggregation (see populate/pipeline.ts).
+ * every level of related Objects come from one aggregation (see populate/pipeline.ts); without,
+ * the page is read within the response cap, batch by batch.
  */
 export async function listObjects(
   db: Db,
   bucket: BucketDoc,
   types: ReadonlyMap<string, ObjectTypeDoc>,
   q: ListQuery,
+  bounds: ReadBounds,
 ): Promise<ListResult> {
   const translated = compileFilter(q.query, { relationshipPaths: relationshipPaths(types.values()) });
   const sort = sortFor(q, translated, types);
@@ -83,15 +86,18 @@ export async function listObjects(
         { $limit: q.params.limit },
       ];
 
+  // Props that leave metadata out show no relationship, so none is loaded.
+  const depth = projection !== null && !('refs' in projection) ? 0 : q.params.depth;
   let pageQuery: Promise<ObjectDoc[]>;
-  if (q.params.depth > 0) {
-    pageQuery = fetchExpandedPage(view, bucket, head, projection, q.params.depth);
+  if (depth > 0) {
+    pageQuery = fetchExpandedPage(view, bucket, head, projection, depth, bounds);
   } else if (sort.random) {
-    pageQuery = objects.aggregate<ObjectDoc>(projection ? [...head, { $project: projection }] : head).toArray();
+    const cursor = objects.aggregate<ObjectDoc>(projection ? [...head, { $project: projection }] : head);
+    pageQuery = readWithin(cursor, new ByteBudget(bounds.maxBytes));
   } else {
     const cursor = objects.find(pageMatch).sort(sort.fields).skip(q.params.skip).limit(q.params.limit);
     if (projection) cursor.project(projection);
-    pageQuery = cursor.toArray();
+    pageQuery = readWithin(cursor, new ByteBudget(bounds.maxBytes));
   }
   const [docs, total] = await Promise.all([pageQuery, objects.countDocuments(match)]);
   return { docs, total };
