@@ -22,6 +22,8 @@ export interface Config {
   schedulerIntervalMs: number;
   /** Server-side time limit (maxTimeMS) of every find, aggregate and count; 0 means none. */
   queryTimeoutMs: number;
+  /** Distinct related Objects one read may load through depth; more answers 413. */
+  maxRelatedObjects: number;
 }
 
 function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -56,5 +58,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     previewTokenSecret: env.PREVIEW_TOKEN_SECRET || null,
     schedulerIntervalMs: intFrom(env, 'SCHEDULER_INTERVAL_MS', 5000),
     queryTimeoutMs: intFrom(env, 'QUERY_TIMEOUT_MS', 5000),
+    maxRelatedObjects: intFrom(env, 'MAX_RELATED_OBJECTS', 1000),
   };
 }

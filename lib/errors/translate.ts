@@ -6,6 +6,7 @@ import {
   SlugTakenError,
   UploadTooLargeError,
 } from './domain-errors.js';
+import { ReadLimitError } from './domain-limits.js';
 import { BadRequestError, HttpError, PayloadTooLargeError } from './http-errors.js';
 import { classifyDriverError, type DriverFailure } from './mongo-errors.js';
 
@@ -18,6 +19,7 @@ function fromDomain(err: unknown): HttpError | null {
   if (err instanceof UploadTooLargeError) return new PayloadTooLargeError(err.message);
   if (err instanceof SlugTakenError) return new BadRequestError(err.message, 'slug_taken');
   if (err instanceof InvalidUploadError) return new BadRequestError(err.message, 'invalid_body');
+  if (err instanceof ReadLimitError) return new PayloadTooLargeError(err.message, 'response_too_large');
   if (err instanceof RangeNotSatisfiableError) {
     return new HttpError(416, err.message, 'range_not_satisfiable', {
       headers: { 'Content-Range': `bytes */${err.size}` },

@@ -1,26 +1,36 @@
 import type { Response } from 'express';
-import { PayloadTooLargeError } from '../errors/http-errors.js';
-import { prettyOf } from '../middleware/read-params.js';
-
-/** The spec's cap on read responses ("about 6 MB"). */
-export const RESPONSE_CAP_BYTES = 6 * 1024 * 1024;
-
-export function tooLarge(bytes: number): PayloadTooLargeError {
-  return new PayloadTooLargeError(
-    `The response would be ${(bytes / 1024 / 1024).toFixed(1)} MB, over the 6 MB limit: lower limit, narrow props, or paginate with skip or after`,
-  );
-}
+import { DEPTH_ADVICE, megabytes, NARROWING_ADVICE, ResponseTooLargeError } from '../errors/domain-limits.js';
+import { allParams, prettyOf } from '../middleware/read-params.js';
+import { RESPONSE_CAP_BYTES } from '../query/limits.js';
+import { jsonBytesAtLeast } from './json-size.js';
 
 /**
- * Serializes a read response once and refuses it with 413 when over the cap. The size is
- * measured on the one string that is then sent, so no second copy of a large body is built.
- * Returns the text so callers can cache it.
+ * Serializes a read response once and refuses it with 413 when over the cap. Rendered bodies
+ * share subtrees (related Objects), so the size is first bounded without writing the string;
+ * the exact size is then measured on the one string that is sent, so no second copy of a large
+ * body is built. Returns the text so callers can cache it.
  */
 export function serializeCapped(res: Response, body: unknown): string {
+  const advice = expands(res) ? DEPTH_ADVICE : NARROWING_ADVICE;
+  const atLeast = jsonBytesAtLeast(body, RESPONSE_CAP_BYTES);
+  if (atLeast > RESPONSE_CAP_BYTES) {
+    throw new ResponseTooLargeError(
+      RESPONSE_CAP_BYTES,
+      `${megabytes(atLeast)} MB of JSON counted before stopping`,
+      advice,
+    );
+  }
   const text = JSON.stringify(body, null, prettyOf(res) ? 2 : undefined);
   const bytes = Buffer.byteLength(text, 'utf8');
-  if (bytes > RESPONSE_CAP_BYTES) throw tooLarge(bytes);
+  if (bytes > RESPONSE_CAP_BYTES) {
+    throw new ResponseTooLargeError(RESPONSE_CAP_BYTES, `${megabytes(bytes)} MB of JSON`, advice);
+  }
   return text;
+}
+
+/** Whether the read asked for relationship expansion, which is then worth advising on. */
+function expands(res: Response): boolean {
+  return (allParams(res).depth ?? 0) > 0;
 }
 
 export function sendText(res: Response, text: string): void {

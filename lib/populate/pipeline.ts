@@ -5,9 +5,12 @@ import type { RelatedMap } from './expand.js';
 /**
  * From a set of Objects to the Objects they reference: every id in their `refs`, once, looked
  * up by `_id` (an index lookup on any engine), then kept only if visible under `match`
- * (same Bucket, same status view as the page).
+ * (same Bucket, same status view as the page). The trailing `$limit` stops the lookups of a
+ * level once `maxPerLevel` visible Objects are found (the stages after `$group` stream), so the
+ * next level starts from a bounded set: a level that reaches the limit tells the caller the cap
+ * is crossed, without the rest of the fan ever being fetched.
  */
-export function nextLevelStages(collection: string, match: Document): Document[] {
+export function nextLevelStages(collection: string, match: Document, maxPerLevel: number): Document[] {
   return [
     { $project: { refs: 1 } },
     { $unwind: '$refs' },
@@ -16,6 +19,7 @@ export function nextLevelStages(collection: string, match: Document): Document[]
     { $unwind: '$found' },
     { $replaceRoot: { newRoot: '$found' } },
     { $match: match },
+    { $limit: maxPerLevel },
   ];
 }
 
@@ -26,14 +30,14 @@ export function nextLevelStages(collection: string, match: Document): Document[]
  */
 export function pageWithRelatedPipeline(
   head: Document[],
-  opts: { collection: string; match: Document; depth: number; projection: Document | null },
+  opts: { collection: string; match: Document; depth: number; projection: Document | null; maxPerLevel: number },
 ): Document[] {
   const facet: Record<string, Document[]> = {
     page: opts.projection ? [{ $project: opts.projection }] : [{ $match: {} }],
   };
   let levelStages: Document[] = [];
   for (let level = 1; level <= opts.depth; level++) {
-    levelStages = [...levelStages, ...nextLevelStages(opts.collection, opts.match)];
+    levelStages = [...levelStages, ...nextLevelStages(opts.collection, opts.match, opts.maxPerLevel)];
     facet[`level${level}`] = levelStages;
   }
   return [...head, { $facet: facet }];

@@ -32,3 +32,6 @@ export const MAX_PROPS = 100;
 
 /** Flags MongoDB accepts in `$options` that are safe to expose. */
 export const REGEX_FLAGS = 'imsx';
+
+/** The spec's cap on read responses ("about 6 MB"), for both the stored data read and the JSON sent. */
+export const RESPONSE_CAP_BYTES = 6 * 1024 * 1024;

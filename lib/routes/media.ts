@@ -19,6 +19,7 @@ import { renderMedia } from '../serializers/media.js';
 import type { MediaList, MediaResponse, Picked } from '../serializers/responses.js';
 import { createMedia, deleteMedia, getMedia, updateMedia } from '../services/media.js';
 import { listMedia } from '../services/media-list.js';
+import { readBounds } from '../services/read-budget.js';
 import { route, type RouteDef } from './route-table.js';
 
 const noop = () => undefined;
@@ -82,7 +83,7 @@ export function mediaRoutes(config: Config, db: Db, cache: ReadCache): RouteDef[
       const bucket = bucketOf(res);
       const params = readParams(res, LIST);
       await cachedRead(cache, req, res, params.useCache, async () => {
-        const { docs, total } = await listMedia(db, bucket, params);
+        const { docs, total } = await listMedia(db, bucket, params, readBounds(config).maxBytes);
         if (docs.length === 0) throw noMatch('media', bucket.slug);
         return {
           media: docs.map((d) => pickProps(renderMedia(d, config, bucket), params.props)),

@@ -11,10 +11,11 @@ import { bucketOf } from '../middleware/load-bucket.js';
 import { readParams } from '../middleware/read-params.js';
 import { pickProps } from '../query/props.js';
 import { DELETE_PARAMS, NO_PARAMS, paramSet } from '../query/read-params.js';
-import { renderObject } from '../serializers/object.js';
+import { renderObject, renderObjects } from '../serializers/object.js';
 import type { ObjectList, ObjectResponse, Picked } from '../serializers/responses.js';
 import { listObjects } from '../services/object-list.js';
 import { getObjectExpanded } from '../services/object-read.js';
+import { readBounds } from '../services/read-budget.js';
 import { createObject, removeObject, updateObject } from '../services/object-writes.js';
 import { objectRenderContext } from '../services/render-context.js';
 import { route, type RouteDef } from './route-table.js';
@@ -39,6 +40,7 @@ export function objectRoutes(config: Config, db: Db, state: AppState): RouteDef[
   const body = writeBody(config.jsonBodyLimit);
   const base = '/buckets/:slug/objects';
   const one = `${base}/:object_id`;
+  const bounds = readBounds(config);
   return [
     route('get', base, LIST, requireRead, async (req, res) => {
       const bucket = bucketOf(res);
@@ -46,10 +48,13 @@ export function objectRoutes(config: Config, db: Db, state: AppState): RouteDef[
       const status = await previewAwareStatus(res, previewSecret, params.preview_token, params.status);
       await cachedRead(cache, req, res, params.useCache, async () => {
         const types = await bucketTypes.of(db, bucket);
-        const { docs, total } = await listObjects(db, bucket, types, { ...params, status });
+        const { docs, total } = await listObjects(db, bucket, types, { ...params, status }, bounds);
         if (docs.length === 0) throw noMatch('objects', bucket.slug);
         const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
-        return { objects: docs.map((d) => pickProps(renderObject(d, ctx), params.props)), total } satisfies ObjectList;
+        return {
+          objects: renderObjects(docs, ctx).map((o) => pickProps(o, params.props)),
+          total,
+        } satisfies ObjectList;
       });
     }),
     route('post', base, NO_PARAMS, body, requireWrite, async (req, res) => {
@@ -63,7 +68,13 @@ export function objectRoutes(config: Config, db: Db, state: AppState): RouteDef[
       const params = readParams(res, ONE);
       const status = await previewAwareStatus(res, previewSecret, params.preview_token, params.status);
       await cachedRead(cache, req, res, params.useCache, async () => {
-        const doc = await getObjectExpanded(db, bucket, String(req.params.object_id), { status, depth: params.depth });
+        const doc = await getObjectExpanded(
+          db,
+          bucket,
+          String(req.params.object_id),
+          { status, depth: params.depth },
+          bounds,
+        );
         const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
         return { object: pickProps(renderObject(doc, ctx), params.props) } satisfies ObjectResponse<Picked>;
       });

@@ -25,11 +25,14 @@ export type ApiMedia = {
   height?: number;
 };
 
+/** A media record as read; a list whose `props` do not ask for metadata leaves it out. */
+export type ReadMedia = Omit<MediaDoc, 'metadata'> & { metadata?: MediaDoc['metadata'] };
+
 /**
  * A media record as the API shows it. `location` is the base of the file store on the upload
  * host, so `${location}/${name}` addresses the file as `url` does.
  */
-export function renderMedia(doc: MediaDoc, config: Config, bucket: BucketDoc): ApiMedia {
+export function renderMedia(doc: ReadMedia, config: Config, bucket: BucketDoc): ApiMedia {
   const { url, imgproc_url } = mediaUrls(config, bucket.slug, doc.name);
   return {
     id: doc._id.toHexString(),
@@ -46,7 +49,8 @@ export function renderMedia(doc: MediaDoc, config: Config, bucket: BucketDoc): A
     url,
     imgproc_url,
     alt_text: doc.alt_text,
-    metadata: doc.metadata,
+    // Left unread only when `props` does not show it, so the empty stand-in is never sent.
+    metadata: doc.metadata ?? {},
     ...(doc.width !== null && doc.height !== null && { width: doc.width, height: doc.height }),
   };
 }

@@ -50,10 +50,40 @@ function isStoredObject(value: unknown): value is ReadObject {
   return isPlainObject(value) && isObjectId(value._id);
 }
 
+/**
+ * The fewest JSON bytes a rendered Object takes (empty strings, null optional fields, no
+ * metadata): every reference to a related Object costs at least this much of a response, which
+ * bounds relationship expansion by the response cap. A unit test holds the renderer to it.
+ */
+export const MIN_RENDERED_OBJECT_BYTES = 200;
+
 /** Stored Object → v3 JSON. Related Objects already expanded into metadata render recursively. */
 export function renderObject(doc: ObjectDoc, ctx: RenderContext): ApiObject;
 export function renderObject(doc: ReadObject, ctx: RenderContext): ProjectedApiObject;
 export function renderObject(doc: ReadObject, ctx: RenderContext): ProjectedApiObject {
+  return renderShared(doc, ctx, new WeakMap());
+}
+
+/**
+ * A page of Objects. Expansion shares one document among every reference to the same related
+ * Object, so each is rendered once per response and the rendered result reused.
+ */
+export function renderObjects(docs: readonly ReadObject[], ctx: RenderContext): ProjectedApiObject[] {
+  const memo = new WeakMap<object, ProjectedApiObject>();
+  return docs.map((doc) => renderShared(doc, ctx, memo));
+}
+
+type Memo = WeakMap<object, ProjectedApiObject>;
+
+function renderShared(doc: ReadObject, ctx: RenderContext, memo: Memo): ProjectedApiObject {
+  const seen = memo.get(doc);
+  if (seen) return seen;
+  const out = renderOne(doc, ctx, memo);
+  memo.set(doc, out);
+  return out;
+}
+
+function renderOne(doc: ReadObject, ctx: RenderContext, memo: Memo): ProjectedApiObject {
   const type = doc.type === undefined ? undefined : ctx.types.get(doc.type);
   return {
     id: doc._id.toHexString(),
@@ -67,7 +97,7 @@ export function renderObject(doc: ReadObject, ctx: RenderContext): ProjectedApiO
     ...(doc.metadata && {
       metadata: renderMetadata(type?.metafields ?? [], doc.metadata, {
         fileUrls: ctx.fileUrls,
-        renderRelated: (related) => (isStoredObject(related) ? renderObject(related, ctx) : related),
+        renderRelated: (related) => (isStoredObject(related) ? renderShared(related, ctx, memo) : related),
       }),
     }),
     order: doc.order,

@@ -5,7 +5,9 @@ import type { ParamValues } from '../query/read-params.js';
 import { parseSort } from '../query/sort.js';
 import { compileFilter } from '../query/translate-filter.js';
 import type { FieldInfo, FilterContext } from '../query/validate-filter.js';
+import type { ReadMedia } from '../serializers/media.js';
 import { readOptions } from './query-time-limit.js';
+import { ByteBudget, readWithin } from './read-budget.js';
 
 const text = (storagePath: string): FieldInfo => ({ storagePath, valueType: 'text' });
 const date = (storagePath: string): FieldInfo => ({ storagePath, valueType: 'date' });
@@ -30,26 +32,46 @@ const MEDIA_FIELDS: ReadonlyMap<string, FieldInfo> = new Map<string, FieldInfo>(
 export const MEDIA_FILTER_CONTEXT: FilterContext = { relationshipPaths: new Set(), fields: MEDIA_FIELDS };
 
 /** The media list parameters, already read (see query/read-params.ts). */
-export type MediaListQuery = Pick<ParamValues, 'query' | 'sort' | 'limit' | 'skip'>;
+export type MediaListQuery = Pick<ParamValues, 'query' | 'sort' | 'props' | 'limit' | 'skip'>;
 
 /**
- * One page of a Bucket's media and the count of all matches, run concurrently. Whole records
- * are read (they are small); `props` narrows the rendered items.
+ * User metadata is the one part of a record that can be large; a list whose props do not ask
+ * for it does not read it, so narrowing props keeps such a list under the response cap.
+ */
+function projectionFor(props: readonly string[] | null): Document | null {
+  if (props === null || props.some((p) => p === 'metadata' || p.startsWith('metadata.'))) return null;
+  return { metadata: 0 };
+}
+
+/**
+ * One page of a Bucket's media and the count of all matches, run concurrently. The page is read
+ * within the response cap, batch by batch, and the read stops as soon as the cap is crossed;
+ * `props` narrows the rendered items.
  */
 export async function listMedia(
   db: Db,
   bucket: BucketDoc,
   q: MediaListQuery,
-): Promise<{ docs: MediaDoc[]; total: number }> {
+  maxBytes: number,
+): Promise<{ docs: ReadMedia[]; total: number }> {
   const translated = compileFilter(q.query, MEDIA_FILTER_CONTEXT) as Filter<MediaDoc>;
   const sort = parseSort(q.sort, { sortableKeys: new Set(), allowed: 'media' });
   const base: Filter<MediaDoc> = { bucket_id: bucket._id };
   const match: Filter<MediaDoc> = Object.keys(translated).length > 0 ? { $and: [base, translated] } : base;
   const media = mediaCollection(db);
   const options = readOptions(db);
-  const page = sort.random
-    ? media.aggregate<MediaDoc>([{ $match: match }, { $sample: { size: q.limit } }] as Document[], options).toArray()
-    : media.find(match, options).sort(sort.fields).skip(q.skip).limit(q.limit).toArray();
+  const projection = projectionFor(q.props);
+  const cursor = sort.random
+    ? media.aggregate<ReadMedia>(
+        [{ $match: match }, { $sample: { size: q.limit } }, ...(projection ? [{ $project: projection }] : [])],
+        options,
+      )
+    : media
+        .find<ReadMedia>(match, projection ? { projection, ...options } : options)
+        .sort(sort.fields)
+        .skip(q.skip)
+        .limit(q.limit);
+  const page = readWithin(cursor, new ByteBudget(maxBytes));
   const [docs, total] = await Promise.all([page, media.countDocuments(match, options)]);
   return { docs, total };
 }

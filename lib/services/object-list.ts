@@ -10,6 +10,7 @@ import { compileFilter } from '../query/translate-filter.js';
 import type { ReadObject } from '../serializers/object.js';
 import { relationshipPaths } from './relationship-paths.js';
 import { viewFor, type ObjectView } from './object-views.js';
+import { ByteBudget, readWithin, type ReadBounds } from './read-budget.js';
 
 /** The list parameters, already read and validated as text and numbers (see query/read-params.ts). */
 export type ListQuery = Pick<ParamValues, 'query' | 'sort' | 'props' | 'status' | 'limit' | 'skip' | 'after' | 'depth'>;
@@ -60,13 +61,15 @@ async function cursorFilter(
 
 /**
  * One page of Objects and the count of all matches, run concurrently. With depth, the page and
- * every level of related Objects come from one aggregation (see populate/pipeline.ts).
+ * every level of related Objects come from one aggregation (see populate/pipeline.ts); without,
+ * the page is read within the response cap, batch by batch.
  */
 export async function listObjects(
   db: Db,
   bucket: BucketDoc,
   types: ReadonlyMap<string, ObjectTypeDoc>,
   q: ListQuery,
+  bounds: ReadBounds,
 ): Promise<ListResult> {
   const translated = compileFilter(q.query, { relationshipPaths: relationshipPaths(types.values()) });
   const sort = sortFor(q, translated, types);
@@ -81,17 +84,21 @@ export async function listObjects(
     ? [{ $match: pageMatch }, { $sample: { size: q.limit } }]
     : [{ $match: pageMatch }, { $sort: Object.fromEntries(sort.fields) }, { $skip: q.skip }, { $limit: q.limit }];
 
+  // Props that leave metadata out show no relationship, so none is loaded.
+  const depth = projection !== null && !('refs' in projection) ? 0 : q.depth;
   let pageQuery: Promise<ObjectDoc[]>;
-  if (q.depth > 0) {
-    pageQuery = fetchExpandedPage(view, bucket, head, projection, q.depth);
+  if (depth > 0) {
+    pageQuery = fetchExpandedPage(view, bucket, head, projection, depth, bounds);
   } else if (sort.random) {
-    pageQuery = objects
-      .aggregate<ObjectDoc>(projection ? [...head, { $project: projection }] : head, view.readOptions)
-      .toArray();
+    const cursor = objects.aggregate<ObjectDoc>(
+      projection ? [...head, { $project: projection }] : head,
+      view.readOptions,
+    );
+    pageQuery = readWithin(cursor, new ByteBudget(bounds.maxBytes));
   } else {
     const cursor = objects.find(pageMatch, view.readOptions).sort(sort.fields).skip(q.skip).limit(q.limit);
     if (projection) cursor.project(projection);
-    pageQuery = cursor.toArray();
+    pageQuery = readWithin(cursor, new ByteBudget(bounds.maxBytes));
   }
   const [docs, total] = await Promise.all([pageQuery, objects.countDocuments(match, view.readOptions)]);
   return { docs, total };

@@ -79,6 +79,8 @@ describe('Queries cannot hold the database', () => {
         await api.get('/objects?sort=random&limit=1').expect(200);
         await api.get(`/objects?after=${id}&sort=-created_at`).expect(200);
         await api.get(`/objects/${id}?status=any`).expect(200);
+        await api.get(`/objects/${id}?status=any&depth=2`).expect(200);
+        await api.get('/objects?depth=1').expect(200);
         await api.get(`/objects/${id}/revisions`).expect(200);
         await api.get('/object-types').expect(200);
         await api.get('/object-types/posts').expect(200);

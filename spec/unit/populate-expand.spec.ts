@@ -1,8 +1,41 @@
 import assert from 'node:assert/strict';
 import { ObjectId } from 'mongodb';
 import type { ObjectDoc } from '../../lib/db/collections.js';
-import { expandObject, type RelatedMap } from '../../lib/populate/expand.js';
+import fc from 'fast-check';
+import { expandPage, type RelatedMap } from '../../lib/populate/expand.js';
 import { objectDocFixture } from '../support/object-doc.js';
+
+const unlimited = { max: Number.POSITIVE_INFINITY, error: () => new Error('no limit here') };
+
+function expandObject(doc: ObjectDoc, related: RelatedMap, depth: number): ObjectDoc {
+  const [out] = expandPage([doc], related, depth, unlimited);
+  assert.ok(out);
+  return out;
+}
+
+/** The expansion as first written, one copy per reference: the reference the shared one must equal. */
+function naiveExpand(
+  doc: ObjectDoc,
+  related: RelatedMap,
+  depth: number,
+  path: ReadonlySet<string> = new Set(),
+): ObjectDoc {
+  if (depth <= 0) return doc;
+  const onPath = new Set(path).add(doc._id.toHexString());
+  const walk = (value: unknown): unknown => {
+    if (value instanceof ObjectId) {
+      if (onPath.has(value.toHexString())) return value;
+      const target = related.get(value.toHexString());
+      return target ? naiveExpand(target, related, depth - 1, onPath) : undefined;
+    }
+    if (Array.isArray(value)) return value.map(walk).filter((v) => v !== undefined);
+    if (value !== null && typeof value === 'object') {
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v) ?? null]));
+    }
+    return value;
+  };
+  return { ...doc, metadata: walk(doc.metadata) as Record<string, unknown> };
+}
 
 const obj = objectDocFixture;
 
@@ -86,5 +119,113 @@ describe('relationship expansion (pure)', () => {
     const a = obj('A', { next: b._id });
     expandObject(a, mapOf(b), 2);
     assert.ok(a.metadata.next instanceof ObjectId);
+  });
+});
+
+describe('relationship expansion: shared results and the occurrence limit (pure)', () => {
+  /** n Objects, each related to all n (itself included, which is cut). */
+  function clique(n: number): { page: ObjectDoc[]; related: RelatedMap } {
+    const page = Array.from({ length: n }, (_, i) => obj(`N${i}`));
+    for (const doc of page)
+      link(
+        doc,
+        'links',
+        page.map((d) => d._id),
+      );
+    return { page, related: mapOf(...page) };
+  }
+
+  it('expands an Object reached by many references once and shares the result', () => {
+    const author = obj('Author', { avatar: obj('Image')._id });
+    const posts = Array.from({ length: 5 }, (_, i) => obj(`P${i}`, { author: author._id }));
+    const out = expandPage(posts, mapOf(author), 2, unlimited);
+    const authors = out.map((p) => p.metadata.author);
+    assert.equal(new Set(authors).size, 1, 'one shared expansion');
+    assert.deepEqual(authors[0], naiveExpand(author, mapOf(author), 1));
+  });
+
+  it('does not share across paths whose cycle cuts differ', () => {
+    const a = obj('A');
+    const b = obj('B');
+    const shared = obj('S', { up: [a._id, b._id] });
+    link(a, 'child', shared._id);
+    link(b, 'child', shared._id);
+    const related = mapOf(a, b, shared);
+    const [outA, outB] = expandPage([a, b], related, 2, unlimited);
+    assert.ok(outA && outB);
+    const sA = outA.metadata.child as ObjectDoc;
+    const sB = outB.metadata.child as ObjectDoc;
+    assert.notEqual(sA, sB);
+    // Under A the way back to A is cut, B is expanded; under B the reverse.
+    assert.deepEqual(
+      (sA.metadata.up as unknown[]).map((u) => (u instanceof ObjectId ? 'id' : (u as ObjectDoc).title)),
+      ['id', 'B'],
+    );
+    assert.deepEqual(
+      (sB.metadata.up as unknown[]).map((u) => (u instanceof ObjectId ? 'id' : (u as ObjectDoc).title)),
+      ['A', 'id'],
+    );
+  });
+
+  it('does not share when a cycle two levels down returns to the path (A→X→C→A beside B→X)', () => {
+    const [a, b, x, c] = ['A', 'B', 'X', 'C'].map((t) => obj(t));
+    assert.ok(a && b && x && c);
+    link(a, 'l', [x._id]);
+    link(b, 'l', [x._id]);
+    link(x, 'l', [c._id]);
+    link(c, 'l', [a._id]);
+    const related = mapOf(a, b, x, c);
+    assert.deepEqual(
+      expandPage([a, b], related, 3, unlimited),
+      [a, b].map((d) => naiveExpand(d, related, 3)),
+    );
+  });
+
+  it('answers exactly what one copy per reference would, on any graph', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 6 }),
+        // Sparse graphs: in dense ones every Object reaches every other, so nothing is shared.
+        fc.array(fc.tuple(fc.nat(5), fc.nat(5), fc.boolean()), { maxLength: 12 }),
+        fc.uniqueArray(fc.nat(5), { minLength: 1, maxLength: 4 }),
+        fc.array(fc.nat(5), { maxLength: 2 }),
+        (n, edges, pageIdx, hiddenIdx) => {
+          const docs = Array.from({ length: n }, (_, i) => obj(`N${i}`));
+          const at = (i: number): ObjectDoc => docs[i % n] ?? assert.fail('index in range');
+          for (const [from, to, inParent] of edges) {
+            const src = at(from).metadata;
+            if (inParent) src.box = { inner: at(to)._id };
+            else src.links = [...((src.links as ObjectId[] | undefined) ?? []), at(to)._id];
+          }
+          const related = mapOf(...docs);
+          for (const h of hiddenIdx) related.set(at(h)._id.toHexString(), null);
+          const page = pageIdx.map(at);
+          for (const depth of [0, 1, 2, 3]) {
+            assert.deepEqual(
+              expandPage(page, related, depth, unlimited),
+              page.map((d) => naiveExpand(d, related, depth)),
+            );
+          }
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('counts every reference written out and stops at the limit', () => {
+    const { page, related } = clique(30);
+    // Depth 1: 30 Objects × 29 references each (the self reference is cut).
+    assert.equal(expandPage(page, related, 1, { max: 870, error: () => new Error('over') }).length, 30);
+    assert.throws(() => expandPage(page, related, 1, { max: 869, error: () => new Error('over') }), /over/);
+  });
+
+  it('refuses a dense fan at depth 3 after bounded work', () => {
+    const { page, related } = clique(30);
+    const started = performance.now();
+    assert.throws(
+      () => expandPage(page, related, 3, { max: 31_457, error: () => new RangeError('too many') }),
+      RangeError,
+    );
+    assert.ok(performance.now() - started < 2000, 'stops early instead of building 30⁴ nodes');
   });
 });
