@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler } from 'express';
 import { HttpError } from '../errors/http-errors.js';
+import { RetryLaterError } from '../errors/retry-later.js';
 import { sendJson } from './respond.js';
 
 interface BodyParserError extends Error {
@@ -41,6 +42,7 @@ export function errorHandler(log: (msg: string) => void): ErrorRequestHandler {
     }
     const known = err instanceof HttpError ? err : fromBodyParser(err as BodyParserError);
     if (known) {
+      if (known instanceof RetryLaterError) res.set('Retry-After', String(known.retryAfterSeconds));
       const body: Record<string, unknown> = { status: known.status, code: known.code, message: known.message };
       if (known.documentation) body.documentation = known.documentation;
       sendJson(req, res, known.status, body);

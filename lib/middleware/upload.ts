@@ -3,6 +3,7 @@ import multer, { MulterError } from 'multer';
 import type { Db } from 'mongodb';
 import type { Config } from '../config.js';
 import { BadRequestError, HttpError, UnsupportedMediaTypeError } from '../errors/http-errors.js';
+import type { BackgroundRemover } from '../media/background-remover.js';
 import { FileStoreError, GridFsStorage, uploadTooLarge, type StoredUpload } from '../media/gridfs-storage.js';
 
 /** The form's text fields are few and small; bounding them bounds everything but the file. */
@@ -41,14 +42,29 @@ function closeAfterResponse(res: Response): void {
   res.set('Connection', 'close');
 }
 
+/** Per-request hooks of an upload in progress. */
+interface ActiveUpload {
+  fileStarting(): void;
+  refuse(err: HttpError): void;
+}
+
 /**
  * Parses a multipart upload, streaming the `media` file into GridFS (see GridFsStorage) and the
  * text fields into req.body. Over-limit uploads get 413 before the body is read when
- * Content-Length already says so, otherwise as soon as the limit is crossed.
+ * Content-Length already says so, otherwise as soon as the limit is crossed. `fileStarting`
+ * runs as the file part begins and may refuse it (see upload-key.ts) before anything is stored.
  */
-export function mediaUpload(config: Config, db: Db): RequestHandler {
-  const rejectNow = new WeakMap<Request, (err: HttpError) => void>();
-  const storage = new GridFsStorage(db, config.mediaMaxBytes, (req, err) => rejectNow.get(req)?.(err));
+export function mediaUpload(
+  config: Config,
+  db: Db,
+  remover: BackgroundRemover,
+  fileStarting: (req: Request, res: Response) => void,
+): RequestHandler {
+  const active = new WeakMap<Request, ActiveUpload>();
+  const storage = new GridFsStorage(db, config.mediaMaxBytes, remover, {
+    fileStarting: (req) => active.get(req)?.fileStarting(),
+    refused: (req, err) => active.get(req)?.refuse(err),
+  });
   const parse = multer({
     storage,
     limits: { files: 1, fields: MAX_FIELDS, fieldSize: MAX_FIELD_BYTES, parts: MAX_FIELDS + 1, fieldNameSize: 200 },
@@ -69,13 +85,18 @@ export function mediaUpload(config: Config, db: Db): RequestHandler {
     const finish = (err?: unknown) => {
       if (settled) return;
       settled = true;
-      rejectNow.delete(req);
+      active.delete(req);
       if (err === undefined || err === null) next();
       else next(toHttpError(err));
     };
-    rejectNow.set(req, (err) => {
-      closeAfterResponse(res);
-      finish(err);
+    active.set(req, {
+      fileStarting: () => {
+        fileStarting(req, res);
+      },
+      refuse: (err) => {
+        closeAfterResponse(res);
+        finish(err);
+      },
     });
     parse(req, res, finish);
   };

@@ -10,7 +10,9 @@ import { bearerKey, requireRead, requireWrite } from '../middleware/authenticate
 import { jsonBody } from '../middleware/json-body.js';
 import { bucketOf, loadBucket } from '../middleware/load-bucket.js';
 import { mediaUpload, storedUpload } from '../middleware/upload.js';
-import { removeOriginal } from '../media/file-store.js';
+import { checkKeyBeforeStoring } from '../middleware/upload-key.js';
+import { MEDIA_FILES_BUCKET } from '../db/media-collection.js';
+import type { MediaRuntime } from '../media/media-runtime.js';
 import { parseUploadFields } from '../media/upload-fields.js';
 import { parseListParams } from '../query/cursor.js';
 import { parseProps, pickProps } from '../query/props.js';
@@ -23,8 +25,9 @@ const noop = () => undefined;
 
 /**
  * A key in the Authorization header is checked before the body is read, so a wrong key never
- * costs an upload. A key sent only as the `write_key` form field (clients place it after the
- * file) can only be checked once the form is parsed; the stored file is removed if it fails.
+ * costs an upload. A `write_key` form field is checked as the file begins when it came first
+ * (see upload-key.ts); one sent after the file can only be checked once the form is parsed, and
+ * the stored file is then handed to the background remover.
  */
 const checkHeaderKey: RequestHandler = (req, res, next) => {
   if (bearerKey(req) !== undefined) requireWrite(req, res, noop);
@@ -32,10 +35,10 @@ const checkHeaderKey: RequestHandler = (req, res, next) => {
 };
 
 /** Handlers after the Bucket is loaded: shared by the v3 upload route and the legacy one. */
-export function uploadHandlers(config: Config, db: Db): RequestHandler[] {
+export function uploadHandlers(config: Config, db: Db, media: MediaRuntime): RequestHandler[] {
   return [
     checkHeaderKey,
-    mediaUpload(config, db),
+    mediaUpload(config, db, media.remover, checkKeyBeforeStoring(media.keylessUploads)),
     async (req, res) => {
       const bucket = bucketOf(res);
       const stored = storedUpload(req);
@@ -47,7 +50,7 @@ export function uploadHandlers(config: Config, db: Db): RequestHandler[] {
         const doc = await createMedia(db, bucket, stored, fields);
         sendJson(req, res, 200, { media: renderMedia(doc, config, bucket) });
       } catch (err) {
-        if (stored) await removeOriginal(db, stored.file_id).catch(() => undefined);
+        if (stored) media.remover.remove(MEDIA_FILES_BUCKET, [stored.file_id]);
         throw err;
       }
     },
@@ -55,18 +58,18 @@ export function uploadHandlers(config: Config, db: Db): RequestHandler[] {
 }
 
 /** `POST /v1/:slug/media`: earlier clients' upload address, answered exactly like v3's. */
-export function legacyMediaRoutes(config: Config, db: Db): Router {
+export function legacyMediaRoutes(config: Config, db: Db, media: MediaRuntime): Router {
   const router = Router();
-  router.post('/v1/:slug/media', loadBucket(db), ...uploadHandlers(config, db));
+  router.post('/v1/:slug/media', loadBucket(db), ...uploadHandlers(config, db, media));
   return router;
 }
 
-export function mediaRoutes(config: Config, db: Db, cache: ReadCache): RouteDef[] {
+export function mediaRoutes(config: Config, db: Db, cache: ReadCache, media: MediaRuntime): RouteDef[] {
   const base = '/buckets/:slug/media';
   const one = `${base}/:media_id`;
   const body = jsonBody(config.jsonBodyLimit);
   return [
-    route('post', base, ...uploadHandlers(config, db)),
+    route('post', base, ...uploadHandlers(config, db, media)),
     route('get', base, requireRead, async (req, res) => {
       const bucket = bucketOf(res);
       const params = parseListParams(req.query);
