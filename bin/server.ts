@@ -7,6 +7,10 @@ import { connectDatabase } from '../lib/db/database.js';
 import { startOwnedEngine } from '../lib/db/shared-engine.js';
 import { repairPendingWrites } from '../lib/services/pending-writes.js';
 import { Scheduler } from '../lib/services/scheduler.js';
+import { sweepOrphanChunks } from '../lib/media/orphan-sweep.js';
+
+/** Longer than any pause between two chunks of a live upload (the request times out first). */
+const ORPHAN_GRACE_MS = 60 * 60 * 1000;
 
 const log = (msg: string) => {
   console.log(`[content-api] ${msg}`);
@@ -52,6 +56,17 @@ async function main(): Promise<void> {
     server.listen(config.port, config.host, resolve);
   });
   log(`listening on http://${config.host}:${config.port} (v3 API at /v3, region ${config.region})`);
+  // Uploads a crash cut short leave GridFS chunks without a file; removing them can take a while
+  // on a large store and nothing reads them, so it runs beside serving. The grace period spares
+  // uploads other processes are still writing.
+  sweepOrphanChunks(database.db, { olderThanMs: ORPHAN_GRACE_MS }).then(
+    ({ files, chunks }) => {
+      if (files > 0) log(`removed ${chunks} stored chunks of ${files} uploads a crash interrupted`);
+    },
+    (err: unknown) => {
+      logError(`sweeping interrupted uploads failed: ${err instanceof Error ? err.message : String(err)}`);
+    },
+  );
 
   let stopping = false;
   const shutdown = async (signal: string) => {

@@ -34,14 +34,14 @@ export function createApp({ config, db, log = logToStderr, health }: AppDeps): E
   app.set('query parser', parseQueryString);
 
   const v3 = express.Router();
-  const state = new AppState(config, db);
+  const state = new AppState(config, db, log);
   v3.use(mountRoutes(v3Routes({ config, db, state, log, health }), db));
   // Unknown paths still honour (and check) `pretty`, as every /v3 response does.
   v3.use(readParamsOnce(NO_PARAMS), v3RouteNotFound(config));
   app.use('/v3', v3);
   // Public file URLs and the legacy upload address live outside /v3, so its 200 quirk never applies.
-  app.use(mediaFileRoutes(db));
-  app.use(legacyMediaRoutes(config, db));
+  app.use(mediaFileRoutes(db, state.media));
+  app.use(legacyMediaRoutes(config, db, state.media));
   app.use(plainNotFound);
   app.use(errorHandler(log));
   return app;

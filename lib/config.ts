@@ -16,6 +16,10 @@ export interface Config {
   cacheMaxBytes: number;
   /** Largest media upload in bytes; larger uploads are refused with 413. */
   mediaMaxBytes: number;
+  /** Stored processed images per Bucket, in bytes; beyond it the least recently used are evicted. */
+  imgprocCacheBytesPerBucket: number;
+  /** Images this process transforms at once; more requests queue briefly, then get 503. */
+  imgprocConcurrency: number;
   /** Signs preview tokens; unset: a secret generated once and kept in the database. */
   previewTokenSecret: string | null;
   /** How often this process looks for scheduled publishing work; 0 turns the scheduler off. */
@@ -55,6 +59,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jsonBodyLimit: env.JSON_BODY_LIMIT || '5mb',
     cacheMaxBytes: intFrom(env, 'CACHE_MAX_MB', 64) * 1024 * 1024,
     mediaMaxBytes: intFrom(env, 'MEDIA_MAX_BYTES', 900 * 1024 * 1024),
+    imgprocCacheBytesPerBucket: intFrom(env, 'IMGPROC_CACHE_MB_PER_BUCKET', 256) * 1024 * 1024,
+    imgprocConcurrency: Math.max(1, intFrom(env, 'IMGPROC_CONCURRENCY', 2)),
     previewTokenSecret: env.PREVIEW_TOKEN_SECRET || null,
     schedulerIntervalMs: intFrom(env, 'SCHEDULER_INTERVAL_MS', 5000),
     queryTimeoutMs: intFrom(env, 'QUERY_TIMEOUT_MS', 5000),

@@ -1,5 +1,6 @@
 import type { Db } from 'mongodb';
 import type { Config } from '../config.js';
+import { createMediaRuntime, type MediaRuntime } from '../media/media-runtime.js';
 import { PreviewSecret } from '../services/preview-tokens.js';
 import { BucketTypes } from '../services/render-context.js';
 import { MetadataValidators } from '../validation/metadata-schema.js';
@@ -19,9 +20,12 @@ export class AppState {
   readonly validators = new MetadataValidators();
   /** The preview-token signing secret of this app's database. */
   readonly previewSecret: PreviewSecret;
+  /** Image processing, upload admission and background file removal. */
+  readonly media: MediaRuntime;
 
-  constructor(config: Config, db: Db) {
+  constructor(config: Config, db: Db, log: (msg: string) => void) {
     this.reads = new ReadCache(config.cacheMaxBytes);
     this.previewSecret = new PreviewSecret(db, config.previewTokenSecret);
+    this.media = createMediaRuntime(config, db, log);
   }
 }

@@ -30,6 +30,10 @@ export const ERROR_CODES = {
   response_too_large: { status: 413, description: 'The response would exceed the 6 MB cap or the work bound.' },
   unsupported_media_type: { status: 415, description: 'The Content-Type is not one the route accepts.' },
   range_not_satisfiable: { status: 416, description: 'The requested byte range is outside the file.' },
+  rate_limited: {
+    status: 429,
+    description: 'Too many requests of this kind from this client at once; retry after Retry-After seconds.',
+  },
   internal_error: { status: 500, description: 'A server-side failure; nothing about it is disclosed.' },
   service_unavailable: {
     status: 503,

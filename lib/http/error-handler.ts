@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler } from 'express';
-import { errorBody } from '../errors/http-errors.js';
+import { errorBody, HttpError } from '../errors/http-errors.js';
 import { errorDetail, translateError } from '../errors/translate.js';
 import { sendJson } from './respond.js';
 
@@ -11,7 +11,9 @@ export function errorHandler(log: (msg: string) => void): ErrorRequestHandler {
       return;
     }
     const failure = translateError(err);
-    if (failure.status >= 500) log(`${failure.status} on ${req.method} ${req.originalUrl}: ${errorDetail(err)}`);
+    // An HttpError thrown on purpose (a full image queue) is an answer, not a fault worth a log line.
+    if (failure.status >= 500 && !(err instanceof HttpError))
+      log(`${failure.status} on ${req.method} ${req.originalUrl}: ${errorDetail(err)}`);
     res.set(failure.headers);
     sendJson(res, failure.status, errorBody(failure));
   };

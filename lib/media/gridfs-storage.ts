@@ -3,9 +3,10 @@ import type { StorageEngine } from 'multer';
 import { ObjectId, type Db } from 'mongodb';
 import type { Writable } from 'node:stream';
 import type { BucketDoc } from '../db/collections.js';
-import { mediaFiles } from '../db/media-collection.js';
+import { MEDIA_FILES_BUCKET, mediaFiles } from '../db/media-collection.js';
 import { FileStoreError, UploadTooLargeError } from '../errors/domain-errors.js';
-import { removeOriginal } from './file-store.js';
+import { HttpError } from '../errors/http-errors.js';
+import type { BackgroundRemover } from './background-remover.js';
 import { HEADER_BYTES, probeImageSize } from './image-size.js';
 import { cleanOriginalName, deriveMediaName } from './media-name.js';
 import { resolveType } from './sniff-type.js';
@@ -49,18 +50,29 @@ function settle(run: (done: (err?: Error | null) => void) => void): Promise<void
   });
 }
 
+/** What the upload middleware learns from the storage engine, and may veto, per request. */
+export interface StorageEvents {
+  /** Called as the file part begins, before anything is stored; throwing refuses the upload. */
+  fileStarting(req: Request): void;
+  /**
+   * Told about a refusal (an over-limit file, a vetoed start) synchronously, before the file
+   * stream is torn down, so the client's answer is this error and not the abort that follows.
+   */
+  refused(req: Request, err: HttpError | UploadTooLargeError): void;
+}
+
 /**
  * Multer storage engine writing straight into GridFS. The file is never held in memory: each
  * piece is written (and awaited) as it arrives, so backpressure reaches the client's socket.
- * Because every write is awaited, no write is in flight when an error is caught, and removing
- * the partial file then leaves nothing behind.
+ * Because every write is awaited, no write is in flight when an error is caught, so no chunk of
+ * the partial file handed to the background remover can arrive after its removal.
  */
 export class GridFsStorage implements StorageEngine {
   constructor(
     private readonly db: Db,
     private readonly maxBytes: number,
-    /** Told about an over-limit upload at once, so the 413 need not wait for the body to end. */
-    private readonly onTooLarge: (req: Request, err: UploadTooLargeError) => void,
+    private readonly remover: BackgroundRemover,
+    private readonly events: StorageEvents,
   ) {}
 
   _handleFile(
@@ -80,22 +92,23 @@ export class GridFsStorage implements StorageEngine {
 
   _removeFile(_req: Request, file: Express.Multer.File, cb: (error: Error | null) => void): void {
     const id = (file as Partial<StoredUpload>).file_id;
-    if (!id) {
-      cb(null);
-      return;
+    if (id) this.remover.remove(MEDIA_FILES_BUCKET, [id]);
+    cb(null);
+  }
+
+  /** Runs the start check, reporting a refusal before the stream is abandoned. */
+  private mayStart(req: Request): void {
+    try {
+      this.events.fileStarting(req);
+    } catch (err) {
+      if (err instanceof HttpError) this.events.refused(req, err);
+      throw err;
     }
-    removeOriginal(this.db, id).then(
-      () => {
-        cb(null);
-      },
-      (err: unknown) => {
-        cb(err instanceof Error ? err : new FileStoreError(err));
-      },
-    );
   }
 
   private async store(req: Request, file: Express.Multer.File): Promise<StoredUpload> {
     const bucket = req.res?.locals.bucket as BucketDoc;
+    this.mayStart(req);
     const originalName = cleanOriginalName(file.originalname);
     const fileId = new ObjectId();
     const upload = mediaFiles(this.db).openUploadStreamWithId(fileId, originalName, {
@@ -108,14 +121,19 @@ export class GridFsStorage implements StorageEngine {
     try {
       for await (const chunk of file.stream) {
         size += (chunk as Buffer).length;
-        if (size > this.maxBytes) throw new UploadTooLargeError(this.maxBytes);
+        if (size > this.maxBytes) {
+          // Reported before the throw: leaving the loop destroys the file stream, and multer
+          // would otherwise answer with that abort (a 400) once the rest of the body drained.
+          const tooLarge = new UploadTooLargeError(this.maxBytes);
+          this.events.refused(req, tooLarge);
+          throw tooLarge;
+        }
         head.add(chunk as Buffer);
         await settle((done) => (upload as Writable).write(chunk, done));
       }
       await settle((done) => upload.end(done));
     } catch (err) {
-      await removeOriginal(this.db, fileId).catch(() => undefined);
-      if (err instanceof UploadTooLargeError) this.onTooLarge(req, err);
+      this.remover.remove(MEDIA_FILES_BUCKET, [fileId]);
       throw err;
     }
     const bytes = head.bytes();

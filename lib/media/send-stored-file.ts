@@ -11,6 +11,25 @@ export interface StoredFile {
   etag: string;
 }
 
+/** What every served file carries; its bytes never change for its URL. */
+function setFileHeaders(res: Response, contentType: string): void {
+  res.set({
+    'Content-Type': contentType,
+    'Cache-Control': 'public, max-age=31536000, immutable',
+    // Uploaded HTML or SVG must not run as a page of this origin, nor be re-typed by browsers.
+    'Content-Security-Policy': 'sandbox',
+    'X-Content-Type-Options': 'nosniff',
+  });
+}
+
+/** Bytes already in memory, whole (ranges are ignored, which HTTP allows), with the file headers. */
+export function sendBytes(req: Request, res: Response, bytes: Buffer, contentType: string): void {
+  setFileHeaders(res, contentType);
+  res.status(200).set('Content-Length', String(bytes.length));
+  if (req.method === 'HEAD') res.end();
+  else res.end(bytes);
+}
+
 /**
  * Streams a GridFS file as an HTTP response with caching and range support. Stored files never
  * change (a new upload gets a new name), so they are cacheable for a year and the ETag is
@@ -29,15 +48,8 @@ export async function sendStoredFile(
   if (range === 'unsatisfiable' && !notModified) {
     throw new RangeNotSatisfiableError(req.get('range') ?? '', file.length);
   }
-  res.set({
-    'Content-Type': file.contentType,
-    ETag: file.etag,
-    'Accept-Ranges': 'bytes',
-    'Cache-Control': 'public, max-age=31536000, immutable',
-    // Uploaded HTML or SVG must not run as a page of this origin, nor be re-typed by browsers.
-    'Content-Security-Policy': 'sandbox',
-    'X-Content-Type-Options': 'nosniff',
-  });
+  setFileHeaders(res, file.contentType);
+  res.set({ ETag: file.etag, 'Accept-Ranges': 'bytes' });
   if (notModified || range === 'unsatisfiable') {
     res.status(304).end();
     return;

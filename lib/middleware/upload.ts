@@ -1,10 +1,11 @@
-import type { Request, RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import multer, { MulterError } from 'multer';
 import type { Db } from 'mongodb';
 import type { Config } from '../config.js';
 import { DomainError, UploadTooLargeError } from '../errors/domain-errors.js';
 import { BadRequestError, HttpError, UnsupportedMediaTypeError } from '../errors/http-errors.js';
 import { closeAfterResponse } from '../http/close-after-response.js';
+import type { BackgroundRemover } from '../media/background-remover.js';
 import { GridFsStorage, type StoredUpload } from '../media/gridfs-storage.js';
 
 /** The form's text fields are few and small; bounding them bounds everything but the file. */
@@ -47,14 +48,29 @@ function fromParser(err: unknown): unknown {
   return new BadRequestError(`Malformed multipart/form-data body: ${detail}`, 'invalid_body');
 }
 
+/** Per-request hooks of an upload in progress. */
+interface ActiveUpload {
+  fileStarting(): void;
+  refuse(err: HttpError | UploadTooLargeError): void;
+}
+
 /**
  * Parses a multipart upload, streaming the `media` file into GridFS (see GridFsStorage) and the
  * text fields into req.body. Over-limit uploads get 413 before the body is read when
- * Content-Length already says so, otherwise as soon as the limit is crossed.
+ * Content-Length already says so, otherwise as soon as the limit is crossed. `fileStarting`
+ * runs as the file part begins and may refuse it (see upload-key.ts) before anything is stored.
  */
-export function mediaUpload(config: Config, db: Db): RequestHandler {
-  const rejectNow = new WeakMap<Request, (err: UploadTooLargeError) => void>();
-  const storage = new GridFsStorage(db, config.mediaMaxBytes, (req, err) => rejectNow.get(req)?.(err));
+export function mediaUpload(
+  config: Config,
+  db: Db,
+  remover: BackgroundRemover,
+  fileStarting: (req: Request, res: Response) => void,
+): RequestHandler {
+  const active = new WeakMap<Request, ActiveUpload>();
+  const storage = new GridFsStorage(db, config.mediaMaxBytes, remover, {
+    fileStarting: (req) => active.get(req)?.fileStarting(),
+    refused: (req, err) => active.get(req)?.refuse(err),
+  });
   const parse = multer({
     storage,
     limits: { files: 1, fields: MAX_FIELDS, fieldSize: MAX_FIELD_BYTES, parts: MAX_FIELDS + 1, fieldNameSize: 200 },
@@ -75,13 +91,18 @@ export function mediaUpload(config: Config, db: Db): RequestHandler {
     const finish = (err?: unknown) => {
       if (settled) return;
       settled = true;
-      rejectNow.delete(req);
+      active.delete(req);
       if (err === undefined || err === null) next();
       else next(fromParser(err));
     };
-    rejectNow.set(req, (err) => {
-      closeAfterResponse(res);
-      finish(err);
+    active.set(req, {
+      fileStarting: () => {
+        fileStarting(req, res);
+      },
+      refuse: (err) => {
+        closeAfterResponse(res);
+        finish(err);
+      },
     });
     parse(req, res, finish);
   };

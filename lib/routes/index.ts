@@ -31,6 +31,6 @@ export function v3Routes({ config, db, state, log, health }: RouteDeps): RouteDe
     ...batchAndPreviewRoutes(config, db, state, log),
     ...objectRoutes(config, db, state),
     ...revisionRoutes(config, db, state),
-    ...mediaRoutes(config, db, state.reads),
+    ...mediaRoutes(config, db, state.reads, state.media),
   ];
 }

@@ -2,9 +2,9 @@ import { Router, type Request } from 'express';
 import type { Db } from 'mongodb';
 import { mediaFiles, mediaVariants, type MediaDoc } from '../db/media-collection.js';
 import { notFound } from '../errors/not-found.js';
-import { processedVariant } from '../media/imgproc.js';
 import { parseImgprocParams, PROCESSABLE_TYPES, resolveParams } from '../media/imgproc-params.js';
-import { sendStoredFile } from '../media/send-stored-file.js';
+import type { MediaRuntime } from '../media/media-runtime.js';
+import { sendBytes, sendStoredFile } from '../media/send-stored-file.js';
 import { findBucketBySlug } from '../services/buckets.js';
 import { findMediaByName } from '../services/media.js';
 
@@ -23,7 +23,7 @@ async function mediaAt(db: Db, req: Request): Promise<MediaDoc> {
  * Public file addresses, outside /v3 and without keys (they are embedded in pages):
  * `/files/:bucket/:name` serves the original bytes, `/imgproc/:bucket/:name` a processed image.
  */
-export function mediaFileRoutes(db: Db): Router {
+export function mediaFileRoutes(db: Db, { images }: MediaRuntime): Router {
   const router = Router();
 
   router.get('/files/:bucket/:name', async (req, res) => {
@@ -49,7 +49,13 @@ export function mediaFileRoutes(db: Db): Router {
       });
       return;
     }
-    const variant = await processedVariant(db, media, resolveParams(requested, media.type));
+    const variant = await images.variant(media, resolveParams(requested, media.type));
+    if (variant.kind === 'unstored') {
+      // Made but not kept (see ImageProcessor): the bytes are in hand, so they go out as they are.
+      res.set('X-Imgproc-Cache', 'BYPASS');
+      sendBytes(req, res, variant.bytes, variant.contentType);
+      return;
+    }
     res.set('X-Imgproc-Cache', variant.cached ? 'HIT' : 'MISS');
     await sendStoredFile(req, res, mediaVariants(db), {
       id: variant.file._id,

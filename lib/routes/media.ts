@@ -10,7 +10,9 @@ import { bearerKey, requireRead, requireWrite } from '../middleware/authenticate
 import { writeBody } from '../middleware/write-body.js';
 import { bucketOf, loadBucket } from '../middleware/load-bucket.js';
 import { mediaUpload, storedUpload } from '../middleware/upload.js';
-import { removeOriginal } from '../media/file-store.js';
+import { checkKeyBeforeStoring } from '../middleware/upload-key.js';
+import { MEDIA_FILES_BUCKET } from '../db/media-collection.js';
+import type { MediaRuntime } from '../media/media-runtime.js';
 import { parseUploadFields } from '../media/upload-fields.js';
 import { readParams, readParamsOnce } from '../middleware/read-params.js';
 import { pickProps } from '../query/props.js';
@@ -26,8 +28,9 @@ const noop = () => undefined;
 
 /**
  * A key in the Authorization header is checked before the body is read, so a wrong key never
- * costs an upload. A key sent only as the `write_key` form field (clients place it after the
- * file) can only be checked once the form is parsed; the stored file is removed if it fails.
+ * costs an upload. A `write_key` form field is checked as the file begins when it came first
+ * (see upload-key.ts); one sent after the file can only be checked once the form is parsed, and
+ * the stored file is then handed to the background remover.
  */
 const checkHeaderKey: RequestHandler = (req, res, next) => {
   if (bearerKey(req) !== undefined) requireWrite(req, res, noop);
@@ -35,10 +38,10 @@ const checkHeaderKey: RequestHandler = (req, res, next) => {
 };
 
 /** Handlers after the Bucket is loaded: shared by the v3 upload route and the legacy one. */
-export function uploadHandlers(config: Config, db: Db): RequestHandler[] {
+export function uploadHandlers(config: Config, db: Db, media: MediaRuntime): RequestHandler[] {
   return [
     checkHeaderKey,
-    mediaUpload(config, db),
+    mediaUpload(config, db, media.remover, checkKeyBeforeStoring(media.keylessUploads)),
     async (req, res) => {
       const bucket = bucketOf(res);
       const stored = storedUpload(req);
@@ -53,7 +56,7 @@ export function uploadHandlers(config: Config, db: Db): RequestHandler[] {
         const doc = await createMedia(db, bucket, stored, fields);
         sendJson(res, 200, { media: renderMedia(doc, config, bucket) } satisfies MediaResponse);
       } catch (err) {
-        if (stored) await removeOriginal(db, stored.file_id).catch(() => undefined);
+        if (stored) media.remover.remove(MEDIA_FILES_BUCKET, [stored.file_id]);
         throw err;
       }
     },
@@ -61,9 +64,9 @@ export function uploadHandlers(config: Config, db: Db): RequestHandler[] {
 }
 
 /** `POST /v1/:slug/media`: earlier clients' upload address, answered exactly like v3's. */
-export function legacyMediaRoutes(config: Config, db: Db): Router {
+export function legacyMediaRoutes(config: Config, db: Db, media: MediaRuntime): Router {
   const router = Router();
-  router.post('/v1/:slug/media', readParamsOnce(NO_PARAMS), loadBucket(db), ...uploadHandlers(config, db));
+  router.post('/v1/:slug/media', readParamsOnce(NO_PARAMS), loadBucket(db), ...uploadHandlers(config, db, media));
   return router;
 }
 
@@ -73,12 +76,12 @@ const LIST = paramSet(['read_key', 'query', 'props', 'sort', 'limit', 'skip', 'u
 });
 const ONE = paramSet(['read_key', 'props', 'useCache']);
 
-export function mediaRoutes(config: Config, db: Db, cache: ReadCache): RouteDef[] {
+export function mediaRoutes(config: Config, db: Db, cache: ReadCache, media: MediaRuntime): RouteDef[] {
   const base = '/buckets/:slug/media';
   const one = `${base}/:media_id`;
   const body = writeBody(config.jsonBodyLimit);
   return [
-    route('post', base, NO_PARAMS, ...uploadHandlers(config, db)),
+    route('post', base, NO_PARAMS, ...uploadHandlers(config, db, media)),
     route('get', base, LIST, requireRead, async (req, res) => {
       const bucket = bucketOf(res);
       const params = readParams(res, LIST);

@@ -1,76 +1,42 @@
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createApp } from '../../lib/app.js';
 import { loadConfig } from '../../lib/config.js';
 import type { IssuedKeys } from '../../lib/services/buckets.js';
 import { freshHarness, type Harness } from '../support/harness.js';
 import { eventually, randomishBytes, storedFileCounts } from '../support/media.js';
+import {
+  filePartHead,
+  listen,
+  PART_TAIL,
+  pause,
+  startUpload as startRawUpload,
+  type Answer,
+  type Listening,
+} from '../support/raw-upload.js';
 
 const LIMIT = 100_000;
-const BOUNDARY = 'limit-test-boundary';
-const PART_HEAD = Buffer.from(
-  `--${BOUNDARY}\r\nContent-Disposition: form-data; name="media"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
-);
-const PART_TAIL = Buffer.from(`\r\n--${BOUNDARY}--\r\n`);
+const PART_HEAD = filePartHead();
 
-interface Answer {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  body: Record<string, unknown>;
-}
-
-/**
- * Starts a raw multipart upload. Raw because the point is what the server does while the body
- * is still arriving, which client libraries that buffer or retry would hide.
- */
 function startUpload(port: number, keys: IssuedKeys, headers: Record<string, string | number>) {
-  const req = http.request({
-    host: '127.0.0.1',
-    port,
-    method: 'POST',
-    path: `/v3/buckets/${keys.slug}/media`,
-    headers: {
-      'Content-Type': `multipart/form-data; boundary=${BOUNDARY}`,
-      Authorization: `Bearer ${keys.write_key}`,
-      ...headers,
-    },
+  return startRawUpload(port, `/v3/buckets/${keys.slug}/media`, {
+    Authorization: `Bearer ${keys.write_key}`,
+    ...headers,
   });
-  // Once the server has answered and closed, further writes fail; that is expected here.
-  req.on('error', () => undefined);
-  const answer = new Promise<Answer>((resolve) => {
-    req.on('response', (res) => {
-      const parts: Buffer[] = [];
-      res.on('data', (c: Buffer) => parts.push(c));
-      res.on('end', () => {
-        resolve({
-          status: res.statusCode ?? 0,
-          headers: res.headers,
-          body: JSON.parse(Buffer.concat(parts).toString() || '{}'),
-        });
-      });
-    });
-  });
-  return { req, answer };
 }
-
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('Media upload limits and aborted uploads', () => {
   let h: Harness;
   let keys: IssuedKeys;
-  let server: http.Server;
+  let server: Listening;
   let port: number;
   before(async () => {
     h = await freshHarness({ MEDIA_MAX_BYTES: String(LIMIT) });
     keys = await h.bucket('limits');
-    server = h.app.listen(0, '127.0.0.1');
-    await new Promise((r) => server.once('listening', r));
-    port = (server.address() as AddressInfo).port;
+    server = await listen(h.app);
+    port = server.port;
   });
   after(async () => {
-    server.closeAllConnections();
-    await new Promise((r) => server.close(r));
+    await server.close();
     assert.deepEqual(h.errors, []);
   });
 
@@ -134,12 +100,11 @@ describe('Media upload limits and aborted uploads', () => {
       db: h.db,
       log: (m) => errors.push(m),
     });
-    const server2 = app2.listen(0, '127.0.0.1');
-    await new Promise((r) => server2.once('listening', r));
+    const server2 = await listen(app2);
     const before = await storedFileCounts(h.db);
     const mediaBefore = await h.db.collection('media').countDocuments();
     try {
-      const { req } = startUpload((server2.address() as AddressInfo).port, keys, {
+      const { req } = startUpload(server2.port, keys, {
         'Content-Length': 10 * 1024 * 1024,
       });
       req.write(PART_HEAD);
@@ -155,8 +120,7 @@ describe('Media upload limits and aborted uploads', () => {
       assert.equal(await h.db.collection('media').countDocuments(), mediaBefore);
       assert.deepEqual(errors, []);
     } finally {
-      server2.closeAllConnections();
-      await new Promise((r) => server2.close(r));
+      await server2.close();
     }
   });
 });

@@ -34,7 +34,12 @@ describe('GET /v3/openapi.json', () => {
   });
 
   it('describes every route the app serves, with its method', () => {
-    const missing = v3Routes({ config: h.config, db: h.db, state: new AppState(h.config, h.db), log: () => {} })
+    const missing = v3Routes({
+      config: h.config,
+      db: h.db,
+      state: new AppState(h.config, h.db, () => {}),
+      log: () => {},
+    })
       .filter((r) => !doc.paths[openApiPath(r.path)]?.[r.method])
       .map((r) => `${r.method.toUpperCase()} ${r.path}`);
     assert.deepEqual(missing, []);
@@ -42,7 +47,7 @@ describe('GET /v3/openapi.json', () => {
 
   it('describes no route the app does not serve', () => {
     const served = new Set(
-      v3Routes({ config: h.config, db: h.db, state: new AppState(h.config, h.db), log: () => {} }).map(
+      v3Routes({ config: h.config, db: h.db, state: new AppState(h.config, h.db, () => {}), log: () => {} }).map(
         (r) => `${r.method} ${openApiPath(r.path)}`,
       ),
     );
@@ -62,7 +67,12 @@ describe('GET /v3/openapi.json', () => {
         .filter((p) => p?.in === 'query')
         .map((p) => p?.name ?? '')
         .sort();
-    const mismatched = v3Routes({ config: h.config, db: h.db, state: new AppState(h.config, h.db), log: () => {} })
+    const mismatched = v3Routes({
+      config: h.config,
+      db: h.db,
+      state: new AppState(h.config, h.db, () => {}),
+      log: () => {},
+    })
       .map((r) => ({
         route: `${r.method.toUpperCase()} ${r.path}`,
         reads: [...r.params.names].sort(),
