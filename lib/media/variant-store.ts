@@ -2,6 +2,7 @@ import type { Db, GridFSFile, ObjectId } from 'mongodb';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { MEDIA_VARIANTS_BUCKET, mediaVariants, type StoredFileMeta } from '../db/media-collection.js';
+import { readOptions } from '../services/query-time-limit.js';
 import type { BackgroundRemover } from './background-remover.js';
 
 /** A use refreshes a variant's recency at most this often, so cache hits rarely cost a write. */
@@ -26,7 +27,11 @@ export class VariantStore {
   }
 
   async find(name: string): Promise<GridFSFile | null> {
-    const [file] = await this.files.find({ filename: name }).sort({ uploadDate: -1 }).limit(1).toArray();
+    const [file] = await this.files
+      .find({ filename: name }, readOptions(this.db))
+      .sort({ uploadDate: -1 })
+      .limit(1)
+      .toArray();
     return file ?? null;
   }
 
@@ -39,7 +44,7 @@ export class VariantStore {
   }
 
   async countFor(mediaId: ObjectId): Promise<number> {
-    return this.files.countDocuments({ 'metadata.media_id': mediaId });
+    return this.files.countDocuments({ 'metadata.media_id': mediaId }, readOptions(this.db));
   }
 
   /** Whether a variant of this many bytes may be stored at all (it must fit the budget alone). */
@@ -64,17 +69,20 @@ export class VariantStore {
    */
   private async evict(bucketId: ObjectId, keep: ObjectId): Promise<void> {
     const [total] = await this.files
-      .aggregate<{ bytes: number }>([
-        { $match: { 'metadata.bucket_id': bucketId } },
-        { $group: { _id: null, bytes: { $sum: '$length' } } },
-      ])
+      .aggregate<{ bytes: number }>(
+        [{ $match: { 'metadata.bucket_id': bucketId } }, { $group: { _id: null, bytes: { $sum: '$length' } } }],
+        readOptions(this.db),
+      )
       .toArray();
     let excess = (total?.bytes ?? 0) - this.budgetBytes;
     if (excess <= 0) return;
     const victims: ObjectId[] = [];
     // Variants stored before recency was recorded have no used_at and sort first.
     const oldest = this.files
-      .find({ 'metadata.bucket_id': bucketId, _id: { $ne: keep } }, { projection: { _id: 1, length: 1 } })
+      .find(
+        { 'metadata.bucket_id': bucketId, _id: { $ne: keep } },
+        { projection: { _id: 1, length: 1 }, ...readOptions(this.db) },
+      )
       .sort({ 'metadata.used_at': 1, _id: 1 });
     for await (const file of oldest) {
       victims.push(file._id);
