@@ -172,8 +172,8 @@ export interface RevisionDoc {
   status: 'published' | 'draft';
   created_at: Date;
   created_by: string | null;
-  /** What made this version: create, edit, draft (POST revisions), publish, scheduled-publish. */
-  reason: 'create' | 'edit' | 'draft' | 'publish' | 'scheduled-publish';
+  /** What made this version: create, edit, draft (POST revisions), publish, or the scheduler. */
+  reason: 'create' | 'edit' | 'draft' | 'publish' | 'scheduled-publish' | 'scheduled-unpublish';
 }
 
 export function revisionsCollection(db: Db): Collection<RevisionDoc> {

@@ -46,6 +46,8 @@ export async function ensureIndexes(db: Db): Promise<void> {
     { name: 'object_history' },
     undefined,
   );
+  // Crash-repair markers (lib/services/pending-writes.ts) are looked up by Object on every write.
+  await db.collection('pending_writes').createIndex({ object_id: 1 }, { name: 'object' }, undefined);
   await ensureMediaIndexes(db);
 }
 

@@ -3,11 +3,9 @@ import { objectsCollection, type BucketDoc, type RevisionDoc } from '../db/colle
 import { collectRefs } from '../serializers/metadata.js';
 import { assertValid } from '../validation/ajv-messages.js';
 import type { MetadataValidators } from '../validation/metadata-schema.js';
-import { bumpGeneration } from './bucket-generation.js';
 import { prepareMetadata } from './object-metadata.js';
 import { getObject, parseObjectId, typeForWrite } from './objects.js';
-import { clearPending, markPending, repairObject } from './pending-writes.js';
-import { recordRevision } from './revisions.js';
+import { repairObject, writeVersion } from './pending-writes.js';
 
 /**
  * POST revisions: the sent changes, applied to the latest version, become a new draft version.
@@ -37,10 +35,10 @@ export async function createDraftRevision(
     next.refs = collectRefs(type.metafields, next.metadata);
   }
   // Step order and why: see pending-writes.ts.
-  await markPending(db, current._id, bucket._id);
-  await objectsCollection(db).replaceOne({ _id: current._id, bucket_id: bucket._id }, next);
-  const revision = await recordRevision(db, next, 'draft', now);
-  await bumpGeneration(db, bucket._id);
-  await clearPending(db, current._id);
-  return revision;
+  const commit = async () => {
+    await objectsCollection(db).replaceOne({ _id: current._id, bucket_id: bucket._id }, next);
+    return next;
+  };
+  return (await writeVersion(db, { objectId: current._id, bucketId: bucket._id, at: now, reason: 'draft', commit }))
+    .revision;
 }

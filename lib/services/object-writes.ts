@@ -9,9 +9,8 @@ import { assertValid } from '../validation/ajv-messages.js';
 import type { MetadataValidators } from '../validation/metadata-schema.js';
 import { bumpGeneration } from './bucket-generation.js';
 import { prepareMetadata } from './object-metadata.js';
-import { deleteObject, getObject, parseObjectId, putLive, typeForWrite } from './objects.js';
-import { clearPending, markPending, repairObject } from './pending-writes.js';
-import { recordRevision } from './revisions.js';
+import { deleteObject, getObject, parseObjectId, typeForWrite } from './objects.js';
+import { clearPending, markPending, repairObject, writeVersion } from './pending-writes.js';
 import { parseScheduleTime } from './schedule-times.js';
 import { insertWithUniqueSlug, slugify, slugsWhere } from './slugs.js';
 import { readOptions } from './query-time-limit.js';
@@ -74,44 +73,40 @@ export async function createObject(
   const objects = objectsCollection(db);
   // Step order and why: see pending-writes.ts.
   const objectId = new ObjectId();
-  await markPending(db, objectId, bucket._id);
-  const doc = await insertWithUniqueSlug({
-    base: input.slug ?? slugify(input.title),
-    explicit: input.slug !== undefined,
-    what: `Object of type '${type.slug}'`,
-    takenSlugs: (pattern) =>
-      slugsWhere(objects, { bucket_id: bucket._id, type: type.slug, locale, slug: pattern }, readOptions(db)),
-    insert: async (slug) => {
-      const d: ObjectDoc = {
-        _id: objectId,
-        bucket_id: bucket._id,
-        type: type.slug,
-        slug,
-        title: input.title,
-        content: input.content ?? '',
-        locale,
-        thumbnail: input.thumbnail ?? null,
-        status,
-        metadata,
-        refs: collectRefs(type.metafields, metadata),
-        order: input.order ?? now.getTime(),
-        created_at: now,
-        modified_at: now,
-        published_at: status === 'published' ? now : null,
-        created_by: null,
-        modified_by: null,
-        publish_at: publishAt ?? null,
-        unpublish_at: unpublishAt ?? null,
-      };
-      await objects.insertOne(d);
-      return d;
-    },
-  });
-  if (status === 'published') await putLive(db, doc);
-  await recordRevision(db, doc, 'create', now);
-  await bumpGeneration(db, bucket._id);
-  await clearPending(db, objectId);
-  return doc;
+  const commit = () =>
+    insertWithUniqueSlug({
+      base: input.slug ?? slugify(input.title),
+      explicit: input.slug !== undefined,
+      what: `Object of type '${type.slug}'`,
+      takenSlugs: (pattern) =>
+        slugsWhere(objects, { bucket_id: bucket._id, type: type.slug, locale, slug: pattern }, readOptions(db)),
+      insert: async (slug) => {
+        const d: ObjectDoc = {
+          _id: objectId,
+          bucket_id: bucket._id,
+          type: type.slug,
+          slug,
+          title: input.title,
+          content: input.content ?? '',
+          locale,
+          thumbnail: input.thumbnail ?? null,
+          status,
+          metadata,
+          refs: collectRefs(type.metafields, metadata),
+          order: input.order ?? now.getTime(),
+          created_at: now,
+          modified_at: now,
+          published_at: status === 'published' ? now : null,
+          created_by: null,
+          modified_by: null,
+          publish_at: publishAt ?? null,
+          unpublish_at: unpublishAt ?? null,
+        };
+        await objects.insertOne(d);
+        return d;
+      },
+    });
+  return (await writeVersion(db, { objectId, bucketId: bucket._id, at: now, reason: 'create', commit })).doc;
 }
 
 /**
@@ -159,27 +154,26 @@ export async function updateObject(
     next.published_at = now;
     next.publish_at = null;
   }
-  await markPending(db, current._id, bucket._id);
-  try {
-    await objectsCollection(db).replaceOne({ _id: current._id, bucket_id: bucket._id }, next);
-  } catch (err) {
-    // The marker stays: a failed replace changed nothing, and repair of an unchanged Object is a no-op.
-    if (isDuplicateKey(err))
-      throw new SlugTakenError(`Object of type '${type.slug}' with slug '${next.slug}' already exists`);
-    throw err;
-  }
-  if (next.status === 'published') await putLive(db, next);
-  await recordRevision(db, next, publishing ? 'publish' : 'edit', now);
-  await bumpGeneration(db, bucket._id);
-  await clearPending(db, current._id);
-  return next;
+  const commit = async () => {
+    try {
+      await objectsCollection(db).replaceOne({ _id: current._id, bucket_id: bucket._id }, next);
+      return next;
+    } catch (err) {
+      // The marker stays: a failed replace changed nothing, and repair of an unchanged Object is a no-op.
+      if (isDuplicateKey(err))
+        throw new SlugTakenError(`Object of type '${type.slug}' with slug '${next.slug}' already exists`);
+      throw err;
+    }
+  };
+  const reason = publishing ? 'publish' : 'edit';
+  return (await writeVersion(db, { objectId: current._id, bucketId: bucket._id, at: now, reason, commit })).doc;
 }
 
 export async function removeObject(db: Db, bucket: BucketDoc, id: string): Promise<void> {
   const objectId = parseObjectId(bucket, id);
-  await markPending(db, objectId, bucket._id);
+  const marker = await markPending(db, objectId, bucket._id);
   // On any failure the marker stays: repair finishes the delete (or finds nothing to do).
   await deleteObject(db, bucket, id);
   await bumpGeneration(db, bucket._id);
-  await clearPending(db, objectId);
+  await clearPending(db, [marker]);
 }

@@ -1,65 +1,147 @@
 import type { Collection, Db, ObjectId } from 'mongodb';
-import { objectsCollection, publishedObjectsCollection, revisionsCollection } from '../db/collections.js';
+import {
+  objectsCollection,
+  publishedObjectsCollection,
+  revisionsCollection,
+  type ObjectDoc,
+  type RevisionDoc,
+} from '../db/collections.js';
 import { bumpGeneration } from './bucket-generation.js';
 import { putLive } from './objects.js';
 import { readOptions } from './query-time-limit.js';
 import { recordRevision } from './revisions.js';
 
 /**
- * Crash safety without transactions. A write of an Object runs these steps, in this order:
- *   1. insert a pending-write marker {object_id, bucket_id, at}
+ * Crash safety without transactions. A write of an Object (through the API or the publish_at /
+ * unpublish_at scheduler) runs these steps, in this order (`writeVersion` below runs 1–6):
+ *   0. repair the Object if it already has a marker (`repairObject`), so an earlier crashed write
+ *      gets its live copy and revision before this write records its own
+ *   1. insert a pending-write marker {object_id, bucket_id, at, intent}; the intent names the
+ *      version being written (its modified_at), its revision reason and whether it withdraws
+ *      the live version, so repair can redo exactly what the interrupted write would have done
  *   2. write the latest version to `objects` (a single-document write: it happened or it did not)
- *   3. copy it to `published_objects` when it is published
+ *   3. copy it to `published_objects` when it is published, or delete the live copy when the
+ *      write withdraws it (a scheduled unpublish); a draft save leaves the live copy as it was
  *   4. insert its revision (created_at = the version's modified_at)
  *   5. bump the Bucket generation
  *   6. delete the marker
  * Step 2 is the commit point. A crash before it leaves "nothing happened" (the marker alone); after
  * it, the latest version is the record of intent and steps 3–5 are idempotent to redo from it:
- * repair re-copies a published latest version to the live view, records the missing revision, and
- * bumps the generation so caches drop reads taken while the views were out of step.
+ * repair re-copies a published latest version to the live view (or withdraws it when the marker's
+ * version is the latest and says so), records the missing revision, and bumps the generation so
+ * caches drop reads taken while the views were out of step. A scheduler's claim on an Object is
+ * not a version (it changes no content), so it runs before step 0 and needs no marker.
  */
 export interface PendingWriteDoc {
+  _id?: ObjectId;
   object_id: ObjectId;
   bucket_id: ObjectId;
   at: Date;
+  /** Absent for deletes and for markers written before intents were recorded. */
+  intent?: WriteIntent;
+}
+
+export interface WriteIntent {
+  version: Date;
+  reason: RevisionDoc['reason'];
+  withdraw: boolean;
 }
 
 export function pendingWritesCollection(db: Db): Collection<PendingWriteDoc> {
   return db.collection<PendingWriteDoc>('pending_writes');
 }
 
-export async function markPending(db: Db, objectId: ObjectId, bucketId: ObjectId): Promise<void> {
-  await pendingWritesCollection(db).insertOne({ object_id: objectId, bucket_id: bucketId, at: new Date() });
+export async function markPending(
+  db: Db,
+  objectId: ObjectId,
+  bucketId: ObjectId,
+  intent?: WriteIntent,
+): Promise<ObjectId> {
+  const marker: PendingWriteDoc = { object_id: objectId, bucket_id: bucketId, at: new Date() };
+  if (intent) marker.intent = intent;
+  return (await pendingWritesCollection(db).insertOne(marker)).insertedId;
 }
 
-export async function clearPending(db: Db, objectId: ObjectId): Promise<void> {
-  await pendingWritesCollection(db).deleteMany({ object_id: objectId });
+/**
+ * Removes the markers a write or a repair put down or settled, by their ids: another process
+ * writing the same Object at the same time keeps its own marker until it is done.
+ */
+export async function clearPending(db: Db, markerIds: readonly ObjectId[]): Promise<void> {
+  await pendingWritesCollection(db).deleteMany({ _id: { $in: [...markerIds] } });
+}
+
+export interface VersionWrite<D extends ObjectDoc | null> {
+  objectId: ObjectId;
+  bucketId: ObjectId;
+  /** The new version's modified_at, which its revision also carries. */
+  at: Date;
+  reason: RevisionDoc['reason'];
+  /** The write takes the live version down instead of following the new version's status. */
+  withdraw?: boolean;
+  /** Step 2: writes the latest version and returns it, or null when it wrote nothing. */
+  commit: () => Promise<D>;
+}
+
+export interface Written {
+  doc: ObjectDoc;
+  revision: RevisionDoc;
+}
+
+/** Runs steps 1–6 around `commit`. If commit throws, the marker stays for repair to settle. */
+export async function writeVersion(db: Db, w: VersionWrite<ObjectDoc>): Promise<Written>;
+/** A commit that wrote nothing (null) drops its own marker and changes nothing else. */
+export async function writeVersion(db: Db, w: VersionWrite<ObjectDoc | null>): Promise<Written | null>;
+export async function writeVersion(db: Db, w: VersionWrite<ObjectDoc | null>): Promise<Written | null> {
+  const withdraw = w.withdraw ?? false;
+  const markerId = await markPending(db, w.objectId, w.bucketId, { version: w.at, reason: w.reason, withdraw });
+  const doc = await w.commit();
+  if (!doc) {
+    await clearPending(db, [markerId]);
+    return null;
+  }
+  if (withdraw) await publishedObjectsCollection(db).deleteOne({ _id: doc._id });
+  else if (doc.status === 'published') await putLive(db, doc);
+  const revision = await recordRevision(db, doc, w.reason, w.at);
+  await bumpGeneration(db, w.bucketId);
+  await clearPending(db, [markerId]);
+  return { doc, revision };
+}
+
+/** What a write that left no intent most likely was, read from the version it left. */
+function guessedReason(latest: ObjectDoc, hasRevisions: boolean): RevisionDoc['reason'] {
+  if (!hasRevisions) return 'create';
+  const publishing = latest.status === 'published' && latest.published_at?.getTime() === latest.modified_at.getTime();
+  return publishing ? 'publish' : 'edit';
 }
 
 /** Brings one Object's views and revisions in line with its latest version; a no-op without a marker. */
 export async function repairObject(db: Db, objectId: ObjectId): Promise<boolean> {
-  const marker = await pendingWritesCollection(db).findOne({ object_id: objectId }, readOptions(db));
-  if (!marker) return false;
+  const markers = await pendingWritesCollection(db).find({ object_id: objectId }, readOptions(db)).toArray();
+  const first = markers[0];
+  if (!first) return false;
   const latest = await objectsCollection(db).findOne({ _id: objectId }, readOptions(db));
   if (!latest) {
     // Crashed before the commit point of a create (or mid-delete): roll back to "no Object".
     await publishedObjectsCollection(db).deleteOne({ _id: objectId });
     await revisionsCollection(db).deleteMany({ object_id: objectId });
   } else {
+    // Only the write whose version is the latest passed its commit point; others changed nothing.
+    const intent = markers.find((m) => m.intent?.version.getTime() === latest.modified_at.getTime())?.intent;
     if (latest.status === 'published') await putLive(db, latest);
+    else if (intent?.withdraw) await publishedObjectsCollection(db).deleteOne({ _id: objectId });
     const last = await revisionsCollection(db).findOne(
       { object_id: objectId },
       { sort: { created_at: -1, _id: -1 }, ...readOptions(db) },
     );
     if (!last || last.created_at.getTime() < latest.modified_at.getTime()) {
-      const publishing =
-        latest.status === 'published' && latest.published_at?.getTime() === latest.modified_at.getTime();
-      const reason = !last ? 'create' : publishing ? 'publish' : 'edit';
-      await recordRevision(db, latest, reason, latest.modified_at);
+      await recordRevision(db, latest, intent?.reason ?? guessedReason(latest, last !== null), latest.modified_at);
     }
   }
-  await bumpGeneration(db, marker.bucket_id);
-  await clearPending(db, objectId);
+  await bumpGeneration(db, first.bucket_id);
+  await clearPending(
+    db,
+    markers.map((m) => m._id),
+  );
   return true;
 }
 

@@ -1,9 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Db, Filter } from 'mongodb';
-import { objectsCollection, publishedObjectsCollection, type ObjectDoc } from '../db/collections.js';
-import { bumpGeneration } from './bucket-generation.js';
-import { putLive } from './objects.js';
-import { recordRevision } from './revisions.js';
+import { objectsCollection, type ObjectDoc } from '../db/collections.js';
+import { repairObject, writeVersion } from './pending-writes.js';
 
 const LEASE_MS = 60_000;
 const MAX_PER_TICK = 100;
@@ -21,7 +19,9 @@ export interface SchedulerOptions {
  * app processes on one database: a process claims an Object with one atomic update (a lease
  * that expires, so a crash mid-way only delays the work) and finishes it only while it still
  * holds the claim, so each due Object is published once. Work that fell due while no process
- * ran is done at the first tick, which runs at start.
+ * ran is done at the first tick, which runs at start. Completing a claim is an Object write like
+ * any other, crash-safe by the marker protocol of pending-writes.ts: a crash after its commit
+ * point is finished by repair, and one before it leaves the claim to lapse and the work to be redone.
  */
 export class Scheduler {
   private readonly id = randomBytes(8).toString('hex');
@@ -87,6 +87,9 @@ export class Scheduler {
   }
 
   private async complete(job: Job, doc: ObjectDoc): Promise<boolean> {
+    // A crash may have left this Object out of step: its earlier write gets its live copy and
+    // revision before this one records its own. Step order and why: see pending-writes.ts.
+    await repairObject(this.db, doc._id);
     const now = this.now();
     const next: ObjectDoc = { ...doc, modified_at: now, schedule_claim: null };
     if (job === 'publish') {
@@ -94,17 +97,19 @@ export class Scheduler {
     } else {
       Object.assign(next, { status: 'draft', unpublish_at: null });
     }
-    // Finishing is conditional on still holding the claim: a process whose lease lapsed and
-    // was taken over does nothing more.
-    const owned = await objectsCollection(this.db).replaceOne({ _id: doc._id, 'schedule_claim.by': this.id }, next);
-    if (owned.matchedCount === 0) return false;
-    if (job === 'publish') {
-      await putLive(this.db, next);
-      await recordRevision(this.db, next, 'scheduled-publish', now);
-    } else {
-      await publishedObjectsCollection(this.db).deleteOne({ _id: doc._id });
-    }
-    await bumpGeneration(this.db, doc.bucket_id);
-    return true;
+    const written = await writeVersion(this.db, {
+      objectId: doc._id,
+      bucketId: doc.bucket_id,
+      at: now,
+      reason: job === 'publish' ? 'scheduled-publish' : 'scheduled-unpublish',
+      withdraw: job === 'unpublish',
+      // Conditional on still holding the claim: a process whose lease lapsed and was taken over
+      // writes nothing more.
+      commit: async () => {
+        const owned = { _id: doc._id, 'schedule_claim.by': this.id };
+        return (await objectsCollection(this.db).replaceOne(owned, next)).matchedCount > 0 ? next : null;
+      },
+    });
+    return written !== null;
   }
 }

@@ -6,7 +6,12 @@ import {
   publishedObjectsCollection,
   revisionsCollection,
 } from '../../lib/db/collections.js';
-import { markPending, pendingWritesCollection, repairPendingWrites } from '../../lib/services/pending-writes.js';
+import {
+  markPending,
+  pendingWritesCollection,
+  repairPendingWrites,
+  writeVersion,
+} from '../../lib/services/pending-writes.js';
 import { bucketClient } from '../support/client.js';
 import { freshHarness, type Harness } from '../support/harness.js';
 
@@ -115,5 +120,30 @@ describe('crash repair of partial Object writes', () => {
     await api.patch(`/objects/${id.toHexString()}`, { title: 'F2' }).expect(200);
     assert.equal(await pendingWritesCollection(h.db).countDocuments({}), 0);
     await assertInStep(id, 'F2');
+  });
+
+  it('a write removes only its own marker, never that of another write in flight', async () => {
+    const id = await create('G1');
+    const latest = await objectsCollection(h.db).findOne({ _id: id });
+    assert.ok(latest);
+    // Another process has put its marker down and not yet reached its commit point.
+    const theirs = await markPending(h.db, id, bucketId);
+    const at = new Date(latest.modified_at.getTime() + 1000);
+    const next = { ...latest, title: 'G2', modified_at: at };
+    await writeVersion(h.db, {
+      objectId: id,
+      bucketId,
+      at,
+      reason: 'edit',
+      commit: async () => {
+        await objectsCollection(h.db).replaceOne({ _id: id }, next);
+        return next;
+      },
+    });
+    assert.deepEqual(
+      (await pendingWritesCollection(h.db).find({ object_id: id }).toArray()).map((m) => m._id),
+      [theirs],
+    );
+    await repairPendingWrites(h.db);
   });
 });

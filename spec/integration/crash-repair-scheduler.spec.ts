@@ -1,0 +1,214 @@
+import assert from 'node:assert/strict';
+import { ObjectId } from 'mongodb';
+import { createApp } from '../../lib/app.js';
+import { objectsCollection, publishedObjectsCollection, revisionsCollection } from '../../lib/db/collections.js';
+import { pendingWritesCollection, repairPendingWrites } from '../../lib/services/pending-writes.js';
+import type { IssuedKeys } from '../../lib/services/buckets.js';
+import { Scheduler } from '../../lib/services/scheduler.js';
+import { bucketClient } from '../support/client.js';
+import { freshHarness, type Harness } from '../support/harness.js';
+import { Crash, interceptWrites, type WriteCall } from '../support/intercept-writes.js';
+
+const HOUR = 3600_000;
+/** Longer than the scheduler's claim lease: a claim taken at `due` has lapsed by then. */
+const AFTER_LEASE = 2 * HOUR + 5 * 60_000;
+
+describe('crash repair of scheduled publishing', () => {
+  let h: Harness;
+  let api: ReturnType<typeof bucketClient>;
+  let keys: IssuedKeys;
+  before(async () => {
+    h = await freshHarness();
+    keys = await h.bucket('crash-sched');
+    api = bucketClient(h.app, keys);
+    await api.post('/object-types', { title: 'News' }).expect(200);
+  });
+  after(() => {
+    assert.deepEqual(h.errors, []);
+  });
+
+  const later = (ms: number) => () => new Date(Date.now() + ms);
+  const due = later(2 * HOUR);
+  const tick = (now: () => Date) => new Scheduler(h.db, { intervalMs: 0, now }).tick();
+  const create = async (body: object) =>
+    new ObjectId((await api.post('/objects', { type: 'news', ...body }).expect(200)).body.object.id as string);
+  const revisions = (id: ObjectId) =>
+    revisionsCollection(h.db).find({ object_id: id }).sort({ created_at: -1, _id: -1 }).toArray();
+
+  /** One tick of a process that dies just before its `k`-th write (from 0): did it die, and what it wrote. */
+  async function tickCrashingAt(k: number): Promise<{ crashed: boolean; calls: WriteCall[] }> {
+    const calls: WriteCall[] = [];
+    const db = interceptWrites(h.db, (call) => {
+      if (call.n === k) throw new Crash(`died before write ${k}`);
+      calls.push(call);
+    });
+    try {
+      await new Scheduler(db, { intervalMs: 0, now: due }).tick();
+      return { crashed: false, calls };
+    } catch (err) {
+      if (err instanceof Crash) return { crashed: true, calls };
+      throw err;
+    }
+  }
+
+  /** Latest version, live view and newest revision tell the same story, and no marker is left. */
+  async function assertInStep(id: ObjectId, what: string): Promise<void> {
+    const latest = await objectsCollection(h.db).findOne({ _id: id });
+    const live = await publishedObjectsCollection(h.db).findOne({ _id: id });
+    const [newest] = await revisions(id);
+    assert.ok(latest && newest, what);
+    assert.equal(await pendingWritesCollection(h.db).countDocuments({ object_id: id }), 0, `${what}: marker left`);
+    assert.equal(newest.created_at.getTime(), latest.modified_at.getTime(), `${what}: newest revision`);
+    assert.equal(newest.status, latest.status, `${what}: revision status`);
+    assert.equal(live !== null, latest.status === 'published', `${what}: live view is there iff published`);
+    if (live) assert.equal(live.modified_at.getTime(), latest.modified_at.getTime(), `${what}: live version`);
+  }
+
+  /**
+   * Crashes a tick before each of its writes in turn (a fresh Object each time), then does what a
+   * restarted service does: start-up repair, then ticks once the dead process's claim has lapsed.
+   * Returns the writes of the first run that got through: the steps a crash was put before.
+   */
+  async function crashAtEveryWrite(
+    setUp: (k: number) => Promise<ObjectId>,
+    finished: (id: ObjectId, what: string) => Promise<void>,
+  ): Promise<WriteCall[]> {
+    for (let k = 0; ; k++) {
+      const id = await setUp(k);
+      const what = `crash before write ${k}`;
+      const run = await tickCrashingAt(k);
+      if (!run.crashed) {
+        await finished(id, 'no crash');
+        return run.calls;
+      }
+      await repairPendingWrites(h.db);
+      await assertInStep(id, `${what}, after repair`);
+      await tick(later(AFTER_LEASE));
+      await finished(id, what);
+      assert.equal(await tick(later(AFTER_LEASE)), 0, `${what}: nothing is done twice`);
+    }
+  }
+
+  const steps = (calls: WriteCall[]) => calls.map((c) => `${c.method} ${c.collection}`);
+
+  it('a scheduled publish cut short at any step is finished exactly once', async () => {
+    const calls = await crashAtEveryWrite(
+      (k) => create({ title: `Pub ${k}`, publish_at: Date.now() + HOUR }),
+      async (id, what) => {
+        await assertInStep(id, what);
+        const latest = await objectsCollection(h.db).findOne({ _id: id });
+        assert.equal(latest?.status, 'published', what);
+        assert.equal(latest.publish_at, null, what);
+        assert.deepEqual(
+          (await revisions(id)).map((r) => r.reason),
+          ['scheduled-publish', 'create'],
+          `${what}: published once`,
+        );
+      },
+    );
+    assert.deepEqual(steps(calls).slice(0, 7), [
+      'findOneAndUpdate objects',
+      'insertOne pending_writes',
+      'replaceOne objects',
+      'replaceOne published_objects',
+      'insertOne revisions',
+      'updateOne buckets',
+      'deleteMany pending_writes',
+    ]);
+  });
+
+  it('a scheduled unpublish cut short at any step is finished exactly once', async () => {
+    const calls = await crashAtEveryWrite(
+      (k) => create({ title: `Unpub ${k}`, unpublish_at: Date.now() + HOUR }),
+      async (id, what) => {
+        await assertInStep(id, what);
+        const latest = await objectsCollection(h.db).findOne({ _id: id });
+        assert.equal(latest?.status, 'draft', what);
+        assert.equal(latest.unpublish_at, null, what);
+        assert.equal(await publishedObjectsCollection(h.db).countDocuments({ _id: id }), 0, `${what}: withdrawn`);
+        assert.deepEqual(
+          (await revisions(id)).map((r) => r.reason),
+          ['scheduled-unpublish', 'create'],
+          `${what}: withdrawn once`,
+        );
+      },
+    );
+    // The publish claim that finds nothing comes first.
+    assert.deepEqual(steps(calls).slice(1, 8), [
+      'findOneAndUpdate objects',
+      'insertOne pending_writes',
+      'replaceOne objects',
+      'deleteOne published_objects',
+      'insertOne revisions',
+      'updateOne buckets',
+      'deleteMany pending_writes',
+    ]);
+  });
+
+  it('repair withdraws nothing for an unpublish that died before its commit point', async () => {
+    // Published, then a draft saved over it: the live version is the older one, until unpublish_at.
+    const id = await create({ title: 'Live', unpublish_at: Date.now() + HOUR });
+    await api.patch(`/objects/${id.toHexString()}`, { title: 'Draft', status: 'draft' }).expect(200);
+    const dying = new Scheduler(
+      interceptWrites(h.db, ({ collection, method }) => {
+        if (collection === 'objects' && method === 'replaceOne') throw new Crash('died before the commit point');
+      }),
+      { intervalMs: 0, now: due },
+    );
+    await assert.rejects(dying.tick(), Crash);
+    assert.equal(await repairPendingWrites(h.db), 1);
+    assert.equal((await publishedObjectsCollection(h.db).findOne({ _id: id }))?.title, 'Live', 'still live');
+    assert.equal(await tick(later(AFTER_LEASE)), 1, 'the lapsed claim is redone');
+    assert.equal(await publishedObjectsCollection(h.db).countDocuments({ _id: id }), 0);
+    assert.deepEqual(
+      (await revisions(id)).map((r) => r.reason),
+      ['scheduled-unpublish', 'edit', 'create'],
+    );
+  });
+
+  it('a tick repairs an Object a crashed write left out of step before publishing it', async () => {
+    const id = await create({ title: 'R1', publish_at: Date.now() + HOUR });
+    // An API process dies after PATCH wrote the latest version, before its revision.
+    const crashLog: string[] = [];
+    const dying = createApp({
+      config: h.config,
+      db: interceptWrites(h.db, ({ collection }) => {
+        if (collection === 'revisions') throw new Crash('died before the revision');
+      }),
+      log: (m) => crashLog.push(m),
+    });
+    await bucketClient(dying, keys).patch(`/objects/${id.toHexString()}`, { title: 'R2' }).expect(500);
+    assert.equal(crashLog.length, 1);
+    assert.equal(await tick(due), 1);
+    await assertInStep(id, 'after the tick');
+    assert.deepEqual(
+      (await revisions(id)).map((r) => `${r.reason} ${r.title}`),
+      ['scheduled-publish R2', 'edit R2', 'create R1'],
+      'the crashed edit gets its own revision before the publish records its own',
+    );
+    assert.equal((await api.get(`/objects/${id.toHexString()}`).expect(200)).body.object.title, 'R2');
+  });
+
+  it('a process whose claim lapsed and was taken over writes nothing and leaves no marker', async () => {
+    const id = await create({ title: 'Slow', publish_at: Date.now() + HOUR });
+    let other = -1;
+    // The slow process stalls just before its marker; meanwhile its lease lapses and another
+    // process claims the Object and publishes it.
+    const slow = new Scheduler(
+      interceptWrites(h.db, async ({ collection, method }) => {
+        if (other === -1 && collection === 'pending_writes' && method === 'insertOne') {
+          other = await tick(later(AFTER_LEASE));
+        }
+      }),
+      { intervalMs: 0, now: due },
+    );
+    assert.equal(await slow.tick(), 0);
+    assert.equal(other, 1);
+    await assertInStep(id, 'after both');
+    assert.deepEqual(
+      (await revisions(id)).map((r) => r.reason),
+      ['scheduled-publish', 'create'],
+    );
+    assert.equal(await pendingWritesCollection(h.db).countDocuments({}), 0);
+  });
+});
