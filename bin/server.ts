@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-import http from 'node:http';
 import { createApp } from '../lib/app.js';
 import { loadConfig } from '../lib/config.js';
+import { createHttpServer } from '../lib/http/http-server.js';
 import { ConfigError, EngineUnavailableError } from '../lib/errors/domain-errors.js';
 import { connectDatabase } from '../lib/db/database.js';
 import { startOwnedEngine } from '../lib/db/shared-engine.js';
@@ -47,10 +47,7 @@ async function main(): Promise<void> {
   // Its first tick runs now: publishing that fell due while the service was down happens at start.
   const scheduler = new Scheduler(database.db, { intervalMs: config.schedulerIntervalMs, log: logError });
   scheduler.start();
-  const server = http.createServer(app);
-  // Node ends any request after 5 minutes by default, which would cut off a large media upload
-  // on a slow link; an hour still bounds a stalled one. Headers must still arrive within 60 s.
-  server.requestTimeout = 60 * 60 * 1000;
+  const server = createHttpServer(app, config.http);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, resolve);

@@ -28,6 +28,26 @@ export interface Config {
   queryTimeoutMs: number;
   /** Distinct related Objects one read may load through depth; more answers 413. */
   maxRelatedObjects: number;
+  /** Timeouts and connection limits of the HTTP server (lib/http/http-server.ts). */
+  http: HttpServerSettings;
+}
+
+/** Bounds on what one client can hold of the HTTP server; 0 turns a setting off. */
+export interface HttpServerSettings {
+  /** The request line and headers must have arrived this long after the request began. */
+  headersTimeoutMs: number;
+  /** The whole request, body included, must have arrived by then (a large upload on a slow link). */
+  requestTimeoutMs: number;
+  /** A connection on which nothing moves this long is cut (a body that stops arriving). */
+  idleTimeoutMs: number;
+  /** How long an idle keep-alive connection waits for its next request. */
+  keepAliveTimeoutMs: number;
+  /** Open connections the process accepts; more are answered 503 and closed. */
+  maxConnections: number;
+  /** Open connections one client address may hold; more are answered 429 and closed. */
+  maxConnectionsPerIp: number;
+  /** Request headers read; more are ignored. */
+  maxHeadersCount: number;
 }
 
 function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -65,5 +85,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     schedulerIntervalMs: intFrom(env, 'SCHEDULER_INTERVAL_MS', 5000),
     queryTimeoutMs: intFrom(env, 'QUERY_TIMEOUT_MS', 5000),
     maxRelatedObjects: intFrom(env, 'MAX_RELATED_OBJECTS', 1000),
+    http: httpServerSettings(env),
   };
+}
+
+function httpServerSettings(env: NodeJS.ProcessEnv): HttpServerSettings {
+  const settings: HttpServerSettings = {
+    headersTimeoutMs: intFrom(env, 'HTTP_HEADERS_TIMEOUT_MS', 20_000),
+    // 900 MB (MEDIA_MAX_BYTES) in 10 minutes needs 1.5 MB/s; slower links need a longer limit.
+    requestTimeoutMs: intFrom(env, 'HTTP_REQUEST_TIMEOUT_MS', 10 * 60_000),
+    idleTimeoutMs: intFrom(env, 'HTTP_IDLE_TIMEOUT_MS', 60_000),
+    keepAliveTimeoutMs: intFrom(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 5_000),
+    maxConnections: intFrom(env, 'HTTP_MAX_CONNECTIONS', 4096),
+    maxConnectionsPerIp: intFrom(env, 'HTTP_MAX_CONNECTIONS_PER_IP', 256),
+    maxHeadersCount: intFrom(env, 'HTTP_MAX_HEADERS_COUNT', 100),
+  };
+  // Node refuses to start otherwise: the headers are part of the request.
+  if (settings.requestTimeoutMs > 0 && settings.headersTimeoutMs > settings.requestTimeoutMs) {
+    throw new ConfigError('HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS');
+  }
+  return settings;
 }

@@ -22,6 +22,10 @@ export const ERROR_CODES = {
   media_not_found: { status: 404, description: 'No media item of the Bucket has the id or file name in the path.' },
   no_match: { status: 404, description: 'A list query matched nothing; clients read this as "none".' },
   route_not_found: { status: 404, description: 'No route outside /v3 serves the path.' },
+  request_timeout: {
+    status: 408,
+    description: 'The request line, headers or body did not arrive within the time limit.',
+  },
   conflict: { status: 409, description: 'The write collides with an existing document on a unique key.' },
   payload_too_large: {
     status: 413,
@@ -34,12 +38,20 @@ export const ERROR_CODES = {
     status: 429,
     description: 'Too many requests of this kind from this client at once; retry after Retry-After seconds.',
   },
+  headers_too_large: {
+    status: 431,
+    description: 'The request line and headers together are over 16 KB (often a very long URL).',
+  },
   internal_error: { status: 500, description: 'A server-side failure; nothing about it is disclosed.' },
   service_unavailable: {
     status: 503,
     description: 'The database is unreachable; retry after the `Retry-After` seconds.',
   },
   query_timeout: { status: 503, description: 'The query took longer than the time limit; narrow it.' },
+  server_busy: {
+    status: 503,
+    description: 'The server holds as many connections as it accepts; retry after `Retry-After` seconds.',
+  },
 } as const satisfies Record<string, { status: number; description: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
