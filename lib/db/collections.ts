@@ -137,6 +137,8 @@ export interface ObjectDoc {
   publish_at?: Date | null;
   /** When set, the live version is withdrawn automatically at this time. */
   unpublish_at?: Date | null;
+  /** Only on Objects of singleton types: the place this Object holds (see lib/services/singletons.ts). */
+  singleton_key?: string;
   /** A scheduler's lease on this Object's due work, so one process does it once. */
   schedule_claim?: { by: string; until: Date } | null;
 }

@@ -8,6 +8,9 @@ import {
 } from './collections.js';
 import { ensureMediaIndexes } from './media-collection.js';
 
+/** Unique over `singleton_key`: one Object per locale of a singleton type (lib/services/singletons.ts). */
+export const SINGLETON_INDEX = 'singleton_unique';
+
 // Every createIndex here passes `undefined` command options: the driver deprecated the
 // two-argument form, which mixed index and command options in one object.
 
@@ -24,6 +27,13 @@ export async function ensureIndexes(db: Db): Promise<void> {
   await objectsCollection(db).createIndex(
     { bucket_id: 1, type: 1, locale: 1, slug: 1 },
     { unique: true, name: 'bucket_type_locale_slug_unique' },
+    undefined,
+  );
+  // One Object per locale of a singleton type. Sparse rather than partial: mongo-java-server
+  // ignores partialFilterExpression, and only singleton Objects carry the field.
+  await objectsCollection(db).createIndex(
+    { singleton_key: 1 },
+    { unique: true, sparse: true, name: SINGLETON_INDEX },
     undefined,
   );
   await publishedObjectsCollection(db).createIndex(

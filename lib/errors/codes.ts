@@ -13,6 +13,10 @@ export const ERROR_CODES = {
   },
   metafield_invalid: { status: 400, description: 'A metadata value fails its Metafield rules.' },
   slug_taken: { status: 400, description: 'The slug sent is already used by another item of the Bucket.' },
+  singleton_taken: {
+    status: 400,
+    description: 'A singleton type already has its Object (in that locale), or has too many to become one.',
+  },
   unauthorized: { status: 401, description: 'The key or token is missing, wrong or expired.' },
   not_found: { status: 404, description: 'The addressed resource does not exist (no more specific code applies).' },
   bucket_not_found: { status: 404, description: 'No Bucket has the slug in the path.' },

@@ -46,7 +46,15 @@ function defaultCode(status: number): ErrorCode {
 }
 
 export class BadRequestError extends HttpError {
-  constructor(message: string, code: ErrorCodeFor<400> = 'bad_request') {
+  /**
+   * @param problems when the message lists problems (`prefix: p1; p2`), the list alone, so a batch
+   *   can name the operation they belong to in place of the request-level prefix.
+   */
+  constructor(
+    message: string,
+    code: ErrorCodeFor<400> = 'bad_request',
+    readonly problems: readonly string[] | null = null,
+  ) {
     super(400, message, code);
   }
 }
@@ -108,7 +116,7 @@ export class ValidationErrors {
       this.unlisted > 0
         ? [...this.problems, `and ${this.unlisted} more problem${this.unlisted === 1 ? '' : 's'}`]
         : this.problems;
-    throw new BadRequestError(`${prefix}: ${listed.join('; ')}`, code);
+    throw new BadRequestError(`${prefix}: ${listed.join('; ')}`, code, listed);
   }
 }
 

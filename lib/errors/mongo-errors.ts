@@ -62,6 +62,14 @@ export function isDuplicateKey(err: unknown): err is MongoServerError {
   return err instanceof MongoServerError && err.code === DUPLICATE_KEY;
 }
 
+/**
+ * A duplicate key on the named index. Both engines name it in the message ("… index: NAME dup
+ * key: …"); mongo-java-server sends no keyPattern, so the message is what both have in common.
+ */
+export function isDuplicateKeyOn(err: unknown, indexName: string): boolean {
+  return isDuplicateKey(err) && / index: (\S+) dup key/.exec(err.message)?.[1] === indexName;
+}
+
 function isUnreachable(err: MongoError): boolean {
   return (
     err instanceof MongoNetworkError ||

@@ -30,10 +30,10 @@ export type ApiObject = {
   published_at: string | null;
   created_by: string | null;
   modified_by: string | null;
-  /** Only while a publish is scheduled. */
-  publish_at?: string;
-  /** Only while a withdrawal is scheduled. */
-  unpublish_at?: string;
+  /** Only while a publish is scheduled: UNIX milliseconds, the spec's (legacy) form. */
+  publish_at?: number;
+  /** Only while a withdrawal is scheduled: UNIX milliseconds, like publish_at. */
+  unpublish_at?: number;
 };
 
 /**
@@ -93,7 +93,8 @@ function renderOne(doc: ReadObject, ctx: RenderContext, memo: Memo): ProjectedAp
     status: doc.status,
     content: doc.content,
     locale: doc.locale,
-    thumbnail: doc.thumbnail,
+    // Stored as the media name; answered as its image URL, which takes processing parameters.
+    thumbnail: doc.thumbnail ? (ctx.fileUrls(doc.thumbnail)?.imgproc_url ?? null) : doc.thumbnail,
     ...(doc.metadata && {
       metadata: renderMetadata(type?.metafields ?? [], doc.metadata, {
         fileUrls: ctx.fileUrls,
@@ -106,7 +107,7 @@ function renderOne(doc: ReadObject, ctx: RenderContext, memo: Memo): ProjectedAp
     published_at: doc.published_at instanceof Date ? doc.published_at.toISOString() : doc.published_at,
     created_by: doc.created_by,
     modified_by: doc.modified_by,
-    ...(doc.publish_at && { publish_at: doc.publish_at.toISOString() }),
-    ...(doc.unpublish_at && { unpublish_at: doc.unpublish_at.toISOString() }),
+    ...(doc.publish_at && { publish_at: doc.publish_at.getTime() }),
+    ...(doc.unpublish_at && { unpublish_at: doc.unpublish_at.getTime() }),
   };
 }

@@ -1,11 +1,12 @@
 import type { Db } from 'mongodb';
 import type { BucketDoc, ObjectDoc } from '../db/collections.js';
-import { BadRequestError } from '../errors/http-errors.js';
+import { BadRequestError, type HttpError } from '../errors/http-errors.js';
 import type { ErrorCode } from '../errors/codes.js';
 import { errorDetail, translateError } from '../errors/translate.js';
 import type { BatchRequest } from '../types/bodies.generated.js';
 import { assertValid } from '../validation/ajv-messages.js';
 import type { MetadataValidators } from '../validation/metadata-schema.js';
+import { quote } from '../util/quote.js';
 import { createObject, removeObject, updateObject } from './object-writes.js';
 
 /** One operation as BatchRequest.json admits it; `object` is checked by the write it goes to. */
@@ -18,9 +19,25 @@ export type BatchResult<Obj = ObjectDoc> =
   | { method: string; status: number; code: ErrorCode; message: string };
 
 /** A field the method needs; without it the operation fails alone with a 400. */
-function required<T>(value: T | undefined, field: 'object_id' | 'object', method: string): T {
-  if (value === undefined) throw new BadRequestError(`${field} is required for method "${method}"`, 'invalid_body');
+function required<T>(value: T | undefined, field: 'object_id' | 'object'): T {
+  if (value === undefined) throw new BadRequestError(`${field} is required`, 'invalid_body');
   return value;
+}
+
+/** The body of each operation sits under `object`, so body paths are worded from there. */
+const ROOT = 'object';
+
+const METHODS = new Set(['add', 'edit', 'delete']);
+
+/**
+ * A failure's message naming its operation: `operations[3] (add): object.title is required`. A
+ * problem list loses its request-level prefix ("Invalid request body"), which the label replaces.
+ */
+function failureMessage(failure: HttpError, index: number, method: string | undefined): string {
+  const label = `operations[${String(index)}]${method !== undefined && METHODS.has(method) ? ` (${method})` : ''}`;
+  const problems = failure instanceof BadRequestError ? failure.problems : null;
+  const detail = problems ? problems.join('; ') : failure.message;
+  return `${label}: ${detail}`;
 }
 
 async function apply(db: Db, validators: MetadataValidators, bucket: BucketDoc, op: Operation): Promise<BatchResult> {
@@ -30,23 +47,20 @@ async function apply(db: Db, validators: MetadataValidators, bucket: BucketDoc, 
       return {
         method,
         status: 200,
-        object: await createObject(db, validators, bucket, required(op.object, 'object', method)),
+        object: await createObject(db, validators, bucket, required(op.object, 'object'), ROOT),
       };
     case 'edit': {
-      const id = required(op.object_id, 'object_id', method);
-      const object = required(op.object, 'object', method);
-      return { method, status: 200, object: await updateObject(db, validators, bucket, id, object) };
+      const id = required(op.object_id, 'object_id');
+      const object = required(op.object, 'object');
+      return { method, status: 200, object: await updateObject(db, validators, bucket, id, object, ROOT) };
     }
     case 'delete': {
-      const id = required(op.object_id, 'object_id', method);
+      const id = required(op.object_id, 'object_id');
       await removeObject(db, bucket, id);
       return { method, status: 200, message: `Object with id '${id}' deleted successfully from bucket.` };
     }
     default:
-      throw new BadRequestError(
-        `method must be add, edit or delete, got ${JSON.stringify(op.method ?? null)}`,
-        'invalid_body',
-      );
+      throw new BadRequestError(`method must be add, edit or delete, got ${quote(op.method ?? null)}`, 'invalid_body');
   }
 }
 
@@ -63,14 +77,19 @@ export async function runBatch(
 ): Promise<BatchResult[]> {
   assertValid('BatchRequest', body, 'body');
   const results: BatchResult[] = [];
-  for (const op of body.operations) {
+  for (const [index, op] of body.operations.entries()) {
     try {
       results.push(await apply(db, validators, bucket, op));
     } catch (err) {
       // Each operation answers what the same request alone would have answered.
       const failure = translateError(err);
       if (failure.status >= 500) log(`batch operation failed: ${errorDetail(err)}`);
-      results.push({ method: op.method ?? '', status: failure.status, code: failure.code, message: failure.message });
+      results.push({
+        method: op.method ?? '',
+        status: failure.status,
+        code: failure.code,
+        message: failureMessage(failure, index, op.method),
+      });
     }
   }
   return results;

@@ -15,6 +15,7 @@ import type { ObjectTypeCreate } from '../types/bodies.generated.js';
 import { assertValid } from '../validation/ajv-messages.js';
 import { checkMetafieldDefinitions } from '../validation/metafield-definitions.js';
 import { bumpGeneration } from './bucket-generation.js';
+import { applySingletonSwitch, checkSingletonSwitch } from './singletons.js';
 import { insertWithUniqueSlug, slugify, slugsWhere } from './slugs.js';
 import { readOptions } from './query-time-limit.js';
 
@@ -142,7 +143,9 @@ export async function updateObjectType(
     modified_at: new Date(),
   };
   checkTypeRules(merged, newSlug, existing);
+  await checkSingletonSwitch(db, bucket, current, merged);
   await objectTypesCollection(db).replaceOne({ _id: current._id }, merged);
+  await applySingletonSwitch(db, bucket, current, merged);
   if (newSlug !== current.slug) {
     for (const coll of [objectsCollection(db), publishedObjectsCollection(db)]) {
       await coll.updateMany({ bucket_id: bucket._id, type: current.slug }, { $set: { type: newSlug } });

@@ -14,6 +14,8 @@ import { clearPending, markPending, repairObject, writeVersion } from './pending
 import { parseScheduleTime } from './schedule-times.js';
 import { insertWithUniqueSlug, slugify, slugsWhere } from './slugs.js';
 import { readOptions } from './query-time-limit.js';
+import { assertSingletonFree, singletonKey, singletonRace } from './singletons.js';
+import { storedThumbnail } from './thumbnail.js';
 
 /** Localized types take one of their locales (default: priority_locale); others take none. */
 function resolveLocale(type: ObjectTypeDoc, requested: string | null | undefined): string | null {
@@ -52,19 +54,23 @@ function scheduledStatus(input: ObjectCreate | ObjectPatch, publishAt: Date | nu
   }
 }
 
+/** `root` names where the body sits in messages: "body" for a request, "object" in a batch operation. */
 export async function createObject(
   db: Db,
   validators: MetadataValidators,
   bucket: BucketDoc,
   input: unknown,
+  root = 'body',
 ): Promise<ObjectDoc> {
-  assertValid('ObjectCreate', input, 'body');
+  assertValid('ObjectCreate', input, root);
   const now = new Date();
   const publishAt = parseScheduleTime('publish_at', input.publish_at, now);
   const unpublishAt = parseScheduleTime('unpublish_at', input.unpublish_at, now);
   scheduledStatus(input, publishAt);
   const type = await typeForWrite(db, bucket, input.type);
   const locale = resolveLocale(type, input.locale);
+  await assertSingletonFree(db, bucket, type, locale);
+  const thumbnail = await storedThumbnail(db, bucket, input.thumbnail);
   const metadata = {
     ...defaultMetadata(type.metafields),
     ...(await prepareMetadata(db, validators, bucket, type, input.metadata, 'create')),
@@ -89,7 +95,7 @@ export async function createObject(
           title: input.title,
           content: input.content ?? '',
           locale,
-          thumbnail: input.thumbnail ?? null,
+          thumbnail: thumbnail ?? null,
           status,
           metadata,
           refs: collectRefs(type.metafields, metadata),
@@ -102,7 +108,14 @@ export async function createObject(
           publish_at: publishAt ?? null,
           unpublish_at: unpublishAt ?? null,
         };
-        await objects.insertOne(d);
+        const key = singletonKey(type, locale);
+        if (key !== undefined) d.singleton_key = key;
+        try {
+          await objects.insertOne(d);
+        } catch (err) {
+          // Not a duplicate key to the slug retry: another create took the singleton's place.
+          throw singletonRace(err, type, locale) ?? err;
+        }
         return d;
       },
     });
@@ -121,8 +134,9 @@ export async function updateObject(
   bucket: BucketDoc,
   id: string,
   input: unknown,
+  root = 'body',
 ): Promise<ObjectDoc> {
-  assertValid('ObjectPatch', input, 'body');
+  assertValid('ObjectPatch', input, root);
   const now = new Date();
   const publishAt = parseScheduleTime('publish_at', input.publish_at, now);
   const unpublishAt = parseScheduleTime('unpublish_at', input.unpublish_at, now);
@@ -135,9 +149,16 @@ export async function updateObject(
   if (input.title !== undefined) next.title = input.title;
   if (input.slug !== undefined) next.slug = input.slug;
   if (input.content !== undefined) next.content = input.content;
-  if (input.thumbnail !== undefined) next.thumbnail = input.thumbnail;
+  const thumbnail = await storedThumbnail(db, bucket, input.thumbnail);
+  if (thumbnail !== undefined) next.thumbnail = thumbnail;
   if (input.order !== undefined) next.order = input.order;
   if (input.locale !== undefined) next.locale = resolveLocale(type, input.locale);
+  if (next.locale !== current.locale) {
+    await assertSingletonFree(db, bucket, type, next.locale, current._id);
+    const key = singletonKey(type, next.locale);
+    if (key === undefined) delete next.singleton_key;
+    else next.singleton_key = key;
+  }
   if (input.metadata !== undefined) {
     next.metadata = {
       ...current.metadata,
@@ -160,6 +181,8 @@ export async function updateObject(
       return next;
     } catch (err) {
       // The marker stays: a failed replace changed nothing, and repair of an unchanged Object is a no-op.
+      const singleton = singletonRace(err, type, next.locale);
+      if (singleton) throw singleton;
       if (isDuplicateKey(err))
         throw new SlugTakenError(`Object of type '${type.slug}' with slug '${next.slug}' already exists`);
       throw err;

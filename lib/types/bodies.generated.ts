@@ -69,7 +69,7 @@ export interface ObjectCreate {
   content?: string;
   locale?: string | null;
   /**
-   * Media name
+   * The name of a media item of the Bucket; answered as its imgproc URL. null or "" removes it.
    */
   thumbnail?: string | null;
   metadata?: {
@@ -77,11 +77,11 @@ export interface ObjectCreate {
   };
   order?: number;
   /**
-   * Publish automatically at this time (ISO 8601 or UNIX milliseconds, in the future); the Object stays a draft until then. null clears it.
+   * Publish automatically at this time (ISO 8601 or UNIX milliseconds, in the future; answered as UNIX milliseconds); the Object stays a draft until then. null clears it.
    */
   publish_at?: string | number | null;
   /**
-   * Withdraw the live version automatically at this time (ISO 8601 or UNIX milliseconds, in the future). null clears it.
+   * Withdraw the live version automatically at this time (ISO 8601 or UNIX milliseconds, in the future; answered as UNIX milliseconds). null clears it.
    */
   unpublish_at?: string | number | null;
 }
@@ -94,17 +94,20 @@ export interface ObjectPatch {
   status?: 'published' | 'draft';
   content?: string;
   locale?: string | null;
+  /**
+   * The name of a media item of the Bucket; answered as its imgproc URL. null or "" removes it.
+   */
   thumbnail?: string | null;
   metadata?: {
     [k: string]: unknown;
   };
   order?: number;
   /**
-   * Publish automatically at this time (ISO 8601 or UNIX milliseconds, in the future); the Object stays a draft until then. null clears it.
+   * Publish automatically at this time (ISO 8601 or UNIX milliseconds, in the future; answered as UNIX milliseconds); the Object stays a draft until then. null clears it.
    */
   publish_at?: string | number | null;
   /**
-   * Withdraw the live version automatically at this time (ISO 8601 or UNIX milliseconds, in the future). null clears it.
+   * Withdraw the live version automatically at this time (ISO 8601 or UNIX milliseconds, in the future; answered as UNIX milliseconds). null clears it.
    */
   unpublish_at?: string | number | null;
 }
@@ -122,6 +125,9 @@ export interface ObjectTypeCreate {
   slug?: string;
   singular?: string;
   emoji?: string;
+  /**
+   * At most one Object of the type (one per locale when localized); another create answers 400 singleton_taken.
+   */
   singleton?: boolean;
   metafields?: Metafield[];
   /**
@@ -152,6 +158,9 @@ export interface ObjectTypePatch {
   slug?: string;
   singular?: string;
   emoji?: string;
+  /**
+   * true is refused (400 singleton_taken) while a locale holds several Objects of the type; delete the extra ones first.
+   */
   singleton?: boolean;
   metafields?: Metafield[];
   /**

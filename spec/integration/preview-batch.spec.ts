@@ -123,6 +123,34 @@ describe('POST /objects/batch', () => {
     assert.equal(list.body.total, 20, 'the failures undid nothing');
   });
 
+  it('names the failing operation, its index and method, in each failure message', async () => {
+    const id = (await api.post('/objects', { title: 'Target', type: 'items' }).expect(200)).body.object.id;
+    const res = await api
+      .post('/objects/batch', {
+        operations: [
+          { method: 'add', object: { title: 'Fine', type: 'items' } },
+          { method: 'edit', object_id: id, object: {} },
+          { method: 'add', object: { title: 'Bad', type: 'items', metadata: { n: 'x' } } },
+          { method: 'add', object: { type: 'items', colour: 'red' } },
+          { method: 'delete' },
+          { method: 'edit', object_id: 'aaaaaaaaaaaaaaaaaaaaaaaa', object: { title: 'Nobody' } },
+          { method: 'fly' },
+        ],
+      })
+      .expect(200);
+    const messages = (res.body.operations as Array<{ status: number; message?: string }>).map((o) => o.message);
+    assert.equal(messages[0], undefined);
+    assert.equal(messages[1], 'operations[1] (edit): object must have at least one field');
+    assert.match(messages[2] ?? '', /^operations\[2\] \(add\): invalid value for key "n" of type "number"/);
+    assert.equal(messages[3], 'operations[3] (add): object.title is required; unknown field "colour" in object');
+    assert.equal(messages[4], 'operations[4] (delete): object_id is required');
+    assert.match(messages[5] ?? '', /^operations\[5\] \(edit\): Object with id 'aaaaaaaaaaaaaaaaaaaaaaaa' not found/);
+    assert.equal(messages[6], 'operations[6]: method must be add, edit or delete, got "fly"');
+    // A request alone keeps its own wording.
+    const alone = await api.post('/objects', { type: 'items' }).expect(400);
+    assert.equal(alone.body.message, 'Invalid request body: body.title is required');
+  });
+
   it('refuses more than 25 operations and malformed envelopes with 400', async () => {
     const ops = Array.from({ length: 26 }, (_, i) => ({ method: 'add', object: { title: `T${i}`, type: 'items' } }));
     const res = await api.post('/objects/batch', { operations: ops }).expect(400);

@@ -118,7 +118,8 @@ describe('rendered responses match the published schemas', () => {
       ctx,
     );
     assertMatches('Object', scheduled);
-    assert.equal(scheduled.publish_at, at.toISOString());
+    assert.equal(scheduled.publish_at, at.getTime());
+    assert.equal(scheduled.unpublish_at, at.getTime());
     assertMatches('ObjectResponse', { object: published });
     assertMatches('ObjectList', { objects: [published, scheduled], total: 2 });
     assertMatches('BatchResponse', {

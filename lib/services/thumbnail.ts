@@ -1,0 +1,26 @@
+import type { Db } from 'mongodb';
+import type { BucketDoc } from '../db/collections.js';
+import { mediaCollection } from '../db/media-collection.js';
+import { BadRequestError } from '../errors/http-errors.js';
+import { quote } from '../util/quote.js';
+import { readOptions } from './query-time-limit.js';
+
+/**
+ * `thumbnail` as sent → as stored: the name of a media item of this Bucket (checked, as file
+ * Metafield values are), null for none. "" clears it like null; undefined leaves it alone.
+ */
+export async function storedThumbnail(
+  db: Db,
+  bucket: BucketDoc,
+  sent: string | null | undefined,
+): Promise<string | null | undefined> {
+  if (sent === undefined) return undefined;
+  if (sent === null || sent === '') return null;
+  const found = await mediaCollection(db).findOne(
+    { bucket_id: bucket._id, name: sent },
+    { projection: { _id: 1 }, ...readOptions(db) },
+  );
+  if (!found)
+    throw new BadRequestError(`thumbnail: no media named ${quote(sent)} in bucket '${bucket.slug}'`, 'invalid_body');
+  return sent;
+}
