@@ -13,6 +13,10 @@ export const ERROR_CODES = {
   },
   metafield_invalid: { status: 400, description: 'A metadata value fails its Metafield rules.' },
   slug_taken: { status: 400, description: 'The slug sent is already used by another item of the Bucket.' },
+  type_in_use: {
+    status: 400,
+    description: 'Relationship Metafields of other Object types name the type, so it cannot be deleted.',
+  },
   unauthorized: { status: 401, description: 'The key or token is missing, wrong or expired.' },
   not_found: { status: 404, description: 'The addressed resource does not exist (no more specific code applies).' },
   bucket_not_found: { status: 404, description: 'No Bucket has the slug in the path.' },
@@ -38,6 +42,10 @@ export const ERROR_CODES = {
   service_unavailable: {
     status: 503,
     description: 'The database is unreachable; retry after the `Retry-After` seconds.',
+  },
+  type_write_busy: {
+    status: 503,
+    description: 'Another Object type change of the Bucket is in progress; retry after `Retry-After` seconds.',
   },
   query_timeout: { status: 503, description: 'The query took longer than the time limit; narrow it.' },
 } as const satisfies Record<string, { status: number; description: string }>;
