@@ -5,6 +5,7 @@ import { createHttpServer } from '../lib/http/http-server.js';
 import { ConfigError, EngineUnavailableError } from '../lib/errors/domain-errors.js';
 import { connectDatabase } from '../lib/db/database.js';
 import { startOwnedEngine } from '../lib/db/shared-engine.js';
+import { repairPendingRenames } from '../lib/services/object-type-rename.js';
 import { repairPendingWrites } from '../lib/services/pending-writes.js';
 import { Scheduler } from '../lib/services/scheduler.js';
 import { sweepOrphanChunks } from '../lib/media/orphan-sweep.js';
@@ -53,6 +54,16 @@ async function main(): Promise<void> {
     server.listen(config.port, config.host, resolve);
   });
   log(`listening on http://${config.host}:${config.port} (v3 API at /v3, region ${config.region})`);
+  // An Object type rename a crash interrupted is finished here (or by the Bucket's next type write).
+  // It may wait out the lease the crashed process left, so it runs beside serving.
+  repairPendingRenames(database.db).then(
+    (buckets) => {
+      if (buckets > 0) log(`finished interrupted Object type renames in ${buckets} Buckets`);
+    },
+    (err: unknown) => {
+      logError(`finishing interrupted Object type renames failed: ${err instanceof Error ? err.message : String(err)}`);
+    },
+  );
   // Uploads a crash cut short leave GridFS chunks without a file; removing them can take a while
   // on a large store and nothing reads them, so it runs beside serving. The grace period spares
   // uploads other processes are still writing.

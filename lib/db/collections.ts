@@ -107,6 +107,8 @@ export interface ObjectTypeDoc {
   order: number;
   created_at: Date;
   modified_at: Date;
+  /** The slug before the last rename; `pending` while the rename's later steps are not all done (object-type-rename.ts). */
+  rename?: { from: string; pending: boolean };
 }
 
 /**

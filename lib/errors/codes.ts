@@ -17,6 +17,10 @@ export const ERROR_CODES = {
     status: 400,
     description: 'A singleton type already has its Object (in that locale), or has too many to become one.',
   },
+  type_in_use: {
+    status: 400,
+    description: 'Relationship Metafields of other Object types name the type, so it cannot be deleted.',
+  },
   unauthorized: { status: 401, description: 'The key or token is missing, wrong or expired.' },
   not_found: { status: 404, description: 'The addressed resource does not exist (no more specific code applies).' },
   bucket_not_found: { status: 404, description: 'No Bucket has the slug in the path.' },
@@ -50,6 +54,10 @@ export const ERROR_CODES = {
   service_unavailable: {
     status: 503,
     description: 'The database is unreachable; retry after the `Retry-After` seconds.',
+  },
+  type_write_busy: {
+    status: 503,
+    description: 'Another Object type change of the Bucket is in progress; retry after `Retry-After` seconds.',
   },
   query_timeout: { status: 503, description: 'The query took longer than the time limit; narrow it.' },
   server_busy: {

@@ -2,7 +2,8 @@ import type { Request, Response } from 'express';
 import type { ReadCache } from '../cache/read-cache.js';
 import { bucketOf } from '../middleware/load-bucket.js';
 import { allParams } from '../middleware/read-params.js';
-import { sendText, serializeCapped } from './respond-capped.js';
+import { ReadLimitError } from '../errors/domain-limits.js';
+import { readLimitAnswer, sendText, serializeCapped } from './respond-capped.js';
 
 /** Parameters that never change what a read returns (auth is checked before the cache). */
 const IGNORED = new Set(['read_key', 'useCache']);
@@ -37,7 +38,14 @@ export async function cachedRead(
       return;
     }
   }
-  const text = serializeCapped(res, await produce());
+  let body: unknown;
+  try {
+    body = await produce();
+  } catch (err) {
+    // Services refuse an oversized read without knowing the route; the answer advises for it.
+    throw err instanceof ReadLimitError ? readLimitAnswer(res, err) : err;
+  }
+  const text = serializeCapped(res, body);
   cache.set(key, text);
   res.set('X-Cache', 'MISS');
   sendText(res, text);

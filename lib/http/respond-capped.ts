@@ -1,8 +1,19 @@
 import type { Response } from 'express';
-import { DEPTH_ADVICE, megabytes, NARROWING_ADVICE, ResponseTooLargeError } from '../errors/domain-limits.js';
-import { allParams, prettyOf } from '../middleware/read-params.js';
+import { megabytes, readLimitAdvice, ReadLimitError, ResponseTooLargeError } from '../errors/domain-limits.js';
+import { PayloadTooLargeError } from '../errors/http-errors.js';
+import { allParams, declaredParams, prettyOf } from '../middleware/read-params.js';
 import { RESPONSE_CAP_BYTES } from '../query/limits.js';
 import { jsonBytesAtLeast } from './json-size.js';
+
+/**
+ * The 413 for a read that ran into a limit, advising only what this route takes: its declared
+ * parameters (read-params.ts), and depth first when the read expanded relationships.
+ */
+export function readLimitAnswer(res: Response, err: ReadLimitError): PayloadTooLargeError {
+  const expanding = (allParams(res).depth ?? 0) > 0;
+  const advice = readLimitAdvice(new Set(declaredParams(res)), expanding);
+  return new PayloadTooLargeError(`${err.problem}: ${advice}`, 'response_too_large');
+}
 
 /**
  * Serializes a read response once and refuses it with 413 when over the cap. Rendered bodies
@@ -11,26 +22,17 @@ import { jsonBytesAtLeast } from './json-size.js';
  * body is built. Returns the text so callers can cache it.
  */
 export function serializeCapped(res: Response, body: unknown): string {
-  const advice = expands(res) ? DEPTH_ADVICE : NARROWING_ADVICE;
   const atLeast = jsonBytesAtLeast(body, RESPONSE_CAP_BYTES);
   if (atLeast > RESPONSE_CAP_BYTES) {
-    throw new ResponseTooLargeError(
-      RESPONSE_CAP_BYTES,
-      `${megabytes(atLeast)} MB of JSON counted before stopping`,
-      advice,
-    );
+    const measure = `${megabytes(atLeast)} MB of JSON counted before stopping`;
+    throw readLimitAnswer(res, new ResponseTooLargeError(RESPONSE_CAP_BYTES, measure));
   }
   const text = JSON.stringify(body, null, prettyOf(res) ? 2 : undefined);
   const bytes = Buffer.byteLength(text, 'utf8');
   if (bytes > RESPONSE_CAP_BYTES) {
-    throw new ResponseTooLargeError(RESPONSE_CAP_BYTES, `${megabytes(bytes)} MB of JSON`, advice);
+    throw readLimitAnswer(res, new ResponseTooLargeError(RESPONSE_CAP_BYTES, `${megabytes(bytes)} MB of JSON`));
   }
   return text;
-}
-
-/** Whether the read asked for relationship expansion, which is then worth advising on. */
-function expands(res: Response): boolean {
-  return (allParams(res).depth ?? 0) > 0;
 }
 
 export function sendText(res: Response, text: string): void {

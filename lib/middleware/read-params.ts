@@ -48,6 +48,11 @@ export function allParams(res: Response): Readonly<Partial<ParamValues>> {
   return parsed.values;
 }
 
+/** The parameters the route takes, so answers can advise only those. */
+export function declaredParams(res: Response): readonly ParamName[] {
+  return parsedOf(res)?.set.names ?? [];
+}
+
 /** Whether JSON bodies are indented: false before parameters are read or when `pretty` was invalid. */
 export function prettyOf(res: Response): boolean {
   return parsedOf(res)?.values.pretty ?? false;

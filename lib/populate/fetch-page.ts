@@ -1,6 +1,6 @@
 import { MongoServerError, type Document } from 'mongodb';
 import type { BucketDoc, ObjectDoc } from '../db/collections.js';
-import { DEPTH_ADVICE, RelatedObjectsCapError, ResponseTooLargeError } from '../errors/domain-limits.js';
+import { RelatedObjectsCapError, ResponseTooLargeError } from '../errors/domain-limits.js';
 import { MIN_RENDERED_OBJECT_BYTES } from '../serializers/object.js';
 import type { ObjectView } from '../services/object-views.js';
 import { ByteBudget, type ReadBounds } from '../services/read-budget.js';
@@ -50,13 +50,13 @@ export async function fetchExpandedPage(
     [result] = await view.coll.aggregate<Record<string, ObjectDoc[]>>(pipeline, view.readOptions).toArray();
   } catch (err) {
     if (isDocumentTooLarge(err)) {
-      throw new ResponseTooLargeError(bounds.maxBytes, 'the page and its related Objects exceed 16 MB', DEPTH_ADVICE);
+      throw new ResponseTooLargeError(bounds.maxBytes, 'the page and its related Objects exceed 16 MB');
     }
     throw err;
   }
   const { page, related } = splitFacet(result);
   if (related.size > bounds.maxRelated) throw new RelatedObjectsCapError(bounds.maxRelated);
-  const budget = new ByteBudget(bounds.maxBytes, DEPTH_ADVICE);
+  const budget = new ByteBudget(bounds.maxBytes);
   for (const doc of [...page, ...related.values()]) if (doc) budget.add(doc);
   // Each reference to a related Object writes a copy of it into the response.
   const maxOccurrences = Math.floor(bounds.maxBytes / MIN_RENDERED_OBJECT_BYTES);
@@ -66,7 +66,6 @@ export async function fetchExpandedPage(
       new ResponseTooLargeError(
         bounds.maxBytes,
         `more than ${maxOccurrences} related Objects to write out, at least ${MIN_RENDERED_OBJECT_BYTES} bytes each`,
-        DEPTH_ADVICE,
       ),
   });
 }

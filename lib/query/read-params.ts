@@ -90,7 +90,7 @@ const RULES: { readonly [K in ParamName]: Rule<ParamValues[K]> } = {
     fallback: undefined,
     parse: (raw, name, report) => {
       if (isObjectIdHex(raw)) return raw.toLowerCase();
-      report(`${name} must be an Object id (24 hexadecimal characters), got ${quote(raw)}`);
+      report(`${name} must be the id of the previous page's last item (24 hexadecimal characters), got ${quote(raw)}`);
       return undefined;
     },
   },

@@ -70,10 +70,7 @@ export function legacyMediaRoutes(config: Config, db: Db, media: MediaRuntime): 
   return router;
 }
 
-// Media pages with skip only; an ignored `after` would hand a client the first page forever.
-const LIST = paramSet(['read_key', 'query', 'props', 'sort', 'limit', 'skip', 'useCache'], {
-  after: 'after is not supported on the media list; paginate with skip',
-});
+const LIST = paramSet(['read_key', 'query', 'props', 'sort', 'limit', 'skip', 'after', 'useCache']);
 const ONE = paramSet(['read_key', 'props', 'useCache']);
 
 export function mediaRoutes(config: Config, db: Db, cache: ReadCache, media: MediaRuntime): RouteDef[] {

@@ -6,6 +6,7 @@ import { parseSort } from '../query/sort.js';
 import { compileFilter } from '../query/translate-filter.js';
 import type { FieldInfo, FilterContext } from '../query/validate-filter.js';
 import type { ReadMedia } from '../serializers/media.js';
+import { afterCursorFilter } from './list-cursor.js';
 import { readOptions } from './query-time-limit.js';
 import { ByteBudget, readWithin } from './read-budget.js';
 
@@ -32,7 +33,7 @@ const MEDIA_FIELDS: ReadonlyMap<string, FieldInfo> = new Map<string, FieldInfo>(
 export const MEDIA_FILTER_CONTEXT: FilterContext = { relationshipPaths: new Set(), fields: MEDIA_FIELDS };
 
 /** The media list parameters, already read (see query/read-params.ts). */
-export type MediaListQuery = Pick<ParamValues, 'query' | 'sort' | 'props' | 'limit' | 'skip'>;
+export type MediaListQuery = Pick<ParamValues, 'query' | 'sort' | 'props' | 'limit' | 'skip' | 'after'>;
 
 /**
  * User metadata is the one part of a record that can be large; a list whose props do not ask
@@ -44,7 +45,8 @@ function projectionFor(props: readonly string[] | null): Document | null {
 }
 
 /**
- * One page of a Bucket's media and the count of all matches, run concurrently. The page is read
+ * One page of a Bucket's media and the count of all matches, run concurrently. `after` continues
+ * from an item exactly as on Objects (list-cursor.ts); `total` still counts every match. The page is read
  * within the response cap, batch by batch, and the read stops as soon as the cap is crossed;
  * `props` narrows the rendered items.
  */
@@ -60,6 +62,13 @@ export async function listMedia(
   const match: Filter<MediaDoc> = Object.keys(translated).length > 0 ? { $and: [base, translated] } : base;
   const media = mediaCollection(db);
   const options = readOptions(db);
+  const keyset = await afterCursorFilter(
+    { coll: media, readOptions: options, what: 'media item' },
+    bucket,
+    sort,
+    q.after,
+  );
+  const pageMatch: Filter<MediaDoc> = keyset ? { $and: [match, keyset] } : match;
   const projection = projectionFor(q.props);
   const cursor = sort.random
     ? media.aggregate<ReadMedia>(
@@ -67,7 +76,7 @@ export async function listMedia(
         options,
       )
     : media
-        .find<ReadMedia>(match, projection ? { projection, ...options } : options)
+        .find<ReadMedia>(pageMatch, projection ? { projection, ...options } : options)
         .sort(sort.fields)
         .skip(q.skip)
         .limit(q.limit);

@@ -1,15 +1,14 @@
-import { ObjectId, type Db, type Document, type Filter } from 'mongodb';
+import type { Db, Document, Filter } from 'mongodb';
 import type { BucketDoc, ObjectDoc, ObjectTypeDoc } from '../db/collections.js';
-import { BadRequestError } from '../errors/http-errors.js';
 import { fetchExpandedPage } from '../populate/fetch-page.js';
-import { keysetFilter } from '../query/cursor.js';
 import { propsProjection } from '../query/props.js';
 import type { ParamValues } from '../query/read-params.js';
 import { parseSort, type SortSpec } from '../query/sort.js';
 import { compileFilter } from '../query/translate-filter.js';
 import type { ReadObject } from '../serializers/object.js';
+import { afterCursorFilter } from './list-cursor.js';
 import { relationshipPaths } from './relationship-paths.js';
-import { viewFor, type ObjectView } from './object-views.js';
+import { viewFor } from './object-views.js';
 import { ByteBudget, readWithin, type ReadBounds } from './read-budget.js';
 
 /** The list parameters, already read and validated as text and numbers (see query/read-params.ts). */
@@ -36,29 +35,6 @@ function sortFor(q: ListQuery, filter: Record<string, unknown>, types: ReadonlyM
   return parseSort(q.sort, { sortableKeys, allowed: 'objects' });
 }
 
-async function cursorFilter(
-  view: ObjectView,
-  bucket: BucketDoc,
-  sort: SortSpec,
-  after: string | undefined,
-): Promise<Filter<ObjectDoc> | null> {
-  if (after === undefined) return null;
-  if (sort.random)
-    throw new BadRequestError(
-      'after cannot be used with sort=random: a random order has no position to continue from',
-      'invalid_parameter',
-    );
-  const projection = Object.fromEntries(sort.fields.map(([f]) => [f, 1]));
-  // Only the sort fields are projected, so the document is read as a plain record, not an ObjectDoc.
-  const last = await view.coll.findOne<Record<string, unknown>>(
-    { _id: new ObjectId(after), bucket_id: bucket._id },
-    { projection, ...view.readOptions },
-  );
-  if (!last)
-    throw new BadRequestError(`after: no Object with id '${after}' in bucket '${bucket.slug}'`, 'invalid_parameter');
-  return keysetFilter(sort.fields, last);
-}
-
 /**
  * One page of Objects and the count of all matches, run concurrently. With depth, the page and
  * every level of related Objects come from one aggregation (see populate/pipeline.ts); without,
@@ -76,7 +52,7 @@ export async function listObjects(
   const view = viewFor(db, q.status);
   const base: Filter<ObjectDoc> = { bucket_id: bucket._id, ...view.match };
   const match: Filter<ObjectDoc> = Object.keys(translated).length ? { $and: [base, translated] } : base;
-  const keyset = await cursorFilter(view, bucket, sort, q.after);
+  const keyset = await afterCursorFilter({ ...view, what: 'Object' }, bucket, sort, q.after);
   const pageMatch = keyset ? { $and: [match, keyset] } : match;
   const projection = propsProjection(q.props);
   const objects = view.coll;

@@ -10,14 +10,18 @@ import {
 } from '../db/collections.js';
 import { SlugTakenError } from '../errors/domain-errors.js';
 import { ValidationErrors } from '../errors/http-errors.js';
+import { isDuplicateKey } from '../errors/mongo-errors.js';
 import { notFound } from '../errors/not-found.js';
 import type { ObjectTypeCreate } from '../types/bodies.generated.js';
 import { assertValid } from '../validation/ajv-messages.js';
 import { checkMetafieldDefinitions } from '../validation/metafield-definitions.js';
 import { bumpGeneration } from './bucket-generation.js';
 import { applySingletonSwitch, checkSingletonSwitch } from './singletons.js';
+import { completeRename, finishPendingRenames } from './object-type-rename.js';
 import { insertWithUniqueSlug, slugify, slugsWhere } from './slugs.js';
 import { readOptions } from './query-time-limit.js';
+import { referencesTo, renameReferences } from './type-references.js';
+import { withTypeWriteLease } from './type-write-lease.js';
 
 export async function listObjectTypes(db: Db, bucket: BucketDoc): Promise<ObjectTypeDoc[]> {
   return objectTypesCollection(db)
@@ -69,6 +73,13 @@ function flag(v: OptionFlag, fallback: boolean): boolean {
 
 export async function createObjectType(db: Db, bucket: BucketDoc, input: unknown): Promise<ObjectTypeDoc> {
   assertValid('ObjectTypeCreate', input, 'body');
+  return withTypeWriteLease(db, bucket._id, async (lease) => {
+    await finishPendingRenames(db, bucket._id, lease);
+    return insertObjectType(db, bucket, input);
+  });
+}
+
+async function insertObjectType(db: Db, bucket: BucketDoc, input: ObjectTypeCreate): Promise<ObjectTypeDoc> {
   const existing = await typeSlugs(db, bucket);
   const base = input.slug ?? slugify(input.title, 'object-type');
   const fields = {
@@ -119,6 +130,19 @@ export async function createObjectType(db: Db, bucket: BucketDoc, input: unknown
   return doc;
 }
 
+/**
+ * The type a PATCH addresses. Failing that, the type this same PATCH already renamed away from
+ * `slug` (its response lost, or the process gone mid-rename), so that retrying it completes.
+ */
+async function typeToPatch(db: Db, bucket: BucketDoc, slug: string, newSlug: string | undefined) {
+  const type = await findObjectType(db, bucket, slug);
+  if (type || newSlug === undefined) return type;
+  return objectTypesCollection(db).findOne(
+    { bucket_id: bucket._id, slug: newSlug, 'rename.from': slug },
+    readOptions(db),
+  );
+}
+
 export async function updateObjectType(
   db: Db,
   bucket: BucketDoc,
@@ -126,42 +150,78 @@ export async function updateObjectType(
   input: unknown,
 ): Promise<ObjectTypeDoc> {
   assertValid('ObjectTypePatch', input, 'body');
-  const current = await getObjectType(db, bucket, slug);
-  const newSlug = input.slug ?? current.slug;
-  const existing = await typeSlugs(db, bucket);
-  existing.delete(current.slug);
-  if (newSlug !== current.slug && existing.has(newSlug))
-    throw new SlugTakenError(`Object type with slug '${newSlug}' already exists`);
-  const merged: ObjectTypeDoc = {
-    ...current,
-    ...input,
-    slug: newSlug,
-    options: {
-      slug_field: flag(input.options?.slug_field, current.options.slug_field),
-      content_editor: flag(input.options?.content_editor, current.options.content_editor),
-    },
-    modified_at: new Date(),
-  };
-  checkTypeRules(merged, newSlug, existing);
-  await checkSingletonSwitch(db, bucket, current, merged);
-  await objectTypesCollection(db).replaceOne({ _id: current._id }, merged);
-  await applySingletonSwitch(db, bucket, current, merged);
-  if (newSlug !== current.slug) {
-    for (const coll of [objectsCollection(db), publishedObjectsCollection(db)]) {
-      await coll.updateMany({ bucket_id: bucket._id, type: current.slug }, { $set: { type: newSlug } });
-    }
-  }
-  await ensureSortableIndexes(db, sortableKeys(merged));
-  await bumpGeneration(db, bucket._id);
-  return merged;
+  return withTypeWriteLease(db, bucket._id, async (lease) => {
+    await finishPendingRenames(db, bucket._id, lease);
+    const current = await typeToPatch(db, bucket, slug, input.slug);
+    if (!current) throw notFound('object_type', slug, bucket.slug);
+    const newSlug = input.slug ?? current.slug;
+    const renaming = newSlug !== current.slug;
+    const existing = await typeSlugs(db, bucket);
+    existing.delete(current.slug);
+    if (renaming && existing.has(newSlug))
+      throw new SlugTakenError(`Object type with slug '${newSlug}' already exists`);
+    const metafields = input.metafields ?? current.metafields;
+    const merged: ObjectTypeDoc = {
+      ...current,
+      ...input,
+      slug: newSlug,
+      // After a rename nothing names the old slug, the type's own Metafields included.
+      metafields: renaming ? (renameReferences(metafields, current.slug, newSlug) ?? metafields) : metafields,
+      options: {
+        slug_field: flag(input.options?.slug_field, current.options.slug_field),
+        content_editor: flag(input.options?.content_editor, current.options.content_editor),
+      },
+      modified_at: new Date(),
+      ...(renaming ? { rename: { from: current.slug, pending: true } } : {}),
+    };
+    checkTypeRules(merged, newSlug, existing);
+    await checkSingletonSwitch(db, bucket, current, merged);
+    lease.assertHeld();
+    // Conditional on the slug it was read with: only a process ignoring the lease (an older version
+    // mid-deploy) could change it meanwhile, and then this write must not undo that one.
+    const replaced = await objectTypesCollection(db)
+      .replaceOne({ _id: current._id, slug: current.slug }, merged)
+      .catch((err: unknown) => {
+        if (isDuplicateKey(err)) throw new SlugTakenError(`Object type with slug '${newSlug}' already exists`);
+        throw err;
+      });
+    if (replaced.matchedCount === 0) throw notFound('object_type', slug, bucket.slug);
+    await applySingletonSwitch(db, bucket, current, merged);
+    if (renaming) await completeRename(db, merged, lease);
+    await ensureSortableIndexes(db, sortableKeys(merged));
+    await bumpGeneration(db, bucket._id);
+    return renaming ? { ...merged, rename: { from: current.slug, pending: false } } : merged;
+  });
 }
 
-/** v3 semantics: the type's Objects go with it. */
-export async function deleteObjectType(db: Db, bucket: BucketDoc, slug: string): Promise<void> {
-  const current = await getObjectType(db, bucket, slug);
-  for (const coll of [objectsCollection(db), publishedObjectsCollection(db), revisionsCollection(db)]) {
-    await coll.deleteMany({ bucket_id: bucket._id, type: current.slug });
+/** "posts (author, seo.editor)" for every other type whose relationship Metafields name `slug`. */
+async function typesReferring(db: Db, bucket: BucketDoc, type: ObjectTypeDoc): Promise<string[]> {
+  const users: string[] = [];
+  for (const other of await listObjectTypes(db, bucket)) {
+    const paths = other._id.equals(type._id) ? [] : referencesTo(other.metafields, type.slug);
+    if (paths.length > 0) users.push(`${other.slug} (${paths.join(', ')})`);
   }
-  await objectTypesCollection(db).deleteOne({ _id: current._id });
-  await bumpGeneration(db, bucket._id);
+  return users;
+}
+
+/** v3 semantics: the type's Objects go with it. A type other types relate to stays until they no longer do. */
+export async function deleteObjectType(db: Db, bucket: BucketDoc, slug: string): Promise<void> {
+  await withTypeWriteLease(db, bucket._id, async (lease) => {
+    await finishPendingRenames(db, bucket._id, lease);
+    const current = await getObjectType(db, bucket, slug);
+    const problems = new ValidationErrors();
+    for (const user of await typesReferring(db, bucket, current)) problems.add(user);
+    problems.throwIfAny(
+      `Object type '${slug}' cannot be deleted while relationship Metafields of other Object types name it; ` +
+        'retarget or remove them first',
+      'type_in_use',
+    );
+    // Objects first, the type last: a crash in between leaves the type, and a retry finishes.
+    for (const coll of [objectsCollection(db), publishedObjectsCollection(db), revisionsCollection(db)]) {
+      lease.assertHeld();
+      await coll.deleteMany({ bucket_id: bucket._id, type: current.slug });
+    }
+    await objectTypesCollection(db).deleteOne({ _id: current._id });
+    await bumpGeneration(db, bucket._id);
+  });
 }

@@ -1,6 +1,6 @@
 import { BSON, type AbstractCursor, type Document } from 'mongodb';
 import type { Config } from '../config.js';
-import { megabytes, NARROWING_ADVICE, ResponseTooLargeError } from '../errors/domain-limits.js';
+import { megabytes, ResponseTooLargeError } from '../errors/domain-limits.js';
 import { RESPONSE_CAP_BYTES } from '../query/limits.js';
 
 /** What one read may load and send. */
@@ -23,15 +23,12 @@ export function readBounds(config: Pick<Config, 'maxRelatedObjects'>): ReadBound
 export class ByteBudget {
   private used = 0;
 
-  constructor(
-    readonly max: number,
-    private readonly advice: string = NARROWING_ADVICE,
-  ) {}
+  constructor(readonly max: number) {}
 
   add(doc: Document): void {
     this.used += BSON.calculateObjectSize(doc);
     if (this.used > this.max) {
-      throw new ResponseTooLargeError(this.max, `${megabytes(this.used)} MB of stored data read`, this.advice);
+      throw new ResponseTooLargeError(this.max, `${megabytes(this.used)} MB of stored data read`);
     }
   }
 }

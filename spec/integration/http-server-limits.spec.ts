@@ -118,19 +118,20 @@ describe('the HTTP server (real connections)', () => {
   });
 
   it('lets a body that arrives slowly but steadily run past the idle timeout', async () => {
-    const { port } = await start({ ...FAST, idleTimeoutMs: 150 });
+    // Gaps of a tenth of the idle timeout, so a loaded machine's scheduling delays cannot add up to one.
+    const { port } = await start({ ...FAST, requestTimeoutMs: 10_000, idleTimeoutMs: 500 });
     const json = JSON.stringify({ title: 'Steady', type: 'posts' });
     const steady = openRaw(
       port,
       'POST /v3/buckets/open/objects HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nConnection: close\r\n' +
         `Content-Length: ${json.length}\r\n\r\n`,
     );
-    // One byte every 30 ms: over a second in all, several idle timeouts, never idle for one.
+    // One byte every 40 ms: over a second and a half in all, three idle timeouts, never idle for one.
     let sent = 0;
     const timer = setInterval(() => {
       steady.socket.write(json.slice(sent, ++sent));
       if (sent === json.length) clearInterval(timer);
-    }, 30);
+    }, 40);
     const answer = await steady.closed;
     assert.equal(answer.status, 200, JSON.stringify(answer.body));
     assert.ok(answer.heldMs > 1000);

@@ -145,7 +145,7 @@ describe('Media API: list, get, update, delete', () => {
     );
   });
 
-  it('paginates with limit and skip', async () => {
+  it('paginates with limit and skip, or after', async () => {
     const page1 = await api.get('/media?sort=created_at&limit=2').expect(200);
     const page2 = await api.get('/media?sort=created_at&limit=2&skip=2').expect(200);
     const page3 = await api.get('/media?sort=created_at&limit=2&skip=4').expect(200);
@@ -157,7 +157,11 @@ describe('Media API: list, get, update, delete', () => {
     const bad = await api.get('/media?limit=0&skip=-1').expect(400);
     assert.match(bad.body.message, /limit must be/);
     assert.match(bad.body.message, /skip must be/);
-    await api.get(`/media?after=${item(0).id}`).expect(400);
+    const rest = await api.get(`/media?sort=created_at&limit=3&after=${item(1).id}`).expect(200);
+    assert.deepEqual(
+      rest.body.media.map((m: MediaItem) => m.id),
+      items.slice(2).map((m) => m.id),
+    );
   });
 
   it('narrows items to props', async () => {

@@ -95,7 +95,8 @@ describe('depth reads: bounded work and shared related Objects', () => {
     const over = await capped.get(`/objects/${eleven}?depth=1&useCache=false`).expect(413);
     assert.equal(over.body.code, 'response_too_large');
     assert.match(over.body.message, /more than 10 related Objects/);
-    assert.match(over.body.message, /lower depth or limit, or narrow props/);
+    // One Object: no limit or paging to advise.
+    assert.match(over.body.message, /the limit for one response: lower depth or narrow props$/);
     // Six at the first level, each leading to one new Object: 12 distinct over two levels.
     const firstLevel = leaves.slice(0, 6);
     for (const [i, id] of firstLevel.entries()) {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { BSON, ObjectId } from 'mongodb';
 import type { ObjectDoc, ObjectTypeDoc } from '../../lib/db/collections.js';
-import { megabytes, ResponseTooLargeError } from '../../lib/errors/domain-limits.js';
+import { megabytes, readLimitAdvice, ResponseTooLargeError } from '../../lib/errors/domain-limits.js';
 import { jsonBytesAtLeast } from '../../lib/http/json-size.js';
 import { MIN_RENDERED_OBJECT_BYTES, renderObjects, type RenderContext } from '../../lib/serializers/object.js';
 import { ByteBudget } from '../../lib/services/read-budget.js';
@@ -48,10 +48,22 @@ describe('ByteBudget (pure)', () => {
       },
       (err: unknown) => {
         assert.ok(err instanceof ResponseTooLargeError);
-        assert.match(err.message, /over the 0\.0 MB limit \(0\.0 MB of stored data read\): lower limit, narrow props/);
+        assert.equal(err.message, 'The response would be over the 0.0 MB limit (0.0 MB of stored data read)');
         return true;
       },
     );
+  });
+
+  it('advises only what a route takes, depth first when the read expanded relationships', () => {
+    const advise = (params: string[], expanding = false) => readLimitAdvice(new Set(params), expanding);
+    const objectsList = ['props', 'limit', 'skip', 'after', 'depth'];
+    assert.equal(advise(objectsList), 'lower limit, narrow props, or paginate with skip or after');
+    assert.equal(advise(objectsList, true), 'lower depth, lower limit, narrow props, or paginate with skip or after');
+    assert.equal(advise(['props', 'limit', 'skip']), 'lower limit, narrow props, or paginate with skip');
+    assert.equal(advise(['props', 'depth'], true), 'lower depth or narrow props');
+    assert.equal(advise(['props', 'depth']), 'narrow props');
+    assert.equal(advise(['props']), 'narrow props');
+    assert.equal(advise([]), 'this route cannot return less of it');
   });
 
   it('names whole megabytes plainly', () => {

@@ -137,7 +137,10 @@ describe('query: parseReadParams', () => {
       [{ skip: '-1' }, 'skip must be an integer >= 0, got "-1"'],
       [{ depth: '4' }, 'depth must be an integer from 0 to 3, got "4"'],
       [{ depth: '1.0' }, 'depth must be an integer from 0 to 3, got "1.0"'],
-      [{ after: 'abc' }, 'after must be an Object id (24 hexadecimal characters), got "abc"'],
+      [
+        { after: 'abc' },
+        'after must be the id of the previous page\'s last item (24 hexadecimal characters), got "abc"',
+      ],
       [{ status: 'all' }, 'status must be one of published, draft, any, got "all"'],
       [{ pretty: 'maybe' }, 'pretty must be true or false, got "maybe"'],
       [{ trigger_webhook: 'yes' }, 'trigger_webhook must be true or false, got "yes"'],
