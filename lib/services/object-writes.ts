@@ -1,7 +1,7 @@
 import { ObjectId, type Db } from 'mongodb';
 import { objectsCollection, type BucketDoc, type ObjectDoc, type ObjectTypeDoc } from '../db/collections.js';
 import { SlugTakenError } from '../errors/domain-errors.js';
-import { BadRequestError } from '../errors/http-errors.js';
+import { BadRequestError, HttpError } from '../errors/http-errors.js';
 import { isDuplicateKey } from '../errors/mongo-errors.js';
 import { collectRefs, defaultMetadata } from '../serializers/metadata.js';
 import type { ObjectCreate, ObjectPatch } from '../types/bodies.generated.js';
@@ -177,7 +177,13 @@ export async function updateObject(
   }
   const commit = async () => {
     try {
-      await objectsCollection(db).replaceOne({ _id: current._id, bucket_id: bucket._id }, next);
+      // Conditional on the type it was read with: a rename that moved the Object meanwhile must
+      // not be undone by writing the old slug back.
+      const replaced = await objectsCollection(db).replaceOne(
+        { _id: current._id, bucket_id: bucket._id, type: current.type },
+        next,
+      );
+      if (replaced.matchedCount === 0) throw typeMovedMeanwhile(current);
       return next;
     } catch (err) {
       // The marker stays: a failed replace changed nothing, and repair of an unchanged Object is a no-op.
@@ -190,6 +196,14 @@ export async function updateObject(
   };
   const reason = publishing ? 'publish' : 'edit';
   return (await writeVersion(db, { objectId: current._id, bucketId: bucket._id, at: now, reason, commit })).doc;
+}
+
+function typeMovedMeanwhile(current: ObjectDoc): HttpError {
+  return new HttpError(
+    409,
+    `The Object's type '${current.type}' was renamed or removed while this write ran; nothing was changed, retry the request`,
+    'conflict',
+  );
 }
 
 export async function removeObject(db: Db, bucket: BucketDoc, id: string): Promise<void> {
