@@ -1,4 +1,5 @@
 import { isObjectIdHex } from '../util/object-id.js';
+import type { MetadataPath } from './metadata-paths.js';
 import { isPlainObject } from '../util/plain-object.js';
 import { quote } from '../util/quote.js';
 import { mongoRegexProblem } from '../validation/regex-safety.js';
@@ -14,8 +15,8 @@ import {
 } from './limits.js';
 
 export interface FilterContext {
-  /** Metadata paths (e.g. `metadata.author`) whose stored values are Object ids as ObjectIds. */
-  relationshipPaths: ReadonlySet<string>;
+  /** Metadata paths with a meaning of their own (lib/query/metadata-paths.ts); any other is text. */
+  metadataPaths?: ReadonlyMap<string, MetadataPath>;
   /**
    * The queryable keys besides `metadata.<key>`, for resources other than Objects (media).
    * Absent: the Object keys, and `status` is pointed to its own parameter.
@@ -29,6 +30,10 @@ export type FieldValueType = 'text' | 'id' | 'ref' | 'date' | 'number';
 export interface FieldInfo {
   storagePath: string;
   valueType: FieldValueType;
+  /** The operators that apply, when fewer than the value type allows. */
+  operators?: ReadonlySet<string>;
+  /** The stored values one queried value stands for. */
+  expand?: MetadataPath['expand'];
 }
 
 const FIXED_FIELDS: ReadonlyMap<string, FieldInfo> = new Map<string, FieldInfo>([
@@ -68,13 +73,17 @@ export function classifyField(key: string, ctx: FilterContext): FieldInfo | stri
   if (segments.length > MAX_METADATA_PATH_SEGMENTS) {
     return `metadata path has more than ${MAX_METADATA_PATH_SEGMENTS} segments after "metadata"`;
   }
+  const known = ctx.metadataPaths?.get(key);
+  if (known) {
+    const { storagePath, valueType, operators, expand } = known;
+    return { storagePath, valueType, ...(operators && { operators }), ...(expand && { expand }) };
+  }
   for (let i = 1; i < segments.length; i++) {
     const prefix = `metadata.${segments.slice(0, i).join('.')}`;
-    if (ctx.relationshipPaths.has(prefix)) {
-      return `${prefix} is an Object relationship; query it by the related Object's id`;
-    }
+    const closed = ctx.metadataPaths?.get(prefix)?.closed;
+    if (closed !== undefined) return `${prefix} ${closed}`;
   }
-  return { storagePath: key, valueType: ctx.relationshipPaths.has(key) ? 'ref' : 'text' };
+  return { storagePath: key, valueType: 'text' };
 }
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:\d{2})?)?$/;

@@ -3,12 +3,12 @@ import type { BucketDoc, ObjectDoc, ObjectTypeDoc } from '../db/collections.js';
 import { BadRequestError } from '../errors/http-errors.js';
 import { fetchExpandedPage } from '../populate/fetch-page.js';
 import { keysetFilter } from '../query/cursor.js';
+import { metadataPaths } from '../query/metadata-paths.js';
 import { propsProjection } from '../query/props.js';
 import type { ParamValues } from '../query/read-params.js';
 import { parseSort, type SortSpec } from '../query/sort.js';
 import { compileFilter } from '../query/translate-filter.js';
 import type { ReadObject } from '../serializers/object.js';
-import { relationshipPaths } from './relationship-paths.js';
 import { viewFor, type ObjectView } from './object-views.js';
 import { ByteBudget, readWithin, type ReadBounds } from './read-budget.js';
 
@@ -71,7 +71,7 @@ export async function listObjects(
   q: ListQuery,
   bounds: ReadBounds,
 ): Promise<ListResult> {
-  const translated = compileFilter(q.query, { relationshipPaths: relationshipPaths(types.values()) });
+  const translated = compileFilter(q.query, { metadataPaths: metadataPaths(types.values()) });
   const sort = sortFor(q, translated, types);
   const view = viewFor(db, q.status);
   const base: Filter<ObjectDoc> = { bucket_id: bucket._id, ...view.match };

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { ObjectId } from 'mongodb';
-import type { Metafield, MetafieldOption } from '../../lib/db/collections.js';
+import type { Metafield, MetafieldOption } from '../../lib/metafields/definition.js';
 import {
   collectRefs,
   defaultMetadata,
