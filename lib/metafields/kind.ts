@@ -29,9 +29,9 @@ export interface DefinitionRules {
 /** Schemas of nested levels, for parent and repeater values. */
 export interface NestedSchemas {
   /** A parent's children, by the rules of the write (create or patch). */
-  level(fields: Metafield[]): Schema;
+  level: (fields: Metafield[]) => Schema;
   /** One repeater item: sending the array replaces it, so each item is checked whole. */
-  item(fields: Metafield[]): Schema;
+  item: (fields: Metafield[]) => Schema;
 }
 
 type Leaf = string | number | boolean | null;

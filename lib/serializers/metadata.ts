@@ -1,7 +1,7 @@
 import type { ObjectId } from 'mongodb';
 import type { Metafield, MetafieldType } from '../metafields/definition.js';
 import { kindOf } from '../metafields/kinds.js';
-import { isUnset, toObjectId } from '../metafields/values.js';
+import { isUnset, ownValue, toObjectId } from '../metafields/values.js';
 import { walkMetafields } from '../metafields/walk.js';
 import { isObjectId, isObjectIdHex } from '../util/object-id.js';
 import { isPlainObject } from '../util/plain-object.js';
@@ -22,9 +22,9 @@ export {
  */
 
 /**
- * Validated v3 input → stored form, written onto `base` (a copy is returned). Only the keys sent
- * are converted (a patch stays a patch); a parent value or a repeater item replaces its whole
- * stored value, and its child keys not sent get their defaults.
+ * Validated v3 input → stored form, written onto `base` (left as it was: a copy is returned).
+ * Only the keys sent change, at every depth of parents, so a patch stays a patch. A repeater's
+ * array replaces the stored one whole, and the keys an item does not send get their defaults.
  */
 export function toStoredMetadata(
   metafields: Metafield[],
@@ -33,24 +33,34 @@ export function toStoredMetadata(
 ): Record<string, unknown> {
   const out = { ...base };
   walkMetafields(metafields, input, {
-    enter: () => false,
-    leaf: ({ mf, value }) => {
-      out[mf.key] = storedValue(mf, value);
+    enter: ({ mf }) => kindOf(mf).nested?.repeats !== true,
+    leaf: ({ mf, value, path }) => {
+      setAt(out, path.split('.').slice(0, -1), mf.key, storedValue(mf, value));
     },
   });
   return out;
 }
 
+/** Writes `value` under `key` below the parents, copying each parent object so that none of `base` changes. */
+function setAt(target: Record<string, unknown>, parents: string[], key: string, value: unknown): void {
+  let node = target;
+  for (const parent of parents) {
+    const child = ownValue(node, parent);
+    const copy = isPlainObject(child) ? { ...child } : {};
+    node[parent] = copy;
+    node = copy;
+  }
+  node[key] = value;
+}
+
 function storedValue(mf: Metafield, value: unknown): unknown {
   const kind = kindOf(mf);
   if (isUnset(value) && kind.emptyIsValue !== true) return '';
-  const nested = kind.nested;
-  if (nested) {
-    const fields = nested.fields(mf);
-    const store = (item: unknown) =>
-      isPlainObject(item) ? toStoredMetadata(fields, item, defaultMetadata(fields)) : item;
-    if (nested.repeats) return Array.isArray(value) ? value.map(store) : value;
-    return store(value);
+  if (kind.nested?.repeats === true && Array.isArray(value)) {
+    const fields = kind.nested.fields(mf);
+    return value.map((item: unknown) =>
+      isPlainObject(item) ? toStoredMetadata(fields, item, defaultMetadata(fields)) : item,
+    );
   }
   return kind.store ? kind.store(value, mf) : value;
 }

@@ -30,10 +30,7 @@ export async function createDraftRevision(
   if (input.title !== undefined) next.title = input.title;
   if (input.content !== undefined) next.content = input.content;
   if (input.metadata !== undefined) {
-    next.metadata = {
-      ...current.metadata,
-      ...(await prepareMetadata(db, validators, bucket, type, input.metadata, 'patch')),
-    };
+    next.metadata = await prepareMetadata(db, validators, bucket, type, input.metadata, current.metadata);
     next.refs = collectRefs(type.metafields, next.metadata);
   }
   // Step order and why: see pending-writes.ts.

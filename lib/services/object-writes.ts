@@ -3,7 +3,7 @@ import { objectsCollection, type BucketDoc, type ObjectDoc, type ObjectTypeDoc }
 import { SlugTakenError } from '../errors/domain-errors.js';
 import { BadRequestError } from '../errors/http-errors.js';
 import { isDuplicateKey } from '../errors/mongo-errors.js';
-import { collectRefs, defaultMetadata } from '../serializers/metadata.js';
+import { collectRefs } from '../serializers/metadata.js';
 import type { ObjectCreate, ObjectPatch } from '../types/bodies.generated.js';
 import { assertValid } from '../validation/ajv-messages.js';
 import type { MetadataValidators } from '../validation/metadata-schema.js';
@@ -66,10 +66,7 @@ export async function createObject(
   scheduledStatus(input, publishAt);
   const type = await typeForWrite(db, bucket, input.type);
   const locale = resolveLocale(type, input.locale);
-  const metadata = {
-    ...defaultMetadata(type.metafields),
-    ...(await prepareMetadata(db, validators, bucket, type, input.metadata, 'create')),
-  };
+  const metadata = await prepareMetadata(db, validators, bucket, type, input.metadata, null);
   const status = publishAt ? 'draft' : (input.status ?? 'published');
   const objects = objectsCollection(db);
   // Step order and why: see pending-writes.ts.
@@ -144,10 +141,7 @@ export async function updateObject(
   if (input.order !== undefined) next.order = input.order;
   if (input.locale !== undefined) next.locale = resolveLocale(type, input.locale);
   if (input.metadata !== undefined) {
-    next.metadata = {
-      ...current.metadata,
-      ...(await prepareMetadata(db, validators, bucket, type, input.metadata, 'patch')),
-    };
+    next.metadata = await prepareMetadata(db, validators, bucket, type, input.metadata, current.metadata);
     next.refs = collectRefs(type.metafields, next.metadata);
   }
   if (publishAt !== undefined) next.publish_at = publishAt;

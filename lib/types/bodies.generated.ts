@@ -86,7 +86,7 @@ export interface ObjectCreate {
   unpublish_at?: string | number | null;
 }
 /**
- * Body of PATCH /objects/{id}: only sent properties change; within metadata only sent keys change.
+ * Body of PATCH /objects/{id}: only sent properties change; within metadata only sent keys change, at every depth of parent Metafields, while a repeater's array replaces the stored one whole.
  */
 export interface ObjectPatch {
   title?: string;

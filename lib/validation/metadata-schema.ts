@@ -14,23 +14,28 @@ const EMPTY: Schema = { enum: ['', null] };
 
 /**
  * The JSON Schema (draft 2020-12) of an Object's `metadata` for one Object type, from each
- * kind's `value` schema. Create mode lists required keys; patch mode checks only the keys sent.
- * A parent value or a repeater item replaces its whole stored value, so nested levels always
- * use create rules. `regex` is deliberately absent: it is checked in code with JavaScript
+ * kind's `value` schema. Create mode lists required keys; patch mode checks only the keys sent,
+ * at every depth of parents, as a patch changes only those (the write then checks `required`
+ * on the result, see missingRequired). A repeater item replaces its whole stored value, so items
+ * always use create rules. `regex` is deliberately absent: it is checked in code with JavaScript
  * semantics so that `regex_message` can be reported (see MetadataValidators).
  */
 export function metadataJsonSchema(metafields: Metafield[], mode: MetadataMode): object {
-  return levelSchema(metafields, mode === 'create');
+  return (mode === 'create' ? CREATE : PATCH).level(metafields);
 }
 
-const NESTED: NestedSchemas = {
-  level: (fields) => levelSchema(fields, true),
-  item: (fields) => levelSchema(fields, true),
+const CREATE: NestedSchemas = {
+  level: (fields) => levelSchema(fields, true, CREATE),
+  item: (fields) => levelSchema(fields, true, CREATE),
+};
+const PATCH: NestedSchemas = {
+  level: (fields) => levelSchema(fields, false, PATCH),
+  item: CREATE.item,
 };
 
-function levelSchema(metafields: Metafield[], requireKeys: boolean): Schema {
+function levelSchema(metafields: Metafield[], requireKeys: boolean, nested: NestedSchemas): Schema {
   // fromEntries defines own properties, so a key like "__proto__" cannot alter the prototype.
-  const properties = Object.fromEntries(metafields.map((mf) => [mf.key, valueSchema(mf)]));
+  const properties = Object.fromEntries(metafields.map((mf) => [mf.key, valueSchema(mf, nested)]));
   const required = requireKeys ? metafields.filter((mf) => mf.required === true).map((mf) => mf.key) : [];
   return {
     type: 'object',
@@ -40,9 +45,9 @@ function levelSchema(metafields: Metafield[], requireKeys: boolean): Schema {
   };
 }
 
-function valueSchema(mf: Metafield): Schema {
+function valueSchema(mf: Metafield, nested: NestedSchemas): Schema {
   const kind = kindOf(mf);
-  const shape = kind.value(mf, NESTED);
+  const shape = kind.value(mf, nested);
   // Where "" and null are values (json), `required` refuses exactly those.
   if (kind.emptyIsValue === true) return mf.required === true ? { ...shape, not: EMPTY } : shape;
   return mf.required === true ? shape : { anyOf: [EMPTY, shape] };

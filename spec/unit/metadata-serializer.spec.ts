@@ -92,7 +92,7 @@ describe('metadata serializers', () => {
   });
 
   describe('toStoredMetadata', () => {
-    const stored = toStoredMetadata(FIELDS, input);
+    const stored = toStoredMetadata(FIELDS, input, defaultMetadata(FIELDS));
 
     it('stores relationships as ObjectIds', () => {
       assert.ok(isHexId(stored.author, A));
@@ -108,7 +108,7 @@ describe('metadata serializers', () => {
       assert.equal(toStoredMetadata([COLOR], { color: 'red' }).color, 'red');
     });
 
-    it('recurses into parents, filling children not sent with their defaults', () => {
+    it('recurses into parents, keeping the children not sent as the base has them', () => {
       const seo = stored.seo as Record<string, unknown>;
       assert.equal(seo.title, 'Untitled');
       assert.ok(isHexId(seo.og, B));
@@ -143,6 +143,24 @@ describe('metadata serializers', () => {
 
     it('converts only the keys sent, so a patch stays a patch', () => {
       assert.deepEqual(Object.keys(toStoredMetadata(FIELDS, { price: 1 })), ['price']);
+    });
+
+    it('changes only the sent keys at every depth of parents, and leaves the base as it was', () => {
+      const fields = [
+        mf('parent', 'a', { children: [mf('parent', 'b', { children: [mf('text', 'x'), mf('text', 'y')] })] }),
+      ];
+      const base = { a: { b: { x: 'X', y: 'Y' } }, other: 1 };
+      assert.deepEqual(toStoredMetadata(fields, { a: { b: { y: 'Y2' } } }, base), {
+        a: { b: { x: 'X', y: 'Y2' } },
+        other: 1,
+      });
+      assert.deepEqual(base, { a: { b: { x: 'X', y: 'Y' } }, other: 1 });
+    });
+
+    it('replaces a repeater whole, each item with defaults for the keys it does not send', () => {
+      const base = { sections: [{ heading: 'Old' }, { heading: 'Older' }] };
+      const out = toStoredMetadata([SECTIONS], { sections: [{ heading: 'New' }] }, base);
+      assert.deepEqual(out, { sections: [{ heading: 'New', ref: '', more: '', tone: '' }] });
     });
 
     it('collapses relationship ids that differ only in letter case', () => {
@@ -184,7 +202,7 @@ describe('metadata serializers', () => {
 
   describe('collectRefs', () => {
     it('finds ids at the top level, in parents and in repeater items, deduplicated', () => {
-      const refs = collectRefs(FIELDS, toStoredMetadata(FIELDS, input));
+      const refs = collectRefs(FIELDS, toStoredMetadata(FIELDS, input, defaultMetadata(FIELDS)));
       assert.ok(refs.every((id) => id instanceof ObjectId));
       assert.deepEqual(
         refs.map((id) => id.toHexString()),
@@ -218,7 +236,7 @@ describe('metadata serializers', () => {
 
   describe('renderMetadata', () => {
     it('round-trips input through the stored form to the v3 response shapes', () => {
-      const out = renderMetadata(FIELDS, toStoredMetadata(FIELDS, input), CTX);
+      const out = renderMetadata(FIELDS, toStoredMetadata(FIELDS, input, defaultMetadata(FIELDS)), CTX);
       assert.deepEqual(out, {
         headline: 'Hi',
         price: 9.5,

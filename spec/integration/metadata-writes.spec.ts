@@ -1,0 +1,55 @@
+import assert from 'node:assert/strict';
+import { BucketSuite } from '../support/bucket-suite.js';
+import { mf } from '../support/metadata-helpers.js';
+
+const text = (key: string, value = '') => mf('text', key, { value });
+const og = mf('parent', 'og', { children: [text('title'), text('image_alt')] });
+const seo = mf('parent', 'seo', { children: [text('meta_title'), text('meta_desc'), og] });
+const links = mf('repeater', 'links', { repeater_fields: [text('label'), text('href', '/')] });
+
+describe('Object metadata writes', () => {
+  const suite = new BucketSuite('writes', (api) =>
+    api.post('/object-types', { title: 'Pages', metafields: [seo, links] }).expect(200),
+  );
+  const create = async (metadata: Record<string, unknown>): Promise<string> =>
+    (await suite.api.post('/objects', { title: 'P', type: 'pages', metadata }).expect(200)).body.object.id;
+
+  describe('PATCH of a parent', () => {
+    it('changes only the children sent and keeps the others', async () => {
+      const id = await create({ seo: { meta_title: 'MT', meta_desc: 'MD' } });
+      const res = await suite.api.patch(`/objects/${id}`, { metadata: { seo: { meta_title: 'MT2' } } }).expect(200);
+      assert.equal(res.body.object.metadata.seo.meta_title, 'MT2');
+      assert.equal(res.body.object.metadata.seo.meta_desc, 'MD');
+      const again = await suite.api.get(`/objects/${id}?status=any`).expect(200);
+      assert.equal(again.body.object.metadata.seo.meta_desc, 'MD');
+    });
+
+    it('does so at every depth of nested parents', async () => {
+      const id = await create({ seo: { meta_title: 'MT', og: { title: 'OG', image_alt: 'Alt' } } });
+      const res = await suite.api.patch(`/objects/${id}`, { metadata: { seo: { og: { title: 'OG2' } } } }).expect(200);
+      assert.deepEqual(res.body.object.metadata.seo.og, { title: 'OG2', image_alt: 'Alt' });
+      assert.equal(res.body.object.metadata.seo.meta_title, 'MT');
+    });
+
+    it('keeps the children of a draft revision made the same way', async () => {
+      const id = await create({ seo: { meta_title: 'MT', meta_desc: 'MD' } });
+      await suite.api.post(`/objects/${id}/revisions`, { metadata: { seo: { meta_desc: 'MD2' } } }).expect(200);
+      const draft = await suite.api.get(`/objects/${id}?status=any`).expect(200);
+      assert.deepEqual(
+        [draft.body.object.metadata.seo.meta_title, draft.body.object.metadata.seo.meta_desc],
+        ['MT', 'MD2'],
+      );
+    });
+  });
+
+  it('PATCH of a repeater replaces the whole array, items getting defaults for keys not sent', async () => {
+    const id = await create({
+      links: [
+        { label: 'A', href: '/a' },
+        { label: 'B', href: '/b' },
+      ],
+    });
+    const res = await suite.api.patch(`/objects/${id}`, { metadata: { links: [{ label: 'C' }] } }).expect(200);
+    assert.deepEqual(res.body.object.metadata.links, [{ label: 'C', href: '/' }]);
+  });
+});
