@@ -24,12 +24,12 @@ export interface MetadataRenderContext {
 
 /**
  * Stored metadata → v3 response, each value by its kind's `render` (lib/metafields/kinds.ts):
- * - empty values ("" / null) are returned as stored, for every type;
+ * - a Metafield without a value (absent, "" or null as stored) answers its kind's empty value:
+ *   null, [], false or "" (json keeps a stored "" or null: they are its values);
  * - select-dropdown → { key, value }; a key no longer among the options answers value = key;
  * - file → { url, imgproc_url }, or null when the media item is gone;
  * - object/objects → hex ids, or ctx.renderRelated(doc) where populate expanded them;
- * - keys defined by the type but absent from the stored document are omitted (no invented
- *   values); stored top-level keys the type no longer defines are passed through with ObjectIds as hex.
+ * - stored top-level keys the type no longer defines are passed through with ObjectIds as hex.
  * Never throws on a stored value whose shape predates a change of the Metafield's type: values
  * that do not fit the current type are passed through.
  */
@@ -38,13 +38,16 @@ export function renderMetadata(
   stored: Record<string, unknown>,
   ctx: MetadataRenderContext,
 ): ApiMetadata {
-  const rendered = walkMetafields(metafields, stored, { leaf: ({ mf, value }) => renderValue(mf, value, ctx) });
+  const rendered = walkMetafields(metafields, stored, {
+    absent: true,
+    leaf: ({ mf, value, present }) => renderValue(mf, value, present, ctx),
+  });
   const stale = Object.entries(stored).filter(([key]) => !Object.hasOwn(rendered, key));
   return { ...rendered, ...Object.fromEntries(stale.map(([key, value]) => [key, passThrough(value)])) };
 }
 
-function renderValue(mf: Metafield, value: unknown, ctx: MetadataRenderContext): unknown {
-  if (isUnset(value)) return value;
+function renderValue(mf: Metafield, value: unknown, present: boolean, ctx: MetadataRenderContext): unknown {
   const kind = kindOf(mf);
+  if (isUnset(value) && !(kind.emptyIsValue === true && present)) return kind.empty();
   return kind.render ? kind.render(value, mf, ctx) : passThrough(value);
 }

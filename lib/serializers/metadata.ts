@@ -17,8 +17,9 @@ export {
 /*
  * Stored form (see ObjectDoc): each kind's `store` (lib/metafields/kinds.ts): object → ObjectId,
  * objects → ObjectId[], select-dropdown → the option key, parent → nested object, repeater →
- * array of objects; everything else as sent. Empty values ("" or null) are stored as "" for
- * every kind except json, whose null is a real JSON value and is kept.
+ * array of objects; everything else as sent. "" and null mean "no value" and are stored as the
+ * kind's empty value (null, [], false or ""), the same value a read answers, so a query for
+ * what a client sees finds it. json keeps "" and null: they are JSON values of their own.
  */
 
 /**
@@ -55,7 +56,7 @@ function setAt(target: Record<string, unknown>, parents: string[], key: string, 
 
 function storedValue(mf: Metafield, value: unknown): unknown {
   const kind = kindOf(mf);
-  if (isUnset(value) && kind.emptyIsValue !== true) return '';
+  if (isUnset(value) && kind.emptyIsValue !== true) return kind.empty();
   if (kind.nested?.repeats === true && Array.isArray(value)) {
     const fields = kind.nested.fields(mf);
     return value.map((item: unknown) =>
@@ -67,7 +68,8 @@ function storedValue(mf: Metafield, value: unknown): unknown {
 
 /**
  * The stored values an Object gets on create for keys not sent: each Metafield's default
- * `value` in stored form ("" when it has none), parent → its children's defaults, repeater → [].
+ * `value` in stored form (its kind's empty value when it has none), parent → its children's
+ * defaults, repeater → [].
  */
 export function defaultMetadata(metafields: Metafield[]): Record<string, unknown> {
   return walkMetafields(

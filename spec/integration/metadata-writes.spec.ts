@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { BucketSuite } from '../support/bucket-suite.js';
+import { everyMetafield } from '../support/fixtures.js';
 import { mf } from '../support/metadata-helpers.js';
 
 const text = (key: string, value = '') => mf('text', key, { value });
@@ -8,9 +9,11 @@ const seo = mf('parent', 'seo', { children: [text('meta_title'), text('meta_desc
 const links = mf('repeater', 'links', { repeater_fields: [text('label'), text('href', '/')] });
 
 describe('Object metadata writes', () => {
-  const suite = new BucketSuite('writes', (api) =>
-    api.post('/object-types', { title: 'Pages', metafields: [seo, links] }).expect(200),
-  );
+  const suite = new BucketSuite('writes', async (api) => {
+    await api.post('/object-types', { title: 'Pages', metafields: [seo, links] }).expect(200);
+    await api.post('/object-types', { title: 'Authors' }).expect(200);
+    await api.post('/object-types', { title: 'Posts', metafields: everyMetafield }).expect(200);
+  });
   const create = async (metadata: Record<string, unknown>): Promise<string> =>
     (await suite.api.post('/objects', { title: 'P', type: 'pages', metadata }).expect(200)).body.object.id;
 
@@ -51,5 +54,40 @@ describe('Object metadata writes', () => {
     });
     const res = await suite.api.patch(`/objects/${id}`, { metadata: { links: [{ label: 'C' }] } }).expect(200);
     assert.deepEqual(res.body.object.metadata.links, [{ label: 'C', href: '/' }]);
+  });
+
+  describe('values left unset', () => {
+    /** An Object of everyMetafield's type with no value sent, as a read answers it (the fixture's defaults are empty). */
+    const EMPTY: Record<string, unknown> = Object.fromEntries([
+      ...['headline', 'summary', 'body', 'notes', 'size', 'extra'].map((k) => [k, '']),
+      ...['colour', 'price', 'launch', 'image', 'author'].map((k) => [k, null]),
+      ...['tags', 'related', 'links'].map((k) => [k, []]),
+      ['featured', false],
+      ['seo', { title: '', weight: null }],
+    ]);
+
+    it('answer the empty value of their kind, not "" whatever the type', async () => {
+      const res = await suite.api.post('/objects', { title: 'E', type: 'posts' }).expect(200);
+      assert.deepEqual(res.body.object.metadata, EMPTY);
+      const read = await suite.api.get(`/objects/${res.body.object.id}`).expect(200);
+      assert.deepEqual(read.body.object.metadata, EMPTY);
+    });
+
+    it('take "" on write as "no value", and take back the empty values a read answers', async () => {
+      const full = { headline: 'Hi', price: 3, launch: '2026-01-31', colour: 'g', tags: ['news'], seo: { weight: 2 } };
+      const id = (await suite.api.post('/objects', { title: 'F', type: 'posts', metadata: full }).expect(200)).body
+        .object.id;
+      const cleared = { headline: '', price: '', launch: '', colour: '', tags: '', seo: { weight: '' } };
+      const res = await suite.api.patch(`/objects/${id}`, { metadata: cleared }).expect(200);
+      assert.deepEqual(res.body.object.metadata, EMPTY);
+      await suite.api.patch(`/objects/${id}`, { metadata: EMPTY }).expect(200);
+    });
+
+    it('are stored as answered, so a query for the answered value finds them', async () => {
+      const id = (await suite.api.post('/objects', { title: 'Q', type: 'posts' }).expect(200)).body.object.id;
+      const query = JSON.stringify({ id, 'metadata.price': null, 'metadata.colour': null, 'metadata.launch': null });
+      const found = await suite.api.get(`/objects?props=id&query=${encodeURIComponent(query)}`).expect(200);
+      assert.deepEqual(found.body.objects, [{ id }]);
+    });
   });
 });

@@ -124,7 +124,7 @@ describe('metadata serializers', () => {
         [A, B],
       );
       assert.equal(first.tone, 'k');
-      assert.deepEqual(second, { heading: '', ref: '', more: '', tone: '' });
+      assert.deepEqual(second, { heading: '', ref: null, more: [], tone: null });
     });
 
     it('keeps other values as sent', () => {
@@ -136,9 +136,19 @@ describe('metadata serializers', () => {
       assert.equal(stored.cover, 'cover.png');
     });
 
-    it('stores "" and null as "" except for json, whose null is a value', () => {
-      const out = toStoredMetadata(FIELDS, { headline: null, author: null, related: '', data: null, color: '' });
-      assert.deepEqual(out, { headline: '', color: '', author: '', related: '', data: null });
+    it('stores "" and null as the kind\'s empty value, except for json, where they are values', () => {
+      const sent = { headline: null, price: '', on: null, tags: '', author: null, related: '', color: '', data: '' };
+      assert.deepEqual(toStoredMetadata(FIELDS, sent), {
+        headline: '',
+        price: null,
+        on: false,
+        tags: [],
+        author: null,
+        related: [],
+        color: null,
+        data: '',
+      });
+      assert.deepEqual(toStoredMetadata(FIELDS, { data: null }), { data: null });
     });
 
     it('converts only the keys sent, so a patch stays a patch', () => {
@@ -160,7 +170,7 @@ describe('metadata serializers', () => {
     it('replaces a repeater whole, each item with defaults for the keys it does not send', () => {
       const base = { sections: [{ heading: 'Old' }, { heading: 'Older' }] };
       const out = toStoredMetadata([SECTIONS], { sections: [{ heading: 'New' }] }, base);
-      assert.deepEqual(out, { sections: [{ heading: 'New', ref: '', more: '', tone: '' }] });
+      assert.deepEqual(out, { sections: [{ heading: 'New', ref: null, more: [], tone: null }] });
     });
 
     it('collapses relationship ids that differ only in letter case', () => {
@@ -186,7 +196,7 @@ describe('metadata serializers', () => {
         SECTIONS,
       ]);
       assert.equal(defaults.t, 'hello');
-      assert.equal(defaults.n, '');
+      assert.equal(defaults.n, null);
       assert.ok(isHexId(defaults.o, A));
       assert.deepEqual(
         (defaults.os as ObjectId[]).map((id) => id.toHexString()),
@@ -195,7 +205,7 @@ describe('metadata serializers', () => {
       assert.equal(defaults.s, 'red');
       assert.equal(defaults.sw, true);
       assert.deepEqual(defaults.cb, ['x']);
-      assert.deepEqual(defaults.seo, { title: 'Untitled', og: '', image: '' });
+      assert.deepEqual(defaults.seo, { title: 'Untitled', og: null, image: null });
       assert.deepEqual(defaults.sections, []);
     });
   });
@@ -251,7 +261,7 @@ describe('metadata serializers', () => {
         seo: { title: 'Untitled', og: B, image: MEDIA['og.png'] },
         sections: [
           { heading: 'One', ref: C, more: [A, B], tone: { key: 'k', value: 'Kind' } },
-          { heading: '', ref: '', more: '', tone: '' },
+          { heading: '', ref: null, more: [], tone: null },
         ],
       });
     });
@@ -281,8 +291,24 @@ describe('metadata serializers', () => {
       assert.deepEqual(out, { headline: 'x', old: { ids: [C] } });
     });
 
-    it('omits defined keys the stored document lacks', () => {
-      assert.deepEqual(renderMetadata(FIELDS, { price: 3 }, CTX), { price: 3 });
+    it("answers each defined key the stored document lacks, or holds empty, with its kind's empty value", () => {
+      const empties = {
+        headline: '',
+        on: false,
+        when: null,
+        tags: [],
+        data: null,
+        cover: null,
+        color: null,
+        author: null,
+        related: [],
+        seo: { title: '', og: null, image: null },
+        sections: [],
+      };
+      assert.deepEqual(renderMetadata(FIELDS, { price: 3 }, CTX), { price: 3, ...empties });
+      const legacy = { price: '', headline: null, on: '', when: '', tags: '', cover: '', color: '', related: '' };
+      assert.deepEqual(renderMetadata(FIELDS, legacy, CTX), { price: null, ...empties });
+      assert.deepEqual(renderMetadata([mf('json', 'data')], { data: '' }, CTX), { data: '' });
     });
 
     it('passes through values stored before a Metafield changed type', () => {
