@@ -29,7 +29,8 @@ export interface MetadataRenderContext {
  * - select-dropdown → { key, value }; a key no longer among the options answers value = key;
  * - file → { url, imgproc_url }, or null when the media item is gone;
  * - object/objects → hex ids, or ctx.renderRelated(doc) where populate expanded them;
- * - stored top-level keys the type no longer defines are passed through with ObjectIds as hex.
+ * - only the type's current Metafields are answered: values of Metafields removed from the type
+ *   stay stored (revisions keep them, and they come back if the Metafield does) but are not shown.
  * Never throws on a stored value whose shape predates a change of the Metafield's type: values
  * that do not fit the current type are passed through.
  */
@@ -38,12 +39,10 @@ export function renderMetadata(
   stored: Record<string, unknown>,
   ctx: MetadataRenderContext,
 ): ApiMetadata {
-  const rendered = walkMetafields(metafields, stored, {
+  return walkMetafields(metafields, stored, {
     absent: true,
     leaf: ({ mf, value, present }) => renderValue(mf, value, present, ctx),
   });
-  const stale = Object.entries(stored).filter(([key]) => !Object.hasOwn(rendered, key));
-  return { ...rendered, ...Object.fromEntries(stale.map(([key, value]) => [key, passThrough(value)])) };
 }
 
 function renderValue(mf: Metafield, value: unknown, present: boolean, ctx: MetadataRenderContext): unknown {

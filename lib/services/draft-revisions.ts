@@ -29,10 +29,8 @@ export async function createDraftRevision(
   const next = { ...current, status: 'draft' as const, modified_at: now };
   if (input.title !== undefined) next.title = input.title;
   if (input.content !== undefined) next.content = input.content;
-  if (input.metadata !== undefined) {
-    next.metadata = await prepareMetadata(db, validators, bucket, type, input.metadata, current.metadata);
-    next.refs = collectRefs(type.metafields, next.metadata);
-  }
+  next.metadata = await prepareMetadata(db, validators, bucket, type, input.metadata, current.metadata);
+  next.refs = collectRefs(type.metafields, next.metadata);
   // Step order and why: see pending-writes.ts.
   await markPending(db, current._id, bucket._id);
   await objectsCollection(db).replaceOne({ _id: current._id, bucket_id: bucket._id }, next);

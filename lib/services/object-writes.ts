@@ -140,10 +140,9 @@ export async function updateObject(
   if (input.thumbnail !== undefined) next.thumbnail = input.thumbnail;
   if (input.order !== undefined) next.order = input.order;
   if (input.locale !== undefined) next.locale = resolveLocale(type, input.locale);
-  if (input.metadata !== undefined) {
-    next.metadata = await prepareMetadata(db, validators, bucket, type, input.metadata, current.metadata);
-    next.refs = collectRefs(type.metafields, next.metadata);
-  }
+  // Every write judges the whole metadata by the type as it is now (a Metafield made required later).
+  next.metadata = await prepareMetadata(db, validators, bucket, type, input.metadata, current.metadata);
+  next.refs = collectRefs(type.metafields, next.metadata);
   if (publishAt !== undefined) next.publish_at = publishAt;
   if (unpublishAt !== undefined) next.unpublish_at = unpublishAt;
   if (publishAt) next.status = 'draft';

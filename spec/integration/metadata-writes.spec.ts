@@ -90,4 +90,46 @@ describe('Object metadata writes', () => {
       assert.deepEqual(found.body.objects, [{ id }]);
     });
   });
+
+  describe('after the type changes', () => {
+    const code = (extra = {}) => mf('text', 'code', { value: '', ...extra });
+    const notes = (metafields: unknown[]) => suite.api.patch('/object-types/notes', { metafields }).expect(200);
+    const read = async (id: string) => (await suite.api.get(`/objects/${id}`).expect(200)).body.object.metadata;
+    before(() => suite.api.post('/object-types', { title: 'Notes', metafields: [code(), text('old')] }).expect(200));
+
+    it('answers only the current Metafields, and keeps the stored values of removed ones', async () => {
+      await notes([code(), text('old')]);
+      const id = (
+        await suite.api.post('/objects', { title: 'N', type: 'notes', metadata: { old: 'kept' } }).expect(200)
+      ).body.object.id;
+      await notes([code()]);
+      assert.deepEqual(await read(id), { code: '' });
+      await suite.api.patch(`/objects/${id}`, { metadata: { code: 'C1' } }).expect(200);
+      const revisions = (await suite.api.get(`/objects/${id}/revisions`).expect(200)).body.revisions;
+      assert.ok(revisions.every((r: { metadata: object }) => !('old' in r.metadata)));
+      await notes([code(), text('old')]);
+      assert.deepEqual(await read(id), { code: 'C1', old: 'kept' });
+    });
+
+    it('enforces a Metafield made required later on the next write of each Object', async () => {
+      await notes([code(), text('old')]);
+      const id = (await suite.api.post('/objects', { title: 'N', type: 'notes' }).expect(200)).body.object.id;
+      await notes([code({ required: true })]);
+      await suite.api.get(`/objects/${id}`).expect(200);
+      const title = await suite.api.patch(`/objects/${id}`, { title: 'Renamed' }).expect(400);
+      assert.match(title.body.message, /invalid value for key "code" of type "text": a value is required/);
+      const draft = await suite.api.post(`/objects/${id}/revisions`, { title: 'Draft' }).expect(400);
+      assert.match(draft.body.message, /key "code" of type "text": a value is required/);
+      await suite.api.patch(`/objects/${id}`, { title: 'Renamed', metadata: { code: 'C2' } }).expect(200);
+    });
+
+    it('enforces a required child made so later inside a parent', async () => {
+      const parent = (required: boolean) => mf('parent', 'box', { children: [code({ required }), text('note')] });
+      await notes([parent(false)]);
+      const id = (await suite.api.post('/objects', { title: 'N', type: 'notes' }).expect(200)).body.object.id;
+      await notes([parent(true)]);
+      const res = await suite.api.patch(`/objects/${id}`, { metadata: { box: { note: 'n' } } }).expect(400);
+      assert.match(res.body.message, /key "box.code" of type "text": a value is required/);
+    });
+  });
 });

@@ -286,9 +286,10 @@ describe('metadata serializers', () => {
       assert.deepEqual(renderMetadata([mf('file', 'cover')], { cover: 'deleted.png' }, CTX), { cover: null });
     });
 
-    it('keeps keys the type no longer defines, with ObjectIds as hex', () => {
-      const out = renderMetadata([mf('text', 'headline')], { headline: 'x', old: { ids: [new ObjectId(C)] } }, CTX);
-      assert.deepEqual(out, { headline: 'x', old: { ids: [C] } });
+    it('answers only the Metafields the type defines now, at every depth', () => {
+      const fields = [mf('text', 'headline'), mf('parent', 'seo', { children: [mf('text', 'title')] })];
+      const stored = { headline: 'x', old: { ids: [new ObjectId(C)] }, seo: { title: 't', gone: 1 } };
+      assert.deepEqual(renderMetadata(fields, stored, CTX), { headline: 'x', seo: { title: 't' } });
     });
 
     it("answers each defined key the stored document lacks, or holds empty, with its kind's empty value", () => {
