@@ -4,6 +4,11 @@
 import type { Metafield } from '../metafields/definition.js';
 
 /**
+ * One emoji as it shows: a pictograph with its variation selector, skin tone or zero-width-joined sequence, a flag, a keycap or a tag sequence; "" for none.
+ */
+export type Emoji = string;
+
+/**
  * Each request-body schema by name: what `assertValid(name, …)` proves a body to be.
  */
 export interface BodySchemas {
@@ -121,7 +126,7 @@ export interface ObjectTypeCreate {
    */
   slug?: string;
   singular?: string;
-  emoji?: string;
+  emoji?: Emoji;
   singleton?: boolean;
   metafields?: Metafield[];
   /**
@@ -151,7 +156,7 @@ export interface ObjectTypePatch {
    */
   slug?: string;
   singular?: string;
-  emoji?: string;
+  emoji?: Emoji;
   singleton?: boolean;
   metafields?: Metafield[];
   /**
