@@ -40,6 +40,8 @@ export const REPEATING_ITEMS: Schema = {
 
 export const DATE_PATTERN = '^\\d{4}-\\d{2}-\\d{2}$';
 export const RELATIONSHIP = "is an Object relationship; query it by the related Object's id";
+export const SELECT =
+  'is a select-dropdown; query its option key as it is or through .key, or its option value through .value';
 
 /** Code points, as Ajv's minLength/maxLength count them (not graphemes, not UTF-16 units). */
 const lengthOf = (text: string): number => Array.from(text).length;

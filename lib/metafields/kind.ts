@@ -1,5 +1,5 @@
 import type { Operator } from '../query/operators.js';
-import type { FieldValueType } from '../query/validate-filter.js';
+import type { FieldValueType, Leaf } from '../query/validate-filter.js';
 import type { MetadataRenderContext } from '../serializers/metadata-render.js';
 import type { BoundsReport } from '../validation/json-bounds.js';
 import type { Metafield, MetafieldOf, MetafieldType } from './definition.js';
@@ -33,8 +33,6 @@ export interface NestedSchemas {
   /** One repeater item: sending the array replaces it, so each item is checked whole. */
   item: (fields: Metafield[]) => Schema;
 }
-
-type Leaf = string | number | boolean | null;
 
 /** How one metadata path is queried. */
 export interface PathQuery {

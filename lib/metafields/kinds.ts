@@ -8,6 +8,7 @@ import {
   METAFIELD_LIST,
   RELATIONSHIP,
   REPEATING_ITEMS,
+  SELECT,
   STRING,
   TEXT,
   nonEmpty,
@@ -16,7 +17,15 @@ import {
   renderRelated,
   storeIds,
 } from './kind-parts.js';
-import { enumOf, findSelectOption, optionKey, optionValues, quoteList, selectSpellings } from './options.js';
+import {
+  enumOf,
+  findSelectOption,
+  keysAnsweringValue,
+  optionKey,
+  optionValues,
+  quoteList,
+  selectSpellings,
+} from './options.js';
 import { passThrough, toObjectId } from './values.js';
 
 /*
@@ -48,7 +57,19 @@ export const METAFIELD_KINDS: { readonly [T in MetafieldType]: MetafieldKind<T> 
       return option ? { key: optionKey(option), value: option.value } : { key: value, value };
     },
     sortable: true,
-    query: { as: 'text' },
+    // Stored as the option key, answered as {key, value}: both halves can be queried.
+    query: {
+      as: 'text',
+      closed: SELECT,
+      fields: (mf) => ({
+        key: { as: 'text' },
+        value: {
+          as: 'text',
+          operators: ['$eq', '$ne', '$in', '$nin', '$not'],
+          expand: (value) => keysAnsweringValue(mf, value),
+        },
+      }),
+    },
     optionField: 'key',
   },
   object: {
@@ -188,7 +209,7 @@ export const METAFIELD_KINDS: { readonly [T in MetafieldType]: MetafieldKind<T> 
     store: (value) =>
       typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : value,
     sortable: true,
-    query: { as: 'text' },
+    query: { as: 'number' },
   },
 };
 

@@ -33,3 +33,14 @@ export function quoteList(values: string[]): string {
 export function enumOf(values: string[]): Record<string, unknown> {
   return values.length > 0 ? { enum: [...new Set(values)] } : { not: {} };
 }
+
+/**
+ * The stored keys whose answered `value` is `value`: the options with that value, and `value`
+ * itself when no option has it as key, since such a stored key answers itself as value.
+ */
+export function keysAnsweringValue<V>(mf: Metafield, value: V): (V | string)[] {
+  const options = optionList(mf);
+  const keys: (V | string)[] = options.filter((o) => o.value === value).map(optionKey);
+  if (!options.some((o) => optionKey(o) === value)) keys.push(value);
+  return keys;
+}

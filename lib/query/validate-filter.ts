@@ -111,7 +111,8 @@ export function parseIsoDate(text: string): Date | null {
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
-type Leaf = string | number | boolean | null;
+/** One value of a condition. */
+export type Leaf = string | number | boolean | null;
 
 function isLeaf(value: unknown): value is Leaf {
   return (
@@ -211,7 +212,10 @@ class FilterValidator {
       if (!this.visit()) return;
       const at = `${site.at}.${op}`;
       const usage = fieldUsage(op);
-      if (usage) this.kinds[usage.kind]({ ...site, at, siblings: obj }, value);
+      const allowed = site.field?.operators;
+      if (usage && allowed && !allowed.has(op))
+        this.add(at, `${op} does not apply here; use ${[...allowed].join(', ')}`);
+      else if (usage) this.kinds[usage.kind]({ ...site, at, siblings: obj }, value);
       else if (!op.startsWith('$')) this.add(at, `"${op}" is not an operator; a condition object holds only operators`);
       else if (filterUsage(op)) this.add(at, `${op} is not allowed inside a field condition; use it at filter level`);
       else this.add(at, `unsupported operator "${op}"`);
