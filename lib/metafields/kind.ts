@@ -76,7 +76,12 @@ export interface MetafieldKind<T extends MetafieldType> {
   sortable: boolean;
   query: KindQuery<T>;
   /** Nested Metafields: a parent's value is an object of them, a repeater's an array of such objects. */
-  nested?: { fields: (mf: MetafieldOf<T>) => Metafield[]; repeats: boolean };
+  nested?: {
+    fields: (mf: MetafieldOf<T>) => Metafield[];
+    repeats: boolean;
+    /** Every list of Metafield definitions the definition holds, with its path below it (definition checks). */
+    lists: (mf: MetafieldOf<T>) => Array<{ at: string; fields: Metafield[] | undefined }>;
+  };
   /** The related Object ids a value holds (input hex or stored ObjectIds). */
   relatedIds?: (value: unknown) => unknown[];
   /** The media name a value holds. */

@@ -160,7 +160,15 @@ export const METAFIELD_KINDS: { readonly [T in MetafieldType]: MetafieldKind<T> 
     empty: () => [],
     sortable: false,
     query: { as: 'text' },
-    nested: { fields: (mf) => mf.repeater_fields ?? [], repeats: true },
+    nested: {
+      fields: (mf) => mf.repeater_fields ?? [],
+      repeats: true,
+      // Ready-made items (children) each hold their own level of Metafields.
+      lists: (mf) => [
+        { at: 'repeater_fields', fields: mf.repeater_fields },
+        ...(mf.children ?? []).map((item, j) => ({ at: `children[${j}].children`, fields: item.children })),
+      ],
+    },
   },
   parent: {
     definition: { value: false, takes: { children: { schema: METAFIELD_LIST } } },
@@ -169,7 +177,11 @@ export const METAFIELD_KINDS: { readonly [T in MetafieldType]: MetafieldKind<T> 
     empty: () => ({}),
     sortable: false,
     query: { as: 'text' },
-    nested: { fields: (mf) => mf.children ?? [], repeats: false },
+    nested: {
+      fields: (mf) => mf.children ?? [],
+      repeats: false,
+      lists: (mf) => [{ at: 'children', fields: mf.children }],
+    },
   },
   markdown: TEXT,
   json: {

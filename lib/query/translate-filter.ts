@@ -1,11 +1,11 @@
 import { ObjectId } from 'mongodb';
 import { ValidationErrors } from '../errors/http-errors.js';
+import { parseIsoDate } from './iso-date.js';
 import { fieldUsage, filterUsage, type ValueKind } from './operators.js';
 import { parseQueryParam } from './parse-query-param.js';
 import { isPlainObject } from '../util/plain-object.js';
+import { classifyField } from './classify-field.js';
 import {
-  classifyField,
-  parseIsoDate,
   validateFilter,
   type FieldInfo,
   type FieldValueType,

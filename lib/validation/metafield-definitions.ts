@@ -83,14 +83,8 @@ function checkOne(m: Metafield, path: string, ctx: DefinitionContext, level: num
     else if (!kindOf(m).sortable) problems.push(`${path}.sortable is not allowed for type ${JSON.stringify(m.type)}`);
   }
   checkOptions(m, path, problems);
-  checkLevel(m.repeater_fields, `${path}.repeater_fields`, ctx, level + 1, problems);
-  if (m.type === 'repeater' && Array.isArray(m.children)) {
-    // A repeater's children are repeating items, each holding its own level of Metafields.
-    m.children.forEach((item, j) => {
-      checkLevel(item.children, `${path}.children[${j}].children`, ctx, level + 1, problems);
-    });
-  } else if (m.type === 'parent') {
-    checkLevel(m.children, `${path}.children`, ctx, level + 1, problems);
+  for (const list of kindOf(m).nested?.lists(m) ?? []) {
+    checkLevel(list.fields, `${path}.${list.at}`, ctx, level + 1, problems);
   }
 }
 
