@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { METAFIELD_SCHEMA_FILE, generateMetafieldSchema } from '../../bin/gen-metafield-schema.js';
-import { METAFIELD_KINDS, METAFIELD_TYPES } from '../../lib/metafields/kinds.js';
+import { METAFIELD_KINDS, METAFIELD_TYPES, kindOf } from '../../lib/metafields/kinds.js';
 import { walkMetafields, type MetafieldAt } from '../../lib/metafields/walk.js';
-import { mf } from '../support/metadata-helpers.js';
+import { toStoredMetadata } from '../../lib/serializers/metadata.js';
+import { everyMetafield } from '../support/fixtures.js';
+import { check, mf } from '../support/metadata-helpers.js';
 
 describe('Metafield kinds', () => {
   it('schemas/Metafield.json is what `npm run gen:types` makes of the table (run it after changing a kind)', async () => {
@@ -21,6 +23,18 @@ describe('Metafield kinds', () => {
       const kind = METAFIELD_KINDS[type];
       const [a, b] = [kind.empty(), kind.empty()];
       if (typeof a === 'object' && a !== null) assert.notEqual(a, b, type);
+    }
+  });
+
+  describe('each kind of everyMetafield', () => {
+    for (const field of everyMetafield) {
+      const kind = kindOf(field);
+      it(`${field.type}: "" is stored as its empty value, which a write takes back`, () => {
+        const stored = toStoredMetadata([field], { [field.key]: '' })[field.key];
+        if (kind.emptyIsValue === true) assert.equal(stored, '');
+        else assert.deepEqual(stored, kind.empty());
+        assert.deepEqual(check([field], { [field.key]: kind.empty() }, 'patch'), []);
+      });
     }
   });
 
