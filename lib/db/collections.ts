@@ -1,4 +1,5 @@
 import type { Collection, Db, ObjectId } from 'mongodb';
+import type { Metafield } from '../metafields/definition.js';
 
 /** A Bucket: the tenant every content document is keyed by. Keys are stored as SHA-256 digests. */
 export interface BucketDoc {
@@ -18,76 +19,6 @@ export function bucketsCollection(db: Db): Collection<BucketDoc> {
 
 /** Every collection whose documents carry bucket_id, so deleting a Bucket removes all it owns. */
 export const BUCKET_SCOPED_COLLECTIONS = ['object_types', 'objects', 'published_objects', 'revisions', 'media'];
-
-export const METAFIELD_TYPES = [
-  'text',
-  'textarea',
-  'html-textarea',
-  'select-dropdown',
-  'object',
-  'objects',
-  'file',
-  'date',
-  'radio-buttons',
-  'check-boxes',
-  'repeater',
-  'parent',
-  'markdown',
-  'json',
-  'switch',
-  'number',
-] as const;
-export type MetafieldType = (typeof METAFIELD_TYPES)[number];
-
-export interface MetafieldOption {
-  key?: string;
-  value: string;
-}
-
-/** MIME top-level types a file Metafield may restrict its media to. */
-export const MEDIA_VALIDATION_TYPES = ['image', 'video', 'audio', 'application', 'text'] as const;
-
-/** The fields every Metafield definition may carry; which apply depends on `type` (schemas/Metafield.json). */
-interface MetafieldFields {
-  id?: string;
-  title: string;
-  key: string;
-  value?: unknown;
-  required?: boolean;
-  regex?: string;
-  regex_message?: string;
-  minlength?: number;
-  maxlength?: number;
-  /** select-dropdown/radio-buttons/check-boxes: option objects; switch: "true,false" or "yes,no". */
-  options?: MetafieldOption[] | string;
-  object_type?: string;
-  repeater_fields?: Metafield[];
-  media_validation_type?: (typeof MEDIA_VALIDATION_TYPES)[number];
-  sortable?: boolean;
-  helptext?: string;
-}
-
-/** One item of a repeater: its own copies of the repeater_fields. */
-export interface RepeatingItem {
-  id?: string;
-  type: 'repeating_item';
-  title?: string;
-  key?: string;
-  children: Metafield[];
-}
-
-/** What `children` holds: nested Metafields for a parent, repeating items for a repeater, nothing otherwise. */
-type ChildrenOf<T extends MetafieldType> = T extends 'parent'
-  ? Metafield[]
-  : T extends 'repeater'
-    ? RepeatingItem[]
-    : never;
-
-/** A Metafield definition of one type. */
-export type MetafieldOf<T extends MetafieldType> = MetafieldFields & { type: T; children?: ChildrenOf<T> };
-
-/** A Metafield definition as stored on its Object type (and answered as sent). */
-export type Metafield = { [T in MetafieldType]: MetafieldOf<T> }[MetafieldType];
 
 export interface ObjectTypeDoc {
   _id: ObjectId;

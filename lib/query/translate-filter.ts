@@ -1,15 +1,16 @@
 import { ObjectId } from 'mongodb';
 import { ValidationErrors } from '../errors/http-errors.js';
+import { parseIsoDate } from './iso-date.js';
 import { fieldUsage, filterUsage, type ValueKind } from './operators.js';
 import { parseQueryParam } from './parse-query-param.js';
 import { isPlainObject } from '../util/plain-object.js';
+import { classifyField } from './classify-field.js';
 import {
-  classifyField,
-  parseIsoDate,
   validateFilter,
   type FieldInfo,
   type FieldValueType,
   type FilterContext,
+  type Leaf,
 } from './validate-filter.js';
 
 export type { FilterContext } from './validate-filter.js';
@@ -29,10 +30,21 @@ interface Site {
   siblings: Record<string, unknown>;
 }
 
+/** Where one queried value stands for several stored ones, each equality operator tests the set. */
+const EXPANDED: Readonly<Record<string, string>> = { $eq: '$in', $ne: '$nin', $in: '$in', $nin: '$nin' };
+
+function expanded(values: unknown[], field: FieldInfo | undefined): unknown[] {
+  const expand = field?.expand;
+  return expand ? [...new Set(values.flatMap((v) => expand(v as Leaf)))] : values.map((v) => convert(v, field));
+}
+
 /** Each kind's translation: the properties it contributes under the operator's Mongo name. */
 const TRANSLATE: Record<ValueKind, (value: unknown, mongo: string, site: Site) => Record<string, unknown>> = {
-  value: (value, mongo, site) => ({ [mongo]: convert(value, site.field) }),
-  values: (value, mongo, site) => ({ [mongo]: (value as unknown[]).map((v) => convert(v, site.field)) }),
+  value: (value, mongo, site) =>
+    site.field?.expand
+      ? { [EXPANDED[mongo] ?? mongo]: expanded([value], site.field) }
+      : { [mongo]: convert(value, site.field) },
+  values: (value, mongo, site) => ({ [EXPANDED[mongo] ?? mongo]: expanded(value as unknown[], site.field) }),
   // Always paired with $options so the stored form is one shape whether or not flags were sent.
   pattern: (value, mongo, site) => ({ [mongo]: value, $options: site.siblings.$options ?? '' }),
   flags: () => ({}),
@@ -52,9 +64,19 @@ function translateOperators(ops: Record<string, unknown>, site: Site): Record<st
   for (const [op, value] of Object.entries(ops)) {
     const usage = fieldUsage(op);
     if (!usage) throw new Error(`translateOperators: ${op} is not a field operator; validateFilter lets none through`);
-    Object.assign(out, TRANSLATE[usage.kind](value, usage.mongo, { ...site, siblings: ops }));
+    for (const [mongo, operand] of Object.entries(
+      TRANSLATE[usage.kind](value, usage.mongo, { ...site, siblings: ops }),
+    )) {
+      const prior = out[mongo];
+      out[mongo] = Array.isArray(prior) && Array.isArray(operand) ? bothLists(mongo, prior, operand) : operand;
+    }
   }
   return out;
+}
+
+/** An expanded $eq and $in (or $ne and $nin) land on one operator: both conditions must hold. */
+function bothLists(mongo: string, a: unknown[], b: unknown[]): unknown[] {
+  return mongo === '$nin' ? [...new Set([...a, ...b])] : a.filter((v) => b.includes(v));
 }
 
 /**
@@ -75,9 +97,16 @@ export function translateFilter(query: Record<string, unknown>, ctx: FilterConte
       continue;
     }
     const field = classifyField(key, ctx) as FieldInfo;
-    out[field.storagePath] = isPlainObject(value)
+    const condition = isPlainObject(value)
       ? translateOperators(value, { ctx, field, siblings: value })
-      : convert(value, field);
+      : field.expand
+        ? { $in: expanded([value], field) }
+        : convert(value, field);
+    // Two keys may read one stored value (a select-dropdown's .key and .value): both must hold.
+    if (Object.hasOwn(out, field.storagePath)) {
+      const both: unknown = out.$and;
+      out.$and = [...(Array.isArray(both) ? (both as unknown[]) : []), { [field.storagePath]: condition }];
+    } else out[field.storagePath] = condition;
   }
   return out;
 }

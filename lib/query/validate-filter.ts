@@ -1,21 +1,17 @@
 import { isObjectIdHex } from '../util/object-id.js';
+import type { MetadataPath } from './metadata-paths.js';
 import { isPlainObject } from '../util/plain-object.js';
 import { quote } from '../util/quote.js';
 import { mongoRegexProblem } from '../validation/regex-safety.js';
+import { classifyField } from './classify-field.js';
+import { parseIsoDate } from './iso-date.js';
 import { describeJson } from './parse-query-param.js';
 import { fieldUsage, filterUsage, type ValueKind } from './operators.js';
-import {
-  MAX_FILTER_NODES,
-  MAX_LIST_VALUES,
-  MAX_LOGICAL_DEPTH,
-  MAX_METADATA_PATH_SEGMENTS,
-  MAX_REGEX_LENGTH,
-  REGEX_FLAGS,
-} from './limits.js';
+import { MAX_FILTER_NODES, MAX_LIST_VALUES, MAX_LOGICAL_DEPTH, MAX_REGEX_LENGTH, REGEX_FLAGS } from './limits.js';
 
 export interface FilterContext {
-  /** Metadata paths (e.g. `metadata.author`) whose stored values are Object ids as ObjectIds. */
-  relationshipPaths: ReadonlySet<string>;
+  /** Metadata paths with a meaning of their own (lib/query/metadata-paths.ts); any other is text. */
+  metadataPaths?: ReadonlyMap<string, MetadataPath>;
   /**
    * The queryable keys besides `metadata.<key>`, for resources other than Objects (media).
    * Absent: the Object keys, and `status` is pointed to its own parameter.
@@ -29,80 +25,14 @@ export type FieldValueType = 'text' | 'id' | 'ref' | 'date' | 'number';
 export interface FieldInfo {
   storagePath: string;
   valueType: FieldValueType;
+  /** The operators that apply, when fewer than the value type allows. */
+  operators?: ReadonlySet<string>;
+  /** The stored values one queried value stands for. */
+  expand?: MetadataPath['expand'];
 }
 
-const FIXED_FIELDS: ReadonlyMap<string, FieldInfo> = new Map<string, FieldInfo>([
-  ['id', { storagePath: '_id', valueType: 'id' }],
-  ...(['type', 'title', 'slug', 'content', 'locale', 'created_by', 'modified_by'] as const).map(
-    (k): [string, FieldInfo] => [k, { storagePath: k, valueType: 'text' }],
-  ),
-  ...(['created_at', 'published_at', 'modified_at'] as const).map((k): [string, FieldInfo] => [
-    k,
-    { storagePath: k, valueType: 'date' },
-  ]),
-]);
-
-export const QUERYABLE_KEYS: readonly string[] = [...FIXED_FIELDS.keys(), 'metadata.<key>'];
-
-const SEGMENT = /^[A-Za-z0-9_-]+$/;
-/** Legal as Mongo field names, but they reach JavaScript prototypes wherever paths are walked. */
-const RESERVED_SEGMENTS = new Set(['__proto__', 'constructor', 'prototype']);
-/** A queryable key's storage path and value type, or the problem with the key. */
-export function classifyField(key: string, ctx: FilterContext): FieldInfo | string {
-  const fields = ctx.fields ?? FIXED_FIELDS;
-  const fixed = fields.get(key);
-  if (fixed) return fixed;
-  if (key === 'status' && !ctx.fields) return 'status cannot be queried; use the status parameter';
-  if (key === 'metadata') return 'query a Metafield by its path, e.g. metadata.<key>';
-  if (!key.startsWith('metadata.')) {
-    const keys = ctx.fields ? [...ctx.fields.keys(), 'metadata.<key>'] : QUERYABLE_KEYS;
-    return `unknown key "${key}"; queryable keys are ${keys.join(', ')}`;
-  }
-  const segments = key.split('.').slice(1);
-  for (const seg of segments) {
-    if (seg === '') return `metadata path "${key}" has an empty segment`;
-    if (seg.startsWith('$')) return `metadata path segment "${seg}" cannot start with "$"`;
-    if (!SEGMENT.test(seg)) return `metadata path segment "${seg}" may contain only letters, digits, _ and -`;
-    if (RESERVED_SEGMENTS.has(seg)) return `metadata path segment "${seg}" is reserved`;
-  }
-  if (segments.length > MAX_METADATA_PATH_SEGMENTS) {
-    return `metadata path has more than ${MAX_METADATA_PATH_SEGMENTS} segments after "metadata"`;
-  }
-  for (let i = 1; i < segments.length; i++) {
-    const prefix = `metadata.${segments.slice(0, i).join('.')}`;
-    if (ctx.relationshipPaths.has(prefix)) {
-      return `${prefix} is an Object relationship; query it by the related Object's id`;
-    }
-  }
-  return { storagePath: key, valueType: ctx.relationshipPaths.has(key) ? 'ref' : 'text' };
-}
-
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:\d{2})?)?$/;
-const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
-/**
- * An ISO 8601 date or date-time as a Date, or null. Checked field by field because `Date` rolls
- * 2024-02-30 over to March. A date-time without an offset is UTC, so results never depend on the
- * server's time zone.
- */
-export function parseIsoDate(text: string): Date | null {
-  const m = ISO_DATE.exec(text);
-  if (!m) return null;
-  const [, y, mo, d, h = '00', mi = '00', s = '00', frac = '', zone = 'Z'] = m;
-  const year = Number(y);
-  const month = Number(mo);
-  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  // Undefined exactly when the month is out of range.
-  const days = month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1];
-  if (days === undefined || Number(d) < 1 || Number(d) > days) return null;
-  if (Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) return null;
-  if (zone !== 'Z' && (Number(zone.slice(1, 3)) > 23 || Number(zone.slice(4, 6)) > 59)) return null;
-  const ms = `${frac}000`.slice(0, 3);
-  const date = new Date(`${y}-${mo}-${d}T${h}:${mi}:${s}.${ms}${zone}`);
-  return Number.isNaN(date.getTime()) ? null : date;
-}
-
-type Leaf = string | number | boolean | null;
+/** One value of a condition. */
+export type Leaf = string | number | boolean | null;
 
 function isLeaf(value: unknown): value is Leaf {
   return (
@@ -202,7 +132,10 @@ class FilterValidator {
       if (!this.visit()) return;
       const at = `${site.at}.${op}`;
       const usage = fieldUsage(op);
-      if (usage) this.kinds[usage.kind]({ ...site, at, siblings: obj }, value);
+      const allowed = site.field?.operators;
+      if (usage && allowed && !allowed.has(op))
+        this.add(at, `${op} does not apply here; use ${[...allowed].join(', ')}`);
+      else if (usage) this.kinds[usage.kind]({ ...site, at, siblings: obj }, value);
       else if (!op.startsWith('$')) this.add(at, `"${op}" is not an operator; a condition object holds only operators`);
       else if (filterUsage(op)) this.add(at, `${op} is not allowed inside a field condition; use it at filter level`);
       else this.add(at, `unsupported operator "${op}"`);

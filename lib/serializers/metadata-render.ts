@@ -1,7 +1,7 @@
-import type { Metafield } from '../db/collections.js';
-import { isObjectId } from '../util/object-id.js';
-import { isPlainObject } from '../util/plain-object.js';
-import { findSelectOption, nestedMetafields, optionKey } from '../validation/metadata-common.js';
+import type { Metafield } from '../metafields/definition.js';
+import { kindOf } from '../metafields/kinds.js';
+import { isUnset, passThrough } from '../metafields/values.js';
+import { walkMetafields } from '../metafields/walk.js';
 
 /**
  * Rendered metadata, by Metafield key. Each value's shape follows its Metafield (see
@@ -23,14 +23,14 @@ export interface MetadataRenderContext {
 }
 
 /**
- * Stored metadata → v3 response. Choices worth knowing:
- * - empty values ("" / null) are returned as stored, for every type;
+ * Stored metadata → v3 response, each value by its kind's `render` (lib/metafields/kinds.ts):
+ * - a Metafield without a value (absent, "" or null as stored) answers its kind's empty value:
+ *   null, [], false or "" (json keeps a stored "" or null: they are its values);
  * - select-dropdown → { key, value }; a key no longer among the options answers value = key;
- * - file → { url, imgproc_url }; a name with no media item (deleted) renders as null, because a
- *   URL that does not resolve would be worse than none;
+ * - file → { url, imgproc_url }, or null when the media item is gone;
  * - object/objects → hex ids, or ctx.renderRelated(doc) where populate expanded them;
- * - keys defined by the type but absent from the stored document are omitted (no invented
- *   values); stored keys the type no longer defines are passed through with ObjectIds as hex.
+ * - only the type's current Metafields are answered: values of Metafields removed from the type
+ *   stay stored (revisions keep them, and they come back if the Metafield does) but are not shown.
  * Never throws on a stored value whose shape predates a change of the Metafield's type: values
  * that do not fit the current type are passed through.
  */
@@ -39,68 +39,14 @@ export function renderMetadata(
   stored: Record<string, unknown>,
   ctx: MetadataRenderContext,
 ): ApiMetadata {
-  return renderLevel(metafields, stored, ctx);
+  return walkMetafields(metafields, stored, {
+    absent: true,
+    leaf: ({ mf, value, present }) => renderValue(mf, value, present, ctx),
+  });
 }
 
-function renderLevel(
-  metafields: Metafield[],
-  stored: Record<string, unknown>,
-  ctx: MetadataRenderContext,
-): ApiMetadata {
-  const entries: Array<[string, unknown]> = [];
-  const defined = new Set<string>();
-  for (const mf of metafields) {
-    if (defined.has(mf.key)) continue;
-    defined.add(mf.key);
-    if (Object.hasOwn(stored, mf.key)) entries.push([mf.key, renderValue(mf, stored[mf.key], ctx)]);
-  }
-  for (const [key, value] of Object.entries(stored)) {
-    if (!defined.has(key)) entries.push([key, passThrough(value)]);
-  }
-  return Object.fromEntries(entries);
-}
-
-function renderRelationship(value: unknown, ctx: MetadataRenderContext): unknown {
-  if (isObjectId(value)) return value.toHexString();
-  if (typeof value === 'object' && value !== null && !Array.isArray(value)) return ctx.renderRelated(value);
-  return passThrough(value);
-}
-
-function renderValue(mf: Metafield, value: unknown, ctx: MetadataRenderContext): unknown {
-  if (value === '' || value === null || value === undefined) return value;
-  switch (mf.type) {
-    case 'select-dropdown': {
-      if (typeof value !== 'string') return passThrough(value);
-      // Stored keys are option keys, but a value matching nothing by key may be a legacy value.
-      const option = findSelectOption(mf, value);
-      return (
-        option ? { key: optionKey(option), value: option.value } : { key: value, value }
-      ) satisfies ApiSelectValue;
-    }
-    case 'object':
-      return renderRelationship(value, ctx);
-    case 'objects':
-      return Array.isArray(value) ? value.map((item) => renderRelationship(item, ctx)) : passThrough(value);
-    case 'file': {
-      if (typeof value !== 'string') return passThrough(value);
-      const urls = ctx.fileUrls(value);
-      return urls ? ({ url: urls.url, imgproc_url: urls.imgproc_url } satisfies ApiFileUrls) : null;
-    }
-    case 'parent':
-      return isPlainObject(value) ? renderLevel(nestedMetafields(mf), value, ctx) : passThrough(value);
-    case 'repeater':
-      return Array.isArray(value)
-        ? value.map((item) => (isPlainObject(item) ? renderLevel(nestedMetafields(mf), item, ctx) : passThrough(item)))
-        : passThrough(value);
-    default:
-      return passThrough(value);
-  }
-}
-
-/** JSON-ready copy: ObjectIds become hex strings at any depth; everything else is unchanged. */
-function passThrough(value: unknown): unknown {
-  if (isObjectId(value)) return value.toHexString();
-  if (Array.isArray(value)) return value.map(passThrough);
-  if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, passThrough(v)]));
-  return value;
+function renderValue(mf: Metafield, value: unknown, present: boolean, ctx: MetadataRenderContext): unknown {
+  const kind = kindOf(mf);
+  if (isUnset(value) && !(kind.emptyIsValue === true && present)) return kind.empty();
+  return kind.render ? kind.render(value, mf, ctx) : passThrough(value);
 }

@@ -1,4 +1,5 @@
-import type { Metafield, ObjectTypeDoc } from '../db/collections.js';
+import type { ObjectTypeDoc } from '../db/collections.js';
+import type { Metafield } from '../metafields/definition.js';
 
 /** An Object type as the v3 API answers it (schemas/ObjectType.json). */
 export type ApiObjectType = {

@@ -27,13 +27,8 @@ export async function createDraftRevision(
   const next = { ...current, status: 'draft' as const, modified_at: now };
   if (input.title !== undefined) next.title = input.title;
   if (input.content !== undefined) next.content = input.content;
-  if (input.metadata !== undefined) {
-    next.metadata = {
-      ...current.metadata,
-      ...(await prepareMetadata(db, validators, bucket, type, input.metadata, 'patch')),
-    };
-    next.refs = collectRefs(type.metafields, next.metadata);
-  }
+  next.metadata = await prepareMetadata(db, validators, bucket, type, input.metadata, current.metadata);
+  next.refs = collectRefs(type.metafields, next.metadata);
   // Step order and why: see pending-writes.ts.
   const commit = async () => {
     await objectsCollection(db).replaceOne({ _id: current._id, bucket_id: bucket._id }, next);

@@ -1,8 +1,9 @@
 import type { Db } from 'mongodb';
-import type { BucketDoc, Metafield } from '../db/collections.js';
+import type { BucketDoc } from '../db/collections.js';
 import { mediaCollection } from '../db/media-collection.js';
-import { isPlainObject } from '../util/plain-object.js';
-import { joinPath, nestedMetafields } from '../validation/metadata-common.js';
+import type { Metafield } from '../metafields/definition.js';
+import { kindOf } from '../metafields/kinds.js';
+import { walkMetafields } from '../metafields/walk.js';
 import { readOptions } from './query-time-limit.js';
 
 export interface FileRef {
@@ -16,22 +17,12 @@ export interface FileRef {
 /** Every non-empty file value in (validated) metadata input, at any nesting level. */
 export function fileRefs(metafields: Metafield[], input: Record<string, unknown>): FileRef[] {
   const refs: FileRef[] = [];
-  const walk = (level: Metafield[], values: Record<string, unknown>, prefix: string) => {
-    for (const mf of level) {
-      if (!Object.hasOwn(values, mf.key)) continue;
-      const value = values[mf.key];
-      const path = joinPath(prefix, mf.key);
-      if (mf.type === 'file' && typeof value === 'string' && value !== '') {
-        refs.push({ path, name: value, mediaType: mf.media_validation_type });
-      } else if (mf.type === 'parent' && isPlainObject(value)) walk(nestedMetafields(mf), value, path);
-      else if (mf.type === 'repeater' && Array.isArray(value)) {
-        value.forEach((item, i) => {
-          if (isPlainObject(item)) walk(nestedMetafields(mf), item, `${path}.${i}`);
-        });
-      }
-    }
-  };
-  walk(metafields, input, '');
+  walkMetafields(metafields, input, {
+    leaf: ({ mf, value, path }) => {
+      const name = kindOf(mf).mediaName?.(value) ?? null;
+      if (name !== null) refs.push({ path, name, mediaType: mf.media_validation_type });
+    },
+  });
   return refs;
 }
 

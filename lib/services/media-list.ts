@@ -30,7 +30,7 @@ const MEDIA_FIELDS: ReadonlyMap<string, FieldInfo> = new Map<string, FieldInfo>(
   ['modified_at', date('modified_at')],
 ]);
 
-export const MEDIA_FILTER_CONTEXT: FilterContext = { relationshipPaths: new Set(), fields: MEDIA_FIELDS };
+export const MEDIA_FILTER_CONTEXT: FilterContext = { fields: MEDIA_FIELDS };
 
 /** The media list parameters, already read (see query/read-params.ts). */
 export type MediaListQuery = Pick<ParamValues, 'query' | 'sort' | 'props' | 'limit' | 'skip' | 'after'>;

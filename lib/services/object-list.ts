@@ -1,13 +1,13 @@
 import type { Db, Document, Filter } from 'mongodb';
 import type { BucketDoc, ObjectDoc, ObjectTypeDoc } from '../db/collections.js';
 import { fetchExpandedPage } from '../populate/fetch-page.js';
+import { metadataPaths } from '../query/metadata-paths.js';
 import { propsProjection } from '../query/props.js';
 import type { ParamValues } from '../query/read-params.js';
 import { parseSort, type SortSpec } from '../query/sort.js';
 import { compileFilter } from '../query/translate-filter.js';
 import type { ReadObject } from '../serializers/object.js';
 import { afterCursorFilter } from './list-cursor.js';
-import { relationshipPaths } from './relationship-paths.js';
 import { viewFor } from './object-views.js';
 import { ByteBudget, readWithin, type ReadBounds } from './read-budget.js';
 
@@ -47,7 +47,7 @@ export async function listObjects(
   q: ListQuery,
   bounds: ReadBounds,
 ): Promise<ListResult> {
-  const translated = compileFilter(q.query, { relationshipPaths: relationshipPaths(types.values()) });
+  const translated = compileFilter(q.query, { metadataPaths: metadataPaths(types.values()) });
   const sort = sortFor(q, translated, types);
   const view = viewFor(db, q.status);
   const base: Filter<ObjectDoc> = { bucket_id: bucket._id, ...view.match };

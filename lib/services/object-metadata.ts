@@ -1,14 +1,17 @@
 import { ObjectId, type Db } from 'mongodb';
 import { objectsCollection, type BucketDoc, type ObjectTypeDoc } from '../db/collections.js';
 import { ValidationErrors } from '../errors/http-errors.js';
-import { relationshipRefs, toStoredMetadata } from '../serializers/metadata.js';
+import { defaultMetadata, relationshipRefs, toStoredMetadata } from '../serializers/metadata.js';
+import { missingRequired } from '../validation/metadata-required.js';
 import type { MetadataValidators } from '../validation/metadata-schema.js';
 import { invalidFileValues } from './file-metafields.js';
 import { readOptions } from './query-time-limit.js';
 
 /**
- * Checks metadata sent on an Object write against its type and returns the stored form.
- * Shape problems, dangling relationships and unknown media names are reported together in one 400.
+ * Checks metadata sent on an Object write against its type and returns the Object's whole
+ * stored metadata after it: the sent keys, at every depth of parents, written onto `current`
+ * (null on create, where the defaults stand in). Shape problems, required values the result
+ * lacks, dangling relationships and unknown media names are reported together in one 400.
  */
 export async function prepareMetadata(
   db: Db,
@@ -16,11 +19,14 @@ export async function prepareMetadata(
   bucket: BucketDoc,
   type: ObjectTypeDoc,
   input: Record<string, unknown> | undefined,
-  mode: 'create' | 'patch',
+  current: Record<string, unknown> | null,
 ): Promise<Record<string, unknown>> {
   const metadata = input ?? {};
-  const problems = validators.for(type, mode)(metadata);
+  const problems = validators.for(type, current === null ? 'create' : 'patch')(metadata);
+  let stored: Record<string, unknown> = {};
   if (problems.length === 0) {
+    stored = toStoredMetadata(type.metafields, metadata, current ?? defaultMetadata(type.metafields));
+    problems.push(...missingRequired(type.metafields, stored));
     // Relationship ids and file names are each checked in one query; both run at once.
     const [relationships, files] = await Promise.all([
       danglingRelationships(db, bucket, type, metadata),
@@ -31,7 +37,7 @@ export async function prepareMetadata(
   const errors = new ValidationErrors();
   for (const problem of problems) errors.add(problem);
   errors.throwIfAny('Invalid metadata', 'metafield_invalid');
-  return toStoredMetadata(type.metafields, metadata);
+  return stored;
 }
 
 /** One query for every referenced id: each must be an Object of this Bucket (of the right type). */

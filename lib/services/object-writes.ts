@@ -3,7 +3,7 @@ import { objectsCollection, type BucketDoc, type ObjectDoc, type ObjectTypeDoc }
 import { SlugTakenError } from '../errors/domain-errors.js';
 import { BadRequestError, HttpError } from '../errors/http-errors.js';
 import { isDuplicateKey } from '../errors/mongo-errors.js';
-import { collectRefs, defaultMetadata } from '../serializers/metadata.js';
+import { collectRefs } from '../serializers/metadata.js';
 import type { ObjectCreate, ObjectPatch } from '../types/bodies.generated.js';
 import { assertValid } from '../validation/ajv-messages.js';
 import type { MetadataValidators } from '../validation/metadata-schema.js';
@@ -71,10 +71,7 @@ export async function createObject(
   const locale = resolveLocale(type, input.locale);
   await assertSingletonFree(db, bucket, type, locale);
   const thumbnail = await storedThumbnail(db, bucket, input.thumbnail);
-  const metadata = {
-    ...defaultMetadata(type.metafields),
-    ...(await prepareMetadata(db, validators, bucket, type, input.metadata, 'create')),
-  };
+  const metadata = await prepareMetadata(db, validators, bucket, type, input.metadata, null);
   const status = publishAt ? 'draft' : (input.status ?? 'published');
   const objects = objectsCollection(db);
   // Step order and why: see pending-writes.ts.
@@ -159,13 +156,9 @@ export async function updateObject(
     if (key === undefined) delete next.singleton_key;
     else next.singleton_key = key;
   }
-  if (input.metadata !== undefined) {
-    next.metadata = {
-      ...current.metadata,
-      ...(await prepareMetadata(db, validators, bucket, type, input.metadata, 'patch')),
-    };
-    next.refs = collectRefs(type.metafields, next.metadata);
-  }
+  // Every write judges the whole metadata by the type as it is now (a Metafield made required later).
+  next.metadata = await prepareMetadata(db, validators, bucket, type, input.metadata, current.metadata);
+  next.refs = collectRefs(type.metafields, next.metadata);
   if (publishAt !== undefined) next.publish_at = publishAt;
   if (unpublishAt !== undefined) next.unpublish_at = unpublishAt;
   if (publishAt) next.status = 'draft';

@@ -1,4 +1,5 @@
-import type { Metafield } from '../db/collections.js';
+import type { Metafield } from '../metafields/definition.js';
+import { kindOf } from '../metafields/kinds.js';
 
 /** A Metafield definition and where it sits: keys joined by dots, repeating items as `[i]`. */
 export interface NestedMetafield {
@@ -6,11 +7,16 @@ export interface NestedMetafield {
   path: string;
 }
 
+/** Where a nested list sits below its Metafield: repeating items as `[i]`, other lists by their keys. */
+function listPrefix(path: string, at: string): string {
+  const item = /^children\[(\d+)\]\.children$/.exec(at);
+  return item ? `${path}[${item[1] ?? ''}].` : `${path}.`;
+}
+
 /**
- * Every Metafield definition of a list at any depth: the children of a parent, the
- * repeater_fields of a repeater and the Metafields of each of its repeating items. A local
- * stand-in for the shared walker over Metafield kinds, which should replace it. Iterative, and
- * stored lists were bounded in depth when they were validated.
+ * Every Metafield definition of a list at any depth: every list each kind holds (the children
+ * of a parent, the repeater_fields of a repeater and the Metafields of each of its repeating
+ * items). Iterative, and stored lists were bounded in depth when they were validated.
  */
 export function* nestedMetafields(list: readonly Metafield[]): Generator<NestedMetafield> {
   const stack: { list: readonly Metafield[]; prefix: string }[] = [{ list, prefix: '' }];
@@ -18,13 +24,8 @@ export function* nestedMetafields(list: readonly Metafield[]): Generator<NestedM
     for (const metafield of level.list) {
       const path = `${level.prefix}${metafield.key}`;
       yield { metafield, path };
-      if (Array.isArray(metafield.repeater_fields)) stack.push({ list: metafield.repeater_fields, prefix: `${path}.` });
-      if (metafield.type === 'parent' && Array.isArray(metafield.children)) {
-        stack.push({ list: metafield.children, prefix: `${path}.` });
-      } else if (metafield.type === 'repeater' && Array.isArray(metafield.children)) {
-        metafield.children.forEach((item, i) => {
-          if (Array.isArray(item.children)) stack.push({ list: item.children, prefix: `${path}[${i}].` });
-        });
+      for (const { at, fields } of kindOf(metafield).nested?.lists(metafield) ?? []) {
+        if (Array.isArray(fields)) stack.push({ list: fields, prefix: listPrefix(path, at) });
       }
     }
   }

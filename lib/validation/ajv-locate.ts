@@ -110,9 +110,12 @@ export interface Located {
 
 /** `candidates`: resource id → nodes applying at the error's location (null: not known). */
 export function locate(error: ErrorObject, candidates: Map<string, Set<Node> | null>): Located {
-  const segments = schemaSegments(error.schemaPath);
+  // A schema Ajv inlined where it is referenced names its resource first: "Emoji/pattern".
+  const inlined = /^([^#/]+)\//.exec(error.schemaPath)?.[1];
+  const segments = schemaSegments(inlined === undefined ? error.schemaPath : error.schemaPath.slice(inlined.length));
   const keyword = segments.pop();
-  for (const [id, nodes] of candidates) {
+  const tried = inlined === undefined ? candidates : new Map([[inlined, candidates.get(inlined) ?? null]]);
+  for (const [id, nodes] of tried) {
     const { node, found, branch } = walkSchemaPath(schemaById(id), segments);
     if (!found) continue;
     // A false schema sits one level below the location it rejects, so only its path can be checked.

@@ -1,9 +1,11 @@
 import type { ErrorObject } from 'ajv';
-import type { Metafield } from '../db/collections.js';
+import type { Metafield } from '../metafields/definition.js';
+import { isEmptyValue } from '../metafields/empty.js';
+import { kindOf } from '../metafields/kinds.js';
+import { joinPath, ownValue } from '../metafields/values.js';
+import { walkMetafields } from '../metafields/walk.js';
 import { isPlainObject } from '../util/plain-object.js';
-import { jsonBoundsProblems } from './json-bounds.js';
-import { MAX_JSON_VALUE_DEPTH, MAX_OBJECT_KEYS } from './limits.js';
-import { isEmptyValue, joinPath, nestedMetafields, optionKey, optionList, ownValue } from './metadata-common.js';
+import type { BoundsReport } from './json-bounds.js';
 import { regexSubject, unsafeMetafieldRegex, UNSAFE_REGEX, type MetafieldRegexes } from './metadata-regex.js';
 
 /**
@@ -20,64 +22,10 @@ export function unknownKeyProblem(key: string, typeSlug: string | undefined): st
   return `unknown metadata key "${key}": ${type} defines no such Metafield`;
 }
 
-function quoteList(values: string[]): string {
-  return [...new Set(values)].map((v) => JSON.stringify(v)).join(', ');
-}
-
-function characters(n: number): string {
-  return `${n} character${n === 1 ? '' : 's'}`;
-}
-
-/** Code points, as Ajv's minLength/maxLength count them (not graphemes, not UTF-16 units). */
-function lengthOf(text: string): number {
-  return Array.from(text).length;
-}
-
 /** Why `value` does not fit `mf`; only called for values Ajv rejected. */
 export function describeValue(mf: Metafield, value: unknown): string {
   if (mf.required === true && isEmptyValue(mf, value)) return 'a value is required';
-  switch (mf.type) {
-    case 'text':
-    case 'textarea':
-    case 'html-textarea':
-    case 'markdown': {
-      if (typeof value !== 'string') return 'must be a string';
-      const length = lengthOf(value);
-      if (typeof mf.maxlength === 'number' && length > mf.maxlength) {
-        return `must NOT have more than ${characters(mf.maxlength)}`;
-      }
-      if (typeof mf.minlength === 'number' && length < mf.minlength) {
-        return `must NOT have fewer than ${characters(mf.minlength)}`;
-      }
-      return 'must be a string';
-    }
-    case 'number':
-      return 'must be a number';
-    case 'date':
-      return 'must be a calendar date in the form YYYY-MM-DD';
-    case 'switch':
-      return 'must be a boolean';
-    case 'check-boxes':
-      return `must be an array of option values, each one of: ${quoteList(optionList(mf).map((o) => o.value))}`;
-    case 'select-dropdown': {
-      const options = optionList(mf);
-      return `must be one of the option keys or values: ${quoteList([...options.map(optionKey), ...options.map((o) => o.value)])}`;
-    }
-    case 'radio-buttons':
-      return `must be one of the option values: ${quoteList(optionList(mf).map((o) => o.value))}`;
-    case 'object':
-      return 'must be an Object id (24 hexadecimal characters)';
-    case 'objects':
-      return 'must be an array of distinct Object ids (24 hexadecimal characters each)';
-    case 'file':
-      return 'must be the name of a media item (a non-empty string)';
-    case 'parent':
-      return "must be an object keyed by its children's keys";
-    case 'repeater':
-      return 'must be an array of objects keyed by its repeater_fields keys';
-    default:
-      return 'is not a valid value';
-  }
+  return kindOf(mf).describe(mf, value);
 }
 
 interface Location {
@@ -112,14 +60,15 @@ function locate(metafields: Metafield[], data: unknown, instancePath: string): L
     at.mfPath = joinPath(at.levelPath, segment);
     value = at.mfValue = child(value, segment);
     at.level = null;
-    if (mf.type === 'parent') {
-      at.level = nestedMetafields(mf);
+    const nested = kindOf(mf).nested;
+    if (nested && !nested.repeats) {
+      at.level = nested.fields(mf);
       at.levelPath = at.mfPath;
-    } else if (mf.type === 'repeater') {
+    } else if (nested) {
       const index = segments[i++];
       if (index !== undefined) {
         value = child(value, index);
-        at.level = nestedMetafields(mf);
+        at.level = nested.fields(mf);
         at.levelPath = `${at.mfPath}.${index}`;
       }
     }
@@ -173,53 +122,45 @@ export function metadataProblems(
   for (const [key, problem] of problems) {
     if (problem.shape && ancestors.has(key)) problems.delete(key);
   }
-  if (isPlainObject(data)) checkInCode(metafields, data, '', problems, regexes);
+  if (isPlainObject(data)) checkInCode(metafields, data, problems, regexes);
   return [...problems.values()].map((p) => p.message);
 }
 
-/** A `json` value is stored as sent: its nesting, key counts and key names must suit MongoDB. */
-function jsonValueProblem(value: unknown, path: string): string | null {
-  const bounds = { maxDepth: MAX_JSON_VALUE_DEPTH, maxKeys: MAX_OBJECT_KEYS, storableKeys: true };
-  const { problems, unlisted } = jsonBoundsProblems(value, path, bounds);
+/** Several problems of one value as one message. */
+function condense({ problems, unlisted }: BoundsReport): string | null {
   const [first] = problems;
   if (first === undefined) return null;
   const more = problems.length - 1 + unlisted;
   return more > 0 ? `${first} (and ${more} more)` : first;
 }
 
-/** The checks Ajv does not do: regexes (with JavaScript semantics) and the bounds of `json` values. */
+/** Why a value fails its Metafield's regex, or null; run with JavaScript semantics, which Ajv lacks. */
+function regexProblem(mf: Metafield, value: unknown, regexes: MetafieldRegexes): string | null {
+  if (typeof mf.regex !== 'string' || mf.regex === '') return null;
+  const subject = regexSubject(value);
+  const regex = subject === null ? null : regexes.get(mf.regex);
+  if (regex === UNSAFE_REGEX) {
+    // Saved before regexes were checked: refusing the value is better than freezing the process.
+    return `the Metafield's regex cannot be run safely (${unsafeMetafieldRegex(mf.regex) ?? ''}); fix the Object type`;
+  }
+  if (subject === null || !regex || regex.test(subject)) return null;
+  return mf.regex_message ? mf.regex_message : `must match pattern ${JSON.stringify(mf.regex)}`;
+}
+
+/** The checks Ajv does not do (kinds' own checks, regexes), on keys the schema found no fault with. */
 function checkInCode(
   metafields: Metafield[],
-  level: Record<string, unknown>,
-  prefix: string,
+  metadata: Record<string, unknown>,
   problems: Map<string, Problem>,
   regexes: MetafieldRegexes,
 ): void {
-  for (const mf of metafields) {
-    if (!Object.hasOwn(level, mf.key)) continue;
-    const path = joinPath(prefix, mf.key);
-    if (problems.has(path)) continue;
-    const value = level[mf.key];
-    if (mf.type === 'parent' && isPlainObject(value)) {
-      checkInCode(nestedMetafields(mf), value, path, problems, regexes);
-    } else if (mf.type === 'repeater' && Array.isArray(value)) {
-      value.forEach((item, index) => {
-        if (isPlainObject(item)) checkInCode(nestedMetafields(mf), item, `${path}.${index}`, problems, regexes);
-      });
-    } else if (mf.type === 'json') {
-      const problem = jsonValueProblem(value, path);
+  walkMetafields(metafields, metadata, {
+    enter: ({ path }) => !problems.has(path),
+    leaf: ({ mf, value, path }) => {
+      if (problems.has(path)) return;
+      const check = kindOf(mf).check;
+      const problem = check ? condense(check(value, path)) : regexProblem(mf, value, regexes);
       if (problem !== null) problems.set(path, { message: valueProblem(path, mf.type, problem), shape: false });
-    } else if (typeof mf.regex === 'string' && mf.regex !== '') {
-      const subject = regexSubject(value);
-      const regex = subject === null ? null : regexes.get(mf.regex);
-      if (regex === UNSAFE_REGEX) {
-        // Saved before regexes were checked: refusing the value is better than freezing the process.
-        const detail = `the Metafield's regex cannot be run safely (${unsafeMetafieldRegex(mf.regex) ?? ''}); fix the Object type`;
-        problems.set(path, { message: valueProblem(path, mf.type, detail), shape: false });
-      } else if (subject !== null && regex && !regex.test(subject)) {
-        const detail = mf.regex_message ? mf.regex_message : `must match pattern ${JSON.stringify(mf.regex)}`;
-        problems.set(path, { message: valueProblem(path, mf.type, detail), shape: false });
-      }
-    }
-  }
+    },
+  });
 }

@@ -1,34 +1,41 @@
-import type { Metafield, ObjectTypeDoc } from '../db/collections.js';
+import type { ObjectTypeDoc } from '../db/collections.js';
+import type { Metafield } from '../metafields/definition.js';
+import type { NestedSchemas, Schema } from '../metafields/kind.js';
+import { kindOf } from '../metafields/kinds.js';
 import { newAjv, validateBounded } from './ajv.js';
 import { MAX_FULLY_CHECKED_VALUES } from './limits.js';
-import { OBJECT_ID_PATTERN } from '../util/object-id.js';
-import { optionKey, optionList, type MetadataMode } from './metadata-common.js';
 import { metadataProblems } from './metadata-problems.js';
 import { MetafieldRegexes } from './metadata-regex.js';
 
-export type { MetadataMode } from './metadata-common.js';
+export type MetadataMode = 'create' | 'patch';
 
-type Schema = Record<string, unknown>;
-
-const DATE_PATTERN = '^\\d{4}-\\d{2}-\\d{2}$';
-/** "" and null mean "no value" for every non-required Metafield, whatever its type. */
+/** "" and null mean "no value" for every non-required Metafield, whatever its kind. */
 const EMPTY: Schema = { enum: ['', null] };
-const TEXT_TYPES = new Set(['text', 'textarea', 'html-textarea', 'markdown']);
 
 /**
- * The JSON Schema (draft 2020-12) of an Object's `metadata` for one Object type.
- * Create mode lists required keys; patch mode checks only the keys sent. A parent value or a
- * repeater item replaces its whole stored value, so nested levels always use create rules.
- * `regex` is deliberately absent: it is checked in code with JavaScript semantics so that
- * `regex_message` can be reported (see MetadataValidators).
+ * The JSON Schema (draft 2020-12) of an Object's `metadata` for one Object type, from each
+ * kind's `value` schema. Create mode lists required keys; patch mode checks only the keys sent,
+ * at every depth of parents, as a patch changes only those (the write then checks `required`
+ * on the result, see missingRequired). A repeater item replaces its whole stored value, so items
+ * always use create rules. `regex` is deliberately absent: it is checked in code with JavaScript
+ * semantics so that `regex_message` can be reported (see MetadataValidators).
  */
 export function metadataJsonSchema(metafields: Metafield[], mode: MetadataMode): object {
-  return levelSchema(metafields, mode === 'create');
+  return (mode === 'create' ? CREATE : PATCH).level(metafields);
 }
 
-function levelSchema(metafields: Metafield[], requireKeys: boolean): Schema {
+const CREATE: NestedSchemas = {
+  level: (fields) => levelSchema(fields, true, CREATE),
+  item: (fields) => levelSchema(fields, true, CREATE),
+};
+const PATCH: NestedSchemas = {
+  level: (fields) => levelSchema(fields, false, PATCH),
+  item: CREATE.item,
+};
+
+function levelSchema(metafields: Metafield[], requireKeys: boolean, nested: NestedSchemas): Schema {
   // fromEntries defines own properties, so a key like "__proto__" cannot alter the prototype.
-  const properties = Object.fromEntries(metafields.map((mf) => [mf.key, valueSchema(mf)]));
+  const properties = Object.fromEntries(metafields.map((mf) => [mf.key, valueSchema(mf, nested)]));
   const required = requireKeys ? metafields.filter((mf) => mf.required === true).map((mf) => mf.key) : [];
   return {
     type: 'object',
@@ -38,65 +45,12 @@ function levelSchema(metafields: Metafield[], requireKeys: boolean): Schema {
   };
 }
 
-function valueSchema(mf: Metafield): Schema {
-  if (mf.type === 'json') return mf.required === true ? { not: EMPTY } : {};
-  const shape = shapeSchema(mf);
+function valueSchema(mf: Metafield, nested: NestedSchemas): Schema {
+  const kind = kindOf(mf);
+  const shape = kind.value(mf, nested);
+  // Where "" and null are values (json), `required` refuses exactly those.
+  if (kind.emptyIsValue === true) return mf.required === true ? { ...shape, not: EMPTY } : shape;
   return mf.required === true ? shape : { anyOf: [EMPTY, shape] };
-}
-
-function enumOf(values: string[]): Schema {
-  // Ajv refuses an empty enum; no options means no acceptable value.
-  return values.length > 0 ? { enum: [...new Set(values)] } : { not: {} };
-}
-
-function shapeSchema(mf: Metafield): Schema {
-  const required = mf.required === true;
-  const nonEmptyArray = required ? { minItems: 1 } : {};
-  if (TEXT_TYPES.has(mf.type)) {
-    const min = Math.max(required ? 1 : 0, mf.minlength ?? 0);
-    return {
-      type: 'string',
-      ...(min > 0 ? { minLength: min } : {}),
-      ...(typeof mf.maxlength === 'number' ? { maxLength: mf.maxlength } : {}),
-    };
-  }
-  switch (mf.type) {
-    case 'number':
-      return { type: 'number' };
-    case 'date':
-      return { type: 'string', pattern: DATE_PATTERN, format: 'date' };
-    case 'switch':
-      return { type: 'boolean' };
-    case 'check-boxes':
-      return {
-        type: 'array',
-        items: { type: 'string', ...enumOf(optionList(mf).map((o) => o.value)) },
-        ...nonEmptyArray,
-      };
-    case 'select-dropdown': {
-      const options = optionList(mf);
-      return { type: 'string', ...enumOf([...options.map(optionKey), ...options.map((o) => o.value)]) };
-    }
-    case 'radio-buttons':
-      return { type: 'string', ...enumOf(optionList(mf).map((o) => o.value)) };
-    case 'object':
-      return { type: 'string', pattern: OBJECT_ID_PATTERN };
-    case 'objects':
-      return {
-        type: 'array',
-        items: { type: 'string', pattern: OBJECT_ID_PATTERN },
-        uniqueItems: true,
-        ...nonEmptyArray,
-      };
-    case 'file':
-      return { type: 'string', minLength: 1 };
-    case 'parent':
-      return levelSchema(mf.children ?? [], true);
-    case 'repeater':
-      return { type: 'array', items: levelSchema(mf.repeater_fields ?? [], true), ...nonEmptyArray };
-    default:
-      return {};
-  }
 }
 
 export type MetadataValidator = (metadata: unknown) => string[];

@@ -1,6 +1,6 @@
-import type { Metafield, MetafieldOption, MetafieldType } from '../db/collections.js';
-import { jsonBoundsProblems } from './json-bounds.js';
-import { MAX_JSON_VALUE_DEPTH, MAX_METAFIELD_DEPTH, MAX_METAFIELD_REGEX_LENGTH, MAX_OBJECT_KEYS } from './limits.js';
+import type { Metafield, MetafieldOption } from '../metafields/definition.js';
+import { kindOf } from '../metafields/kinds.js';
+import { MAX_METAFIELD_DEPTH, MAX_METAFIELD_REGEX_LENGTH } from './limits.js';
 import { compileMetafieldRegex, unsafeMetafieldRegex } from './metadata-regex.js';
 import { quote } from '../util/quote.js';
 
@@ -15,32 +15,16 @@ export interface DefinitionContext {
 export const MAX_SORTABLE_METAFIELDS = 2;
 
 /**
- * Types whose stored value is one scalar, so an ordering by it is meaningful. Relationship,
- * array-valued and nested types are left out.
- */
-export const SORTABLE_TYPES: ReadonlySet<MetafieldType> = new Set<MetafieldType>([
-  'text',
-  'textarea',
-  'html-textarea',
-  'markdown',
-  'select-dropdown',
-  'radio-buttons',
-  'switch',
-  'number',
-  'date',
-  'file',
-]);
-
-/**
  * Keys the schema's pattern lets through that name members of every JavaScript object: a value
  * under "__proto__" can never be written, and code reading by key would find inherited members.
  */
 const RESERVED_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
-/** A `json` default value becomes the stored value of every new Object, so it is bounded like one. */
-function jsonValueProblems(value: unknown, path: string): string[] {
-  const bounds = { maxDepth: MAX_JSON_VALUE_DEPTH, maxKeys: MAX_OBJECT_KEYS, storableKeys: true };
-  const report = jsonBoundsProblems(value, path, bounds);
+/** A default value becomes the stored value of every new Object, so it gets the kind's checks (json bounds). */
+function defaultValueProblems(m: Metafield, path: string): string[] {
+  const check = kindOf(m).check;
+  if (!check || m.value === undefined) return [];
+  const report = check(m.value, path);
   return report.unlisted > 0 ? [...report.problems, `and ${report.unlisted} more in ${path}`] : report.problems;
 }
 
@@ -75,40 +59,32 @@ function checkRegex(regex: string, key: string, path: string, problems: string[]
 }
 
 function checkOptions(m: Metafield, path: string, problems: string[]): void {
-  if (!Array.isArray(m.options)) return;
+  const field = kindOf(m).optionField;
+  if (!Array.isArray(m.options) || field === undefined) return;
   const options: MetafieldOption[] = m.options;
-  // select-dropdown stores the option key; the other option types store the option value.
-  const field = m.type === 'select-dropdown' ? 'key' : 'value';
   for (const [value, at] of duplicates(options.map((o) => o[field]))) {
     problems.push(`${path}.options[${at[1]}].${field} ${JSON.stringify(value)} is used ${times(at.length)}`);
   }
 }
 
 function checkOne(m: Metafield, path: string, ctx: DefinitionContext, level: number, problems: string[]): void {
-  if ((m.type === 'object' || m.type === 'objects') && typeof m.object_type === 'string') {
+  if (typeof m.object_type === 'string') {
     if (m.object_type !== ctx.ownSlug && !ctx.existingTypeSlugs.has(m.object_type)) {
       problems.push(`${path}.object_type ${JSON.stringify(m.object_type)} is not an Object type in this Bucket`);
     }
   }
   if (typeof m.regex === 'string') checkRegex(m.regex, m.key, path, problems);
-  if (m.type === 'json' && m.value !== undefined) problems.push(...jsonValueProblems(m.value, `${path}.value`));
+  problems.push(...defaultValueProblems(m, `${path}.value`));
   if (typeof m.minlength === 'number' && typeof m.maxlength === 'number' && m.minlength > m.maxlength) {
     problems.push(`${path}.minlength (${m.minlength}) is greater than maxlength (${m.maxlength})`);
   }
   if (m.sortable === true) {
     if (level > 1) problems.push(`${path}.sortable is only allowed on top-level Metafields`);
-    else if (!SORTABLE_TYPES.has(m.type))
-      problems.push(`${path}.sortable is not allowed for type ${JSON.stringify(m.type)}`);
+    else if (!kindOf(m).sortable) problems.push(`${path}.sortable is not allowed for type ${JSON.stringify(m.type)}`);
   }
   checkOptions(m, path, problems);
-  checkLevel(m.repeater_fields, `${path}.repeater_fields`, ctx, level + 1, problems);
-  if (m.type === 'repeater' && Array.isArray(m.children)) {
-    // A repeater's children are repeating items, each holding its own level of Metafields.
-    m.children.forEach((item, j) => {
-      checkLevel(item.children, `${path}.children[${j}].children`, ctx, level + 1, problems);
-    });
-  } else if (m.type === 'parent') {
-    checkLevel(m.children, `${path}.children`, ctx, level + 1, problems);
+  for (const list of kindOf(m).nested?.lists(m) ?? []) {
+    checkLevel(list.fields, `${path}.${list.at}`, ctx, level + 1, problems);
   }
 }
 
@@ -142,7 +118,7 @@ function checkLevel(
  * problem, each naming its path from `metafields`; an empty array means the list is fine.
  *
  * Beyond uniqueness, relations, regex and length rules: `sortable: true` is only accepted on
- * top-level Metafields of SORTABLE_TYPES, at most MAX_SORTABLE_METAFIELDS of them; option keys
+ * top-level Metafields of sortable kinds, at most MAX_SORTABLE_METAFIELDS of them; option keys
  * (select-dropdown) and option values (radio-buttons, check-boxes) must be unique.
  */
 export function checkMetafieldDefinitions(metafields: Metafield[], ctx: DefinitionContext): string[] {

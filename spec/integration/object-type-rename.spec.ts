@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { Metafield } from '../../lib/db/collections.js';
+import type { Metafield } from '../../lib/metafields/definition.js';
 import { bucketClient } from '../support/client.js';
 import { freshHarness, type Harness } from '../support/harness.js';
 

@@ -1,5 +1,5 @@
 import { ObjectId } from 'mongodb';
-import type { Metafield, MetafieldOf, MetafieldType } from '../../lib/db/collections.js';
+import type { Metafield, MetafieldOf, MetafieldType } from '../../lib/metafields/definition.js';
 import { MetadataValidators, type MetadataMode } from '../../lib/validation/metadata-schema.js';
 
 export const HEX_A = '5f1b2c3d4e5f6a7b8c9d0e1f';

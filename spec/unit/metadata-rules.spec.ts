@@ -96,8 +96,11 @@ describe('metadata validation rules', () => {
       ]);
     });
 
-    it('checks required children and unknown keys inside a parent, in patch mode too', () => {
-      assert.deepEqual(check([seo], { seo: { og: HEX_A } }, 'patch'), [
+    it('checks required children on create, and unknown keys inside a parent in both modes', () => {
+      assert.deepEqual(check([seo], { seo: { og: HEX_A } }), [bad('seo.title', 'text', 'a value is required')]);
+      // A patch changes only the children it sends: the write judges `required` on the result.
+      assert.deepEqual(check([seo], { seo: { og: HEX_A } }, 'patch'), []);
+      assert.deepEqual(check([seo], { seo: { title: '' } }, 'patch'), [
         bad('seo.title', 'text', 'a value is required'),
       ]);
       assert.deepEqual(check([seo], { seo: { title: 't', extra: 1 } }), [

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { ObjectId } from 'mongodb';
-import type { Metafield } from '../../lib/db/collections.js';
+import type { Metafield } from '../../lib/metafields/definition.js';
 import { HEX_A, HEX_B, bad, check, mf } from '../support/metadata-helpers.js';
 import {
   METADATA_VALIDATOR_CACHE_LIMIT,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { ObjectId } from 'mongodb';
-import type { Metafield, MetafieldOption } from '../../lib/db/collections.js';
+import type { Metafield, MetafieldOption } from '../../lib/metafields/definition.js';
 import {
   collectRefs,
   defaultMetadata,
@@ -92,7 +92,7 @@ describe('metadata serializers', () => {
   });
 
   describe('toStoredMetadata', () => {
-    const stored = toStoredMetadata(FIELDS, input);
+    const stored = toStoredMetadata(FIELDS, input, defaultMetadata(FIELDS));
 
     it('stores relationships as ObjectIds', () => {
       assert.ok(isHexId(stored.author, A));
@@ -108,7 +108,7 @@ describe('metadata serializers', () => {
       assert.equal(toStoredMetadata([COLOR], { color: 'red' }).color, 'red');
     });
 
-    it('recurses into parents, filling children not sent with their defaults', () => {
+    it('recurses into parents, keeping the children not sent as the base has them', () => {
       const seo = stored.seo as Record<string, unknown>;
       assert.equal(seo.title, 'Untitled');
       assert.ok(isHexId(seo.og, B));
@@ -124,7 +124,7 @@ describe('metadata serializers', () => {
         [A, B],
       );
       assert.equal(first.tone, 'k');
-      assert.deepEqual(second, { heading: '', ref: '', more: '', tone: '' });
+      assert.deepEqual(second, { heading: '', ref: null, more: [], tone: null });
     });
 
     it('keeps other values as sent', () => {
@@ -136,13 +136,41 @@ describe('metadata serializers', () => {
       assert.equal(stored.cover, 'cover.png');
     });
 
-    it('stores "" and null as "" except for json, whose null is a value', () => {
-      const out = toStoredMetadata(FIELDS, { headline: null, author: null, related: '', data: null, color: '' });
-      assert.deepEqual(out, { headline: '', color: '', author: '', related: '', data: null });
+    it('stores "" and null as the kind\'s empty value, except for json, where they are values', () => {
+      const sent = { headline: null, price: '', on: null, tags: '', author: null, related: '', color: '', data: '' };
+      assert.deepEqual(toStoredMetadata(FIELDS, sent), {
+        headline: '',
+        price: null,
+        on: false,
+        tags: [],
+        author: null,
+        related: [],
+        color: null,
+        data: '',
+      });
+      assert.deepEqual(toStoredMetadata(FIELDS, { data: null }), { data: null });
     });
 
     it('converts only the keys sent, so a patch stays a patch', () => {
       assert.deepEqual(Object.keys(toStoredMetadata(FIELDS, { price: 1 })), ['price']);
+    });
+
+    it('changes only the sent keys at every depth of parents, and leaves the base as it was', () => {
+      const fields = [
+        mf('parent', 'a', { children: [mf('parent', 'b', { children: [mf('text', 'x'), mf('text', 'y')] })] }),
+      ];
+      const base = { a: { b: { x: 'X', y: 'Y' } }, other: 1 };
+      assert.deepEqual(toStoredMetadata(fields, { a: { b: { y: 'Y2' } } }, base), {
+        a: { b: { x: 'X', y: 'Y2' } },
+        other: 1,
+      });
+      assert.deepEqual(base, { a: { b: { x: 'X', y: 'Y' } }, other: 1 });
+    });
+
+    it('replaces a repeater whole, each item with defaults for the keys it does not send', () => {
+      const base = { sections: [{ heading: 'Old' }, { heading: 'Older' }] };
+      const out = toStoredMetadata([SECTIONS], { sections: [{ heading: 'New' }] }, base);
+      assert.deepEqual(out, { sections: [{ heading: 'New', ref: null, more: [], tone: null }] });
     });
 
     it('collapses relationship ids that differ only in letter case', () => {
@@ -168,7 +196,7 @@ describe('metadata serializers', () => {
         SECTIONS,
       ]);
       assert.equal(defaults.t, 'hello');
-      assert.equal(defaults.n, '');
+      assert.equal(defaults.n, null);
       assert.ok(isHexId(defaults.o, A));
       assert.deepEqual(
         (defaults.os as ObjectId[]).map((id) => id.toHexString()),
@@ -177,14 +205,14 @@ describe('metadata serializers', () => {
       assert.equal(defaults.s, 'red');
       assert.equal(defaults.sw, true);
       assert.deepEqual(defaults.cb, ['x']);
-      assert.deepEqual(defaults.seo, { title: 'Untitled', og: '', image: '' });
+      assert.deepEqual(defaults.seo, { title: 'Untitled', og: null, image: null });
       assert.deepEqual(defaults.sections, []);
     });
   });
 
   describe('collectRefs', () => {
     it('finds ids at the top level, in parents and in repeater items, deduplicated', () => {
-      const refs = collectRefs(FIELDS, toStoredMetadata(FIELDS, input));
+      const refs = collectRefs(FIELDS, toStoredMetadata(FIELDS, input, defaultMetadata(FIELDS)));
       assert.ok(refs.every((id) => id instanceof ObjectId));
       assert.deepEqual(
         refs.map((id) => id.toHexString()),
@@ -218,7 +246,7 @@ describe('metadata serializers', () => {
 
   describe('renderMetadata', () => {
     it('round-trips input through the stored form to the v3 response shapes', () => {
-      const out = renderMetadata(FIELDS, toStoredMetadata(FIELDS, input), CTX);
+      const out = renderMetadata(FIELDS, toStoredMetadata(FIELDS, input, defaultMetadata(FIELDS)), CTX);
       assert.deepEqual(out, {
         headline: 'Hi',
         price: 9.5,
@@ -233,7 +261,7 @@ describe('metadata serializers', () => {
         seo: { title: 'Untitled', og: B, image: MEDIA['og.png'] },
         sections: [
           { heading: 'One', ref: C, more: [A, B], tone: { key: 'k', value: 'Kind' } },
-          { heading: '', ref: '', more: '', tone: '' },
+          { heading: '', ref: null, more: [], tone: null },
         ],
       });
     });
@@ -258,13 +286,30 @@ describe('metadata serializers', () => {
       assert.deepEqual(renderMetadata([mf('file', 'cover')], { cover: 'deleted.png' }, CTX), { cover: null });
     });
 
-    it('keeps keys the type no longer defines, with ObjectIds as hex', () => {
-      const out = renderMetadata([mf('text', 'headline')], { headline: 'x', old: { ids: [new ObjectId(C)] } }, CTX);
-      assert.deepEqual(out, { headline: 'x', old: { ids: [C] } });
+    it('answers only the Metafields the type defines now, at every depth', () => {
+      const fields = [mf('text', 'headline'), mf('parent', 'seo', { children: [mf('text', 'title')] })];
+      const stored = { headline: 'x', old: { ids: [new ObjectId(C)] }, seo: { title: 't', gone: 1 } };
+      assert.deepEqual(renderMetadata(fields, stored, CTX), { headline: 'x', seo: { title: 't' } });
     });
 
-    it('omits defined keys the stored document lacks', () => {
-      assert.deepEqual(renderMetadata(FIELDS, { price: 3 }, CTX), { price: 3 });
+    it("answers each defined key the stored document lacks, or holds empty, with its kind's empty value", () => {
+      const empties = {
+        headline: '',
+        on: false,
+        when: null,
+        tags: [],
+        data: null,
+        cover: null,
+        color: null,
+        author: null,
+        related: [],
+        seo: { title: '', og: null, image: null },
+        sections: [],
+      };
+      assert.deepEqual(renderMetadata(FIELDS, { price: 3 }, CTX), { price: 3, ...empties });
+      const legacy = { price: '', headline: null, on: '', when: '', tags: '', cover: '', color: '', related: '' };
+      assert.deepEqual(renderMetadata(FIELDS, legacy, CTX), { price: null, ...empties });
+      assert.deepEqual(renderMetadata([mf('json', 'data')], { data: '' }, CTX), { data: '' });
     });
 
     it('passes through values stored before a Metafield changed type', () => {

@@ -1,10 +1,7 @@
 import assert from 'node:assert/strict';
-import type { Metafield, MetafieldOf } from '../../lib/db/collections.js';
-import {
-  checkMetafieldDefinitions,
-  MAX_SORTABLE_METAFIELDS,
-  SORTABLE_TYPES,
-} from '../../lib/validation/metafield-definitions.js';
+import type { Metafield, MetafieldOf } from '../../lib/metafields/definition.js';
+import { METAFIELD_KINDS } from '../../lib/metafields/kinds.js';
+import { checkMetafieldDefinitions, MAX_SORTABLE_METAFIELDS } from '../../lib/validation/metafield-definitions.js';
 
 const ctx = { ownSlug: 'posts', existingTypeSlugs: new Set(['authors', 'tags']) };
 const check = (metafields: Metafield[]): string[] => checkMetafieldDefinitions(metafields, ctx);
@@ -209,7 +206,7 @@ describe('checkMetafieldDefinitions', () => {
     });
 
     it('only allows sortable on scalar, non-relationship types', () => {
-      assert.ok(SORTABLE_TYPES.has('number') && SORTABLE_TYPES.has('date'));
+      assert.ok(METAFIELD_KINDS.number.sortable && METAFIELD_KINDS.date.sortable);
       assert.deepEqual(
         check([
           { ...relation('objects', 'tags', 'tags'), sortable: true },

@@ -192,7 +192,7 @@ describe('Metafield schema', () => {
       [
         'body.object_type is only allowed for type "object" or "objects"',
         'body.repeater_fields is only allowed for type "repeater"',
-        'body.children is only allowed for type "parent" or "repeater"',
+        'body.children is only allowed for type "repeater" or "parent"',
         'body.media_validation_type is only allowed for type "file"',
         'body.maxlength is only allowed for type "text", "textarea", "html-textarea" or "markdown"',
       ],
@@ -204,8 +204,8 @@ describe('Metafield schema', () => {
     assert.deepEqual(
       problems('Metafield', mf('check-boxes', { value: [], options: [], regex: 'x', regex_message: 'm' })),
       [
-        'body.regex is only allowed for type "text", "textarea", "html-textarea", "markdown", "select-dropdown", "radio-buttons", "number", "date", "file" or "object"',
-        'body.regex_message is only allowed for type "text", "textarea", "html-textarea", "markdown", "select-dropdown", "radio-buttons", "number", "date", "file" or "object"',
+        'body.regex is only allowed for type "text", "textarea", "html-textarea", "select-dropdown", "object", "file", "date", "radio-buttons", "markdown" or "number"',
+        'body.regex_message is only allowed for type "text", "textarea", "html-textarea", "select-dropdown", "object", "file", "date", "radio-buttons", "markdown" or "number"',
       ],
     );
   });

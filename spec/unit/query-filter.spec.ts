@@ -12,9 +12,16 @@ import {
 import { OPERATORS, isOperator } from '../../lib/query/operators.js';
 import { parseQueryParam } from '../../lib/query/parse-query-param.js';
 import { compileFilter, translateFilter } from '../../lib/query/translate-filter.js';
-import { parseIsoDate, validateFilter, type FilterContext } from '../../lib/query/validate-filter.js';
+import { parseIsoDate } from '../../lib/query/iso-date.js';
+import { validateFilter, type FilterContext } from '../../lib/query/validate-filter.js';
+import { metadataPaths } from '../../lib/query/metadata-paths.js';
+import { mf } from '../support/metadata-helpers.js';
 
-const ctx: FilterContext = { relationshipPaths: new Set(['metadata.author', 'metadata.seo.related']) };
+const ctx: FilterContext = {
+  metadataPaths: metadataPaths([
+    { metafields: [mf('object', 'author'), mf('parent', 'seo', { children: [mf('objects', 'related')] })] },
+  ]),
+};
 const ID = '65a1b2c3d4e5f6a7b8c9d0e1';
 const ID2 = '65a1b2c3d4e5f6a7b8c9d0e2';
 

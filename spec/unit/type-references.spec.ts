@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { Metafield } from '../../lib/db/collections.js';
+import type { Metafield } from '../../lib/metafields/definition.js';
 import { nestedMetafields, referencesTo, renameReferences } from '../../lib/services/type-references.js';
 
 const rel = (key: string, target: string): Metafield => ({

@@ -1,0 +1,107 @@
+import { isObjectId } from '../util/object-id.js';
+import { isPlainObject } from '../util/plain-object.js';
+import type { MetadataRenderContext } from '../serializers/metadata-render.js';
+import type { MetafieldKind, Schema } from './kind.js';
+import { passThrough, toObjectId } from './values.js';
+
+/* Pieces several Metafield kinds share (lib/metafields/kinds.ts). */
+
+export const STRING: Schema = { type: 'string' };
+export const orEmpty = (schema: Schema): Schema => ({ anyOf: [schema, { const: '' }] });
+export const optionArray = (required: string[]): Schema => ({
+  type: 'array',
+  items: {
+    type: 'object',
+    required,
+    properties: { key: { type: 'string' }, value: { type: 'string' } },
+    additionalProperties: false,
+  },
+});
+export const METAFIELD_LIST: Schema = { type: 'array', items: { $ref: 'Metafield' } };
+
+/** A repeater definition may carry ready-made items, each with its own copies of the repeater_fields. */
+export const REPEATING_ITEMS: Schema = {
+  type: 'array',
+  items: {
+    type: 'object',
+    title: 'a repeating item',
+    description: 'One item of a repeater: its own copies of the repeater_fields.',
+    required: ['type', 'children'],
+    properties: {
+      id: STRING,
+      type: { const: 'repeating_item' },
+      title: STRING,
+      key: STRING,
+      children: METAFIELD_LIST,
+    },
+    additionalProperties: false,
+  },
+};
+
+export const DATE_PATTERN = '^\\d{4}-\\d{2}-\\d{2}$';
+export const RELATIONSHIP = "is an Object relationship; query it by the related Object's id";
+export const SELECT =
+  'is a select-dropdown; query its option key as it is or through .key, or its option value through .value';
+
+/** Code points, as Ajv's minLength/maxLength count them (not graphemes, not UTF-16 units). */
+const lengthOf = (text: string): number => Array.from(text).length;
+const characters = (n: number): string => `${n} character${n === 1 ? '' : 's'}`;
+/** Array kinds need at least one item when required: [] carries no selection. */
+export const nonEmpty = (mf: { required?: boolean }): Schema => (mf.required === true ? { minItems: 1 } : {});
+
+type TextType = 'text' | 'textarea' | 'html-textarea' | 'markdown';
+
+export const TEXT: MetafieldKind<TextType> = {
+  definition: { value: STRING, takes: { length: {}, regex: {} } },
+  value: (mf) => {
+    const min = Math.max(mf.required === true ? 1 : 0, mf.minlength ?? 0);
+    return {
+      type: 'string',
+      ...(min > 0 ? { minLength: min } : {}),
+      ...(typeof mf.maxlength === 'number' ? { maxLength: mf.maxlength } : {}),
+    };
+  },
+  describe: (mf, value) => {
+    if (typeof value !== 'string') return 'must be a string';
+    const length = lengthOf(value);
+    if (typeof mf.maxlength === 'number' && length > mf.maxlength) {
+      return `must NOT have more than ${characters(mf.maxlength)}`;
+    }
+    if (typeof mf.minlength === 'number' && length < mf.minlength) {
+      return `must NOT have fewer than ${characters(mf.minlength)}`;
+    }
+    return 'must be a string';
+  },
+  empty: () => '',
+  sortable: true,
+  query: { as: 'text' },
+};
+
+/** Ids as clients send them (hex strings) or as stored (ObjectIds): either way one id per item. */
+export function storeIds(value: unknown): unknown {
+  // A comma-separated string is the legacy write shape; Metafield defaults may still use it.
+  const items =
+    typeof value === 'string'
+      ? value
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : value;
+  if (!Array.isArray(items)) return value;
+  const seen = new Set<string>();
+  const ids: unknown[] = [];
+  for (const item of items) {
+    const id = toObjectId(item);
+    const hex = isObjectId(id) ? id.toHexString() : null;
+    if (hex !== null && seen.has(hex)) continue;
+    if (hex !== null) seen.add(hex);
+    ids.push(id);
+  }
+  return ids;
+}
+
+/** A relationship as answered: an id, or the related Object where populate expanded it. */
+export function renderRelated(value: unknown, ctx: MetadataRenderContext): unknown {
+  if (isObjectId(value)) return value.toHexString();
+  return isPlainObject(value) ? ctx.renderRelated(value) : passThrough(value);
+}
