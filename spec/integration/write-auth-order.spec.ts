@@ -4,42 +4,16 @@ import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import type { IssuedKeys } from '../../lib/services/buckets.js';
 import { freshHarness, type Harness } from '../support/harness.js';
-
-interface Answer {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  body: Record<string, unknown>;
-}
+import { startPost } from '../support/raw-upload.js';
 
 /**
  * Starts a raw JSON POST and writes only `first` of its body. Raw, because the point is what
  * the server answers while the body is still arriving.
  */
-function startPost(port: number, path: string, headers: Record<string, string | number>, first: string) {
-  const req = http.request({
-    host: '127.0.0.1',
-    port,
-    method: 'POST',
-    path,
-    headers: { 'Content-Type': 'application/json', ...headers },
-  });
-  // Once the server has answered and closed, further writes fail; that is expected here.
-  req.on('error', () => undefined);
-  const answer = new Promise<Answer>((resolve) => {
-    req.on('response', (res) => {
-      const parts: Buffer[] = [];
-      res.on('data', (c: Buffer) => parts.push(c));
-      res.on('end', () => {
-        resolve({
-          status: res.statusCode ?? 0,
-          headers: res.headers,
-          body: JSON.parse(Buffer.concat(parts).toString() || '{}'),
-        });
-      });
-    });
-  });
-  req.write(first);
-  return { req, answer };
+function startJsonPost(port: number, path: string, headers: Record<string, string | number>, first: string) {
+  const started = startPost(port, path, { 'Content-Type': 'application/json', ...headers });
+  started.req.write(first);
+  return started;
 }
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -73,7 +47,7 @@ describe('Write routes check the key before reading the body', () => {
   const fiveMb = 5 * 1024 * 1024 - 1024;
 
   it('answers a wrong Authorization header with 401 before reading a 5 MB body', async () => {
-    const { req, answer } = startPost(
+    const { req, answer } = startJsonPost(
       port,
       '/v3/buckets/keyed/objects',
       { Authorization: 'Bearer wrong', 'Content-Length': fiveMb },
@@ -88,7 +62,12 @@ describe('Write routes check the key before reading the body', () => {
   });
 
   it('answers 401 without a header before reading a body over 16 KB, saying how to authenticate', async () => {
-    const { req, answer } = startPost(port, '/v3/buckets/keyed/objects', { 'Content-Length': fiveMb }, '{"title":"');
+    const { req, answer } = startJsonPost(
+      port,
+      '/v3/buckets/keyed/objects',
+      { 'Content-Length': fiveMb },
+      '{"title":"',
+    );
     const res = await Promise.race([answer, pause(5000).then(() => null)]);
     req.destroy();
     assert.ok(res, 'no answer while the body was still incomplete');
@@ -101,7 +80,12 @@ describe('Write routes check the key before reading the body', () => {
   });
 
   it('answers 401 to a streamed anonymous body without waiting for it', async () => {
-    const { req, answer } = startPost(port, '/v3/buckets/keyed/objects', { 'Transfer-Encoding': 'chunked' }, '{"a":"');
+    const { req, answer } = startJsonPost(
+      port,
+      '/v3/buckets/keyed/objects',
+      { 'Transfer-Encoding': 'chunked' },
+      '{"a":"',
+    );
     const res = await Promise.race([answer, pause(5000).then(() => null)]);
     req.destroy();
     assert.ok(res, 'no answer while the body was still incomplete');

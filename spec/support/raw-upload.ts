@@ -32,17 +32,11 @@ export interface Answer {
 }
 
 /**
- * Starts a raw multipart upload. Raw because the point is what the server does while the body
- * is still arriving, which client libraries that buffer or retry would hide.
+ * Starts a raw POST whose body the caller writes. Raw because the point is what the server does
+ * while the body is still arriving, which client libraries that buffer or retry would hide.
  */
-export function startUpload(port: number, path: string, headers: Record<string, string | number>) {
-  const req = http.request({
-    host: '127.0.0.1',
-    port,
-    method: 'POST',
-    path,
-    headers: { 'Content-Type': `multipart/form-data; boundary=${BOUNDARY}`, ...headers },
-  });
+export function startPost(port: number, path: string, headers: Record<string, string | number>) {
+  const req = http.request({ host: '127.0.0.1', port, method: 'POST', path, headers });
   // Once the server has answered and closed, further writes fail; that is expected here.
   req.on('error', () => undefined);
   const answer = new Promise<Answer>((resolve) => {
@@ -59,6 +53,11 @@ export function startUpload(port: number, path: string, headers: Record<string, 
     });
   });
   return { req, answer };
+}
+
+/** Starts a raw multipart upload (see startPost). */
+export function startUpload(port: number, path: string, headers: Record<string, string | number>) {
+  return startPost(port, path, { 'Content-Type': `multipart/form-data; boundary=${BOUNDARY}`, ...headers });
 }
 
 export interface Listening {
