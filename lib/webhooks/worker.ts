@@ -1,12 +1,28 @@
 import { randomBytes } from 'node:crypto';
-import type { Db } from 'mongodb';
+import type { Db, ObjectId } from 'mongodb';
 import type { WebhookSettings } from '../config.js';
 import { attemptDelivery } from './attempt.js';
-import { deliveriesCollection, webhooksCollection, type AttemptDoc, type DeliveryDoc } from './collections.js';
+import {
+  deliveriesCollection,
+  webhooksCollection,
+  type AttemptDoc,
+  type DeliveryDoc,
+  type WebhookDoc,
+} from './collections.js';
 import { PING } from './events.js';
 import { recordOutcome } from './outcome.js';
 import type { Lookup } from './resolve.js';
 import { createAgents, type Agents } from './send.js';
+
+/** Due deliveries listed per query, per lane: enough to keep every lane busy between queries. */
+const BATCH_PER_LANE = 4;
+
+function shuffled<T>(items: T[]): T[] {
+  return items
+    .map((item) => ({ item, key: Math.random() }))
+    .sort((a, b) => a.key - b.key)
+    .map(({ item }) => item);
+}
 
 export interface WorkerOptions {
   log?: (msg: string) => void;
@@ -27,6 +43,7 @@ export interface WorkerOptions {
 export class DeliveryWorker {
   private readonly id = randomBytes(8).toString('hex');
   private claims = 0;
+  private attempts = 0;
   private readonly now: () => Date;
   private readonly agents: Agents;
   private timer: NodeJS.Timeout | null = null;
@@ -40,6 +57,11 @@ export class DeliveryWorker {
   ) {
     this.now = opts.now ?? (() => new Date());
     this.agents = createAgents(settings.concurrency);
+  }
+
+  /** Attempts this worker has made since it was made. */
+  get attempted(): number {
+    return this.attempts;
   }
 
   /** Polls every WEBHOOK_POLL_MS, the first time now; pollMs 0 leaves the worker off. */
@@ -64,41 +86,75 @@ export class DeliveryWorker {
     this.agents.destroy();
   }
 
-  /** Attempts every due delivery it can claim, `concurrency` at a time; returns how many it attempted. */
+  /**
+   * Attempts every due delivery it can claim, `concurrency` at a time; returns how many it
+   * attempted. Due deliveries are listed a batch at a time (one sorted query per batch, not per
+   * delivery), then claimed one by one by id, so two workers listing the same batch still send
+   * each delivery once: the loser of a claim skips it. The order is shuffled for that reason.
+   */
   async drain(): Promise<number> {
-    const lanes = Array.from({ length: this.settings.concurrency }, () => this.lane());
-    return (await Promise.all(lanes)).reduce((a, b) => a + b, 0);
-  }
-
-  private async lane(): Promise<number> {
     let attempted = 0;
     try {
       while (!this.stopping) {
-        const delivery = await this.claim();
-        if (!delivery) break;
-        await this.process(delivery);
-        attempted++;
+        const batch = await this.dueBatch();
+        if (batch.length === 0) break;
+        attempted += await this.sendBatch(batch);
       }
     } catch (err) {
-      // Most likely the database is unreachable: this lane stops until the next poll, and a
-      // delivery it held is sent again once its claim lapses.
+      // Most likely the database is unreachable: draining stops until the next poll, and a
+      // delivery held when it failed is sent again once its claim lapses.
       this.opts.log?.(`webhook delivery: ${err instanceof Error ? err.message : String(err)}`);
     }
     return attempted;
   }
 
-  private async claim(): Promise<DeliveryDoc | null> {
+  private async dueBatch(): Promise<Pick<DeliveryDoc, '_id' | 'webhook_id'>[]> {
+    const due = await deliveriesCollection(this.db)
+      .find({ status: 'pending', next_attempt_at: { $lte: this.now() } }, { projection: { _id: 1, webhook_id: 1 } })
+      .sort({ next_attempt_at: 1 })
+      .limit(this.settings.concurrency * BATCH_PER_LANE)
+      .toArray();
+    return shuffled(due);
+  }
+
+  private async sendBatch(batch: Pick<DeliveryDoc, '_id' | 'webhook_id'>[]): Promise<number> {
+    // The batch's webhooks, read once: a change to one applies from the next batch on.
+    const ids = [...new Map(batch.map((d) => [d.webhook_id.toHexString(), d.webhook_id])).values()];
+    const found = await webhooksCollection(this.db)
+      .find({ _id: { $in: ids } })
+      .toArray();
+    const webhooks = new Map(found.map((w) => [w._id.toHexString(), w]));
+    const run: { next: number; attempted: number; failure: Error | null } = { next: 0, attempted: 0, failure: null };
+    const lane = async () => {
+      try {
+        for (let item = batch[run.next++]; item && !this.stopping && !run.failure; item = batch[run.next++]) {
+          const delivery = await this.claim(item._id);
+          if (!delivery) continue;
+          await this.process(delivery, webhooks.get(delivery.webhook_id.toHexString()) ?? null);
+          run.attempted++;
+          this.attempts++;
+        }
+      } catch (err) {
+        run.failure ??= err instanceof Error ? err : new Error(String(err));
+      }
+    };
+    await Promise.all(Array.from({ length: this.settings.concurrency }, lane));
+    if (run.failure) throw run.failure;
+    return run.attempted;
+  }
+
+  /** This delivery, if it is still due and no other worker took it since it was listed. */
+  private async claim(id: ObjectId): Promise<DeliveryDoc | null> {
     const now = this.now();
     const until = new Date(now.getTime() + this.settings.leaseMs);
     return deliveriesCollection(this.db).findOneAndUpdate(
-      { status: 'pending', next_attempt_at: { $lte: now } },
+      { _id: id, status: 'pending', next_attempt_at: { $lte: now } },
       { $set: { claim: { token: `${this.id}-${++this.claims}`, until }, next_attempt_at: until } },
-      { sort: { next_attempt_at: 1 }, returnDocument: 'after' },
+      { returnDocument: 'after' },
     );
   }
 
-  private async process(delivery: DeliveryDoc): Promise<void> {
-    const webhook = await webhooksCollection(this.db).findOne({ _id: delivery.webhook_id });
+  private async process(delivery: DeliveryDoc, webhook: WebhookDoc | null): Promise<void> {
     let ok = false;
     let attempt: AttemptDoc;
     if (webhook && (webhook.enabled || delivery.type === PING)) {

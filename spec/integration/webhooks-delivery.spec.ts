@@ -71,14 +71,17 @@ describe('webhook delivery', () => {
     assert.equal(await recordEvent(h.db, { bucket, type: 'object.edited', objectType: 'posts', data: edited }), 1);
     await drainUntil(worker, () => receiver.received.length === 2);
     const verifier = new Webhook(secret);
-    const payloads = receiver.received.map((r) => verifier.verify(r.body, r.headers as Record<string, string>));
-    assert.deepEqual(
-      payloads.map((p) => (p as { type: string }).type),
-      ['object.created', 'object.edited'],
+    type Payload = { id: string; type: string; created_at: string; bucket: unknown; data: unknown };
+    // Delivery is not ordered: find each by its type.
+    const payloads = receiver.received.map(
+      (r) => verifier.verify(r.body, r.headers as Record<string, string>) as Payload,
     );
-    const [first] = payloads as Array<{ id: string; created_at: string; bucket: unknown; data: unknown }>;
-    assert.deepEqual(first?.bucket, { slug: 'deliver' });
+    const byType = new Map(payloads.map((p) => [p.type, p]));
+    assert.deepEqual([...byType.keys()].sort(), ['object.created', 'object.edited']);
+    const first = byType.get('object.created')!;
+    assert.deepEqual(first.bucket, { slug: 'deliver' });
     assert.deepEqual(first.data, post);
+    assert.deepEqual(byType.get('object.edited')!.data, edited);
     assert.ok(!Number.isNaN(Date.parse(first.created_at)));
     const got = receiver.received[0]!;
     assert.equal(got.headers['content-type'], 'application/json');
@@ -92,7 +95,8 @@ describe('webhook delivery', () => {
     );
     const log = await deliveriesOf(id);
     assert.deepEqual(new Set(log.deliveries.map((d: { id: string }) => d.id)), new Set(receiver.ids()));
-    assert.equal(log.deliveries[0].event_id, (payloads[1] as { id: string }).id);
+    const newest = log.deliveries[0];
+    assert.equal(newest.event_id, byType.get('object.edited')!.id, 'the log lists the newest first');
   });
 
   it('retries an endpoint that answers 500 twice and then 200: 3 attempts, all in the log', async () => {
@@ -292,6 +296,29 @@ describe('webhook delivery', () => {
     assert.match(await errorOf(metadata), /never allowed/);
     await strict.stop();
     await lenient.stop();
+  });
+
+  it('connects to the address it resolved and checked, sending the endpoint host in Host', async () => {
+    const port = new URL(endpoint).port;
+    await hook({ endpoint: `http://hooks.internal.test:${port}/in?x=1` });
+    const resolved: string[] = [];
+    // A name the system resolver does not know: only the checked answer can have been used.
+    const pinned = testWorker(
+      h.db,
+      {},
+      {
+        lookup: (host) => {
+          resolved.push(host);
+          return Promise.resolve([{ address: '127.0.0.1', family: 4 }]);
+        },
+      },
+    );
+    await created();
+    await drainUntil(pinned, () => receiver.received.length === 1);
+    assert.deepEqual(resolved, ['hooks.internal.test']);
+    assert.equal(receiver.received[0]!.headers.host, `hooks.internal.test:${port}`);
+    assert.equal(receiver.received[0]!.path, '/in?x=1');
+    await pinned.stop();
   });
 
   it('pages the delivery log newest first with limit and after, and expires finished deliveries by TTL', async () => {
