@@ -9,6 +9,7 @@ import { repairPendingRenames } from '../lib/services/object-type-rename.js';
 import { repairPendingWrites } from '../lib/services/pending-writes.js';
 import { Scheduler } from '../lib/services/scheduler.js';
 import { sweepOrphanChunks } from '../lib/media/orphan-sweep.js';
+import { DeliveryWorker } from '../lib/webhooks/worker.js';
 
 /** Longer than any pause between two chunks of a live upload (the request times out first). */
 const ORPHAN_GRACE_MS = 60 * 60 * 1000;
@@ -48,6 +49,9 @@ async function main(): Promise<void> {
   // Its first tick runs now: publishing that fell due while the service was down happens at start.
   const scheduler = new Scheduler(database.db, { intervalMs: config.schedulerIntervalMs, log: logError });
   scheduler.start();
+  // Sends the webhook outbox; deliveries a stopped or killed process held are sent once their claims lapse.
+  const webhooks = new DeliveryWorker(database.db, config.webhooks, { log: logError });
+  webhooks.start();
   const server = createHttpServer(app, config.http);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -95,6 +99,7 @@ async function main(): Promise<void> {
     await closed;
     clearTimeout(force);
     await scheduler.stop();
+    await webhooks.stop();
     stopHealthLog();
     await database.close();
     await engine.stop();

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { ConfigError } from './errors/domain-errors.js';
+import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './webhooks/retry.js';
 
 /** Everything the service reads from the environment, parsed once and typed. */
 export interface Config {
@@ -30,6 +31,27 @@ export interface Config {
   maxRelatedObjects: number;
   /** Timeouts and connection limits of the HTTP server (lib/http/http-server.ts). */
   http: HttpServerSettings;
+  /** Webhook delivery (lib/webhooks/). */
+  webhooks: WebhookSettings;
+}
+
+export interface WebhookSettings {
+  /** Loopback and private addresses may be endpoints (tests, local development); link-local never. */
+  allowPrivate: boolean;
+  /** The wait before each retry, in ms; past the last a delivery has failed. */
+  retryScheduleMs: number[];
+  /** An attempt that has no complete 2xx answer by then has failed. */
+  timeoutMs: number;
+  /** How long a worker's claim on a delivery lasts; a killed worker's deliveries are retried after it. */
+  leaseMs: number;
+  /** How often a process looks for due deliveries; 0 turns its delivery worker off. */
+  pollMs: number;
+  /** Deliveries one process attempts at once. */
+  concurrency: number;
+  /** Consecutive failed deliveries after which a webhook is disabled. */
+  disableAfterFailures: number;
+  /** Finished deliveries are removed this many days after they finished. */
+  logDays: number;
 }
 
 /** Bounds on what one client can hold of the HTTP server; 0 turns a setting off. */
@@ -86,7 +108,40 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     queryTimeoutMs: intFrom(env, 'QUERY_TIMEOUT_MS', 5000),
     maxRelatedObjects: intFrom(env, 'MAX_RELATED_OBJECTS', 1000),
     http: httpServerSettings(env),
+    webhooks: webhookSettings(env),
   };
+}
+
+function flagFrom(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = env[name] ?? '';
+  if (raw === '' || raw === 'false' || raw === '0') return false;
+  if (raw === 'true' || raw === '1') return true;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+function webhookSettings(env: NodeJS.ProcessEnv): WebhookSettings {
+  const scheduleText = env.WEBHOOK_RETRY_SCHEDULE ?? DEFAULT_RETRY_SCHEDULE;
+  const retryScheduleMs = parseRetrySchedule(scheduleText);
+  if (retryScheduleMs === null) {
+    throw new ConfigError(
+      `WEBHOOK_RETRY_SCHEDULE must be comma-separated waits such as "30s,2m,1h" (units ms, s, m, h, d), got "${scheduleText}"`,
+    );
+  }
+  const settings: WebhookSettings = {
+    allowPrivate: flagFrom(env, 'WEBHOOK_ALLOW_PRIVATE'),
+    retryScheduleMs,
+    timeoutMs: Math.max(1, intFrom(env, 'WEBHOOK_TIMEOUT_MS', 10_000)),
+    leaseMs: intFrom(env, 'WEBHOOK_LEASE_MS', 60_000),
+    pollMs: intFrom(env, 'WEBHOOK_POLL_MS', 1000),
+    concurrency: Math.max(1, intFrom(env, 'WEBHOOK_CONCURRENCY', 16)),
+    disableAfterFailures: Math.max(1, intFrom(env, 'WEBHOOK_DISABLE_AFTER_FAILURES', 20)),
+    logDays: Math.max(1, intFrom(env, 'WEBHOOK_LOG_DAYS', 30)),
+  };
+  // A claim that lapses while its request may still be answered would let a second worker send it too.
+  if (settings.leaseMs <= settings.timeoutMs) {
+    throw new ConfigError('WEBHOOK_LEASE_MS must exceed WEBHOOK_TIMEOUT_MS');
+  }
+  return settings;
 }
 
 function httpServerSettings(env: NodeJS.ProcessEnv): HttpServerSettings {

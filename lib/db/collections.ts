@@ -18,7 +18,15 @@ export function bucketsCollection(db: Db): Collection<BucketDoc> {
 }
 
 /** Every collection whose documents carry bucket_id, so deleting a Bucket removes all it owns. */
-export const BUCKET_SCOPED_COLLECTIONS = ['object_types', 'objects', 'published_objects', 'revisions', 'media'];
+export const BUCKET_SCOPED_COLLECTIONS = [
+  'object_types',
+  'objects',
+  'published_objects',
+  'revisions',
+  'media',
+  'webhooks',
+  'webhook_deliveries',
+];
 
 export interface ObjectTypeDoc {
   _id: ObjectId;

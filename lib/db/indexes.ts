@@ -7,6 +7,7 @@ import {
   revisionsCollection,
 } from './collections.js';
 import { ensureMediaIndexes } from './media-collection.js';
+import { ensureWebhookIndexes } from '../webhooks/collections.js';
 
 /** Unique over `singleton_key`: one Object per locale of a singleton type (lib/services/singletons.ts). */
 export const SINGLETON_INDEX = 'singleton_unique';
@@ -59,6 +60,7 @@ export async function ensureIndexes(db: Db): Promise<void> {
   // Crash-repair markers (lib/services/pending-writes.ts) are looked up by Object on every write.
   await db.collection('pending_writes').createIndex({ object_id: 1 }, { name: 'object' }, undefined);
   await ensureMediaIndexes(db);
+  await ensureWebhookIndexes(db);
 }
 
 /**

@@ -28,6 +28,8 @@ export const ERROR_CODES = {
   object_type_not_found: { status: 404, description: 'No Object type of the Bucket has the slug in the path.' },
   revision_not_found: { status: 404, description: 'The Object has no revision with the id in the path.' },
   media_not_found: { status: 404, description: 'No media item of the Bucket has the id or file name in the path.' },
+  webhook_not_found: { status: 404, description: 'No webhook of the Bucket has the id in the path.' },
+  delivery_not_found: { status: 404, description: 'The webhook has no delivery with the id in the path.' },
   no_match: { status: 404, description: 'A list query matched nothing; clients read this as "none".' },
   route_not_found: { status: 404, description: 'No route outside /v3 serves the path.' },
   request_timeout: {
@@ -35,6 +37,10 @@ export const ERROR_CODES = {
     description: 'The request line, headers or body did not arrive within the time limit.',
   },
   conflict: { status: 409, description: 'The write collides with an existing document on a unique key.' },
+  delivery_in_progress: {
+    status: 409,
+    description: 'The delivery is being attempted right now; redeliver it once the attempt has ended.',
+  },
   payload_too_large: {
     status: 413,
     description: 'The request body or upload is over its size limit, or a document would pass 16 MB.',

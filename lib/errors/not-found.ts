@@ -9,6 +9,8 @@ const RESOURCES = {
   revision: { label: 'Revision', key: 'id', code: 'revision_not_found' },
   media: { label: 'Media', key: 'id', code: 'media_not_found' },
   media_file: { label: 'Media', key: 'name', code: 'media_not_found' },
+  webhook: { label: 'Webhook', key: 'id', code: 'webhook_not_found' },
+  delivery: { label: 'Delivery', key: 'id', code: 'delivery_not_found' },
 } as const satisfies Record<string, { label: string; key: string; code: ErrorCodeFor<404> }>;
 
 export type NotFoundResource = keyof typeof RESOURCES;

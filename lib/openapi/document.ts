@@ -36,10 +36,14 @@ function loadPaths(): Record<string, unknown> {
   return paths;
 }
 
-/** openapi/openapi.json (shared parameters, responses) + openapi/paths/*.json, with schemas/ as components. */
+/**
+ * openapi/openapi.json (shared parameters, responses) + openapi/paths/*.json + the requests the
+ * service sends (openapi/webhooks.json, OpenAPI 3.1's top-level `webhooks`), with schemas/ as components.
+ */
 export function openApiDocument(serverUrl: string): Record<string, unknown> {
   const base = readJson(path.join(projectRoot, 'openapi', 'openapi.json'));
   base.paths = loadPaths();
+  base.webhooks = readJson(path.join(projectRoot, 'openapi', 'webhooks.json'));
   const schemas: Record<string, unknown> = {};
   for (const s of loadSchemas()) schemas[s.$id] = toComponentRefs(s);
   const components = typeof base.components === 'object' && base.components !== null ? base.components : {};

@@ -1,4 +1,5 @@
 import { isObjectIdHex } from '../util/object-id.js';
+import { DELIVERY_STATUSES, type DeliveryStatus } from '../webhooks/collections.js';
 import { quote } from '../util/quote.js';
 import { MAX_DEPTH } from './limits.js';
 import { parseProps } from './props.js';
@@ -26,6 +27,8 @@ export interface ParamValues {
   useCache: boolean;
   pretty: boolean;
   trigger_webhook: boolean;
+  /** A webhook delivery log's `status` filter; undefined: every status. */
+  delivery_status: DeliveryStatus | undefined;
 }
 
 export type ParamName = keyof ParamValues;
@@ -98,7 +101,21 @@ const RULES: { readonly [K in ParamName]: Rule<ParamValues[K]> } = {
   useCache: { ...flag(true), spellings: ['useCache', 'use_cache'] },
   pretty: flag(false),
   trigger_webhook: flag(false),
+  delivery_status: {
+    spellings: ['status'],
+    fallback: undefined,
+    parse: (raw, name, report) => {
+      const status = DELIVERY_STATUSES.find((s) => s === raw);
+      if (status === undefined) report(`${name} must be one of ${DELIVERY_STATUSES.join(', ')}, got ${quote(raw)}`);
+      return status;
+    },
+  },
 };
+
+/** The name a client sends a parameter by (its documented spelling). */
+export function queryName(name: ParamName): string {
+  return RULES[name].spellings?.[0] ?? name;
+}
 
 /** Every parameter in the order problems are reported. */
 const ALL_NAMES = Object.keys(RULES) as ParamName[];

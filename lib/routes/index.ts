@@ -9,6 +9,7 @@ import { objectTypeRoutes } from './object-types.js';
 import { objectRoutes } from './objects.js';
 import { revisionRoutes } from './revisions.js';
 import type { RouteDef } from './route-table.js';
+import { webhookRoutes } from './webhooks.js';
 import type { HealthView } from '../db/db-health.js';
 
 export interface RouteDeps {
@@ -32,5 +33,6 @@ export function v3Routes({ config, db, state, log, health }: RouteDeps): RouteDe
     ...objectRoutes(config, db, state),
     ...revisionRoutes(config, db, state),
     ...mediaRoutes(config, db, state.reads, state.media),
+    ...webhookRoutes(config, db),
   ];
 }

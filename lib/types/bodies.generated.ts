@@ -9,6 +9,22 @@ import type { Metafield } from '../metafields/definition.js';
 export type Emoji = string;
 
 /**
+ * An event a webhook can subscribe to.
+ */
+export type WebhookEventType =
+  | 'object.created'
+  | 'object.edited'
+  | 'object.published'
+  | 'object.unpublished'
+  | 'object.deleted'
+  | 'object_type.created'
+  | 'object_type.edited'
+  | 'object_type.deleted'
+  | 'media.created'
+  | 'media.edited'
+  | 'media.deleted';
+
+/**
  * Each request-body schema by name: what `assertValid(name, …)` proves a body to be.
  */
 export interface BodySchemas {
@@ -20,6 +36,8 @@ export interface BodySchemas {
   ObjectTypePatch: ObjectTypePatch;
   PreviewTokenRequest: PreviewTokenRequest;
   RevisionCreate: RevisionCreate;
+  WebhookCreate: WebhookCreate;
+  WebhookPatch: WebhookPatch;
 }
 export interface BatchRequest {
   /**
@@ -201,4 +219,90 @@ export interface RevisionCreate {
    * Revisions created through the API are drafts.
    */
   status?: 'draft';
+}
+/**
+ * Body of POST /buckets/{slug}/webhooks. Unknown fields are rejected.
+ */
+export interface WebhookCreate {
+  /**
+   * A name for people. Default: the endpoint's host.
+   */
+  title?: string;
+  /**
+   * Absolute http or https URL the events are POSTed to. Its host is resolved at every delivery; link-local and metadata addresses are always refused, loopback and private ones unless the server allows them (WEBHOOK_ALLOW_PRIVATE).
+   */
+  endpoint: string;
+  /**
+   * The events to send.
+   *
+   * @minItems 1
+   */
+  events: WebhookEventType[];
+  /**
+   * Only Object and Object type events of these type slugs; null or absent: all. Media events are not filtered.
+   *
+   * @maxItems 100
+   */
+  object_types?: string[] | null;
+  /**
+   * Comma-separated Object fields the payload of Object events carries, as the props query parameter (id,title,metadata.price); null or absent: the whole rendered Object. Default null.
+   */
+  props?: string | null;
+  /**
+   * false: data carries only the resource's ids (Object: id, slug, type; Object type: id, slug; media: id, name). Default true.
+   */
+  payload?: boolean;
+  /**
+   * Up to 10 extra request headers (name: value), such as an Authorization token. Hop-by-hop headers, Host, Content-Type, Content-Length, User-Agent and webhook-* are refused.
+   */
+  headers?: {
+    [k: string]: string;
+  };
+  /**
+   * Default true.
+   */
+  enabled?: boolean;
+}
+/**
+ * Body of PATCH /buckets/{slug}/webhooks/{webhook_id}: any non-empty subset of the create fields. Unknown fields are rejected.
+ */
+export interface WebhookPatch {
+  /**
+   * A name for people.
+   */
+  title?: string;
+  /**
+   * Absolute http or https URL the events are POSTed to. Its host is resolved at every delivery; link-local and metadata addresses are always refused, loopback and private ones unless the server allows them (WEBHOOK_ALLOW_PRIVATE).
+   */
+  endpoint?: string;
+  /**
+   * The events to send.
+   *
+   * @minItems 1
+   */
+  events?: WebhookEventType[];
+  /**
+   * Only Object and Object type events of these type slugs; null or absent: all. Media events are not filtered.
+   *
+   * @maxItems 100
+   */
+  object_types?: string[] | null;
+  /**
+   * Comma-separated Object fields the payload of Object events carries, as the props query parameter (id,title,metadata.price); null or absent: the whole rendered Object.
+   */
+  props?: string | null;
+  /**
+   * false: data carries only the resource's ids (Object: id, slug, type; Object type: id, slug; media: id, name).
+   */
+  payload?: boolean;
+  /**
+   * Up to 10 extra request headers (name: value), such as an Authorization token. Hop-by-hop headers, Host, Content-Type, Content-Length, User-Agent and webhook-* are refused. Replaces all of them.
+   */
+  headers?: {
+    [k: string]: string;
+  };
+  /**
+   * true re-enables a webhook the service disabled, clearing its reason and failure count.
+   */
+  enabled?: boolean;
 }

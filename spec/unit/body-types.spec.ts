@@ -79,6 +79,8 @@ describe('request-body types', () => {
       ObjectTypePatch: true,
       PreviewTokenRequest: true,
       RevisionCreate: true,
+      WebhookCreate: true,
+      WebhookPatch: true,
     };
     assert.deepEqual(Object.keys(typed).sort(), bodySchemaNames());
   });

@@ -1,0 +1,111 @@
+import { MongoBulkWriteError, ObjectId, type Db, type WriteError } from 'mongodb';
+import type { BucketDoc } from '../db/collections.js';
+import { deliveriesCollection, webhooksCollection, type DeliveryDoc, type WebhookDoc } from './collections.js';
+import { EVENTS, type DeliveryType, type EventType } from './events.js';
+import { eventBody } from './payload.js';
+
+/** A change to a Bucket's content, as its write path reports it. */
+export interface DomainEvent {
+  /**
+   * Stable id of this change. Give one the write itself determines (e.g. derived from its
+   * revision or crash-repair marker) whenever the event may be recorded again: recording the same
+   * id twice queues nothing new. Absent: a fresh id, and every call is a new event.
+   */
+  id?: string;
+  bucket: BucketDoc;
+  type: EventType;
+  /** Object events: the Object's type slug; Object type events: the type's own slug. Webhooks filtering by `object_types` match on it. */
+  objectType?: string;
+  /** The resource as the v3 API renders it (for a delete, as it was before). */
+  data: Record<string, unknown>;
+  /** When the change happened; default now. */
+  at?: Date;
+}
+
+const MAX_EVENT_ID_LENGTH = 200;
+const DUPLICATE_KEY = 11000;
+
+/** Whether the webhook wants this event. */
+export function subscribes(webhook: WebhookDoc, event: Pick<DomainEvent, 'type' | 'objectType'>): boolean {
+  if (!webhook.enabled || !webhook.events.includes(event.type)) return false;
+  if (webhook.object_types === null || EVENTS[event.type] === 'media') return true;
+  return event.objectType !== undefined && webhook.object_types.includes(event.objectType);
+}
+
+/** A pending delivery, due now. */
+export function newDelivery(
+  webhook: WebhookDoc,
+  eventId: string,
+  type: DeliveryType,
+  body: string,
+  now: Date,
+): DeliveryDoc {
+  return {
+    _id: new ObjectId(),
+    bucket_id: webhook.bucket_id,
+    webhook_id: webhook._id,
+    event_id: eventId,
+    type,
+    body,
+    status: 'pending',
+    next_attempt_at: now,
+    claim: null,
+    tries: 0,
+    attempt_count: 0,
+    attempts: [],
+    created_at: now,
+    finished_at: null,
+  };
+}
+
+/** How many of the deliveries insertMany wrote, when it failed only on deliveries that already exist; else null. */
+function insertedDespiteDuplicates(err: unknown, attempted: number): number | null {
+  if (!(err instanceof MongoBulkWriteError)) return null;
+  const reported = err.writeErrors;
+  const errors: readonly WriteError[] = Array.isArray(reported) ? reported : [reported as WriteError];
+  if (errors.length === 0 || errors.some((e) => e.code !== DUPLICATE_KEY)) return null;
+  // Unordered: every document is either written or has its error (counted thus, not from the
+  // reply's count, which some engines misreport).
+  return attempted - errors.length;
+}
+
+/**
+ * Records an event in the outbox: one pending delivery per enabled webhook of the Bucket that
+ * subscribes to it (its `events` and `object_types`), each body shaped for that webhook (`props`,
+ * `payload: false`) now, so later edits of the resource do not change what was sent. The
+ * delivery workers of every process send them (worker.ts). Returns the deliveries queued.
+ *
+ * Ordering contract for write paths (there are no transactions, so the change and its outbox
+ * record are two writes):
+ * 1. commit the change;
+ * 2. `await recordEvent(...)`;
+ * 3. only then send the response.
+ * A crash between 1 and 2 leaves a change whose response never reached the client and that has
+ * no delivery yet: crash repair of that change calls recordEvent again with the same `id`, which
+ * is idempotent (unique on event id and webhook), so at worst a client that never got an answer
+ * sees a delivery; never is a write acknowledged without its delivery. If recordEvent throws, the
+ * request must fail (not answer success) for the same reason.
+ */
+export async function recordEvent(db: Db, event: DomainEvent): Promise<number> {
+  const id = event.id ?? new ObjectId().toHexString();
+  if (id === '' || id.length > MAX_EVENT_ID_LENGTH) {
+    throw new Error(`recordEvent: an event id must be 1 to ${MAX_EVENT_ID_LENGTH} characters`);
+  }
+  const webhooks = await webhooksCollection(db)
+    .find({ bucket_id: event.bucket._id, enabled: true, events: event.type })
+    .toArray();
+  const now = new Date();
+  const envelope = { id, type: event.type, created_at: event.at ?? now, bucket_slug: event.bucket.slug };
+  const deliveries = webhooks
+    .filter((w) => subscribes(w, event))
+    .map((w) => newDelivery(w, id, event.type, eventBody(envelope, event.data, w), now));
+  if (deliveries.length === 0) return 0;
+  try {
+    return (await deliveriesCollection(db).insertMany(deliveries, { ordered: false })).insertedCount;
+  } catch (err) {
+    // Recorded before: the deliveries that existed stay as they were, any missing ones are now in.
+    const inserted = insertedDespiteDuplicates(err, deliveries.length);
+    if (inserted === null) throw err;
+    return inserted;
+  }
+}
