@@ -7,7 +7,6 @@ import type { Metafield } from '../metafields/definition.js';
  * One emoji as it shows: a pictograph with its variation selector, skin tone or zero-width-joined sequence, a flag, a keycap or a tag sequence; "" for none.
  */
 export type Emoji = string;
-
 /**
  * An event a webhook can subscribe to.
  */
