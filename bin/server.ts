@@ -5,6 +5,7 @@ import { createHttpServer } from '../lib/http/http-server.js';
 import { ConfigError, EngineUnavailableError } from '../lib/errors/domain-errors.js';
 import { connectDatabase } from '../lib/db/database.js';
 import { startOwnedEngine } from '../lib/db/shared-engine.js';
+import { DomainEvents } from '../lib/services/domain-events.js';
 import { repairPendingRenames } from '../lib/services/object-type-rename.js';
 import { repairPendingWrites } from '../lib/services/pending-writes.js';
 import { Scheduler } from '../lib/services/scheduler.js';
@@ -43,11 +44,16 @@ async function main(): Promise<void> {
     if (status.up) log('database reachable again');
     else logError(`database unreachable: ${status.reason ?? 'unknown reason'}`);
   });
-  const app = createApp({ config, db: database.db, log: logError, health: database.health });
-  // Writes a crash interrupted are finished (or undone) before anything reads them.
-  await repairPendingWrites(database.db);
+  // One event seam for requests, repair and the scheduler: their writes reach the same sinks.
+  const events = new DomainEvents(config);
+  const app = createApp({ config, db: database.db, log: logError, health: database.health, events });
+  // Writes a crash interrupted are finished (or undone), events included, before anything reads them.
+  await repairPendingWrites({ db: database.db, events });
   // Its first tick runs now: publishing that fell due while the service was down happens at start.
-  const scheduler = new Scheduler(database.db, { intervalMs: config.schedulerIntervalMs, log: logError });
+  const scheduler = new Scheduler(
+    { db: database.db, events },
+    { intervalMs: config.schedulerIntervalMs, log: logError },
+  );
   scheduler.start();
   // Sends the webhook outbox; deliveries a stopped or killed process held are sent once their claims lapse.
   const webhooks = new DeliveryWorker(database.db, config.webhooks, { log: logError });

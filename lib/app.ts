@@ -12,6 +12,7 @@ import { v3Routes } from './routes/index.js';
 import { legacyMediaRoutes } from './routes/media.js';
 import { mediaFileRoutes } from './routes/media-files.js';
 import { mountRoutes } from './routes/route-table.js';
+import type { DomainEvents } from './services/domain-events.js';
 import { setQueryTimeLimit } from './services/query-time-limit.js';
 
 export interface AppDeps {
@@ -20,6 +21,8 @@ export interface AppDeps {
   log?: (msg: string) => void;
   /** Makes /v3/status answer 503 while the database is unreachable. */
   health?: HealthView;
+  /** The event seam, when the caller registers sinks or shares it with the scheduler and repair. */
+  events?: DomainEvents;
 }
 
 function logToStderr(msg: string): void {
@@ -27,21 +30,21 @@ function logToStderr(msg: string): void {
 }
 
 /** Builds the Express app without listening, so tests drive it through supertest. */
-export function createApp({ config, db, log = logToStderr, health }: AppDeps): Express {
+export function createApp({ config, db, log = logToStderr, health, events }: AppDeps): Express {
   setQueryTimeLimit(db, config.queryTimeoutMs);
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', parseQueryString);
 
   const v3 = express.Router();
-  const state = new AppState(config, db, log);
+  const state = new AppState(config, db, log, events);
   v3.use(mountRoutes(v3Routes({ config, db, state, log, health }), db));
   // Unknown paths still honour (and check) `pretty`, as every /v3 response does.
   v3.use(readParamsOnce(NO_PARAMS), v3RouteNotFound(config));
   app.use('/v3', v3);
   // Public file URLs and the legacy upload address live outside /v3, so its 200 quirk never applies.
   app.use(mediaFileRoutes(db, state.media));
-  app.use(legacyMediaRoutes(config, db, state.media));
+  app.use(legacyMediaRoutes(config, state.writes, state.media));
   app.use(plainNotFound);
   app.use(errorHandler(log));
   return app;

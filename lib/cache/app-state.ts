@@ -1,6 +1,8 @@
 import type { Db } from 'mongodb';
 import type { Config } from '../config.js';
 import { createMediaRuntime, type MediaRuntime } from '../media/media-runtime.js';
+import { DomainEvents } from '../services/domain-events.js';
+import type { ObjectWriteDeps } from '../services/object-writes.js';
 import { PreviewSecret } from '../services/preview-tokens.js';
 import { BucketTypes } from '../services/render-context.js';
 import { MetadataValidators } from '../validation/metadata-schema.js';
@@ -22,8 +24,14 @@ export class AppState {
   readonly previewSecret: PreviewSecret;
   /** Image processing, upload admission and background file removal. */
   readonly media: MediaRuntime;
+  /** Where every mutation hands its domain event (sinks registered by whoever made the app). */
+  readonly events: DomainEvents;
+  /** What the write services take: this app's database, validators and event seam. */
+  readonly writes: ObjectWriteDeps;
 
-  constructor(config: Config, db: Db, log: (msg: string) => void) {
+  constructor(config: Config, db: Db, log: (msg: string) => void, events?: DomainEvents) {
+    this.events = events ?? new DomainEvents(config, this.types);
+    this.writes = { db, validators: this.validators, events: this.events };
     this.reads = new ReadCache(config.cacheMaxBytes);
     this.previewSecret = new PreviewSecret(db, config.previewTokenSecret);
     this.media = createMediaRuntime(config, db, log);

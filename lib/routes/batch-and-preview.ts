@@ -21,7 +21,7 @@ export function batchAndPreviewRoutes(config: Config, db: Db, state: AppState, l
   return [
     route('post', '/buckets/:slug/objects/batch', NO_PARAMS, body, requireWrite, async (req, res) => {
       const bucket = bucketOf(res);
-      const results = await runBatch(db, state.validators, bucket, req.body, log);
+      const results = await runBatch(state.writes, bucket, req.body, log);
       const ctx = await objectRenderContext(db, config, state.types, bucket);
       const operations = results.map((r) => ('object' in r ? { ...r, object: renderObject(r.object, ctx) } : r));
       sendJson(res, 200, { operations } satisfies BatchResponse);

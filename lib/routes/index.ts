@@ -28,11 +28,11 @@ export function v3Routes({ config, db, state, log, health }: RouteDeps): RouteDe
   return [
     ...metaRoutes(config, health),
     ...blocksRoutes(),
-    ...objectTypeRoutes(config, db),
+    ...objectTypeRoutes(config, state),
     ...batchAndPreviewRoutes(config, db, state, log),
     ...objectRoutes(config, db, state),
     ...revisionRoutes(config, db, state),
-    ...mediaRoutes(config, db, state.reads, state.media),
+    ...mediaRoutes(config, state),
     ...webhookRoutes(config, db),
   ];
 }

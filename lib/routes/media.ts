@@ -1,6 +1,5 @@
 import { Router, type RequestHandler } from 'express';
-import type { Db } from 'mongodb';
-import type { ReadCache } from '../cache/read-cache.js';
+import type { AppState } from '../cache/app-state.js';
 import type { Config } from '../config.js';
 import { BadRequestError } from '../errors/http-errors.js';
 import { noMatch } from '../errors/not-found.js';
@@ -19,6 +18,7 @@ import { pickProps } from '../query/props.js';
 import { DELETE_PARAMS, NO_PARAMS, paramSet } from '../query/read-params.js';
 import { renderMedia } from '../serializers/media.js';
 import type { MediaList, MediaResponse, Picked } from '../serializers/responses.js';
+import type { EventDeps } from '../services/domain-events.js';
 import { createMedia, deleteMedia, getMedia, updateMedia } from '../services/media.js';
 import { listMedia } from '../services/media-list.js';
 import { readBounds } from '../services/read-budget.js';
@@ -38,10 +38,10 @@ const checkHeaderKey: RequestHandler = (req, res, next) => {
 };
 
 /** Handlers after the Bucket is loaded: shared by the v3 upload route and the legacy one. */
-export function uploadHandlers(config: Config, db: Db, media: MediaRuntime): RequestHandler[] {
+export function uploadHandlers(config: Config, writes: EventDeps, media: MediaRuntime): RequestHandler[] {
   return [
     checkHeaderKey,
-    mediaUpload(config, db, media.remover, checkKeyBeforeStoring(media.keylessUploads)),
+    mediaUpload(config, writes.db, media.remover, checkKeyBeforeStoring(media.keylessUploads)),
     async (req, res) => {
       const bucket = bucketOf(res);
       const stored = storedUpload(req);
@@ -53,7 +53,7 @@ export function uploadHandlers(config: Config, db: Db, media: MediaRuntime): Req
             'invalid_body',
           );
         const fields = parseUploadFields(req.body as Record<string, unknown> | undefined);
-        const doc = await createMedia(db, bucket, stored, fields);
+        const doc = await createMedia(writes, bucket, stored, fields);
         sendJson(res, 200, { media: renderMedia(doc, config, bucket) } satisfies MediaResponse);
       } catch (err) {
         if (stored) media.remover.remove(MEDIA_FILES_BUCKET, [stored.file_id]);
@@ -64,21 +64,23 @@ export function uploadHandlers(config: Config, db: Db, media: MediaRuntime): Req
 }
 
 /** `POST /v1/:slug/media`: earlier clients' upload address, answered exactly like v3's. */
-export function legacyMediaRoutes(config: Config, db: Db, media: MediaRuntime): Router {
+export function legacyMediaRoutes(config: Config, writes: EventDeps, media: MediaRuntime): Router {
   const router = Router();
-  router.post('/v1/:slug/media', readParamsOnce(NO_PARAMS), loadBucket(db), ...uploadHandlers(config, db, media));
+  const upload = uploadHandlers(config, writes, media);
+  router.post('/v1/:slug/media', readParamsOnce(NO_PARAMS), loadBucket(writes.db), ...upload);
   return router;
 }
 
 const LIST = paramSet(['read_key', 'query', 'props', 'sort', 'limit', 'skip', 'after', 'useCache']);
 const ONE = paramSet(['read_key', 'props', 'useCache']);
 
-export function mediaRoutes(config: Config, db: Db, cache: ReadCache, media: MediaRuntime): RouteDef[] {
+export function mediaRoutes(config: Config, { writes, reads: cache, media }: AppState): RouteDef[] {
+  const { db } = writes;
   const base = '/buckets/:slug/media';
   const one = `${base}/:media_id`;
   const body = writeBody(config.jsonBodyLimit);
   return [
-    route('post', base, NO_PARAMS, ...uploadHandlers(config, db, media)),
+    route('post', base, NO_PARAMS, ...uploadHandlers(config, writes, media)),
     route('get', base, LIST, requireRead, async (req, res) => {
       const bucket = bucketOf(res);
       const params = readParams(res, LIST);
@@ -101,13 +103,12 @@ export function mediaRoutes(config: Config, db: Db, cache: ReadCache, media: Med
     }),
     route('patch', one, NO_PARAMS, body, requireWrite, async (req, res) => {
       const bucket = bucketOf(res);
-      const doc = await updateMedia(db, bucket, String(req.params.media_id), req.body);
+      const doc = await updateMedia(writes, bucket, String(req.params.media_id), req.body);
       sendJson(res, 200, { media: renderMedia(doc, config, bucket) } satisfies MediaResponse);
     }),
-    // Webhooks are not delivered yet; trigger_webhook is read and validated so clients may already send it.
     route('delete', one, DELETE_PARAMS, requireWrite, async (req, res) => {
       const id = String(req.params.media_id);
-      await deleteMedia(db, bucketOf(res), id);
+      await deleteMedia(writes, bucketOf(res), id, readParams(res, DELETE_PARAMS).trigger_webhook);
       sendJson(res, 200, { message: `Media with id '${id}' deleted successfully from bucket.` });
     }),
   ];

@@ -1,9 +1,10 @@
-import type { Db } from 'mongodb';
+import type { AppState } from '../cache/app-state.js';
 import type { Config } from '../config.js';
 import { sendJson } from '../http/respond.js';
 import { requireRead, requireWrite } from '../middleware/authenticate.js';
 import { writeBody } from '../middleware/write-body.js';
 import { bucketOf } from '../middleware/load-bucket.js';
+import { readParams } from '../middleware/read-params.js';
 import { DELETE_PARAMS, NO_PARAMS, paramSet } from '../query/read-params.js';
 import { renderObjectType } from '../serializers/object-type.js';
 import type { ObjectTypeList, ObjectTypeResponse } from '../serializers/responses.js';
@@ -18,7 +19,8 @@ import { route, type RouteDef } from './route-table.js';
 
 const READ = paramSet(['read_key']);
 
-export function objectTypeRoutes(config: Config, db: Db): RouteDef[] {
+export function objectTypeRoutes(config: Config, { writes }: AppState): RouteDef[] {
+  const { db } = writes;
   const body = writeBody(config.jsonBodyLimit);
   const base = '/buckets/:slug/object-types';
   return [
@@ -27,7 +29,7 @@ export function objectTypeRoutes(config: Config, db: Db): RouteDef[] {
       sendJson(res, 200, { object_types: types.map(renderObjectType) } satisfies ObjectTypeList);
     }),
     route('post', base, NO_PARAMS, body, requireWrite, async (req, res) => {
-      const type = await createObjectType(db, bucketOf(res), req.body);
+      const type = await createObjectType(writes, bucketOf(res), req.body);
       sendJson(res, 200, { object_type: renderObjectType(type) } satisfies ObjectTypeResponse);
     }),
     route('get', `${base}/:type_slug`, READ, requireRead, async (req, res) => {
@@ -35,13 +37,12 @@ export function objectTypeRoutes(config: Config, db: Db): RouteDef[] {
       sendJson(res, 200, { object_type: renderObjectType(type) } satisfies ObjectTypeResponse);
     }),
     route('patch', `${base}/:type_slug`, NO_PARAMS, body, requireWrite, async (req, res) => {
-      const type = await updateObjectType(db, bucketOf(res), String(req.params.type_slug), req.body);
+      const type = await updateObjectType(writes, bucketOf(res), String(req.params.type_slug), req.body);
       sendJson(res, 200, { object_type: renderObjectType(type) } satisfies ObjectTypeResponse);
     }),
-    // Webhooks are not delivered yet; trigger_webhook is read and validated so clients may already send it.
     route('delete', `${base}/:type_slug`, DELETE_PARAMS, requireWrite, async (req, res) => {
       const slug = String(req.params.type_slug);
-      await deleteObjectType(db, bucketOf(res), slug);
+      await deleteObjectType(writes, bucketOf(res), slug, readParams(res, DELETE_PARAMS).trigger_webhook);
       sendJson(res, 200, { message: `Object Type with slug '${slug}' deleted successfully from bucket.` });
     }),
   ];

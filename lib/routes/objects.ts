@@ -16,7 +16,8 @@ import type { ObjectList, ObjectResponse, Picked } from '../serializers/response
 import { listObjects } from '../services/object-list.js';
 import { getObjectExpanded } from '../services/object-read.js';
 import { readBounds } from '../services/read-budget.js';
-import { createObject, removeObject, updateObject } from '../services/object-writes.js';
+import { removeObject } from '../services/object-delete.js';
+import { createObject, updateObject } from '../services/object-writes.js';
 import { objectRenderContext } from '../services/render-context.js';
 import { route, type RouteDef } from './route-table.js';
 
@@ -36,7 +37,7 @@ const LIST = paramSet([
 const ONE = paramSet(['read_key', 'preview_token', 'props', 'status', 'depth', 'useCache']);
 
 export function objectRoutes(config: Config, db: Db, state: AppState): RouteDef[] {
-  const { reads: cache, types: bucketTypes, validators, previewSecret } = state;
+  const { reads: cache, types: bucketTypes, writes, previewSecret } = state;
   const body = writeBody(config.jsonBodyLimit);
   const base = '/buckets/:slug/objects';
   const one = `${base}/:object_id`;
@@ -59,7 +60,7 @@ export function objectRoutes(config: Config, db: Db, state: AppState): RouteDef[
     }),
     route('post', base, NO_PARAMS, body, requireWrite, async (req, res) => {
       const bucket = bucketOf(res);
-      const doc = await createObject(db, validators, bucket, req.body);
+      const doc = await createObject(writes, bucket, req.body);
       const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
       sendJson(res, 200, { object: renderObject(doc, ctx) } satisfies ObjectResponse);
     }),
@@ -81,14 +82,13 @@ export function objectRoutes(config: Config, db: Db, state: AppState): RouteDef[
     }),
     route('patch', one, NO_PARAMS, body, requireWrite, async (req, res) => {
       const bucket = bucketOf(res);
-      const doc = await updateObject(db, validators, bucket, String(req.params.object_id), req.body);
+      const doc = await updateObject(writes, bucket, String(req.params.object_id), req.body);
       const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
       sendJson(res, 200, { object: renderObject(doc, ctx) } satisfies ObjectResponse);
     }),
-    // Webhooks are not delivered yet; trigger_webhook is read and validated so clients may already send it.
     route('delete', one, DELETE_PARAMS, requireWrite, async (req, res) => {
       const id = String(req.params.object_id);
-      await removeObject(db, bucketOf(res), id);
+      await removeObject(writes, bucketOf(res), id, readParams(res, DELETE_PARAMS).trigger_webhook);
       sendJson(res, 200, { message: `Object with id '${id}' deleted successfully from bucket.` });
     }),
   ];

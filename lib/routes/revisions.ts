@@ -27,7 +27,7 @@ const ONE = paramSet(['read_key', 'preview_token', 'props', 'useCache']);
 
 /** Revisions can be created and read, never edited or deleted: other methods are unknown routes. */
 export function revisionRoutes(config: Config, db: Db, state: AppState): RouteDef[] {
-  const { reads: cache, types: bucketTypes, validators, previewSecret } = state;
+  const { reads: cache, types: bucketTypes, writes, previewSecret } = state;
   const base = '/buckets/:slug/objects/:object_id/revisions';
   return [
     route('get', base, LIST, requireRead, async (req, res) => {
@@ -53,7 +53,7 @@ export function revisionRoutes(config: Config, db: Db, state: AppState): RouteDe
     }),
     route('post', base, NO_PARAMS, writeBody(config.jsonBodyLimit), requireWrite, async (req, res) => {
       const bucket = bucketOf(res);
-      const revision = await createDraftRevision(db, validators, bucket, String(req.params.object_id), req.body);
+      const revision = await createDraftRevision(writes, bucket, String(req.params.object_id), req.body);
       const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
       sendJson(res, 200, { revision: renderRevision(revision, ctx) } satisfies RevisionResponse);
     }),

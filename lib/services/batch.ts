@@ -1,13 +1,12 @@
-import type { Db } from 'mongodb';
 import type { BucketDoc, ObjectDoc } from '../db/collections.js';
 import { BadRequestError, type HttpError } from '../errors/http-errors.js';
 import type { ErrorCode } from '../errors/codes.js';
 import { errorDetail, translateError } from '../errors/translate.js';
 import type { BatchRequest } from '../types/bodies.generated.js';
 import { assertValid } from '../validation/ajv-messages.js';
-import type { MetadataValidators } from '../validation/metadata-schema.js';
 import { quote } from '../util/quote.js';
-import { createObject, removeObject, updateObject } from './object-writes.js';
+import { removeObject } from './object-delete.js';
+import { createObject, updateObject, type ObjectWriteDeps } from './object-writes.js';
 
 /** One operation as BatchRequest.json admits it; `object` is checked by the write it goes to. */
 type Operation = BatchRequest['operations'][number];
@@ -40,23 +39,24 @@ function failureMessage(failure: HttpError, index: number, method: string | unde
   return `${label}: ${detail}`;
 }
 
-async function apply(db: Db, validators: MetadataValidators, bucket: BucketDoc, op: Operation): Promise<BatchResult> {
+async function apply(deps: ObjectWriteDeps, bucket: BucketDoc, op: Operation): Promise<BatchResult> {
   const method = op.method ?? '';
   switch (op.method) {
     case 'add':
       return {
         method,
         status: 200,
-        object: await createObject(db, validators, bucket, required(op.object, 'object'), ROOT),
+        object: await createObject(deps, bucket, required(op.object, 'object'), { root: ROOT }),
       };
     case 'edit': {
       const id = required(op.object_id, 'object_id');
       const object = required(op.object, 'object');
-      return { method, status: 200, object: await updateObject(db, validators, bucket, id, object, ROOT) };
+      return { method, status: 200, object: await updateObject(deps, bucket, id, object, { root: ROOT }) };
     }
     case 'delete': {
       const id = required(op.object_id, 'object_id');
-      await removeObject(db, bucket, id);
+      // Like the DELETE route, a delete notifies only when asked to.
+      await removeObject(deps, bucket, id, op.trigger_webhook ?? false);
       return { method, status: 200, message: `Object with id '${id}' deleted successfully from bucket.` };
     }
     default:
@@ -69,8 +69,7 @@ async function apply(db: Db, validators: MetadataValidators, bucket: BucketDoc, 
  * Each result carries the status that operation alone would have answered.
  */
 export async function runBatch(
-  db: Db,
-  validators: MetadataValidators,
+  deps: ObjectWriteDeps,
   bucket: BucketDoc,
   body: unknown,
   log: (m: string) => void,
@@ -79,7 +78,7 @@ export async function runBatch(
   const results: BatchResult[] = [];
   for (const [index, op] of body.operations.entries()) {
     try {
-      results.push(await apply(db, validators, bucket, op));
+      results.push(await apply(deps, bucket, op));
     } catch (err) {
       // Each operation answers what the same request alone would have answered.
       const failure = translateError(err);

@@ -1,26 +1,25 @@
-import type { Db } from 'mongodb';
 import { objectsCollection, type BucketDoc, type RevisionDoc } from '../db/collections.js';
 import { collectRefs } from '../serializers/metadata.js';
 import { assertValid } from '../validation/ajv-messages.js';
-import type { MetadataValidators } from '../validation/metadata-schema.js';
 import { prepareMetadata } from './object-metadata.js';
+import type { ObjectWriteDeps } from './object-writes.js';
 import { getObject, parseObjectId, typeForWrite } from './objects.js';
 import { repairObject, writeVersion } from './pending-writes.js';
 
 /**
  * POST revisions: the sent changes, applied to the latest version, become a new draft version.
  * The live version is untouched; `status=any` and preview tokens show the draft, and PATCH with
- * `status: "published"` publishes it.
+ * `status: "published"` publishes it. A draft save is an edit: it emits object.edited.
  */
 export async function createDraftRevision(
-  db: Db,
-  validators: MetadataValidators,
+  deps: ObjectWriteDeps,
   bucket: BucketDoc,
   objectId: string,
   input: unknown,
 ): Promise<RevisionDoc> {
+  const { db, validators } = deps;
   assertValid('RevisionCreate', input, 'body');
-  await repairObject(db, parseObjectId(bucket, objectId));
+  await repairObject(deps, parseObjectId(bucket, objectId));
   const current = await getObject(db, bucket, objectId, 'any');
   const type = await typeForWrite(db, bucket, current.type);
   const now = new Date();
@@ -34,6 +33,6 @@ export async function createDraftRevision(
     await objectsCollection(db).replaceOne({ _id: current._id, bucket_id: bucket._id }, next);
     return next;
   };
-  return (await writeVersion(db, { objectId: current._id, bucketId: bucket._id, at: now, reason: 'draft', commit }))
+  return (await writeVersion(deps, { objectId: current._id, bucketId: bucket._id, at: now, reason: 'draft', commit }))
     .revision;
 }

@@ -7,7 +7,7 @@ import { removeOriginal, removeVariantsOf } from '../media/file-store.js';
 import type { StoredUpload } from '../media/gridfs-storage.js';
 import { metadataProblems, type UploadFields } from '../media/upload-fields.js';
 import { assertValid } from '../validation/ajv-messages.js';
-import { bumpGeneration } from './bucket-generation.js';
+import { finishChange, type EventDeps } from './domain-events.js';
 import { objectIdFromHex } from '../util/object-id.js';
 import { readOptions } from './query-time-limit.js';
 
@@ -20,7 +20,7 @@ function mediaId(bucket: BucketDoc, id: string): ObjectId {
 
 /** Records an upload whose bytes are already stored. The caller removes the file if this throws. */
 export async function createMedia(
-  db: Db,
+  deps: EventDeps,
   bucket: BucketDoc,
   stored: StoredUpload,
   fields: UploadFields,
@@ -42,8 +42,8 @@ export async function createMedia(
     created_at: now,
     modified_at: now,
   };
-  await mediaCollection(db).insertOne(doc);
-  await bumpGeneration(db, bucket._id);
+  await mediaCollection(deps.db).insertOne(doc);
+  await finishChange(deps, bucket, { type: 'media.created', doc });
   return doc;
 }
 
@@ -59,7 +59,7 @@ export function findMediaByName(db: Db, bucket: BucketDoc, name: string): Promis
 }
 
 /** Changes folder, alt text or metadata; the file itself is never replaced. */
-export async function updateMedia(db: Db, bucket: BucketDoc, id: string, input: unknown): Promise<MediaDoc> {
+export async function updateMedia(deps: EventDeps, bucket: BucketDoc, id: string, input: unknown): Promise<MediaDoc> {
   const _id = mediaId(bucket, id);
   assertValid('MediaPatch', input, 'body');
   if (input.metadata !== undefined) {
@@ -71,24 +71,25 @@ export async function updateMedia(db: Db, bucket: BucketDoc, id: string, input: 
     set.folder = input.folder === null || input.folder.trim() === '' ? null : input.folder.trim();
   if (input.alt_text !== undefined) set.alt_text = input.alt_text;
   if (input.metadata !== undefined) set.metadata = input.metadata;
-  const updated = await mediaCollection(db).findOneAndUpdate(
+  const updated = await mediaCollection(deps.db).findOneAndUpdate(
     { _id, bucket_id: bucket._id },
     { $set: set },
     { returnDocument: 'after' },
   );
   if (!updated) throw notFound('media', id, bucket.slug);
-  await bumpGeneration(db, bucket._id);
+  await finishChange(deps, bucket, { type: 'media.edited', doc: updated });
   return updated;
 }
 
 /**
  * Removes the record first, so both file URLs answer 404 from that moment, then the stored
- * bytes and every processed variant.
+ * bytes and every processed variant. `notify`: the request's trigger_webhook.
  */
-export async function deleteMedia(db: Db, bucket: BucketDoc, id: string): Promise<void> {
+export async function deleteMedia(deps: EventDeps, bucket: BucketDoc, id: string, notify: boolean): Promise<void> {
+  const { db } = deps;
   const doc = await mediaCollection(db).findOneAndDelete({ _id: mediaId(bucket, id), bucket_id: bucket._id });
   if (!doc) throw notFound('media', id, bucket.slug);
-  await bumpGeneration(db, bucket._id);
+  await finishChange(deps, bucket, { type: 'media.deleted', doc }, notify);
   await removeOriginal(db, doc.file_id);
   await removeVariantsOf(db, doc._id);
 }

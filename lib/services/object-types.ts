@@ -1,7 +1,6 @@
 import { ObjectId, type Db } from 'mongodb';
 import { ensureSortableIndexes } from '../db/indexes.js';
 import {
-  objectsCollection,
   objectTypesCollection,
   publishedObjectsCollection,
   revisionsCollection,
@@ -15,7 +14,8 @@ import { notFound } from '../errors/not-found.js';
 import type { ObjectTypeCreate } from '../types/bodies.generated.js';
 import { assertValid } from '../validation/ajv-messages.js';
 import { checkMetafieldDefinitions } from '../validation/metafield-definitions.js';
-import { bumpGeneration } from './bucket-generation.js';
+import { finishChange, finishWrite, type EventDeps } from './domain-events.js';
+import { removeObjectsOfType } from './object-delete.js';
 import { applySingletonSwitch, checkSingletonSwitch } from './singletons.js';
 import { completeRename, finishPendingRenames } from './object-type-rename.js';
 import { insertWithUniqueSlug, slugify, slugsWhere } from './slugs.js';
@@ -71,11 +71,14 @@ function flag(v: OptionFlag, fallback: boolean): boolean {
   return v === undefined ? fallback : Boolean(v);
 }
 
-export async function createObjectType(db: Db, bucket: BucketDoc, input: unknown): Promise<ObjectTypeDoc> {
+export async function createObjectType(deps: EventDeps, bucket: BucketDoc, input: unknown): Promise<ObjectTypeDoc> {
   assertValid('ObjectTypeCreate', input, 'body');
+  const { db } = deps;
   return withTypeWriteLease(db, bucket._id, async (lease) => {
     await finishPendingRenames(db, bucket._id, lease);
-    return insertObjectType(db, bucket, input);
+    const doc = await insertObjectType(db, bucket, input);
+    await finishChange(deps, bucket, { type: 'object_type.created', doc });
+    return doc;
   });
 }
 
@@ -126,7 +129,6 @@ async function insertObjectType(db: Db, bucket: BucketDoc, input: ObjectTypeCrea
     },
   });
   await ensureSortableIndexes(db, sortableKeys(doc));
-  await bumpGeneration(db, bucket._id);
   return doc;
 }
 
@@ -144,12 +146,13 @@ async function typeToPatch(db: Db, bucket: BucketDoc, slug: string, newSlug: str
 }
 
 export async function updateObjectType(
-  db: Db,
+  deps: EventDeps,
   bucket: BucketDoc,
   slug: string,
   input: unknown,
 ): Promise<ObjectTypeDoc> {
   assertValid('ObjectTypePatch', input, 'body');
+  const { db } = deps;
   return withTypeWriteLease(db, bucket._id, async (lease) => {
     await finishPendingRenames(db, bucket._id, lease);
     const current = await typeToPatch(db, bucket, slug, input.slug);
@@ -189,8 +192,9 @@ export async function updateObjectType(
     await applySingletonSwitch(db, bucket, current, merged);
     if (renaming) await completeRename(db, merged, lease);
     await ensureSortableIndexes(db, sortableKeys(merged));
-    await bumpGeneration(db, bucket._id);
-    return renaming ? { ...merged, rename: { from: current.slug, pending: false } } : merged;
+    const doc = renaming ? { ...merged, rename: { from: current.slug, pending: false } } : merged;
+    await finishChange(deps, bucket, { type: 'object_type.edited', doc });
+    return doc;
   });
 }
 
@@ -204,8 +208,17 @@ async function typesReferring(db: Db, bucket: BucketDoc, type: ObjectTypeDoc): P
   return users;
 }
 
-/** v3 semantics: the type's Objects go with it. A type other types relate to stays until they no longer do. */
-export async function deleteObjectType(db: Db, bucket: BucketDoc, slug: string): Promise<void> {
+/**
+ * v3 semantics: the type's Objects go with it. A type other types relate to stays until they no
+ * longer do. `notify` (the request's trigger_webhook) also makes each Object emit object.deleted.
+ */
+export async function deleteObjectType(
+  deps: EventDeps,
+  bucket: BucketDoc,
+  slug: string,
+  notify: boolean,
+): Promise<void> {
+  const { db } = deps;
   await withTypeWriteLease(db, bucket._id, async (lease) => {
     await finishPendingRenames(db, bucket._id, lease);
     const current = await getObjectType(db, bucket, slug);
@@ -217,11 +230,16 @@ export async function deleteObjectType(db: Db, bucket: BucketDoc, slug: string):
       'type_in_use',
     );
     // Objects first, the type last: a crash in between leaves the type, and a retry finishes.
-    for (const coll of [objectsCollection(db), publishedObjectsCollection(db), revisionsCollection(db)]) {
+    await removeObjectsOfType(deps, bucket, current.slug, notify, () => {
+      lease.assertHeld();
+    });
+    // Live copies and revisions no latest version owns any more (left by an older version's crash).
+    for (const coll of [publishedObjectsCollection(db), revisionsCollection(db)]) {
       lease.assertHeld();
       await coll.deleteMany({ bucket_id: bucket._id, type: current.slug });
     }
+    const event = notify ? [await deps.events.describe(db, bucket, { type: 'object_type.deleted', doc: current })] : [];
     await objectTypesCollection(db).deleteOne({ _id: current._id });
-    await bumpGeneration(db, bucket._id);
+    await finishWrite(deps, bucket._id, event);
   });
 }

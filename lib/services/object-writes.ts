@@ -1,4 +1,4 @@
-import { ObjectId, type Db } from 'mongodb';
+import { ObjectId } from 'mongodb';
 import { objectsCollection, type BucketDoc, type ObjectDoc, type ObjectTypeDoc } from '../db/collections.js';
 import { SlugTakenError } from '../errors/domain-errors.js';
 import { BadRequestError, HttpError } from '../errors/http-errors.js';
@@ -7,10 +7,10 @@ import { collectRefs } from '../serializers/metadata.js';
 import type { ObjectCreate, ObjectPatch } from '../types/bodies.generated.js';
 import { assertValid } from '../validation/ajv-messages.js';
 import type { MetadataValidators } from '../validation/metadata-schema.js';
-import { bumpGeneration } from './bucket-generation.js';
+import type { EventDeps } from './domain-events.js';
 import { prepareMetadata } from './object-metadata.js';
-import { deleteObject, getObject, parseObjectId, typeForWrite } from './objects.js';
-import { clearPending, markPending, repairObject, writeVersion } from './pending-writes.js';
+import { getObject, parseObjectId, typeForWrite } from './objects.js';
+import { repairObject, writeVersion } from './pending-writes.js';
 import { parseScheduleTime } from './schedule-times.js';
 import { insertWithUniqueSlug, slugify, slugsWhere } from './slugs.js';
 import { readOptions } from './query-time-limit.js';
@@ -54,14 +54,25 @@ function scheduledStatus(input: ObjectCreate | ObjectPatch, publishAt: Date | nu
   }
 }
 
-/** `root` names where the body sits in messages: "body" for a request, "object" in a batch operation. */
+/** What an Object write needs besides its input: the database, the app's validators and event seam. */
+export interface ObjectWriteDeps extends EventDeps {
+  validators: MetadataValidators;
+}
+
+export interface WriteOptions {
+  /** Where the body sits in messages: "body" for a request (default), "object" in a batch operation. */
+  root?: string;
+  /** Whether the write emits its event (default true; legacy routes pass their trigger_webhook). */
+  notify?: boolean;
+}
+
 export async function createObject(
-  db: Db,
-  validators: MetadataValidators,
+  deps: ObjectWriteDeps,
   bucket: BucketDoc,
   input: unknown,
-  root = 'body',
+  { root = 'body', notify }: WriteOptions = {},
 ): Promise<ObjectDoc> {
+  const { db, validators } = deps;
   assertValid('ObjectCreate', input, root);
   const now = new Date();
   const publishAt = parseScheduleTime('publish_at', input.publish_at, now);
@@ -116,7 +127,17 @@ export async function createObject(
         return d;
       },
     });
-  return (await writeVersion(db, { objectId, bucketId: bucket._id, at: now, reason: 'create', commit })).doc;
+  const reason = 'create';
+  return (
+    await writeVersion(deps, {
+      objectId,
+      bucketId: bucket._id,
+      at: now,
+      reason,
+      commit,
+      ...(notify !== undefined && { notify }),
+    })
+  ).doc;
 }
 
 /**
@@ -126,20 +147,20 @@ export async function createObject(
  * no status edits the latest version in place, which is also the live one when it is published.
  */
 export async function updateObject(
-  db: Db,
-  validators: MetadataValidators,
+  deps: ObjectWriteDeps,
   bucket: BucketDoc,
   id: string,
   input: unknown,
-  root = 'body',
+  { root = 'body', notify }: WriteOptions = {},
 ): Promise<ObjectDoc> {
+  const { db, validators } = deps;
   assertValid('ObjectPatch', input, root);
   const now = new Date();
   const publishAt = parseScheduleTime('publish_at', input.publish_at, now);
   const unpublishAt = parseScheduleTime('unpublish_at', input.unpublish_at, now);
   scheduledStatus(input, publishAt);
   // A crash may have left this Object's views behind its latest version: bring them in line first.
-  await repairObject(db, parseObjectId(bucket, id));
+  await repairObject(deps, parseObjectId(bucket, id));
   const current = await getObject(db, bucket, id, 'any');
   const type = await typeForWrite(db, bucket, current.type);
   const next: ObjectDoc = { ...current, modified_at: now };
@@ -188,7 +209,8 @@ export async function updateObject(
     }
   };
   const reason = publishing ? 'publish' : 'edit';
-  return (await writeVersion(db, { objectId: current._id, bucketId: bucket._id, at: now, reason, commit })).doc;
+  const write = { objectId: current._id, bucketId: bucket._id, at: now, reason, commit } as const;
+  return (await writeVersion(deps, { ...write, ...(notify !== undefined && { notify }) })).doc;
 }
 
 function typeMovedMeanwhile(current: ObjectDoc): HttpError {
@@ -197,13 +219,4 @@ function typeMovedMeanwhile(current: ObjectDoc): HttpError {
     `The Object's type '${current.type}' was renamed or removed while this write ran; nothing was changed, retry the request`,
     'conflict',
   );
-}
-
-export async function removeObject(db: Db, bucket: BucketDoc, id: string): Promise<void> {
-  const objectId = parseObjectId(bucket, id);
-  const marker = await markPending(db, objectId, bucket._id);
-  // On any failure the marker stays: repair finishes the delete (or finds nothing to do).
-  await deleteObject(db, bucket, id);
-  await bumpGeneration(db, bucket._id);
-  await clearPending(db, [marker]);
 }

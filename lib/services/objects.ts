@@ -1,12 +1,5 @@
 import type { Db, ObjectId } from 'mongodb';
-import {
-  objectsCollection,
-  publishedObjectsCollection,
-  revisionsCollection,
-  type BucketDoc,
-  type ObjectDoc,
-  type ObjectTypeDoc,
-} from '../db/collections.js';
+import { publishedObjectsCollection, type BucketDoc, type ObjectDoc, type ObjectTypeDoc } from '../db/collections.js';
 import { BadRequestError } from '../errors/http-errors.js';
 import { notFound } from '../errors/not-found.js';
 import { objectIdFromHex } from '../util/object-id.js';
@@ -42,13 +35,4 @@ export async function typeForWrite(db: Db, bucket: BucketDoc, slug: string): Pro
 /** Makes `doc` the live version: the published view gets a copy without scheduling state. */
 export async function putLive(db: Db, doc: ObjectDoc): Promise<void> {
   await publishedObjectsCollection(db).replaceOne({ _id: doc._id }, contentOf(doc), { upsert: true });
-}
-
-/** An Object and everything recorded of it: both views and its revisions. */
-export async function deleteObject(db: Db, bucket: BucketDoc, id: string): Promise<void> {
-  const _id = parseObjectId(bucket, id);
-  const result = await objectsCollection(db).deleteOne({ _id, bucket_id: bucket._id });
-  if (result.deletedCount === 0) throw notFound('object', id, bucket.slug);
-  await publishedObjectsCollection(db).deleteOne({ _id, bucket_id: bucket._id });
-  await revisionsCollection(db).deleteMany({ object_id: _id, bucket_id: bucket._id });
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { Db, Filter } from 'mongodb';
+import type { Filter } from 'mongodb';
 import { objectsCollection, type ObjectDoc } from '../db/collections.js';
+import type { EventDeps } from './domain-events.js';
 import { repairObject, writeVersion } from './pending-writes.js';
 
 const LEASE_MS = 60_000;
@@ -20,7 +21,7 @@ export interface SchedulerOptions {
  * that expires, so a crash mid-way only delays the work) and finishes it only while it still
  * holds the claim, so each due Object is published once. Work that fell due while no process
  * ran is done at the first tick, which runs at start. Completing a claim is an Object write like
- * any other, crash-safe by the marker protocol of pending-writes.ts: a crash after its commit
+ * any other (it emits object.published or object.unpublished), crash-safe by the marker protocol of pending-writes.ts: a crash after its commit
  * point is finished by repair, and one before it leaves the claim to lapse and the work to be redone.
  */
 export class Scheduler {
@@ -30,7 +31,7 @@ export class Scheduler {
   private running: Promise<number> | null = null;
 
   constructor(
-    private readonly db: Db,
+    private readonly deps: EventDeps,
     private readonly opts: SchedulerOptions,
   ) {
     this.now = opts.now ?? (() => new Date());
@@ -79,7 +80,7 @@ export class Scheduler {
       [field]: { $lte: now },
       $or: [{ schedule_claim: null }, { 'schedule_claim.until': { $lt: now } }],
     } as Filter<ObjectDoc>;
-    return objectsCollection(this.db).findOneAndUpdate(
+    return objectsCollection(this.deps.db).findOneAndUpdate(
       due,
       { $set: { schedule_claim: { by: this.id, until: new Date(now.getTime() + LEASE_MS) } } },
       { returnDocument: 'after' },
@@ -89,7 +90,7 @@ export class Scheduler {
   private async complete(job: Job, doc: ObjectDoc): Promise<boolean> {
     // A crash may have left this Object out of step: its earlier write gets its live copy and
     // revision before this one records its own. Step order and why: see pending-writes.ts.
-    await repairObject(this.db, doc._id);
+    await repairObject(this.deps, doc._id);
     const now = this.now();
     const next: ObjectDoc = { ...doc, modified_at: now, schedule_claim: null };
     if (job === 'publish') {
@@ -97,7 +98,7 @@ export class Scheduler {
     } else {
       Object.assign(next, { status: 'draft', unpublish_at: null });
     }
-    const written = await writeVersion(this.db, {
+    const written = await writeVersion(this.deps, {
       objectId: doc._id,
       bucketId: doc.bucket_id,
       at: now,
@@ -107,7 +108,7 @@ export class Scheduler {
       // writes nothing more.
       commit: async () => {
         const owned = { _id: doc._id, 'schedule_claim.by': this.id };
-        return (await objectsCollection(this.db).replaceOne(owned, next)).matchedCount > 0 ? next : null;
+        return (await objectsCollection(this.deps.db).replaceOne(owned, next)).matchedCount > 0 ? next : null;
       },
     });
     return written !== null;

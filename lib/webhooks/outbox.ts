@@ -3,6 +3,7 @@ import type { BucketDoc } from '../db/collections.js';
 import { deliveriesCollection, webhooksCollection, type DeliveryDoc, type WebhookDoc } from './collections.js';
 import { EVENTS, type DeliveryType, type EventType } from './events.js';
 import { eventBody } from './payload.js';
+import { readOptions } from '../services/query-time-limit.js';
 
 /** A change to a Bucket's content, as its write path reports it. */
 export interface DomainEvent {
@@ -12,7 +13,7 @@ export interface DomainEvent {
    * id twice queues nothing new. Absent: a fresh id, and every call is a new event.
    */
   id?: string;
-  bucket: BucketDoc;
+  bucket: Pick<BucketDoc, '_id' | 'slug'>;
   type: EventType;
   /** Object events: the Object's type slug; Object type events: the type's own slug. Webhooks filtering by `object_types` match on it. */
   objectType?: string;
@@ -92,7 +93,7 @@ export async function recordEvent(db: Db, event: DomainEvent): Promise<number> {
     throw new Error(`recordEvent: an event id must be 1 to ${MAX_EVENT_ID_LENGTH} characters`);
   }
   const webhooks = await webhooksCollection(db)
-    .find({ bucket_id: event.bucket._id, enabled: true, events: event.type })
+    .find({ bucket_id: event.bucket._id, enabled: true, events: event.type }, readOptions(db))
     .toArray();
   const now = new Date();
   const envelope = { id, type: event.type, created_at: event.at ?? now, bucket_slug: event.bucket.slug };

@@ -8,6 +8,8 @@ import {
 } from '../../lib/db/collections.js';
 import { ensureIndexes } from '../../lib/db/indexes.js';
 import { createBucket } from '../../lib/services/buckets.js';
+import { loadConfig } from '../../lib/config.js';
+import { DomainEvents } from '../../lib/services/domain-events.js';
 import { createObjectType } from '../../lib/services/object-types.js';
 
 export const BUCKET_SLUG = 'bench';
@@ -59,7 +61,9 @@ function sentence(rand: () => number, words: number): string {
  * `score` exists, exactly as a client creating them over HTTP would get.
  */
 async function createTypes(db: Db, bucket: BucketDoc): Promise<void> {
-  await createObjectType(db, bucket, {
+  // Seeding notifies nobody: an event seam without sinks.
+  const deps = { db, events: new DomainEvents(loadConfig()) };
+  await createObjectType(deps, bucket, {
     title: 'Categories',
     slug: 'categories',
     metafields: [
@@ -68,7 +72,7 @@ async function createTypes(db: Db, bucket: BucketDoc): Promise<void> {
       { type: 'object', title: 'Parent', key: 'parent', value: '', object_type: 'categories' },
     ],
   });
-  await createObjectType(db, bucket, {
+  await createObjectType(deps, bucket, {
     title: 'Authors',
     slug: 'authors',
     metafields: [
@@ -76,7 +80,7 @@ async function createTypes(db: Db, bucket: BucketDoc): Promise<void> {
       { type: 'number', title: 'Followers', key: 'followers', value: '' },
     ],
   });
-  await createObjectType(db, bucket, {
+  await createObjectType(deps, bucket, {
     title: 'Posts',
     slug: 'posts',
     metafields: [

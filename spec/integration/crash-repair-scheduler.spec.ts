@@ -29,7 +29,7 @@ describe('crash repair of scheduled publishing', () => {
 
   const later = (ms: number) => () => new Date(Date.now() + ms);
   const due = later(2 * HOUR);
-  const tick = (now: () => Date) => new Scheduler(h.db, { intervalMs: 0, now }).tick();
+  const tick = (now: () => Date) => new Scheduler(h.writes, { intervalMs: 0, now }).tick();
   const create = async (body: object) =>
     new ObjectId((await api.post('/objects', { type: 'news', ...body }).expect(200)).body.object.id as string);
   const revisions = (id: ObjectId) =>
@@ -43,7 +43,7 @@ describe('crash repair of scheduled publishing', () => {
       calls.push(call);
     });
     try {
-      await new Scheduler(db, { intervalMs: 0, now: due }).tick();
+      await new Scheduler({ db, events: h.writes.events }, { intervalMs: 0, now: due }).tick();
       return { crashed: false, calls };
     } catch (err) {
       if (err instanceof Crash) return { crashed: true, calls };
@@ -81,7 +81,7 @@ describe('crash repair of scheduled publishing', () => {
         await finished(id, 'no crash');
         return run.calls;
       }
-      await repairPendingWrites(h.db);
+      await repairPendingWrites(h.writes);
       await assertInStep(id, `${what}, after repair`);
       await tick(later(AFTER_LEASE));
       await finished(id, what);
@@ -150,13 +150,16 @@ describe('crash repair of scheduled publishing', () => {
     const id = await create({ title: 'Live', unpublish_at: Date.now() + HOUR });
     await api.patch(`/objects/${id.toHexString()}`, { title: 'Draft', status: 'draft' }).expect(200);
     const dying = new Scheduler(
-      interceptWrites(h.db, ({ collection, method }) => {
-        if (collection === 'objects' && method === 'replaceOne') throw new Crash('died before the commit point');
-      }),
+      {
+        db: interceptWrites(h.db, ({ collection, method }) => {
+          if (collection === 'objects' && method === 'replaceOne') throw new Crash('died before the commit point');
+        }),
+        events: h.writes.events,
+      },
       { intervalMs: 0, now: due },
     );
     await assert.rejects(dying.tick(), Crash);
-    assert.equal(await repairPendingWrites(h.db), 1);
+    assert.equal(await repairPendingWrites(h.writes), 1);
     assert.equal((await publishedObjectsCollection(h.db).findOne({ _id: id }))?.title, 'Live', 'still live');
     assert.equal(await tick(later(AFTER_LEASE)), 1, 'the lapsed claim is redone');
     assert.equal(await publishedObjectsCollection(h.db).countDocuments({ _id: id }), 0);
@@ -195,11 +198,14 @@ describe('crash repair of scheduled publishing', () => {
     // The slow process stalls just before its marker; meanwhile its lease lapses and another
     // process claims the Object and publishes it.
     const slow = new Scheduler(
-      interceptWrites(h.db, async ({ collection, method }) => {
-        if (other === -1 && collection === 'pending_writes' && method === 'insertOne') {
-          other = await tick(later(AFTER_LEASE));
-        }
-      }),
+      {
+        db: interceptWrites(h.db, async ({ collection, method }) => {
+          if (other === -1 && collection === 'pending_writes' && method === 'insertOne') {
+            other = await tick(later(AFTER_LEASE));
+          }
+        }),
+        events: h.writes.events,
+      },
       { intervalMs: 0, now: due },
     );
     assert.equal(await slow.tick(), 0);

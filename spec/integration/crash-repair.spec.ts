@@ -55,7 +55,7 @@ describe('crash repair of partial Object writes', () => {
     await crashAfterLatest(id, 'A2');
     assert.equal((await publishedObjectsCollection(h.db).findOne({ _id: id }))?.title, 'A1');
     const before = await generation();
-    assert.equal(await repairPendingWrites(h.db), 1);
+    assert.equal(await repairPendingWrites(h.writes), 1);
     await assertInStep(id, 'A2');
     assert.equal((await revisions(id)).length, 2);
     assert.ok((await generation()) > before, 'repair bumps the generation so caches drop stale reads');
@@ -68,17 +68,17 @@ describe('crash repair of partial Object writes', () => {
     const latest = await objectsCollection(h.db).findOne({ _id: id });
     assert.ok(latest);
     await publishedObjectsCollection(h.db).replaceOne({ _id: id }, latest);
-    await repairPendingWrites(h.db);
+    await repairPendingWrites(h.writes);
     await assertInStep(id, 'B2');
     assert.equal((await revisions(id)).length, 2);
-    assert.equal(await repairPendingWrites(h.db), 0, 'nothing left to repair');
+    assert.equal(await repairPendingWrites(h.writes), 0, 'nothing left to repair');
   });
 
   it('crash after the revision, before the bump: repair only bumps and clears the marker', async () => {
     const id = await create('C1');
     await markPending(h.db, id, bucketId);
     const before = await generation();
-    await repairPendingWrites(h.db);
+    await repairPendingWrites(h.writes);
     await assertInStep(id, 'C1');
     assert.equal((await revisions(id)).length, 1, 'no duplicate revision');
     assert.ok((await generation()) > before);
@@ -87,7 +87,7 @@ describe('crash repair of partial Object writes', () => {
   it('a marker without an Object (create crashed before its insert) is rolled back to no Object', async () => {
     const id = new ObjectId();
     await markPending(h.db, id, bucketId);
-    await repairPendingWrites(h.db);
+    await repairPendingWrites(h.writes);
     assert.equal(await objectsCollection(h.db).countDocuments({ _id: id }), 0);
     assert.equal(await publishedObjectsCollection(h.db).countDocuments({ _id: id }), 0);
     assert.equal((await revisions(id)).length, 0);
@@ -98,7 +98,7 @@ describe('crash repair of partial Object writes', () => {
     const id = await create('D1');
     await markPending(h.db, id, bucketId);
     await objectsCollection(h.db).deleteOne({ _id: id });
-    await repairPendingWrites(h.db);
+    await repairPendingWrites(h.writes);
     assert.equal(await publishedObjectsCollection(h.db).countDocuments({ _id: id }), 0);
     assert.equal((await revisions(id)).length, 0);
   });
@@ -130,7 +130,7 @@ describe('crash repair of partial Object writes', () => {
     const theirs = await markPending(h.db, id, bucketId);
     const at = new Date(latest.modified_at.getTime() + 1000);
     const next = { ...latest, title: 'G2', modified_at: at };
-    await writeVersion(h.db, {
+    await writeVersion(h.writes, {
       objectId: id,
       bucketId,
       at,
@@ -144,6 +144,6 @@ describe('crash repair of partial Object writes', () => {
       (await pendingWritesCollection(h.db).find({ object_id: id }).toArray()).map((m) => m._id),
       [theirs],
     );
-    await repairPendingWrites(h.db);
+    await repairPendingWrites(h.writes);
   });
 });

@@ -30,7 +30,9 @@ describe('an Object write racing a rename of its type', () => {
         await api.patch('/object-types/authors', { slug: 'writers' }).expect(200);
       }
     });
-    const attempt = updateObject(db, new MetadataValidators(), bucket, id, { title: 'Ann B.' });
+    const attempt = updateObject({ ...h.writes, db, validators: new MetadataValidators() }, bucket, id, {
+      title: 'Ann B.',
+    });
     await assert.rejects(attempt, (err: unknown) => err instanceof HttpError && err.status === 409);
     const stored = await objectsCollection(h.db).findOne({ title: 'Ann' });
     assert.equal(stored?.type, 'writers');

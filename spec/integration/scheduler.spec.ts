@@ -29,8 +29,8 @@ describe('scheduled publishing', () => {
     assert.equal(o.status, 'draft');
     assert.equal(o.publish_at, Date.parse(at), 'answered as UNIX milliseconds, as the legacy field is');
     await api.get(`/objects/${o.id}`).expect(404);
-    assert.equal(await new Scheduler(h.db, { intervalMs: 0, now: later(HOUR / 2) }).tick(), 0, 'not due yet');
-    assert.equal(await new Scheduler(h.db, { intervalMs: 0, now: later(2 * HOUR) }).tick(), 1);
+    assert.equal(await new Scheduler(h.writes, { intervalMs: 0, now: later(HOUR / 2) }).tick(), 0, 'not due yet');
+    assert.equal(await new Scheduler(h.writes, { intervalMs: 0, now: later(2 * HOUR) }).tick(), 1);
     const live = await api.get(`/objects/${o.id}`).expect(200);
     assert.equal(live.body.object.status, 'published');
     assert.equal(live.body.object.published_at, at);
@@ -70,7 +70,7 @@ describe('scheduled publishing', () => {
     await h.db
       .collection('objects')
       .updateOne({ slug: 'missed' }, { $set: { publish_at: new Date(Date.now() - 60_000) } });
-    const scheduler = new Scheduler(h.db, { intervalMs: 60_000 });
+    const scheduler = new Scheduler(h.writes, { intervalMs: 60_000 });
     scheduler.start();
     await scheduler.stop();
     const live = await api.get(`/objects/${o.id}`).expect(200);
@@ -81,8 +81,8 @@ describe('scheduled publishing', () => {
     const ids = [];
     for (let i = 0; i < 5; i++) ids.push((await scheduled(`Race ${i}`, Date.now() + HOUR)).id);
     const now = later(2 * HOUR);
-    const a = new Scheduler(h.db, { intervalMs: 0, now });
-    const b = new Scheduler(h.db, { intervalMs: 0, now });
+    const a = new Scheduler(h.writes, { intervalMs: 0, now });
+    const b = new Scheduler(h.writes, { intervalMs: 0, now });
     const [doneA, doneB] = await Promise.all([a.tick(), b.tick()]);
     assert.equal(doneA + doneB, 5);
     for (const id of ids) {
@@ -99,7 +99,7 @@ describe('scheduled publishing', () => {
     assert.equal(typeof o.unpublish_at, 'number');
     assert.ok(o.unpublish_at > Date.now());
     await api.get(`/objects/${o.id}`).expect(200);
-    assert.equal(await new Scheduler(h.db, { intervalMs: 0, now: later(2 * HOUR) }).tick(), 1);
+    assert.equal(await new Scheduler(h.writes, { intervalMs: 0, now: later(2 * HOUR) }).tick(), 1);
     await api.get(`/objects/${o.id}`).expect(404);
     const latest = await api.get(`/objects/${o.id}?status=any`).expect(200);
     assert.equal(latest.body.object.status, 'draft');

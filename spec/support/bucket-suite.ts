@@ -24,7 +24,16 @@ export class BucketSuite {
   }
 
   get api(): BucketApi {
+    return this.ran().api;
+  }
+
+  /** The app, its database and what it emitted, for tests that drive services directly. */
+  get harness(): Harness {
+    return this.ran().h;
+  }
+
+  private ran(): { h: Harness; api: BucketApi } {
     if (!this.started) throw new Error('BucketSuite used before its before() hook ran');
-    return this.started.api;
+    return this.started;
   }
 }

@@ -4,6 +4,7 @@ import { createApp } from '../../lib/app.js';
 import { loadConfig, type Config } from '../../lib/config.js';
 import { ensureIndexes } from '../../lib/db/indexes.js';
 import { createBucket, type IssuedKeys, type KeyChoice } from '../../lib/services/buckets.js';
+import { DomainEvents, type DomainEvent, type EventDeps } from '../../lib/services/domain-events.js';
 import { testEngine } from './test-engine.js';
 
 let client: MongoClient | null = null;
@@ -23,6 +24,10 @@ export interface Harness {
   bucket(slug: string, read?: KeyChoice, write?: KeyChoice): Promise<IssuedKeys>;
   /** Server-side errors the app logged; tests assert it stays empty. */
   errors: string[];
+  /** The app's event seam with the database, for the scheduler and repair run beside the app. */
+  writes: EventDeps;
+  /** Every domain event the app (and `writes`) emitted, in order: a collecting sink. */
+  emitted: DomainEvent[];
 }
 
 /**
@@ -39,13 +44,21 @@ export async function freshHarness(env: NodeJS.ProcessEnv = {}, dbName = 'conten
   await ensureIndexes(db);
   const config = loadConfig({ PUBLIC_URL: 'http://api.test', ...env });
   const errors: string[] = [];
-  const app = createApp({ config, db, log: (m) => errors.push(m) });
+  const events = new DomainEvents(config);
+  const emitted: DomainEvent[] = [];
+  events.addSink((_db, event) => {
+    emitted.push(event);
+    return Promise.resolve();
+  });
+  const app = createApp({ config, db, log: (m) => errors.push(m), events });
   return {
     app,
     db,
     client,
     config,
     errors,
+    writes: { db, events },
+    emitted,
     bucket: (slug, read = { kind: 'generate' }, write = { kind: 'generate' }) => createBucket(db, slug, read, write),
   };
 }

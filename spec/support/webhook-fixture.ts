@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { bucketsCollection, type BucketDoc } from '../../lib/db/collections.js';
 import { deliveriesCollection, webhooksCollection } from '../../lib/webhooks/collections.js';
 import { recordEvent } from '../../lib/webhooks/outbox.js';
+import type { IssuedKeys } from '../../lib/services/buckets.js';
 import type { DeliveryWorker } from '../../lib/webhooks/worker.js';
 import { freshHarness, type Harness } from './harness.js';
 import { webhookClient } from './webhook-client.js';
@@ -18,6 +19,7 @@ export function webhookFixture(slug: string) {
   const f = {} as {
     h: Harness;
     api: ReturnType<typeof webhookClient>;
+    keys: IssuedKeys;
     bucket: BucketDoc;
     receiver: WebhookReceiver;
     endpoint: string;
@@ -26,7 +28,8 @@ export function webhookFixture(slug: string) {
   };
   before(async () => {
     f.h = await freshHarness();
-    f.api = webhookClient(f.h.app, await f.h.bucket(slug));
+    f.keys = await f.h.bucket(slug);
+    f.api = webhookClient(f.h.app, f.keys);
     f.bucket = (await bucketsCollection(f.h.db).findOne({ slug }))!;
     f.receiver = new WebhookReceiver();
     f.endpoint = await f.receiver.start();

@@ -1,0 +1,92 @@
+import assert from 'node:assert/strict';
+import { ObjectId } from 'mongodb';
+import { bucketsCollection, objectsCollection, type BucketDoc } from '../../lib/db/collections.js';
+import { eventId } from '../../lib/services/domain-events.js';
+import { removeObject } from '../../lib/services/object-delete.js';
+import { updateObject } from '../../lib/services/object-writes.js';
+import { repairPendingWrites } from '../../lib/services/pending-writes.js';
+import { MetadataValidators } from '../../lib/validation/metadata-schema.js';
+import { BucketSuite } from '../support/bucket-suite.js';
+import { Crash, interceptWrites, type WriteCall } from '../support/intercept-writes.js';
+
+describe('domain events survive a crash after the commit point', () => {
+  const suite = new BucketSuite('crashev', (api) => api.post('/object-types', { title: 'Posts' }).expect(200));
+  let bucket: BucketDoc;
+  before(async () => {
+    const found = await bucketsCollection(suite.harness.db).findOne({ slug: 'crashev' });
+    assert.ok(found);
+    bucket = found;
+  });
+
+  const create = async (title: string) =>
+    String((await suite.api.post('/objects', { title, type: 'posts' }).expect(200)).body.object.id);
+  /** The write deps of a process that dies just before the first write `dies` picks. */
+  const dying = (dies: (call: WriteCall) => boolean) => ({
+    db: interceptWrites(suite.harness.db, (call) => {
+      if (dies(call)) throw new Crash(`died before ${call.collection}.${call.method}`);
+    }),
+    events: suite.harness.writes.events,
+    validators: new MetadataValidators(),
+  });
+  const since = (from: number) => suite.harness.emitted.slice(from).map((e) => [e.type, e.subjectId, e.id]);
+
+  it('an edit that died before its bump: no event yet, repair emits it with the id the write would have had', async () => {
+    const id = await create('Before');
+    const from = suite.harness.emitted.length;
+    const deps = dying((c) => c.collection === 'buckets');
+    await assert.rejects(updateObject(deps, bucket, id, { title: 'After' }), Crash);
+    assert.deepEqual(since(from), [], 'the process died before step 6');
+    assert.equal(await repairPendingWrites(suite.harness.writes), 1);
+    const latest = await objectsCollection(suite.harness.db).findOne({ _id: new ObjectId(id) });
+    assert.ok(latest);
+    assert.deepEqual(since(from), [['object.edited', id, eventId('object.edited', id, latest.modified_at)]]);
+    assert.equal((suite.harness.emitted.at(-1)?.data as { title: string }).title, 'After');
+  });
+
+  it('an edit that died after emitting, before its marker went: repair emits the same event id again', async () => {
+    const id = await create('Once');
+    const from = suite.harness.emitted.length;
+    const deps = dying((c) => c.collection === 'pending_writes' && c.method === 'deleteMany');
+    await assert.rejects(updateObject(deps, bucket, id, { title: 'Twice' }), Crash);
+    await repairPendingWrites(suite.harness.writes);
+    const [first, again] = since(from);
+    assert.equal(first?.[0], 'object.edited');
+    assert.deepEqual(again, first, 'a sink idempotent by id keeps one');
+  });
+
+  it('a notifying delete that died after its commit point: repair emits object.deleted from its marker', async () => {
+    const id = await create('Gone');
+    const from = suite.harness.emitted.length;
+    const deps = dying((c) => c.collection === 'published_objects');
+    await assert.rejects(removeObject(deps, bucket, id, true), Crash);
+    assert.equal(
+      await objectsCollection(suite.harness.db).countDocuments({ _id: new ObjectId(id) }),
+      0,
+      'past the commit point',
+    );
+    assert.deepEqual(since(from), []);
+    assert.equal(await repairPendingWrites(suite.harness.writes), 1);
+    assert.deepEqual(
+      since(from).map(([type, subject]) => [type, subject]),
+      [['object.deleted', id]],
+    );
+    assert.equal((suite.harness.emitted.at(-1)?.data as { title: string }).title, 'Gone');
+    await suite.api.get(`/objects/${id}?status=any`).expect(404);
+  });
+
+  it('a delete without trigger_webhook that died: repair finishes it and emits nothing', async () => {
+    const id = await create('Silent');
+    const from = suite.harness.emitted.length;
+    await assert.rejects(
+      removeObject(
+        dying((c) => c.collection === 'revisions'),
+        bucket,
+        id,
+        false,
+      ),
+      Crash,
+    );
+    assert.equal(await repairPendingWrites(suite.harness.writes), 1);
+    assert.deepEqual(since(from), []);
+  });
+});
