@@ -58,18 +58,21 @@ export class DomainEvents {
   constructor(
     private readonly config: Config,
     private readonly types = new BucketTypes(),
+    /** false only to measure what webhooks cost a write (spec/bench). */
+    webhooks = true,
   ) {
     // Every change is offered to the Bucket's webhooks: the outbox queues one delivery per
     // matching webhook, keyed by event id, so an event emitted again queues nothing new.
-    this.addSink(async (db, event) => {
-      await recordEvent(db, {
-        id: event.id,
-        bucket: { _id: event.bucketId, slug: event.bucket },
-        type: event.type,
-        ...(event.objectType === undefined ? {} : { objectType: event.objectType }),
-        data: event.data,
+    if (webhooks)
+      this.addSink(async (db, event) => {
+        await recordEvent(db, {
+          id: event.id,
+          bucket: { _id: event.bucketId, slug: event.bucket },
+          type: event.type,
+          ...(event.objectType === undefined ? {} : { objectType: event.objectType }),
+          data: event.data,
+        });
       });
-    });
   }
 
   addSink(sink: EventSink): void {

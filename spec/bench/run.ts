@@ -17,6 +17,7 @@ import { countRoundTrips } from './round-trips.js';
 import { seed, BUCKET_SLUG, QUERIED_GENRE } from './seed.js';
 import { startServer, type ServerHandle } from './server-handle.js';
 import { benchWebhookDrain, printDrain } from './webhook-drain.js';
+import { benchWriteCost, printWriteCost } from './webhook-write-cost.js';
 
 /*
  * Read-path benchmark: the service against a hand-written Express + driver handler, on one
@@ -28,7 +29,8 @@ import { benchWebhookDrain, printDrain } from './webhook-drain.js';
  *   up for a while as it compiles, which would otherwise favour whatever runs last).
  *   MONGODB_URI=... uses that server (the BENCH_DB_NAME database is dropped and reseeded).
  *   BENCH_CPU_PROF=<dir> writes a CPU profile of each server child.
- * Then the webhook delivery scenario (webhook-drain.ts; `npm run bench:webhooks` runs it alone).
+ * Then the webhook delivery scenario (webhook-drain.ts; `npm run bench:webhooks` runs it alone) and
+ * what recording events costs a create (webhook-write-cost.ts).
  */
 
 function intEnv(name: string, fallback: number, min = 1): number {
@@ -203,6 +205,7 @@ async function main(): Promise<void> {
     // Servers stopped first: the delivery worker gets the machine to itself, as it would the engine.
     for (const c of children.splice(0)) await c.stop();
     printDrain(await benchWebhookDrain(engine.uri));
+    printWriteCost(await benchWriteCost(engine.uri));
     console.log(`Total time ${seconds(Date.now() - started)}`);
   } finally {
     for (const c of children) await c.stop();

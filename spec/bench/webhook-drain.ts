@@ -18,6 +18,7 @@ import { createWebhook } from '../../lib/webhooks/manage.js';
 import { recordEvent } from '../../lib/webhooks/outbox.js';
 import { createBucket, findBucketBySlug } from '../../lib/services/buckets.js';
 import { WorkerProcess } from '../support/webhook-worker-process.js';
+import { benchWriteCost, printWriteCost } from './webhook-write-cost.js';
 
 const DB_NAME = 'content_api_bench_webhooks';
 const TARGET_PER_SECOND = 200;
@@ -144,7 +145,9 @@ async function main(): Promise<void> {
   try {
     const result = await benchWebhookDrain(engine.uri);
     printDrain(result);
-    console.log(JSON.stringify({ webhook_drain: result }));
+    const cost = await benchWriteCost(engine.uri);
+    printWriteCost(cost);
+    console.log(JSON.stringify({ webhook_drain: result, webhook_write_cost: cost }));
   } finally {
     await engine.stop();
   }
