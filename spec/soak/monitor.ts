@@ -16,6 +16,8 @@ export interface Point {
   /** Event-loop lag p99 and max over the last probe interval, ms. */
   lagP99: number | null;
   lagMax: number | null;
+  /** Bytes of the files in DATA_DIR (the engine's database file). */
+  dataBytes: number;
 }
 
 export interface EngineSample {
@@ -27,6 +29,16 @@ export interface EngineSample {
 const ENGINE_SAMPLE_MS = 1000;
 const PROGRESS_MS = 10_000;
 const MB = 1024 * 1024;
+
+function dirBytes(dir: string): number {
+  let total = 0;
+  try {
+    for (const f of fs.readdirSync(dir)) total += fs.statSync(`${dir}/${f}`).size;
+  } catch {
+    // A file removed while listing: counted as absent.
+  }
+  return total;
+}
 
 export function readProbe(file: string): ProbeSample[] {
   let text: string;
@@ -55,8 +67,13 @@ export class Monitor {
   constructor(
     private readonly serverPid: () => number | null,
     private readonly probeFile: string,
+    private readonly dataDir: string,
     private readonly stats: Stats,
   ) {}
+
+  dataBytes(): number {
+    return dirBytes(this.dataDir);
+  }
 
   enginePid(): number | null {
     const server = this.serverPid();
@@ -103,6 +120,7 @@ export class Monitor {
       engineRss: this.engine.at(-1)?.rss ?? null,
       lagP99: last ? last.lag.p99 : null,
       lagMax: last ? last.lag.max : null,
+      dataBytes: this.dataBytes(),
     };
     this.points.push(p);
     this.lastRequests = requests;
@@ -110,7 +128,7 @@ export class Monitor {
     console.log(
       `[soak] ${String(p.s).padStart(5)} s  ${String(p.requests).padStart(8)} req  ${String(p.rps).padStart(5)}/s  ` +
         `5xx ${p.fiveXx}  no answer ${p.noAnswer}  rss server ${mb(p.serverRss)} MB engine ${mb(p.engineRss)} MB  ` +
-        `lag p99 ${p.lagP99?.toFixed(1) ?? '-'} ms max ${p.lagMax?.toFixed(1) ?? '-'} ms`,
+        `lag p99 ${p.lagP99?.toFixed(1) ?? '-'} ms max ${p.lagMax?.toFixed(1) ?? '-'} ms  data ${mb(p.dataBytes)} MB`,
     );
   }
 }

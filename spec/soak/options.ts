@@ -14,6 +14,8 @@ export interface SoakOptions {
   reportFile: string;
   /** Kept after the run for a look at the data and the server log; otherwise removed when all passed. */
   keepData: boolean;
+  /** Concurrent PATCH pairs of one Object (see contention-ops.ts). */
+  contention: boolean;
   seed: number;
 }
 
@@ -27,6 +29,7 @@ export const USAGE = `Usage: npm run soak -- [options]   (every option also as a
   --objects N         Objects per worker at most (SOAK_OBJECTS_PER_WORKER, default 300)
   --report FILE       JSON report (SOAK_REPORT, default soak-report.json)
   --keep-data         keep the temporary DATA_DIR and server log (SOAK_KEEP_DATA=1)
+  --no-contention     leave out concurrent PATCHes of one Object (SOAK_NO_CONTENTION=1)
   --seed N            seed of the random choices (SOAK_SEED, default: the time)`;
 
 /** "90s", "10m", "1h", "500ms" or a bare number of milliseconds. */
@@ -61,6 +64,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): SoakOption
       objects: { type: 'string' },
       report: { type: 'string' },
       'keep-data': { type: 'boolean' },
+      'no-contention': { type: 'boolean' },
       seed: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -79,6 +83,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): SoakOption
     objectsPerWorker: positiveInt(pick(values.objects, 'SOAK_OBJECTS_PER_WORKER') ?? '300', 'objects'),
     reportFile: pick(values.report, 'SOAK_REPORT') ?? 'soak-report.json',
     keepData: values['keep-data'] ?? env.SOAK_KEEP_DATA === '1',
+    contention: !(values['no-contention'] ?? env.SOAK_NO_CONTENTION === '1'),
     seed: positiveInt(pick(values.seed, 'SOAK_SEED') ?? String(Date.now() % 2_147_483_647), 'seed'),
   };
 }

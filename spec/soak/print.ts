@@ -44,6 +44,8 @@ export function printReport(r: SoakReport, reportFile: string): void {
       `(outside outages ${r.noAnswer.outsideOutages}); unexpected 4xx ${r.unexpected4xx}; ` +
       `stale reads ${r.staleReads.stale} of ${r.staleReads.checked} checked`,
   );
+  const c = r.contention;
+  out.push(`concurrent PATCH pairs ${c.pairs}: a change lost in ${c.lostUpdates}, live ≠ latest after ${c.viewSplits}`);
   out.push(
     '',
     table([
@@ -68,6 +70,10 @@ export function printReport(r: SoakReport, reportFile: string): void {
       memory('engine', r.engine),
     ]),
   );
+  const d = r.dataDirBytes;
+  out.push(
+    `DATA_DIR: ${mb(d.start)} before the load, ${mb(d.end)} after it, ${mb(d.afterCleanStops)} after clean stops`,
+  );
   if (r.server.lag) {
     const l = r.server.lag;
     out.push(
@@ -75,7 +81,7 @@ export function printReport(r: SoakReport, reportFile: string): void {
     );
   }
   out.push(
-    `server lives ${r.server.lives}; other CPU on the machine ${r.otherCpuShare === null ? '-' : `${(r.otherCpuShare * 100).toFixed(0)} %`}`,
+    `server processes started ${r.server.lives}; other CPU on the machine ${r.otherCpuShare === null ? '-' : `${(r.otherCpuShare * 100).toFixed(0)} %`}`,
   );
   if (r.faults.length > 0) {
     const recovery = r.faults.map((f) => (f.recoveredAt === null ? 'never' : `${f.recoveredAt - f.t}`)).join(', ');

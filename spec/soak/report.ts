@@ -1,3 +1,4 @@
+import type { ContentionChecks } from './contention-ops.js';
 import { inOutage, type FaultEvent } from './faults.js';
 import type { EngineSample, Point } from './monitor.js';
 import type { SoakOptions } from './options.js';
@@ -34,9 +35,12 @@ export interface SoakReport {
   noAnswer: { total: number; outsideOutages: number };
   unexpected4xx: number;
   staleReads: { checked: number; stale: number };
+  contention: ContentionChecks;
   kinds: KindRow[];
   server: MemoryReport & { lives: number; lag: LagSummary | null };
   engine: MemoryReport;
+  /** Size of DATA_DIR: before the load, after it, and after the two clean stops that follow. */
+  dataDirBytes: { start: number; end: number; afterCleanStops: number };
   /** CPU the machine spent on things other than the soak, its server and engine (other work sharing it). */
   otherCpuShare: number | null;
   faults: FaultEvent[];

@@ -40,6 +40,9 @@ function failures(r: Omit<SoakReport, 'failures'>, staleOutside: number): string
   const f: string[] = [];
   const lost = r.verification.lost.length + (r.afterRestart?.lost.length ?? 0);
   if (lost > 0) f.push(`${lost} acknowledged writes lost`);
+  if (r.contention.lostUpdates > 0)
+    f.push(`${r.contention.lostUpdates} acknowledged PATCHes lost to a concurrent PATCH of the same Object`);
+  if (r.contention.viewSplits > 0) f.push(`${r.contention.viewSplits} times concurrent PATCHes left live ≠ latest`);
   if (r.options.faults === 'none' && r.fiveXx.total > 0) f.push(`${r.fiveXx.total} answers were 5xx`);
   if (r.options.faults !== 'none' && r.fiveXx.outsideOutages > 0)
     f.push(`${r.fiveXx.outsideOutages} 5xx outside outages`);
@@ -77,9 +80,15 @@ async function main(opts: SoakOptions): Promise<number> {
   const stats = new Stats();
   const ledger = new Ledger();
   const client = new Client(first.service.baseUrl, keys.writeKey, stats);
-  const monitor = new Monitor(() => (holder.current.running ? holder.current.pid : null), env.probeFile, stats);
+  const monitor = new Monitor(
+    () => (holder.current.running ? holder.current.pid : null),
+    env.probeFile,
+    env.dataDir,
+    stats,
+  );
   const rand = new Random(opts.seed);
   const checks = { checked: 0, stale: 0 };
+  const contention = { pairs: 0, lostUpdates: 0, viewSplits: 0 };
   const workers: WorkerState[] = Array.from({ length: opts.concurrency }, (_, n) => ({
     n,
     client,
@@ -92,11 +101,14 @@ async function main(opts: SoakOptions): Promise<number> {
     scratch: [],
     seq: 0,
     checks,
+    contendedId: opts.contention ? null : undefined,
+    contention,
   }));
 
   // Let the probe write a sample of the idle server first.
   await new Promise((r) => setTimeout(r, 1500));
   monitor.sampleEngine();
+  const dataStart = monitor.dataBytes();
   const cpu0 = { machine: machineBusyMs(), ours: descendantCpuMs(new Set()), self: process.cpuUsage() };
   process.kill(holder.current.pid, 'SIGUSR2');
   const t0 = Date.now();
@@ -115,6 +127,7 @@ async function main(opts: SoakOptions): Promise<number> {
   const t1 = Date.now();
   monitor.sampleEngine();
   monitor.stop();
+  const dataEnd = monitor.dataBytes();
   const self = process.cpuUsage(cpu0.self);
   const cpu1 = { machine: machineBusyMs(), ours: descendantCpuMs(new Set()) };
   const machine = cpu0.machine === null || cpu1.machine === null ? null : cpu1.machine - cpu0.machine;
@@ -122,13 +135,15 @@ async function main(opts: SoakOptions): Promise<number> {
   console.log(`[soak] load done after ${((t1 - t0) / 1000).toFixed(0)} s; checking the ledger`);
 
   await holder.current.waitReady(START_TIMEOUT_MS);
-  const verification = await verify(engineUri(env.dataDir), holder.current.baseUrl, keys.readKey, ledger);
+  const verification = await verify(engineUri(env.dataDir), holder.current.baseUrl, keys.readKey, ledger, false);
   const stopped = await holder.current.stop();
   if (!stopped.graceful) console.log('[soak] the server did not stop cleanly on SIGTERM');
   await holder.restartAfterKill();
-  const afterRestart = await verify(engineUri(env.dataDir), holder.current.baseUrl, keys.readKey, ledger);
+  // Start-up repair has run now: every write that reached its commit point must be complete.
+  const afterRestart = await verify(engineUri(env.dataDir), holder.current.baseUrl, keys.readKey, ledger, true);
   await holder.current.stop();
   await receiver.close();
+  const dataAfterRestart = monitor.dataBytes();
 
   const probe = readProbe(env.probeFile);
   const fiveXx = fiveXxSplit(stats.incidents, faults);
@@ -144,6 +159,7 @@ async function main(opts: SoakOptions): Promise<number> {
     noAnswer: { total: noAnswer.length, outsideOutages: noAnswer.filter((i) => !inOutage(i.t, faults)).length },
     unexpected4xx: stats.incidents.filter((i) => i.what.startsWith('unexpected')).length,
     staleReads: checks,
+    contention,
     kinds: kindRows(stats),
     server: {
       ...memoryReport(
@@ -155,6 +171,7 @@ async function main(opts: SoakOptions): Promise<number> {
       lag: lagOf(probe, t1),
     },
     engine: memoryReport(engineSeries(monitor.engine), t0, t1),
+    dataDirBytes: { start: dataStart, end: dataEnd, afterCleanStops: dataAfterRestart },
     otherCpuShare: machine === null || machine <= 0 ? null : Math.max(0, (machine - ours) / machine),
     faults,
     webhooks: `not driven: the service sends no webhooks yet (receiver ${receiver.url} got ${receiver.deliveries.length})`,

@@ -1,3 +1,4 @@
+import type { ContentionChecks } from './contention-ops.js';
 import type { Client } from './http.js';
 import type { Ledger, MediaEntry, ObjectEntry, Values } from './ledger.js';
 import type { Random } from './random.js';
@@ -29,6 +30,9 @@ export interface WorkerState {
   scratch: MediaEntry[];
   seq: number;
   checks: ReadChecks;
+  /** The Object this worker PATCHes twice at once (created on first use); undefined: not at all. */
+  contendedId: string | null | undefined;
+  contention: ContentionChecks;
 }
 
 export function nextToken(w: WorkerState, what: 'o' | 'm'): string {

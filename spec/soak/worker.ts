@@ -1,3 +1,4 @@
+import { contentionOp } from './contention-ops.js';
 import { fileOp, imgprocOp, mediaDeleteOp, SCRATCH_CAP, uploadOp } from './media-ops.js';
 import { batchOp, createOp, deleteOp, getOp, updateOp } from './object-ops.js';
 import { listOp } from './read-ops.js';
@@ -20,6 +21,7 @@ export const MIX = {
   imgproc: 8,
   file: 3,
   'media-delete': 2,
+  contention: 2,
 } as const;
 
 export type Kind = keyof typeof MIX;
@@ -34,6 +36,7 @@ function choose(w: WorkerState): Kind {
   if (kind === 'delete' && w.owned.length < w.cap / 2 && w.rand.chance(0.5)) return 'create';
   if (kind === 'media-delete' && w.scratch.length === 0) return 'upload';
   if (kind === 'upload' && w.scratch.length >= SCRATCH_CAP) return 'media-delete';
+  if (kind === 'contention' && w.contendedId === undefined) return 'edit';
   return kind;
 }
 
@@ -61,6 +64,8 @@ async function runOne(w: WorkerState, kind: Kind): Promise<void> {
       return fileOp(w);
     case 'media-delete':
       return mediaDeleteOp(w);
+    case 'contention':
+      return contentionOp(w);
   }
 }
 
