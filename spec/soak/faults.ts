@@ -117,6 +117,7 @@ export async function injectFaults(
   }
 }
 
-export function inOutage(t: number, events: readonly FaultEvent[]): boolean {
-  return events.some((e) => t >= e.t && t <= (e.recoveredAt ?? Infinity) + OUTAGE_GRACE_MS);
+/** Did the request that met the incident overlap an outage (from the kill to shortly after recovery)? */
+export function inOutage(i: { start: number; t: number }, events: readonly FaultEvent[]): boolean {
+  return events.some((e) => i.t >= e.t && i.start <= (e.recoveredAt ?? Infinity) + OUTAGE_GRACE_MS);
 }

@@ -56,6 +56,7 @@ export class Client {
     } else if (spec.form) {
       body = spec.form;
     }
+    const sentAt = Date.now();
     const t0 = performance.now();
     let answer: Answer;
     try {
@@ -92,7 +93,7 @@ export class Client {
       answer = { sent: code === 'ECONNREFUSED' ? false : 'maybe', error: code };
     }
     const ms = performance.now() - t0;
-    this.note(kind, spec, answer, ms);
+    this.note(kind, spec, answer, ms, sentAt);
     if (answer.sent !== true || answer.status === 503) {
       // The service is down or shedding load: back off as a client should, instead of spinning.
       await sleep(200 + Math.random() * 800);
@@ -100,13 +101,14 @@ export class Client {
     return answer;
   }
 
-  private note(kind: string, spec: RequestSpec, a: Answer, ms: number): void {
+  private note(kind: string, spec: RequestSpec, a: Answer, ms: number, sentAt: number): void {
     if (a.sent !== true) {
       this.stats.record(kind, a.sent === false ? 'refused' : 'no answer', null);
       this.stats.incident(
         kind,
         a.sent === false ? 'refused' : 'no answer',
         `${spec.method ?? 'GET'} ${spec.path}: ${a.error}`,
+        sentAt,
       );
       return;
     }
@@ -117,6 +119,11 @@ export class Client {
     const code = (a.body as { code?: unknown } | null)?.code;
     const named = `${status}${typeof code === 'string' ? ` ${code}` : ''}`;
     const what = is5xx(status) ? `${named}${a.retryAfter ? ' (Retry-After)' : ''}` : `unexpected ${named}`;
-    this.stats.incident(kind, what, `${spec.method ?? 'GET'} ${spec.path.slice(0, 160)} → ${a.text.slice(0, 300)}`);
+    this.stats.incident(
+      kind,
+      what,
+      `${spec.method ?? 'GET'} ${spec.path.slice(0, 160)} → ${a.text.slice(0, 300)}`,
+      sentAt,
+    );
   }
 }

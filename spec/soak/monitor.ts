@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { cpuMsOf } from '../bench/proc-cpu.js';
 import type { ProbeSample } from './probe.js';
 import { findEngine, rssOf } from './proc.js';
 import { is5xx, type Stats } from './stats.js';
@@ -18,6 +19,9 @@ export interface Point {
   lagMax: number | null;
   /** Bytes of the files in DATA_DIR (the engine's database file). */
   dataBytes: number;
+  /** CPU used over the interval, in % of one core (null across a restart of that process). */
+  serverCpu: number | null;
+  engineCpu: number | null;
 }
 
 export interface EngineSample {
@@ -63,6 +67,7 @@ export class Monitor {
   private t0 = 0;
   private lastRequests = 0;
   private lastAt = 0;
+  private lastCpu = new Map<number, number>();
 
   constructor(
     private readonly serverPid: () => number | null,
@@ -105,6 +110,16 @@ export class Monitor {
     this.timers = [];
   }
 
+  /** % of one core a process used since the previous progress line; null the first time it is seen. */
+  private cpuShare(pid: number | null, now: number): number | null {
+    if (pid === null) return null;
+    const cpu = cpuMsOf(pid);
+    const before = this.lastCpu.get(pid);
+    if (cpu === null) return null;
+    this.lastCpu.set(pid, cpu);
+    return before === undefined ? null : Math.round(((cpu - before) * 100) / Math.max(1, now - this.lastAt));
+  }
+
   private progress(): void {
     const now = Date.now();
     const requests = this.stats.total;
@@ -121,6 +136,8 @@ export class Monitor {
       lagP99: last ? last.lag.p99 : null,
       lagMax: last ? last.lag.max : null,
       dataBytes: this.dataBytes(),
+      serverCpu: server === null ? null : this.cpuShare(server, now),
+      engineCpu: this.cpuShare(this.enginePid(), now),
     };
     this.points.push(p);
     this.lastRequests = requests;
@@ -128,7 +145,8 @@ export class Monitor {
     console.log(
       `[soak] ${String(p.s).padStart(5)} s  ${String(p.requests).padStart(8)} req  ${String(p.rps).padStart(5)}/s  ` +
         `5xx ${p.fiveXx}  no answer ${p.noAnswer}  rss server ${mb(p.serverRss)} MB engine ${mb(p.engineRss)} MB  ` +
-        `lag p99 ${p.lagP99?.toFixed(1) ?? '-'} ms max ${p.lagMax?.toFixed(1) ?? '-'} ms  data ${mb(p.dataBytes)} MB`,
+        `lag p99 ${p.lagP99?.toFixed(1) ?? '-'} ms max ${p.lagMax?.toFixed(1) ?? '-'} ms  data ${mb(p.dataBytes)} MB  ` +
+        `cpu server ${p.serverCpu ?? '-'} % engine ${p.engineCpu ?? '-'} %`,
     );
   }
 }

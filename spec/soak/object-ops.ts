@@ -104,6 +104,7 @@ function wireOp(op: BatchOp): Record<string, unknown> {
 
 export async function batchOp(w: WorkerState): Promise<void> {
   const ops = planBatch(w);
+  const sentAt = Date.now();
   const a = await w.client.request('batch', {
     method: 'POST',
     path: `${BASE}/objects/batch`,
@@ -128,7 +129,7 @@ export async function batchOp(w: WorkerState): Promise<void> {
           : 'rejected';
     if (r && r.status !== 200) {
       const what = r.status >= 500 ? `${r.status} (batch ${op.method})` : `unexpected ${r.status} (batch ${op.method})`;
-      w.client.stats.incident('batch', what, r.message ?? '');
+      w.client.stats.incident('batch', what, r.message ?? '', sentAt);
     }
     switch (op.method) {
       case 'add': {

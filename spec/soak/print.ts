@@ -22,6 +22,7 @@ function verification(title: string, v: Verification): string {
     `${title}: ${v.objects} Objects and ${v.media} media in the ledger; lost acknowledged writes ${v.lost.length}; ` +
       `unclear writes that happened ${v.unknownApplied}, did not ${v.unknownNotApplied}; duplicates ${v.duplicates}; ` +
       `views out of step ${v.viewProblems.length}; pending markers ${v.pendingMarkers}; ` +
+      `media without their file ${v.damagedMedia.length}; ` +
       `API sample ${v.api.checked} reads, ${v.api.mismatches.length} mismatches`,
   ];
   for (const l of v.lost.slice(0, 10))
@@ -29,6 +30,7 @@ function verification(title: string, v: Verification): string {
       `  LOST ${l.what} ${l.token} ${l.id ?? ''}: expected ${l.expected}; found ${l.found} [${l.history.join(', ')}]`,
     );
   for (const p of v.viewProblems.slice(0, 10)) lines.push(`  VIEWS ${p.id}: ${p.problem}`);
+  for (const d of v.damagedMedia.slice(0, 5)) lines.push(`  MEDIA ${d}`);
   for (const m of v.api.mismatches.slice(0, 5)) lines.push(`  API ${m}`);
   return lines.join('\n');
 }

@@ -117,7 +117,7 @@ export function lagOf(probe: ProbeSample[], t1: number): LagSummary | null {
 export function incidentSummary(incidents: Incident[], faults: FaultEvent[]) {
   const bySort: Record<string, number> = {};
   for (const i of incidents) {
-    const key = `${i.kind} ${i.what}${inOutage(i.t, faults) ? ' [outage]' : ''}`;
+    const key = `${i.kind} ${i.what}${inOutage(i, faults) ? ' [outage]' : ''}`;
     bySort[key] = (bySort[key] ?? 0) + 1;
   }
   return { total: incidents.length, bySort, samples: incidents.filter((i) => i.detail !== undefined).slice(0, 60) };
@@ -125,7 +125,7 @@ export function incidentSummary(incidents: Incident[], faults: FaultEvent[]) {
 
 export function fiveXxSplit(incidents: Incident[], faults: FaultEvent[]) {
   const five = incidents.filter((i) => is5xx(i.what.slice(0, 3)));
-  const during = five.filter((i) => inOutage(i.t, faults)).length;
+  const during = five.filter((i) => inOutage(i, faults)).length;
   return { total: five.length, outsideOutages: five.length - during, duringOutages: during };
 }
 

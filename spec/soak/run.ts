@@ -55,6 +55,7 @@ function failures(r: Omit<SoakReport, 'failures'>, staleOutside: number): string
     if (v.viewProblems.length > 0) f.push(`${v.viewProblems.length} Objects with views out of step ${when}`);
     if (v.pendingMarkers > 0) f.push(`${v.pendingMarkers} pending-write markers left ${when}`);
     if (v.duplicates > 0) f.push(`${v.duplicates} creates stored twice ${when}`);
+    if (v.damagedMedia.length > 0) f.push(`${v.damagedMedia.length} media records without their file ${when}`);
     if (v.api.mismatches.length > 0) f.push(`${v.api.mismatches.length} API reads disagree with the database ${when}`);
   }
   if (r.faults.some((e) => e.recoveredAt === null)) f.push('the service did not recover from a fault');
@@ -148,7 +149,7 @@ async function main(opts: SoakOptions): Promise<number> {
   const probe = readProbe(env.probeFile);
   const fiveXx = fiveXxSplit(stats.incidents, faults);
   const noAnswer = stats.incidents.filter((i) => i.what === 'no answer' || i.what === 'refused');
-  const staleOutside = stats.incidents.filter((i) => i.what === 'stale read' && !inOutage(i.t, faults)).length;
+  const staleOutside = stats.incidents.filter((i) => i.what === 'stale read' && !inOutage(i, faults)).length;
   const partial: Omit<SoakReport, 'failures'> = {
     options: opts,
     startedAt: new Date(t0).toISOString(),
@@ -156,7 +157,7 @@ async function main(opts: SoakOptions): Promise<number> {
     requests: stats.total,
     rps: Math.round((stats.total * 1000) / (t1 - t0)),
     fiveXx,
-    noAnswer: { total: noAnswer.length, outsideOutages: noAnswer.filter((i) => !inOutage(i.t, faults)).length },
+    noAnswer: { total: noAnswer.length, outsideOutages: noAnswer.filter((i) => !inOutage(i, faults)).length },
     unexpected4xx: stats.incidents.filter((i) => i.what.startsWith('unexpected')).length,
     staleReads: checks,
     contention,

@@ -9,6 +9,8 @@ export interface KindStats {
 
 /** A 5xx, an unexpected 4xx or a request without answer, with when it happened. */
 export interface Incident {
+  /** When the request that met it was sent, and when it ended (epoch ms). */
+  start: number;
   t: number;
   kind: string;
   what: string;
@@ -48,11 +50,12 @@ export class Stats {
   }
 
   /** Keeps every incident's time and sort; the body only of the first few of each sort. */
-  incident(kind: string, what: string, detail: string): void {
+  incident(kind: string, what: string, detail: string, start = Date.now()): void {
     const key = `${kind} ${what}`;
     const seen = this.detailed.get(key) ?? 0;
     this.detailed.set(key, seen + 1);
-    this.incidents.push(seen < SAMPLES_KEPT ? { t: Date.now(), kind, what, detail } : { t: Date.now(), kind, what });
+    const t = Date.now();
+    this.incidents.push(seen < SAMPLES_KEPT ? { start, t, kind, what, detail } : { start, t, kind, what });
   }
 
   count(pred: (status: string) => boolean): number {

@@ -27,6 +27,8 @@ export interface Verification {
   /** One create that left two Objects. */
   duplicates: number;
   viewProblems: Array<{ id: string; problem: string }>;
+  /** Media records whose stored file is missing or of another length, acknowledged or not. */
+  damagedMedia: string[];
   pendingMarkers: number;
   /** The same check through the API (a sample), reading through and from the cache. */
   api: { checked: number; mismatches: string[] };
@@ -107,21 +109,27 @@ async function checkMedia(db: Db, bucketId: ObjectId, ledger: Ledger, v: Verific
   const byToken = new Map(docs.map((d) => [d.metadata.token ?? '', d]));
   const check = (entry: MediaEntry) => {
     const doc = byToken.get(entry.token);
-    const intact = !!doc && doc.size === entry.size && length.get(doc.file_id.toHexString()) === entry.size;
-    const state = doc ? (intact ? 'present' : 'damaged') : 'gone';
+    const state = doc ? 'present' : 'gone';
     if (entry.candidates.length > 1) {
       if (state === 'gone') v.unknownNotApplied++;
       else v.unknownApplied++;
     }
-    if (state !== 'damaged' && entry.candidates.includes(state)) return;
-    if (!entry.acked && state !== 'damaged') return;
+    const file = doc ? length.get(doc.file_id.toHexString()) : undefined;
+    if (doc && (doc.size !== entry.size || file !== entry.size)) {
+      v.damagedMedia.push(
+        `${entry.token} ${doc.name} (upload ${entry.acked ? 'acknowledged' : 'without a clear answer'}): ` +
+          `record ${doc.size} bytes, file ${file === undefined ? 'missing' : `${file} bytes`}`,
+      );
+      return;
+    }
+    if (entry.candidates.includes(state) || !entry.acked) return;
     v.lost.push({
       what: 'media',
       token: entry.token,
       id: entry.id,
       history: [],
       expected: `${entry.candidates.join(' or ')} (${entry.size} bytes)`,
-      found: doc ? `${state}: record ${doc.size} bytes, file ${String(length.get(doc.file_id.toHexString()))}` : 'gone',
+      found: state,
     });
   };
   ledger.media.forEach(check);
@@ -181,6 +189,7 @@ export async function verify(
       unknownNotApplied: 0,
       duplicates: 0,
       viewProblems: viewProblems(s),
+      damagedMedia: [],
       pendingMarkers: s.pendingMarkers,
       api: { checked: 0, mismatches: [] },
     };
