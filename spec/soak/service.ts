@@ -29,17 +29,30 @@ function serviceEnv(e: ServiceEnv): NodeJS.ProcessEnv {
   };
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
+    srv.once('error', () => {
+      resolve(false);
+    });
+    srv.listen(port, '127.0.0.1', () => {
       srv.close(() => {
-        resolve(port);
+        resolve(true);
       });
     });
   });
+}
+
+/**
+ * A free port below Linux's ephemeral range (32768 and up): a port the OS handed out and took
+ * back could be handed to the engine (which binds port 0) before the server listens on it.
+ */
+export async function freePort(): Promise<number> {
+  for (let i = 0; i < 100; i++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (await canListen(port)) return port;
+  }
+  throw new Error('no free port found between 20000 and 32000');
 }
 
 const sleep = (ms: number) =>
