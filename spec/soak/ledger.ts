@@ -1,0 +1,146 @@
+import type { Fate } from './http.js';
+
+/**
+ * What every acknowledged write made true, to be checked against the database at the end.
+ *
+ * Each Object is written by one worker only, one request at a time, so its expected state is a
+ * plain sequence of transitions. A write without a clear answer (no answer, a 5xx) may or may not
+ * have happened: the entry then holds both states as candidates and its worker leaves it alone
+ * ("frozen"), so there are never more than two.
+ */
+
+/** The fields the soak sets and checks: title and the metadata it writes. */
+export interface Values {
+  title: string;
+  body: string;
+  score: number;
+  author?: string;
+  image?: string;
+  related?: string;
+}
+
+export interface Version {
+  values: Values;
+  status: 'published' | 'draft';
+  /** The live (published) version, null when the Object was never published. */
+  live: Values | null;
+}
+
+/** 'gone': deleted, or never created (a create without answer that did not happen). */
+export type Expected = Version | 'gone';
+
+export type Transition =
+  | { t: 'edit'; values: Partial<Values> }
+  | { t: 'publish'; values: Partial<Values> }
+  | { t: 'draft'; values: Partial<Values> }
+  | { t: 'delete' };
+
+export interface ObjectEntry {
+  /** Null for a create that got no answer: found by its token at the end. */
+  id: string | null;
+  /** Starts every title of this Object, so it can be found without its id. */
+  token: string;
+  candidates: Expected[];
+  /** Some write to it was acknowledged: a mismatch is then a lost write. */
+  acked: boolean;
+  frozen: boolean;
+  /** The last write's kind and fate, to say which write a mismatch lost. */
+  history: string[];
+}
+
+export interface MediaEntry {
+  id: string | null;
+  name: string | null;
+  token: string;
+  size: number;
+  metadata: Record<string, unknown>;
+  candidates: Array<'present' | 'gone'>;
+  acked: boolean;
+}
+
+function apply(e: Expected, tr: Transition): Expected {
+  if (e === 'gone') return e;
+  switch (tr.t) {
+    case 'delete':
+      return 'gone';
+    case 'edit': {
+      const values = { ...e.values, ...tr.values };
+      return { values, status: e.status, live: e.status === 'published' ? values : e.live };
+    }
+    case 'publish': {
+      const values = { ...e.values, ...tr.values };
+      return { values, status: 'published', live: values };
+    }
+    case 'draft':
+      return { values: { ...e.values, ...tr.values }, status: 'draft', live: e.live };
+  }
+}
+
+const HISTORY_KEPT = 6;
+
+export class Ledger {
+  readonly objects: ObjectEntry[] = [];
+  readonly media: MediaEntry[] = [];
+
+  /** A create: acked with its id, or unknown (maybe created, id not known). */
+  created(token: string, id: string | null, version: Version, fate: Fate): ObjectEntry | null {
+    if (fate === 'rejected' || fate === 'not-applied') return null;
+    const acked = fate === 'acked';
+    const entry: ObjectEntry = {
+      id,
+      token,
+      candidates: acked ? [version] : ['gone', version],
+      acked,
+      frozen: !acked,
+      history: [`create ${fate}`],
+    };
+    this.objects.push(entry);
+    return entry;
+  }
+
+  written(entry: ObjectEntry, tr: Transition, fate: Fate): void {
+    entry.history = [...entry.history, `${tr.t} ${fate}`].slice(-HISTORY_KEPT);
+    if (fate === 'rejected' || fate === 'not-applied') return;
+    const after = entry.candidates.map((c) => apply(c, tr));
+    if (fate === 'acked') {
+      entry.candidates = after;
+      entry.acked = true;
+    } else {
+      entry.candidates = [...entry.candidates, ...after];
+      entry.frozen = true;
+    }
+  }
+
+  uploaded(
+    token: string,
+    id: string | null,
+    name: string | null,
+    size: number,
+    meta: Record<string, unknown>,
+    fate: Fate,
+  ) {
+    if (fate === 'rejected' || fate === 'not-applied') return null;
+    const acked = fate === 'acked';
+    const entry: MediaEntry = {
+      id,
+      name,
+      token,
+      size,
+      metadata: meta,
+      candidates: acked ? ['present'] : ['gone', 'present'],
+      acked,
+    };
+    this.media.push(entry);
+    return entry;
+  }
+
+  mediaDeleted(entry: MediaEntry, fate: Fate): void {
+    if (fate === 'acked') entry.candidates = ['gone'];
+    else if (fate === 'unknown') entry.candidates = ['present', 'gone'];
+  }
+}
+
+/** The one state an entry must be in, or null while it may be in two. */
+export function certain(entry: ObjectEntry): Version | 'gone' | null {
+  return entry.candidates.length === 1 ? (entry.candidates[0] ?? null) : null;
+}
