@@ -36,7 +36,10 @@ export const ERROR_CODES = {
     status: 408,
     description: 'The request line, headers or body did not arrive within the time limit.',
   },
-  conflict: { status: 409, description: 'The write collides with an existing document on a unique key.' },
+  conflict: {
+    status: 409,
+    description: 'The write collides with another: a unique key taken, or the Object changed meanwhile; retry.',
+  },
   delivery_in_progress: {
     status: 409,
     description: 'The delivery is being attempted right now; redeliver it once the attempt has ended.',

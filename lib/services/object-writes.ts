@@ -1,7 +1,7 @@
 import { ObjectId } from 'mongodb';
 import { objectsCollection, type BucketDoc, type ObjectDoc, type ObjectTypeDoc } from '../db/collections.js';
 import { SlugTakenError } from '../errors/domain-errors.js';
-import { BadRequestError, HttpError } from '../errors/http-errors.js';
+import { BadRequestError } from '../errors/http-errors.js';
 import { isDuplicateKey } from '../errors/mongo-errors.js';
 import { collectRefs } from '../serializers/metadata.js';
 import type { ObjectCreate, ObjectPatch } from '../types/bodies.generated.js';
@@ -9,8 +9,9 @@ import { assertValid } from '../validation/ajv-messages.js';
 import type { MetadataValidators } from '../validation/metadata-schema.js';
 import type { EventDeps } from './domain-events.js';
 import { prepareMetadata } from './object-metadata.js';
-import { getObject, parseObjectId, typeForWrite } from './objects.js';
-import { repairObject, writeVersion } from './pending-writes.js';
+import { editObject, type EditPlan } from './object-edit.js';
+import { typeForWrite } from './objects.js';
+import { writeVersion } from './pending-writes.js';
 import { parseScheduleTime } from './schedule-times.js';
 import { insertWithUniqueSlug, slugify, slugsWhere } from './slugs.js';
 import { readOptions } from './query-time-limit.js';
@@ -159,64 +160,48 @@ export async function updateObject(
   const publishAt = parseScheduleTime('publish_at', input.publish_at, now);
   const unpublishAt = parseScheduleTime('unpublish_at', input.unpublish_at, now);
   scheduledStatus(input, publishAt);
-  // A crash may have left this Object's views behind its latest version: bring them in line first.
-  await repairObject(deps, parseObjectId(bucket, id));
-  const current = await getObject(db, bucket, id, 'any');
-  const type = await typeForWrite(db, bucket, current.type);
-  const next: ObjectDoc = { ...current, modified_at: now };
-  if (input.title !== undefined) next.title = input.title;
-  if (input.slug !== undefined) next.slug = input.slug;
-  if (input.content !== undefined) next.content = input.content;
-  const thumbnail = await storedThumbnail(db, bucket, input.thumbnail);
-  if (thumbnail !== undefined) next.thumbnail = thumbnail;
-  if (input.order !== undefined) next.order = input.order;
-  if (input.locale !== undefined) next.locale = resolveLocale(type, input.locale);
-  if (next.locale !== current.locale) {
-    await assertSingletonFree(db, bucket, type, next.locale, current._id);
-    const key = singletonKey(type, next.locale);
-    if (key === undefined) delete next.singleton_key;
-    else next.singleton_key = key;
-  }
-  // Every write judges the whole metadata by the type as it is now (a Metafield made required later).
-  next.metadata = await prepareMetadata(db, validators, bucket, type, input.metadata, current.metadata);
-  next.refs = collectRefs(type.metafields, next.metadata);
-  if (publishAt !== undefined) next.publish_at = publishAt;
-  if (unpublishAt !== undefined) next.unpublish_at = unpublishAt;
-  if (publishAt) next.status = 'draft';
-  else if (input.status !== undefined) next.status = input.status;
-  const publishing = input.status === 'published';
-  if (publishing) {
-    next.published_at = now;
-    next.publish_at = null;
-  }
-  const commit = async () => {
-    try {
-      // Conditional on the type it was read with: a rename that moved the Object meanwhile must
-      // not be undone by writing the old slug back.
-      const replaced = await objectsCollection(db).replaceOne(
-        { _id: current._id, bucket_id: bucket._id, type: current.type },
-        next,
-      );
-      if (replaced.matchedCount === 0) throw typeMovedMeanwhile(current);
-      return next;
-    } catch (err) {
-      // The marker stays: a failed replace changed nothing, and repair of an unchanged Object is a no-op.
-      const singleton = singletonRace(err, type, next.locale);
-      if (singleton) throw singleton;
-      if (isDuplicateKey(err))
-        throw new SlugTakenError(`Object of type '${type.slug}' with slug '${next.slug}' already exists`);
-      throw err;
-    }
-  };
-  const reason = publishing ? 'publish' : 'edit';
-  const write = { objectId: current._id, bucketId: bucket._id, at: now, reason, commit } as const;
-  return (await writeVersion(deps, { ...write, ...(notify !== undefined && { notify }) })).doc;
-}
-
-function typeMovedMeanwhile(current: ObjectDoc): HttpError {
-  return new HttpError(
-    409,
-    `The Object's type '${current.type}' was renamed or removed while this write ran; nothing was changed, retry the request`,
-    'conflict',
+  const written = await editObject(
+    deps,
+    bucket,
+    id,
+    async (current, at): Promise<EditPlan> => {
+      const type = await typeForWrite(db, bucket, current.type);
+      const next: ObjectDoc = { ...current, modified_at: at };
+      if (input.title !== undefined) next.title = input.title;
+      if (input.slug !== undefined) next.slug = input.slug;
+      if (input.content !== undefined) next.content = input.content;
+      const thumbnail = await storedThumbnail(db, bucket, input.thumbnail);
+      if (thumbnail !== undefined) next.thumbnail = thumbnail;
+      if (input.order !== undefined) next.order = input.order;
+      if (input.locale !== undefined) next.locale = resolveLocale(type, input.locale);
+      if (next.locale !== current.locale) {
+        await assertSingletonFree(db, bucket, type, next.locale, current._id);
+        const key = singletonKey(type, next.locale);
+        if (key === undefined) delete next.singleton_key;
+        else next.singleton_key = key;
+      }
+      // Every write judges the whole metadata by the type as it is now (a Metafield made required later).
+      next.metadata = await prepareMetadata(db, validators, bucket, type, input.metadata, current.metadata);
+      next.refs = collectRefs(type.metafields, next.metadata);
+      if (publishAt !== undefined) next.publish_at = publishAt;
+      if (unpublishAt !== undefined) next.unpublish_at = unpublishAt;
+      if (publishAt) next.status = 'draft';
+      else if (input.status !== undefined) next.status = input.status;
+      const publishing = input.status === 'published';
+      if (publishing) {
+        next.published_at = at;
+        next.publish_at = null;
+      }
+      const commitError = (err: unknown): unknown => {
+        const singleton = singletonRace(err, type, next.locale);
+        if (singleton) return singleton;
+        if (isDuplicateKey(err))
+          return new SlugTakenError(`Object of type '${type.slug}' with slug '${next.slug}' already exists`);
+        return err;
+      };
+      return { next, reason: publishing ? 'publish' : 'edit', commitError };
+    },
+    notify !== undefined ? { notify } : {},
   );
+  return written.doc;
 }

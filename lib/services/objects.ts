@@ -1,6 +1,7 @@
 import type { Db, ObjectId } from 'mongodb';
 import { publishedObjectsCollection, type BucketDoc, type ObjectDoc, type ObjectTypeDoc } from '../db/collections.js';
 import { BadRequestError } from '../errors/http-errors.js';
+import { isDuplicateKey } from '../errors/mongo-errors.js';
 import { notFound } from '../errors/not-found.js';
 import { objectIdFromHex } from '../util/object-id.js';
 import { findObjectType } from './object-types.js';
@@ -34,5 +35,15 @@ export async function typeForWrite(db: Db, bucket: BucketDoc, slug: string): Pro
 
 /** Makes `doc` the live version: the published view gets a copy without scheduling state. */
 export async function putLive(db: Db, doc: ObjectDoc): Promise<void> {
-  await publishedObjectsCollection(db).replaceOne({ _id: doc._id }, contentOf(doc), { upsert: true });
+  try {
+    // Never over a newer version: two writes of one Object may reach this step in either order.
+    await publishedObjectsCollection(db).replaceOne(
+      { _id: doc._id, modified_at: { $lte: doc.modified_at } },
+      contentOf(doc),
+      { upsert: true },
+    );
+  } catch (err) {
+    // The filter missed because a newer live version is in place; the upsert's insert then hits its _id.
+    if (!isDuplicateKey(err)) throw err;
+  }
 }

@@ -143,9 +143,21 @@ export async function writeVersion(deps: EventDeps, w: VersionWrite<ObjectDoc | 
   if (intent.withdraw) await publishedObjectsCollection(db).deleteOne({ _id: doc._id });
   else if (doc.status === 'published') await putLive(db, doc);
   const revision = await recordRevision(db, doc, w.reason, w.at);
+  await sweepIfDeleted(db, doc._id);
   await finishVersion(deps, doc, intent);
   await clearPending(db, [markerId]);
   return { doc, revision };
+}
+
+/**
+ * A delete of the Object may have run since step 2. It removes the Object first and its live copy
+ * and revisions after, so a live copy or revision this write put down after that sweep is left
+ * behind unless removed here; what landed before the sweep, the delete itself removes.
+ */
+async function sweepIfDeleted(db: Db, objectId: ObjectId): Promise<void> {
+  if (await objectsCollection(db).findOne({ _id: objectId }, { projection: { _id: 1 }, ...readOptions(db) })) return;
+  await publishedObjectsCollection(db).deleteOne({ _id: objectId });
+  await revisionsCollection(db).deleteMany({ object_id: objectId });
 }
 
 /** What a write that left no intent most likely was, read from the version it left. */

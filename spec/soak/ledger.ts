@@ -1,3 +1,4 @@
+import { eventOfTransition, ExpectedEvents } from './expected-events.js';
 import type { Fate } from './http.js';
 
 /**
@@ -33,7 +34,7 @@ export type Transition =
   | { t: 'edit'; values: Partial<Values> }
   | { t: 'publish'; values: Partial<Values> }
   | { t: 'draft'; values: Partial<Values> }
-  | { t: 'delete' };
+  | { t: 'delete'; notify: boolean };
 
 export interface ObjectEntry {
   /** Null for a create that got no answer: found by its token at the end. */
@@ -81,6 +82,8 @@ const HISTORY_KEPT = 6;
 export class Ledger {
   readonly objects: ObjectEntry[] = [];
   readonly media: MediaEntry[] = [];
+  /** The webhook events the acknowledged writes owe. */
+  readonly events = new ExpectedEvents();
 
   /** A create: acked with its id, or unknown (maybe created, id not known). */
   created(token: string, id: string | null, version: Version, fate: Fate): ObjectEntry | null {
@@ -95,6 +98,7 @@ export class Ledger {
       history: [`create ${fate}`],
     };
     this.objects.push(entry);
+    if (acked && id) this.events.add('object.created', id);
     return entry;
   }
 
@@ -103,6 +107,9 @@ export class Ledger {
     if (fate === 'rejected' || fate === 'not-applied') return;
     const after = entry.candidates.map((c) => apply(c, tr));
     if (fate === 'acked') {
+      const event = eventOfTransition(tr);
+      // An acknowledged write to an Object already gone changes nothing, so it owes no event.
+      if (event && entry.id && entry.candidates.some((c) => c !== 'gone')) this.events.add(event, entry.id);
       entry.candidates = after;
       entry.acked = true;
     } else {
@@ -131,10 +138,13 @@ export class Ledger {
       acked,
     };
     this.media.push(entry);
+    if (acked && id) this.events.add('media.created', id);
     return entry;
   }
 
-  mediaDeleted(entry: MediaEntry, fate: Fate): void {
+  mediaDeleted(entry: MediaEntry, fate: Fate, notify: boolean): void {
+    if (fate === 'acked' && notify && entry.id && entry.candidates.includes('present'))
+      this.events.add('media.deleted', entry.id);
     if (fate === 'acked') entry.candidates = ['gone'];
     else if (fate === 'unknown') entry.candidates = ['present', 'gone'];
   }

@@ -28,8 +28,10 @@ export async function uploadOp(w: WorkerState): Promise<void> {
 export async function mediaDeleteOp(w: WorkerState): Promise<void> {
   const entry = w.scratch.shift();
   if (!entry?.id) return;
-  const a = await w.client.request('media-delete', { method: 'DELETE', path: `${BASE}/media/${entry.id}` });
-  w.ledger.mediaDeleted(entry, fateOf(a));
+  const notify = w.rand.chance(0.5);
+  const path = `${BASE}/media/${entry.id}${notify ? '?trigger_webhook=true' : ''}`;
+  const a = await w.client.request('media-delete', { method: 'DELETE', path });
+  w.ledger.mediaDeleted(entry, fateOf(a), notify);
 }
 
 /** A processed image of an attachable media item: some variants are stored, the rest made each time. */

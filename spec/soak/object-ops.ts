@@ -43,8 +43,11 @@ export async function updateOp(w: WorkerState, how: 'edit' | 'publish' | 'draft'
 export async function deleteOp(w: WorkerState): Promise<void> {
   const entry = w.rand.pick(w.owned);
   if (!entry?.id) return;
-  const a = await w.client.request('delete', { method: 'DELETE', path: `${BASE}/objects/${entry.id}` });
-  settle(w, entry, { t: 'delete' }, fateOf(a));
+  // Half the deletes ask for their webhook, so both sides of the trigger_webhook rule are driven.
+  const notify = w.rand.chance(0.5);
+  const path = `${BASE}/objects/${entry.id}${notify ? '?trigger_webhook=true' : ''}`;
+  const a = await w.client.request('delete', { method: 'DELETE', path });
+  settle(w, entry, { t: 'delete', notify }, fateOf(a));
 }
 
 function settle(w: WorkerState, entry: ObjectEntry, tr: Transition, fate: ReturnType<typeof fateOf>): void {
@@ -57,7 +60,7 @@ function settle(w: WorkerState, entry: ObjectEntry, tr: Transition, fate: Return
 type BatchOp =
   | { method: 'add'; token: string; values: Values; status: 'published' | 'draft' }
   | { method: 'edit'; entry: ObjectEntry; values: Partial<Values> }
-  | { method: 'delete'; entry: ObjectEntry };
+  | { method: 'delete'; entry: ObjectEntry; notify: boolean };
 
 /** 2 to 6 operations on distinct Objects; no relation to an Object the same batch may delete. */
 function planBatch(w: WorkerState): BatchOp[] {
@@ -77,7 +80,7 @@ function planBatch(w: WorkerState): BatchOp[] {
         const { related: _r, ...values } = changedValues(w, target.token);
         ops.push({ method: 'edit', entry: target, values });
       } else {
-        ops.push({ method: 'delete', entry: target });
+        ops.push({ method: 'delete', entry: target, notify: w.rand.chance(0.5) });
       }
     }
   }
@@ -98,7 +101,7 @@ function wireOp(op: BatchOp): Record<string, unknown> {
         object: { title: op.values.title, metadata: metadataOf(op.values) },
       };
     case 'delete':
-      return { method: 'delete', object_id: op.entry.id };
+      return { method: 'delete', object_id: op.entry.id, ...(op.notify ? { trigger_webhook: true } : {}) };
   }
 }
 
@@ -146,7 +149,7 @@ export async function batchOp(w: WorkerState): Promise<void> {
         settle(w, op.entry, { t: 'edit', values: op.values }, fate);
         break;
       case 'delete':
-        settle(w, op.entry, { t: 'delete' }, fate);
+        settle(w, op.entry, { t: 'delete', notify: op.notify }, fate);
         break;
     }
   });

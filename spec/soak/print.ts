@@ -89,7 +89,12 @@ export function printReport(r: SoakReport, reportFile: string): void {
     const recovery = r.faults.map((f) => (f.recoveredAt === null ? 'never' : `${f.recoveredAt - f.t}`)).join(', ');
     out.push(`faults: ${r.faults.length} (${r.faults.map((f) => f.what).join(', ')}); recovery ms: ${recovery}`);
   }
-  out.push(`webhooks: ${r.webhooks}`);
+  const w = r.webhooks;
+  const lat = w.latency ? `, latency p50 ${w.latency.p50} ms p99 ${w.latency.p99} ms max ${w.latency.max} ms` : '';
+  out.push(
+    `webhooks: ${w.delivered}/${w.expected} owed events arrived (${w.missingTotal} missing), ${w.received} requests, ${w.repeats} repeats, ${w.badSignatures} bad signatures${lat}; outbox drained in ${w.drainMs} ms, ${w.pendingAtCheck} pending, ${w.failed} failed`,
+  );
+  for (const m of w.missing.slice(0, 5)) out.push(`  missing: ${m}`);
   out.push('', verification('ledger check (service running)', r.verification));
   if (r.afterRestart) out.push(verification('ledger check (after a clean restart)', r.afterRestart));
   const sorts = Object.entries(r.incidents.bySort).sort((a, b) => b[1] - a[1]);

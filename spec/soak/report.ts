@@ -5,6 +5,7 @@ import type { SoakOptions } from './options.js';
 import type { LagSummary, ProbeSample } from './probe.js';
 import { is5xx, percentile, type Incident, type Stats } from './stats.js';
 import type { Verification } from './verify.js';
+import type { WebhookCheck } from './webhook-check.js';
 
 export interface KindRow {
   kind: string;
@@ -44,7 +45,7 @@ export interface SoakReport {
   /** CPU the machine spent on things other than the soak, its server and engine (other work sharing it). */
   otherCpuShare: number | null;
   faults: FaultEvent[];
-  webhooks: string;
+  webhooks: WebhookCheck;
   verification: Verification;
   /** After a clean restart of the server: the same checks again. */
   afterRestart: Verification | null;

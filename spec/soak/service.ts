@@ -26,6 +26,8 @@ function serviceEnv(e: ServiceEnv): NodeJS.ProcessEnv {
     HOST: '127.0.0.1',
     PUBLIC_URL: `http://127.0.0.1:${e.port}`,
     SOAK_PROBE_FILE: e.probeFile,
+    // The webhook receiver listens on loopback, which deliveries refuse unless allowed.
+    WEBHOOK_ALLOW_PRIVATE: 'true',
   };
 }
 

@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import { EVENTS } from '../../lib/webhooks/events.js';
 import type { Client } from './http.js';
 import { bucketctl, type ServiceEnv } from './service.js';
 
@@ -89,4 +90,14 @@ export async function seedFixture(client: Client, keys: { readKey: string; write
   ];
   const images = await Promise.all(sizes.map(([w, h], i) => makeImage(w, h, i)));
   return { ...keys, authors, images };
+}
+
+/** Subscribes the receiver to every event, ids only; returns the signing secret (answered only now). */
+export async function registerWebhook(client: Client, url: string): Promise<string> {
+  const body = (await mustOk(client, 'setup', 'POST', `/v3/buckets/${BUCKET}/webhooks`, {
+    endpoint: url,
+    events: Object.keys(EVENTS),
+    payload: false,
+  })) as { webhook: { secret: string } };
+  return body.webhook.secret;
 }

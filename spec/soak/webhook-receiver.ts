@@ -2,10 +2,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /**
- * Where webhook deliveries will be received and checked. The service does not send webhooks yet,
- * so nothing registers this receiver and the load has no webhook kind: when webhooks exist, setup
- * registers `url` on the Bucket, the workers send `trigger_webhook=true` on some writes, and the
- * report checks every acknowledged one was delivered (at least once, signature valid).
+ * Where the service's webhook deliveries arrive: setup subscribes it to every event of the soak
+ * Bucket, and webhook-check.ts holds what arrived against what the acknowledged writes owe.
  */
 export interface WebhookReceiver {
   url: string;

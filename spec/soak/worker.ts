@@ -5,8 +5,8 @@ import { listOp } from './read-ops.js';
 import type { WorkerState } from './worker-state.js';
 
 /**
- * The mix, in relative weights: about half reads. Webhook deliveries are not driven yet (the
- * service has none; see webhook-receiver.ts).
+ * The mix, in relative weights: about half reads. Every write also drives a webhook delivery
+ * (setup subscribes a receiver to every event; half the deletes ask for theirs).
  */
 export const MIX = {
   list: 22,

@@ -38,7 +38,7 @@ describe('soak ledger', () => {
     ledger.written(e, { t: 'edit', values: { body: 'nope' } }, 'rejected');
     assert.deepEqual(e.candidates, [published]);
     assert.equal(e.frozen, false);
-    ledger.written(e, { t: 'delete' }, 'unknown');
+    ledger.written(e, { t: 'delete', notify: false }, 'unknown');
     assert.deepEqual(e.candidates, [published, 'gone']);
     assert.equal(e.frozen, true);
     assert.equal(certain(e), null);
@@ -50,6 +50,33 @@ describe('soak ledger', () => {
     assert.deepEqual(e.candidates, ['gone', published]);
     assert.equal(e.acked, false);
     assert.equal(ledger.created('w0o3', null, published, 'not-applied'), null);
+  });
+
+  it('owes one webhook event per acknowledged write, deletes only when they asked for it', () => {
+    const ledger = new Ledger();
+    const e = ledger.created('w0o1', 'id1', published, 'acked')!;
+    ledger.written(e, { t: 'edit', values: { body: 'b2' } }, 'acked');
+    ledger.written(e, { t: 'draft', values: { body: 'b3' } }, 'acked');
+    ledger.written(e, { t: 'publish', values: {} }, 'acked');
+    ledger.written(e, { t: 'edit', values: { body: 'b4' } }, 'rejected');
+    ledger.written(e, { t: 'delete', notify: true }, 'acked');
+    // A second acknowledged delete of what is gone changes nothing and owes nothing.
+    ledger.written(e, { t: 'delete', notify: true }, 'acked');
+    const f = ledger.created('w0o2', 'id2', published, 'acked')!;
+    ledger.written(f, { t: 'delete', notify: false }, 'acked');
+    ledger.created('w0o3', null, published, 'unknown');
+    const m = ledger.uploaded('w0m1', 'm1', 'n1', 10, {}, 'acked')!;
+    ledger.mediaDeleted(m, 'acked', true);
+    assert.deepEqual(Object.fromEntries(ledger.events.counts), {
+      'object.created id1': 1,
+      'object.edited id1': 2,
+      'object.published id1': 1,
+      'object.deleted id1': 1,
+      'object.created id2': 1,
+      'media.created m1': 1,
+      'media.deleted m1': 1,
+    });
+    assert.equal(ledger.events.total, 8);
   });
 });
 
