@@ -1,5 +1,6 @@
 import {
   BSON,
+  MongoBulkWriteError,
   MongoClientClosedError,
   MongoError,
   MongoNetworkError,
@@ -107,6 +108,9 @@ export function classifyDriverError(err: unknown): DriverFailure | null {
     return SERVER_SIDE_BSON_NAMES.has(err.name) ? null : { kind: 'invalid_value', detail: err.message };
   }
   if (!(err instanceof MongoError)) return null;
+  // insertMany and bulkWrite wrap a driver error (a dropped connection, say) in a bulk write error.
+  const wrapped: unknown = err instanceof MongoBulkWriteError ? err.errorResponse : null;
+  if (wrapped instanceof MongoError && !(wrapped instanceof MongoServerError)) return classifyDriverError(wrapped);
   if (err instanceof MongoOperationTimeoutError) return { kind: 'timeout' };
   if (isUnreachable(err)) return { kind: 'unreachable' };
   if (err instanceof MongoServerError) return serverFailure(err);

@@ -43,6 +43,11 @@ function pinnedLookup(target: Target): LookupFunction {
   };
 }
 
+/** A reset of a reused connection before any answer: the race of a server's keep-alive timeout. */
+function staleKeepAlive(request: http.ClientRequest, status: number | null, err: NodeJS.ErrnoException): boolean {
+  return request.reusedSocket && status === null && (err.code === 'ECONNRESET' || err.code === 'EPIPE');
+}
+
 /**
  * POSTs `body` to the checked target. Never rejects: a network error, a timeout or a cut-off
  * answer is a result like a status code. The whole exchange must end within `timeoutMs`; an
@@ -54,8 +59,8 @@ export function postOnce(
   body: string,
   timeoutMs: number,
   agents: Agents,
+  started = performance.now(),
 ): Promise<SendResult> {
-  const started = performance.now();
   const secure = target.url.protocol === 'https:';
   return new Promise((resolve) => {
     let status: number | null = null;
@@ -87,7 +92,15 @@ export function postOnce(
       request.destroy();
       finish(status === null ? `no answer within ${timeoutMs} ms` : null);
     }, timeoutMs);
-    request.on('error', (err) => {
+    request.on('error', (err: NodeJS.ErrnoException) => {
+      if (!settled && staleKeepAlive(request, status, err)) {
+        // The endpoint closed this idle keep-alive connection as it was reused: the request never
+        // reached anyone, so it goes again at once. A failed socket is dropped, so this ends.
+        settled = true;
+        clearTimeout(timer);
+        resolve(postOnce(target, headers, body, timeoutMs, agents, started));
+        return;
+      }
       finish(err.message);
     });
     request.on('response', (res: IncomingMessage) => {

@@ -16,6 +16,9 @@ export interface ServiceEnv {
   logFile: string;
 }
 
+/** The database the server uses (its default unless DB_NAME says otherwise). */
+export const DB_NAME = process.env.DB_NAME || 'content_api';
+
 /** The env of every process the soak starts: the embedded engine of DATA_DIR, never the shell's MONGODB_URI. */
 function serviceEnv(e: ServiceEnv): NodeJS.ProcessEnv {
   return {

@@ -3,6 +3,7 @@ import { Client } from './http.js';
 import { certain, type Expected, type Ledger, type MediaEntry, type ObjectEntry } from './ledger.js';
 import { holds, snapshot, viewProblems, type Snapshot, type StoredObject } from './observed.js';
 import { Random } from './random.js';
+import { DB_NAME } from './service.js';
 import { BUCKET } from './setup.js';
 import { Stats } from './stats.js';
 import { BASE } from './worker-state.js';
@@ -177,7 +178,7 @@ export async function verify(
   const client = new MongoClient(engineUri, { serverSelectionTimeoutMS: 30_000 });
   await client.connect();
   try {
-    const db = client.db(process.env.DB_NAME || 'content_api');
+    const db = client.db(DB_NAME);
     const bucket = await db.collection<{ _id: ObjectId }>('buckets').findOne({ slug: BUCKET });
     if (!bucket) throw new Error(`bucket "${BUCKET}" is not in the database`);
     const s = await snapshot(db, bucket._id);

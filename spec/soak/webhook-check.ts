@@ -1,6 +1,7 @@
 import { MongoClient } from 'mongodb';
 import { Webhook } from 'standardwebhooks';
 import type { ExpectedEvents } from './expected-events.js';
+import { DB_NAME } from './service.js';
 import { percentile } from './stats.js';
 import type { WebhookReceiver } from './webhook-receiver.js';
 
@@ -38,7 +39,7 @@ export async function waitForDrain(
   const client = new MongoClient(uri, { directConnection: true });
   const t0 = Date.now();
   try {
-    const deliveries = client.db().collection('webhook_deliveries');
+    const deliveries = client.db(DB_NAME).collection('webhook_deliveries');
     for (;;) {
       const pending = await deliveries.countDocuments({ status: 'pending' });
       if (pending === 0 || Date.now() - t0 > maxMs) {

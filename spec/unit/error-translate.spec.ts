@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import {
   BSON,
+  type BulkWriteResult,
   MongoClient,
   MongoDriverError,
+  MongoBulkWriteError,
   MongoNetworkError,
   MongoNetworkTimeoutError,
   MongoNotConnectedError,
@@ -59,6 +61,16 @@ describe('translateError', () => {
       ['a closed pool', () => new PoolClosed('Attempted to check out a connection from closed connection pool')],
       ['ShutdownInProgress (91)', () => serverError(91)],
       ['NotWritablePrimary (10107)', () => serverError(10107)],
+      [
+        'MongoBulkWriteError wrapping a dropped connection (insertMany)',
+        () =>
+          new MongoBulkWriteError(
+            new MongoNetworkError('read ECONNRESET'),
+            // The driver does not export BulkWriteResult as a value, and the translation never reads it.
+            // eslint-disable-next-line @typescript-eslint/no-unsafe-class-instance-assignment
+            {} as BulkWriteResult,
+          ),
+      ],
       [
         'MongoServerSelectionError from a closed port',
         async () => {
