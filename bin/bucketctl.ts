@@ -91,7 +91,12 @@ async function main(): Promise<number> {
     throw new UsageError(`unknown command "${command}"`);
   }
   const config = loadConfig();
-  const engine = await joinOrStartEngine({ mongodbUri: config.mongodbUri, persistent: true, dataDir: config.dataDir });
+  const engine = await joinOrStartEngine({
+    mongodbUri: config.mongodbUri,
+    persistent: true,
+    dataDir: config.dataDir,
+    maxHeap: config.engineMaxHeap,
+  });
   const database = await connectDatabase(engine.uri, config.dbName);
   try {
     await run(database.db, command, rest);

@@ -28,6 +28,7 @@ async function main(): Promise<void> {
     mongodbUri: config.mongodbUri,
     persistent: true,
     dataDir: config.dataDir,
+    maxHeap: config.engineMaxHeap,
     supervision: {
       log: logError,
       onGiveUp: (err) => {

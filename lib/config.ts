@@ -9,6 +9,8 @@ export interface Config {
   mongodbUri: string | null;
   dbName: string;
   dataDir: string;
+  /** `-Xmx` of the embedded engine's JVM; null leaves the JVM's default. */
+  engineMaxHeap: string | null;
   region: string;
   publicUrl: string;
   uploadUrl: string;
@@ -84,6 +86,16 @@ function stripSlash(url: string): string {
   return url.replace(/\/+$/, '');
 }
 
+/** ENGINE_MAX_HEAP: a JVM size ("512m", "2g"), or "default" for the JVM's own choice. */
+function engineMaxHeapFrom(env: NodeJS.ProcessEnv): string | null {
+  const text = env.ENGINE_MAX_HEAP || '1g';
+  if (text === 'default') return null;
+  if (!/^[1-9][0-9]*[kmg]$/i.test(text)) {
+    throw new Error(`ENGINE_MAX_HEAP must be a size such as "512m" or "2g", or "default", got "${text}"`);
+  }
+  return text;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = intFrom(env, 'PORT', 3000);
   const host = env.HOST || '0.0.0.0';
@@ -94,6 +106,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mongodbUri: env.MONGODB_URI || null,
     dbName: env.DB_NAME || 'content_api',
     dataDir: path.resolve(env.DATA_DIR || 'data'),
+    engineMaxHeap: engineMaxHeapFrom(env),
     region: env.REGION || 'local',
     publicUrl,
     uploadUrl: stripSlash(env.UPLOAD_URL || publicUrl),

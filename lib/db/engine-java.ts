@@ -130,6 +130,8 @@ export interface JavaEngineOptions {
   dataDir: string;
   /** Listen on this port instead of a free one. */
   port?: number;
+  /** `-Xmx` of the JVM; null: its default. */
+  maxHeap?: string | null;
   supervision?: EngineSupervision;
 }
 
@@ -142,7 +144,9 @@ export async function startJavaEngine(opts: JavaEngineOptions): Promise<JavaEngi
   if (!commandWorks('java', ['-version'])) throw new Error('java (17 or later) is not on PATH');
   if (!commandWorks('mvn', ['-v'])) throw new Error('mvn (Apache Maven) is not on PATH');
   const classpath = resolveClasspath();
-  const args = ['-cp', classpath, path.join(javaDir, 'EmbeddedMongo.java')];
+  // Without a limit the JVM grows its heap towards a quarter of the RAM before it collects in earnest.
+  const heap = opts.maxHeap ? [`-Xmx${opts.maxHeap}`] : [];
+  const args = [...heap, '-cp', classpath, path.join(javaDir, 'EmbeddedMongo.java')];
   if (opts.persistent) {
     prepareDataDir(opts.dataDir);
     const file = path.join(opts.dataDir, DATA_FILE);

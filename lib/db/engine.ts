@@ -28,6 +28,8 @@ export interface EngineOptions {
   /** true: data under dataDir survives restarts; false: in memory (tests). */
   persistent: boolean;
   dataDir: string;
+  /** The embedded JVM's heap limit (`-Xmx`, e.g. "1g"); null: the JVM's default, a quarter of the RAM. */
+  maxHeap?: string | null;
   supervision?: EngineSupervision;
 }
 
@@ -49,6 +51,7 @@ export async function startEngine(opts: EngineOptions): Promise<Engine> {
     return await startJavaEngine({
       persistent: opts.persistent,
       dataDir: opts.dataDir,
+      maxHeap: opts.maxHeap ?? null,
       ...(opts.supervision ? { supervision: opts.supervision } : {}),
     });
   } catch (err) {

@@ -83,7 +83,9 @@ async function main(opts: SoakOptions): Promise<number> {
   const keys = await keysFromCli(env);
   const fixture = await seedFixture(new Client(first.service.baseUrl, keys.writeKey, new Stats()), keys);
   const receiver = await startWebhookReceiver();
-  const secret = await registerWebhook(new Client(first.service.baseUrl, keys.writeKey, new Stats()), receiver.url);
+  receiver.setSecret(
+    await registerWebhook(new Client(first.service.baseUrl, keys.writeKey, new Stats()), receiver.url),
+  );
 
   const stats = new Stats();
   const ledger = new Ledger();
@@ -153,7 +155,7 @@ async function main(opts: SoakOptions): Promise<number> {
   const drain = await waitForDrain(engineUri(env.dataDir), DRAIN_MAX_MS);
   await holder.current.stop();
   await receiver.close();
-  const webhooks = checkDeliveries(ledger.events, receiver, secret, drain);
+  const webhooks = checkDeliveries(ledger.events, receiver, drain);
   const dataAfterRestart = monitor.dataBytes();
 
   const probe = readProbe(env.probeFile);

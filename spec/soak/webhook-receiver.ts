@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
 
 /**
  * Where the service's webhook deliveries arrive: setup subscribes it to every event of the soak
@@ -7,17 +8,29 @@ import type { AddressInfo } from 'node:net';
  */
 export interface WebhookReceiver {
   url: string;
-  deliveries: Array<{ t: number; headers: http.IncomingHttpHeaders; body: string }>;
+  /** `verified`: the signature checked on arrival (the verifier refuses timestamps over 5 minutes old). */
+  deliveries: Array<{ t: number; body: string; verified: boolean }>;
+  /** The secret the webhook was created with; requests before it is set count as unverified. */
+  setSecret(secret: string): void;
   close(): Promise<void>;
 }
 
 export async function startWebhookReceiver(): Promise<WebhookReceiver> {
   const deliveries: WebhookReceiver['deliveries'] = [];
+  let verifier: Webhook | null = null;
+  const verified = (headers: http.IncomingHttpHeaders, body: string): boolean => {
+    try {
+      verifier?.verify(body, Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, String(v)])));
+      return verifier !== null;
+    } catch {
+      return false;
+    }
+  };
   const server = http.createServer((req, res) => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString()));
     req.on('end', () => {
-      deliveries.push({ t: Date.now(), headers: req.headers, body });
+      deliveries.push({ t: Date.now(), body, verified: verified(req.headers, body) });
       res.writeHead(200).end();
     });
   });
@@ -26,6 +39,9 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
   return {
     url: `http://127.0.0.1:${port}/webhooks`,
     deliveries,
+    setSecret: (secret) => {
+      verifier = new Webhook(secret);
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
