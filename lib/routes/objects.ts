@@ -11,6 +11,7 @@ import { bucketOf } from '../middleware/load-bucket.js';
 import { readParams } from '../middleware/read-params.js';
 import { pickProps } from '../query/props.js';
 import { DELETE_PARAMS, NO_PARAMS, paramSet } from '../query/read-params.js';
+import { v1ListParamProblems } from '../query/v1-list-params.js';
 import { renderObject, renderObjects } from '../serializers/object.js';
 import type { ObjectList, ObjectResponse, Picked } from '../serializers/responses.js';
 import { listObjects } from '../services/object-list.js';
@@ -21,19 +22,11 @@ import { createObject, updateObject } from '../services/object-writes.js';
 import { objectRenderContext } from '../services/render-context.js';
 import { route, type RouteDef } from './route-table.js';
 
-const LIST = paramSet([
-  'read_key',
-  'preview_token',
-  'query',
-  'props',
-  'status',
-  'sort',
-  'limit',
-  'skip',
-  'after',
-  'depth',
-  'useCache',
-]);
+const LIST = paramSet(
+  ['read_key', 'preview_token', 'query', 'props', 'status', 'sort', 'limit', 'skip', 'after', 'depth', 'useCache'],
+  {},
+  v1ListParamProblems,
+);
 const ONE = paramSet(['read_key', 'preview_token', 'props', 'status', 'depth', 'useCache']);
 
 export function objectRoutes(config: Config, db: Db, state: AppState): RouteDef[] {

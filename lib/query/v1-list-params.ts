@@ -1,0 +1,45 @@
+import { quote } from '../util/quote.js';
+
+/**
+ * v1 filter parameters a list route would otherwise ignore, answering every Object as if
+ * unfiltered: each is refused with the v3 way to say the same, so a half-migrated client fails
+ * loudly instead of showing wrong content. Bracketed names (`metadata[color]`) match by prefix.
+ */
+const V1_ONLY: readonly { name: string; bracketed: boolean; advice: (raw: string, inner: string) => string }[] = [
+  { name: 'type', bracketed: false, advice: (raw) => `query=${JSON.stringify({ type: raw || 'posts' })}` },
+  {
+    name: 'q',
+    bracketed: false,
+    advice: (raw) => `query=${JSON.stringify({ title: { $regex: raw || 'word', $options: 'i' } })}`,
+  },
+  { name: 'locale', bracketed: false, advice: (raw) => `query=${JSON.stringify({ locale: raw || 'en' })}` },
+  { name: 'hide_metafields', bracketed: false, advice: () => 'props=id,title,slug (list the properties to return)' },
+  {
+    name: 'metadata',
+    bracketed: true,
+    advice: (raw, inner) => `query=${JSON.stringify({ [`metadata.${inner || 'key'}`]: raw || 'value' })}`,
+  },
+  {
+    name: 'filters',
+    bracketed: true,
+    advice: (raw, inner) =>
+      inner === '_id'
+        ? `query=${JSON.stringify({ id: { $in: raw.split(',') } })}`
+        : 'query (a JSON filter; relationship Metafields are queried by the related Object id)',
+  },
+];
+
+/** One problem per v1-only parameter present in a parsed query string, in the order sent. */
+export function v1ListParamProblems(query: Readonly<Record<string, unknown>>): string[] {
+  const problems: string[] = [];
+  for (const [sent, value] of Object.entries(query)) {
+    const bracket = /^([a-z_]+)\[([^\]]*)\]/.exec(sent);
+    const rule = V1_ONLY.find((r) => (r.bracketed ? bracket?.[1] === r.name : sent === r.name));
+    if (!rule) continue;
+    // Bounded: the advice echoes the value, and one huge value must not bloat the 400.
+    const raw = typeof value === 'string' ? value.slice(0, 60) : '';
+    const inner = bracket?.[2] ?? '';
+    problems.push(`${quote(sent)} is a v1 parameter this API does not take; in v3 use ${rule.advice(raw, inner)}`);
+  }
+  return problems;
+}
