@@ -68,6 +68,8 @@ describe('Legacy v2: the cosmicjs 4.3.7 client, unchanged, against /v2', () => {
 
     const listed = await bucket.getObjects({ query: { type: 'posts', 'metadata.rank': 2 }, props: 'id,title' });
     assert.deepEqual(listed.objects, [{ id: b.id, title: 'Second' }]);
+    const shown = await bucket.getObjects({ query: { type: 'posts' }, show_metafields: true, limit: 1 });
+    assert.deepEqual(Object.keys((shown.objects as Doc[])[0]?.metadata as object), ['subtitle', 'rank']);
     const found = await bucket.objects.find({ type: 'posts' }).props('id,slug').limit(1);
     assert.equal((found.objects as Doc[]).length, 1);
     assert.equal(found.total, 2);
@@ -129,6 +131,10 @@ describe('Legacy v2: the cosmicjs 4.3.7 client, unchanged, against /v2', () => {
     const listed = await bucket.getMedia({ query: { name: m.name }, props: 'id,name' });
     assert.deepEqual(listed.media, [{ id: m.id, name: m.name }]);
     assert.equal(((await bucket.media.find().limit(1)).media as Doc[]).length, 1);
+    // v2's media sort values are not v3's: refused by name (README, "Where v2 differs").
+    const sorted = await rejection(Promise.resolve(bucket.media.find().sort('created')));
+    assert.equal(sorted.status, 400);
+    assert.match(String(sorted.message), /created/);
     assert.equal(field(await bucket.getSingleMedia({ id: m.id }), 'media').size, png.length);
     assert.deepEqual(await bucket.deleteMedia({ id: m.id }), {
       message: `Media with id '${m.id}' deleted successfully from bucket.`,
@@ -168,6 +174,17 @@ describe('Legacy v2: the cosmicjs 4.3.7 client, unchanged, against /v2', () => {
       [id],
     );
     await request(h.app).delete(`/v2/buckets/${keys.slug}/webhooks/${id}`).set('Authorization', auth).expect(200);
+  });
+
+  it('refuses v1 filter parameters on the v3 and v2 Object lists instead of answering every Object', async () => {
+    for (const prefix of ['/v3', '/v2']) {
+      const res = await request(h.app)
+        .get(`${prefix}/buckets/${keys.slug}/objects?read_key=${keys.read_key ?? ''}&type=posts&metadata[rank]=1`)
+        .expect(400);
+      const message = (res.body as { message: string }).message;
+      assert.match(message, /"type" is a v1 parameter .* query=\{"type":"posts"\}/);
+      assert.match(message, /"metadata\[rank\]" is a v1 parameter .* query=\{"metadata\.rank":"1"\}/);
+    }
   });
 
   it('answers an unknown /v2 path 404 with the error body (the 200 quirk is /v3 only)', async () => {

@@ -3,7 +3,9 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import request from 'supertest';
 import { AppState } from '../../lib/cache/app-state.js';
 import { queryName } from '../../lib/query/read-params.js';
-import { v3Routes } from '../../lib/routes/index.js';
+import { v2Routes } from '../../lib/legacy/v2/routes.js';
+import { v3Routes, type RouteDeps } from '../../lib/routes/index.js';
+import type { RouteDef } from '../../lib/routes/route-table.js';
 import { freshHarness, type Harness } from '../support/harness.js';
 
 /** The parts of the document these tests read (a type alias, so the validator takes it as a record). */
@@ -17,6 +19,11 @@ type OpenApiDoc = {
 /** "/buckets/:slug/objects/:object_id" → "/buckets/{slug}/objects/{object_id}" */
 function openApiPath(expressPath: string): string {
   return expressPath.replace(/:([A-Za-z_]+)/g, '{$1}');
+}
+
+/** Every route the app mounts, with the path the document uses (v3 paths relative to /v3, legacy ones absolute). */
+function servedRoutes(deps: RouteDeps): RouteDef[] {
+  return [...v3Routes(deps), ...v2Routes(deps).map((r) => ({ ...r, path: `/v2${r.path}` }))];
 }
 
 describe('GET /v3/openapi.json', () => {
@@ -35,7 +42,7 @@ describe('GET /v3/openapi.json', () => {
   });
 
   it('describes every route the app serves, with its method', () => {
-    const missing = v3Routes({
+    const missing = servedRoutes({
       config: h.config,
       db: h.db,
       state: new AppState(h.config, h.db, () => {}),
@@ -48,13 +55,14 @@ describe('GET /v3/openapi.json', () => {
 
   it('describes no route the app does not serve', () => {
     const served = new Set(
-      v3Routes({ config: h.config, db: h.db, state: new AppState(h.config, h.db, () => {}), log: () => {} }).map(
+      servedRoutes({ config: h.config, db: h.db, state: new AppState(h.config, h.db, () => {}), log: () => {} }).map(
         (r) => `${r.method} ${openApiPath(r.path)}`,
       ),
     );
     const extra: string[] = [];
     for (const [p, ops] of Object.entries(doc.paths)) {
-      for (const m of Object.keys(ops)) if (m !== 'parameters' && !served.has(`${m} ${p}`)) extra.push(`${m} ${p}`);
+      for (const m of Object.keys(ops))
+        if (m !== 'parameters' && m !== 'servers' && !served.has(`${m} ${p}`)) extra.push(`${m} ${p}`);
     }
     assert.deepEqual(extra, []);
   });
@@ -68,7 +76,7 @@ describe('GET /v3/openapi.json', () => {
         .filter((p) => p?.in === 'query')
         .map((p) => p?.name ?? '')
         .sort();
-    const mismatched = v3Routes({
+    const mismatched = servedRoutes({
       config: h.config,
       db: h.db,
       state: new AppState(h.config, h.db, () => {}),
@@ -81,6 +89,22 @@ describe('GET /v3/openapi.json', () => {
       }))
       .filter((r) => r.reads.join() !== r.documented.join());
     assert.deepEqual(mismatched, []);
+  });
+
+  it('tags every legacy v2 operation legacy-v2 and marks it deprecated', () => {
+    const wrong = Object.entries(doc.paths)
+      .filter(([p]) => p.startsWith('/v2/'))
+      .flatMap(([p, ops]) =>
+        Object.entries(ops)
+          .filter(([m]) => m !== 'parameters' && m !== 'servers')
+          .filter(([, op]) => {
+            const o = op as { tags?: string[]; deprecated?: boolean };
+            return o.deprecated !== true || o.tags?.join() !== 'legacy-v2';
+          })
+          .map(([m]) => `${m} ${p}`),
+      );
+    assert.deepEqual(wrong, []);
+    assert.ok(doc.paths['/v2/buckets/{slug}/objects']?.get, 'the mirrored v2 Object list is described');
   });
 
   it('resolves every component reference', () => {

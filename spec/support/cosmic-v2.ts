@@ -5,6 +5,7 @@ type Call = (params?: Record<string, unknown>) => Promise<Record<string, unknown
 interface Chain extends PromiseLike<Record<string, unknown>> {
   props(p: string): Chain;
   limit(n: number): Chain;
+  sort(s: string): Chain;
 }
 export interface CosmicV2Bucket {
   getObjectTypes: Call;
