@@ -27,6 +27,8 @@ export interface ParamValues {
   useCache: boolean;
   pretty: boolean;
   trigger_webhook: boolean;
+  /** v2 Object reads: add each Object's `metafields` array. */
+  show_metafields: boolean;
   /** A webhook delivery log's `status` filter; undefined: every status. */
   delivery_status: DeliveryStatus | undefined;
 }
@@ -101,6 +103,7 @@ const RULES: { readonly [K in ParamName]: Rule<ParamValues[K]> } = {
   useCache: { ...flag(true), spellings: ['useCache', 'use_cache'] },
   pretty: flag(false),
   trigger_webhook: flag(false),
+  show_metafields: flag(false),
   delivery_status: {
     spellings: ['status'],
     fallback: undefined,

@@ -1,3 +1,4 @@
+import { escapeRegex } from '../util/escape-regex.js';
 import { quote } from '../util/quote.js';
 
 /**
@@ -5,27 +6,47 @@ import { quote } from '../util/quote.js';
  * unfiltered: each is refused with the v3 way to say the same, so a half-migrated client fails
  * loudly instead of showing wrong content. Bracketed names (`metadata[color]`) match by prefix.
  */
+/** v1's comma-separated ids as the `$in` that means "any of them"; one value stays itself. */
+function ids(raw: string): { $in: string[] } | undefined {
+  return raw.includes(',') ? { $in: raw.split(',') } : undefined;
+}
+
 const V1_ONLY: readonly { name: string; bracketed: boolean; advice: (raw: string, inner: string) => string }[] = [
   { name: 'type', bracketed: false, advice: (raw) => `query=${JSON.stringify({ type: raw || 'posts' })}` },
   {
     name: 'q',
     bracketed: false,
-    advice: (raw) => `query=${JSON.stringify({ title: { $regex: raw || 'word', $options: 'i' } })}`,
+    advice: (raw) => {
+      const word = { $regex: escapeRegex(raw || 'word'), $options: 'i' };
+      return `query=${JSON.stringify({ $or: [{ title: word }, { content: word }] })}`;
+    },
   },
   { name: 'locale', bracketed: false, advice: (raw) => `query=${JSON.stringify({ locale: raw || 'en' })}` },
   { name: 'hide_metafields', bracketed: false, advice: () => 'props=id,title,slug (list the properties to return)' },
   {
     name: 'metadata',
     bracketed: true,
-    advice: (raw, inner) => `query=${JSON.stringify({ [`metadata.${inner || 'key'}`]: raw || 'value' })}`,
+    advice: (raw, inner) => `query=${JSON.stringify({ [`metadata.${inner || 'key'}`]: ids(raw) ?? (raw || 'value') })}`,
   },
   {
     name: 'filters',
     bracketed: true,
     advice: (raw, inner) =>
       inner === '_id'
-        ? `query=${JSON.stringify({ id: { $in: raw.split(',') } })}`
-        : 'query (a JSON filter; relationship Metafields are queried by the related Object id)',
+        ? `query=${JSON.stringify({ id: ids(raw) ?? (raw || '<id>') })}`
+        : `query=${JSON.stringify({ 'metadata.<key>': raw || '<id>' })} (a relationship Metafield by the related Object's id)`,
+  },
+  { name: 'created_by', bracketed: false, advice: (raw) => `query=${JSON.stringify({ created_by: raw || '<id>' })}` },
+  {
+    name: 'metafield_key',
+    bracketed: false,
+    advice: (raw) => `query=${JSON.stringify({ [`metadata.${raw || 'key'}`]: '<value>' })}`,
+  },
+  { name: 'metafield_value', bracketed: false, advice: (raw) => `query=${JSON.stringify({ 'metadata.<key>': raw })}` },
+  {
+    name: 'metafield_object_id',
+    bracketed: false,
+    advice: (raw) => `query=${JSON.stringify({ 'metadata.<key>': raw || '<id>' })}`,
   },
 ];
 

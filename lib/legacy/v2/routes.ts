@@ -1,14 +1,19 @@
-import { NotFoundError } from '../../errors/http-errors.js';
-import { requireRead } from '../../middleware/authenticate.js';
-import { paramSet } from '../../query/read-params.js';
+import { notFound } from '../../errors/not-found.js';
+import { requireRead, requireWrite } from '../../middleware/authenticate.js';
+import { bucketOf } from '../../middleware/load-bucket.js';
+import { DELETE_PARAMS, paramSet } from '../../query/read-params.js';
 import { v3Routes, type RouteDeps } from '../../routes/index.js';
+import { mediaListHandler, MEDIA_LIST } from '../../routes/media.js';
+import { typeDeleteHandler } from '../../routes/object-types.js';
 import { route, type RouteDef } from '../../routes/route-table.js';
+import { v2ObjectBody } from './bodies.js';
 import { metafieldRoutes } from './metafields.js';
+import { v2ObjectReadRoutes } from './objects.js';
 
 /**
  * v3 paths whose contract v2 already had: v2 serves these exact handlers (same services,
- * renderers and errors), so no rule has a v2 copy. README "Migrating from the legacy API"
- * lists where v2 differs.
+ * renderers and errors), so no rule has a v2 copy, except the operations in V2_OWN_OPERATIONS.
+ * README "Migrating from the legacy API" lists where v2 differs.
  */
 export const V2_MIRRORED_PATHS: ReadonlySet<string> = new Set([
   '/buckets/:slug/object-types',
@@ -27,25 +32,72 @@ export const V2_MIRRORED_PATHS: ReadonlySet<string> = new Set([
   '/buckets/:slug/webhooks/:webhook_id/deliveries/:delivery_id/redeliver',
 ]);
 
-const MERGE_REQUEST = paramSet(['read_key']);
+/**
+ * Mirrored writes whose body v2 words its own way (content as a `metafields` array): the v3
+ * handler, with the body translated just before it.
+ */
+const V2_BODIES: ReadonlySet<string> = new Set([
+  'post /buckets/:slug/objects',
+  'patch /buckets/:slug/objects/:object_id',
+  'post /buckets/:slug/objects/:object_id/revisions',
+]);
 
 /**
- * Merge requests are not a resource of this service yet, so none exists: after the Bucket and
- * its read key check out, every id is an unknown merge request (the spec's 404 for a missing resource).
+ * Operations on those paths where v2 keeps a rule of its own, so its route replaces v3's (the
+ * services stay shared): `show_metafields` on Object reads, the v1/v2 media sort values, an
+ * Object type delete that keeps Objects, and the V2_BODIES writes. openapi/paths/legacy-v2.json
+ * describes each.
  */
-function mergeRequestRoutes(): RouteDef[] {
+export const V2_OWN_OPERATIONS: ReadonlySet<string> = new Set([
+  'get /buckets/:slug/objects',
+  'get /buckets/:slug/objects/:object_id',
+  'get /buckets/:slug/media',
+  'delete /buckets/:slug/object-types/:type_slug',
+  ...V2_BODIES,
+]);
+
+const MERGE_REQUEST = paramSet(['read_key']);
+
+function ownRoutes({ config, db, state }: RouteDeps): RouteDef[] {
   return [
-    route('get', '/buckets/:slug/merge-requests/:merge_request_id/objects', MERGE_REQUEST, requireRead, (req) => {
-      throw new NotFoundError(`Merge request with id '${String(req.params.merge_request_id)}' not found in bucket`);
+    ...v2ObjectReadRoutes(config, db, state),
+    route('get', '/buckets/:slug/media', MEDIA_LIST, requireRead, mediaListHandler(config, state, 'legacy-media')),
+    // v2 promised that deleting a type keeps its Objects; this service cannot keep them, so it
+    // refuses a type that has any rather than delete what the client meant to keep (README).
+    route(
+      'delete',
+      '/buckets/:slug/object-types/:type_slug',
+      DELETE_PARAMS,
+      requireWrite,
+      typeDeleteHandler(state.writes, 'refuse'),
+    ),
+    ...metafieldRoutes(config, db, state),
+    // Merge requests are not a resource of this service, so after the Bucket and its read key
+    // check out, every id is an unknown merge request (the spec's 404 for a missing resource).
+    route('get', '/buckets/:slug/merge-requests/:merge_request_id/objects', MERGE_REQUEST, requireRead, (req, res) => {
+      throw notFound('merge_request', String(req.params.merge_request_id), bucketOf(res).slug);
     }),
   ];
 }
 
-/** Every v2 route, paths relative to /v2: the mirrored v3 routes first, then the v2-only ones. */
+const key = (r: RouteDef): string => `${r.method} ${r.path}`;
+
+/** A v3 route taking the v2 body: route() puts the route's own handler last, after body parsing and the key check. */
+function withV2Body(def: RouteDef): RouteDef {
+  return { ...def, handlers: [...def.handlers.slice(0, -1), v2ObjectBody, ...def.handlers.slice(-1)] };
+}
+
+/** Every v2 route, paths relative to /v2: v2's own routes, then the mirrored v3 ones. */
 export function v2Routes(deps: RouteDeps): RouteDef[] {
-  return [
-    ...v3Routes(deps).filter((r) => V2_MIRRORED_PATHS.has(r.path)),
-    ...metafieldRoutes(deps.config, deps.db, deps.state),
-    ...mergeRequestRoutes(),
-  ];
+  const own = ownRoutes(deps);
+  const replaced = own.filter((r) => V2_MIRRORED_PATHS.has(r.path)).map(key);
+  // The OpenAPI document relies on this list to describe each of these operations as v2's own.
+  const described = [...replaced, ...V2_BODIES].sort().join();
+  if (described !== [...V2_OWN_OPERATIONS].sort().join()) {
+    throw new Error(`v2 routes: V2_OWN_OPERATIONS must list exactly ${described}`);
+  }
+  const mirrored = v3Routes(deps)
+    .filter((r) => V2_MIRRORED_PATHS.has(r.path) && !replaced.includes(key(r)))
+    .map((r) => (V2_BODIES.has(key(r)) ? withV2Body(r) : r));
+  return [...own, ...mirrored];
 }
