@@ -1,4 +1,4 @@
-import { V2_MIRRORED_PATHS, V2_OWN_OPERATIONS } from './routes.js';
+import { V2_MIRRORED_PATHS, V2_OWN_OPERATIONS } from './operations.js';
 
 const METHODS = new Set(['get', 'post', 'patch', 'delete']);
 

@@ -7,54 +7,9 @@ import { mediaListHandler, MEDIA_LIST } from '../../routes/media.js';
 import { typeDeleteHandler } from '../../routes/object-types.js';
 import { route, type RouteDef } from '../../routes/route-table.js';
 import { v2ObjectBody } from './bodies.js';
+import { V2_BODIES, V2_MIRRORED_PATHS, V2_OWN_OPERATIONS } from './operations.js';
 import { metafieldRoutes } from './metafields.js';
 import { v2ObjectReadRoutes } from './objects.js';
-
-/**
- * v3 paths whose contract v2 already had: v2 serves these exact handlers (same services,
- * renderers and errors), so no rule has a v2 copy, except the operations in V2_OWN_OPERATIONS.
- * README "Migrating from the legacy API" lists where v2 differs.
- */
-export const V2_MIRRORED_PATHS: ReadonlySet<string> = new Set([
-  '/buckets/:slug/object-types',
-  '/buckets/:slug/object-types/:type_slug',
-  '/buckets/:slug/objects',
-  '/buckets/:slug/objects/:object_id',
-  '/buckets/:slug/objects/:object_id/revisions',
-  '/buckets/:slug/media',
-  '/buckets/:slug/media/:media_id',
-  '/buckets/:slug/webhooks',
-  '/buckets/:slug/webhooks/:webhook_id',
-  '/buckets/:slug/webhooks/:webhook_id/rotate-secret',
-  '/buckets/:slug/webhooks/:webhook_id/test',
-  '/buckets/:slug/webhooks/:webhook_id/deliveries',
-  '/buckets/:slug/webhooks/:webhook_id/deliveries/:delivery_id',
-  '/buckets/:slug/webhooks/:webhook_id/deliveries/:delivery_id/redeliver',
-]);
-
-/**
- * Mirrored writes whose body v2 words its own way (content as a `metafields` array): the v3
- * handler, with the body translated just before it.
- */
-const V2_BODIES: ReadonlySet<string> = new Set([
-  'post /buckets/:slug/objects',
-  'patch /buckets/:slug/objects/:object_id',
-  'post /buckets/:slug/objects/:object_id/revisions',
-]);
-
-/**
- * Operations on those paths where v2 keeps a rule of its own, so its route replaces v3's (the
- * services stay shared): `show_metafields` on Object reads, the v1/v2 media sort values, an
- * Object type delete that keeps Objects, and the V2_BODIES writes. openapi/paths/legacy-v2.json
- * describes each.
- */
-export const V2_OWN_OPERATIONS: ReadonlySet<string> = new Set([
-  'get /buckets/:slug/objects',
-  'get /buckets/:slug/objects/:object_id',
-  'get /buckets/:slug/media',
-  'delete /buckets/:slug/object-types/:type_slug',
-  ...V2_BODIES,
-]);
 
 const MERGE_REQUEST = paramSet(['read_key']);
 
