@@ -8,6 +8,7 @@ import { parseQueryString } from './http/query-string.js';
 import { plainNotFound, v3RouteNotFound } from './http/route-not-found.js';
 import { readParamsOnce } from './middleware/read-params.js';
 import { NO_PARAMS } from './query/read-params.js';
+import { v2Routes } from './legacy/v2/routes.js';
 import { v3Routes } from './routes/index.js';
 import { legacyMediaRoutes } from './routes/media.js';
 import { mediaFileRoutes } from './routes/media-files.js';
@@ -42,6 +43,8 @@ export function createApp({ config, db, log = logToStderr, health, events }: App
   // Unknown paths still honour (and check) `pretty`, as every /v3 response does.
   v3.use(readParamsOnce(NO_PARAMS), v3RouteNotFound(config));
   app.use('/v3', v3);
+  // Legacy v2 paths: the v3 handlers where the contract matches; an unknown one is a plain 404.
+  app.use('/v2', mountRoutes(v2Routes({ config, db, state, log, health }), db));
   // Public file URLs and the legacy upload address live outside /v3, so its 200 quirk never applies.
   app.use(mediaFileRoutes(db, state.media));
   app.use(legacyMediaRoutes(config, state.writes, state.media));

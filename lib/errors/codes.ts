@@ -21,6 +21,10 @@ export const ERROR_CODES = {
     status: 400,
     description: 'Relationship Metafields of other Object types name the type, so it cannot be deleted.',
   },
+  type_has_objects: {
+    status: 400,
+    description: 'A legacy route that keeps Objects was asked to delete an Object type that still has some.',
+  },
   unauthorized: { status: 401, description: 'The key or token is missing, wrong or expired.' },
   not_found: { status: 404, description: 'The addressed resource does not exist (no more specific code applies).' },
   bucket_not_found: { status: 404, description: 'No Bucket has the slug in the path.' },

@@ -11,6 +11,8 @@ const RESOURCES = {
   media_file: { label: 'Media', key: 'name', code: 'media_not_found' },
   webhook: { label: 'Webhook', key: 'id', code: 'webhook_not_found' },
   delivery: { label: 'Delivery', key: 'id', code: 'delivery_not_found' },
+  metafield: { label: 'Metafield', key: 'key', code: 'not_found' },
+  merge_request: { label: 'Merge request', key: 'id', code: 'not_found' },
 } as const satisfies Record<string, { label: string; key: string; code: ErrorCodeFor<404> }>;
 
 export type NotFoundResource = keyof typeof RESOURCES;

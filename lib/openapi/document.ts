@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { projectRoot } from '../project-root.js';
+import { v2MirroredPaths } from '../legacy/v2/openapi.js';
 import { loadSchemas } from '../schemas.js';
 
 /** Bare-name references (Ajv's form) become component references (OpenAPI's form). */
@@ -36,13 +37,22 @@ function loadPaths(): Record<string, unknown> {
   return paths;
 }
 
+/** Legacy paths carry their version segment, so they are served from the origin, not from /v3. */
+function legacyServed(paths: Record<string, unknown>, serverUrl: string): Record<string, unknown> {
+  for (const [p, item] of Object.entries(paths)) {
+    if (/^\/v[12]\//.test(p)) paths[p] = { servers: [{ url: serverUrl }], ...(item as object) };
+  }
+  return paths;
+}
+
 /**
  * openapi/openapi.json (shared parameters, responses) + openapi/paths/*.json + the requests the
  * service sends (openapi/webhooks.json, OpenAPI 3.1's top-level `webhooks`), with schemas/ as components.
  */
 export function openApiDocument(serverUrl: string): Record<string, unknown> {
   const base = readJson(path.join(projectRoot, 'openapi', 'openapi.json'));
-  base.paths = loadPaths();
+  const paths = loadPaths();
+  base.paths = legacyServed({ ...paths, ...v2MirroredPaths(paths) }, serverUrl);
   base.webhooks = readJson(path.join(projectRoot, 'openapi', 'webhooks.json'));
   const schemas: Record<string, unknown> = {};
   for (const s of loadSchemas()) schemas[s.$id] = toComponentRefs(s);

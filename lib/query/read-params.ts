@@ -27,6 +27,8 @@ export interface ParamValues {
   useCache: boolean;
   pretty: boolean;
   trigger_webhook: boolean;
+  /** v2 Object reads: add each Object's `metafields` array. */
+  show_metafields: boolean;
   /** A webhook delivery log's `status` filter; undefined: every status. */
   delivery_status: DeliveryStatus | undefined;
 }
@@ -101,6 +103,7 @@ const RULES: { readonly [K in ParamName]: Rule<ParamValues[K]> } = {
   useCache: { ...flag(true), spellings: ['useCache', 'use_cache'] },
   pretty: flag(false),
   trigger_webhook: flag(false),
+  show_metafields: flag(false),
   delivery_status: {
     spellings: ['status'],
     fallback: undefined,
@@ -125,16 +128,20 @@ export interface ParamSet<K extends ParamName> {
   readonly names: readonly (K | 'pretty')[];
   /** Parameters a client might expect here that would silently do nothing: a 400 with this message. */
   readonly refused: ReadonlyMap<ParamName, string>;
+  /** Problems with parameters outside the table (v1 filters on a list), reported with the rest. */
+  readonly check?: (query: Readonly<Record<string, unknown>>) => string[];
 }
 
 export function paramSet<K extends ParamName>(
   names: readonly K[],
   refused: Partial<Record<Exclude<ParamName, K>, string>> = {},
+  check?: (query: Readonly<Record<string, unknown>>) => string[],
 ): ParamSet<K> {
   const wanted = new Set<ParamName>([...names, 'pretty']);
   return Object.freeze({
     names: ALL_NAMES.filter((n): n is K | 'pretty' => wanted.has(n)),
     refused: new Map(Object.entries(refused) as [ParamName, string][]),
+    ...(check && { check }),
   });
 }
 
@@ -195,5 +202,6 @@ export function parseReadParams<K extends ParamName>(
   for (const [name, message] of set.refused) {
     if (readOne(name, query, () => undefined).given) report(message);
   }
+  problems.push(...(set.check?.(query) ?? []));
   return { values: Object.freeze(out) as Params<K>, problems };
 }

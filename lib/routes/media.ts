@@ -71,28 +71,41 @@ export function legacyMediaRoutes(config: Config, writes: EventDeps, media: Medi
   return router;
 }
 
-const LIST = paramSet(['read_key', 'query', 'props', 'sort', 'limit', 'skip', 'after', 'useCache']);
+export const MEDIA_LIST = paramSet(['read_key', 'query', 'props', 'sort', 'limit', 'skip', 'after', 'useCache']);
 const ONE = paramSet(['read_key', 'props', 'useCache']);
 
-export function mediaRoutes(config: Config, { writes, reads: cache, media }: AppState): RouteDef[] {
+/**
+ * The media list, taking `MEDIA_LIST`: v3 sort values, or the legacy ones (`created`, `size`, v1/v2),
+ * which the legacy list routes answer with this same handler.
+ */
+export function mediaListHandler(
+  config: Config,
+  { writes: { db }, reads: cache }: AppState,
+  sorts: 'media' | 'legacy-media',
+): RequestHandler {
+  return async (req, res) => {
+    const bucket = bucketOf(res);
+    const params = readParams(res, MEDIA_LIST);
+    await cachedRead(cache, req, res, params.useCache, async () => {
+      const { docs, total } = await listMedia(db, bucket, params, readBounds(config).maxBytes, sorts);
+      if (docs.length === 0) throw noMatch('media', bucket.slug);
+      return {
+        media: docs.map((d) => pickProps(renderMedia(d, config, bucket), params.props)),
+        total,
+      } satisfies MediaList;
+    });
+  };
+}
+
+export function mediaRoutes(config: Config, state: AppState): RouteDef[] {
+  const { writes, reads: cache, media } = state;
   const { db } = writes;
   const base = '/buckets/:slug/media';
   const one = `${base}/:media_id`;
   const body = writeBody(config.jsonBodyLimit);
   return [
     route('post', base, NO_PARAMS, ...uploadHandlers(config, writes, media)),
-    route('get', base, LIST, requireRead, async (req, res) => {
-      const bucket = bucketOf(res);
-      const params = readParams(res, LIST);
-      await cachedRead(cache, req, res, params.useCache, async () => {
-        const { docs, total } = await listMedia(db, bucket, params, readBounds(config).maxBytes);
-        if (docs.length === 0) throw noMatch('media', bucket.slug);
-        return {
-          media: docs.map((d) => pickProps(renderMedia(d, config, bucket), params.props)),
-          total,
-        } satisfies MediaList;
-      });
-    }),
+    route('get', base, MEDIA_LIST, requireRead, mediaListHandler(config, state, 'media')),
     route('get', one, ONE, requireRead, async (req, res) => {
       const bucket = bucketOf(res);
       const params = readParams(res, ONE);

@@ -1,3 +1,4 @@
+import type { RequestHandler } from 'express';
 import type { AppState } from '../cache/app-state.js';
 import type { Config } from '../config.js';
 import { sendJson } from '../http/respond.js';
@@ -14,10 +15,21 @@ import {
   getObjectType,
   listObjectTypes,
   updateObjectType,
+  type TypeObjects,
 } from '../services/object-types.js';
+import type { EventDeps } from '../services/domain-events.js';
 import { route, type RouteDef } from './route-table.js';
 
 const READ = paramSet(['read_key']);
+
+/** Deletes an Object type; `objects` says what becomes of its Objects (legacy routes keep them). */
+export function typeDeleteHandler(writes: EventDeps, objects: TypeObjects): RequestHandler {
+  return async (req, res) => {
+    const slug = String(req.params.type_slug);
+    await deleteObjectType(writes, bucketOf(res), slug, readParams(res, DELETE_PARAMS).trigger_webhook, objects);
+    sendJson(res, 200, { message: `Object Type with slug '${slug}' deleted successfully from bucket.` });
+  };
+}
 
 export function objectTypeRoutes(config: Config, { writes }: AppState): RouteDef[] {
   const { db } = writes;
@@ -40,10 +52,6 @@ export function objectTypeRoutes(config: Config, { writes }: AppState): RouteDef
       const type = await updateObjectType(writes, bucketOf(res), String(req.params.type_slug), req.body);
       sendJson(res, 200, { object_type: renderObjectType(type) } satisfies ObjectTypeResponse);
     }),
-    route('delete', `${base}/:type_slug`, DELETE_PARAMS, requireWrite, async (req, res) => {
-      const slug = String(req.params.type_slug);
-      await deleteObjectType(writes, bucketOf(res), slug, readParams(res, DELETE_PARAMS).trigger_webhook);
-      sendJson(res, 200, { message: `Object Type with slug '${slug}' deleted successfully from bucket.` });
-    }),
+    route('delete', `${base}/:type_slug`, DELETE_PARAMS, requireWrite, typeDeleteHandler(writes, 'delete')),
   ];
 }

@@ -1,3 +1,4 @@
+import type { RequestHandler, Response } from 'express';
 import type { Db } from 'mongodb';
 import type { AppState } from '../cache/app-state.js';
 import type { Config } from '../config.js';
@@ -10,8 +11,9 @@ import { writeBody } from '../middleware/write-body.js';
 import { bucketOf } from '../middleware/load-bucket.js';
 import { readParams } from '../middleware/read-params.js';
 import { pickProps } from '../query/props.js';
-import { DELETE_PARAMS, NO_PARAMS, paramSet } from '../query/read-params.js';
-import { renderObject, renderObjects } from '../serializers/object.js';
+import { DELETE_PARAMS, NO_PARAMS, paramSet, type Params } from '../query/read-params.js';
+import { v1ListParamProblems } from '../query/v1-list-params.js';
+import { renderObject, renderObjects, type ProjectedApiObject, type RenderContext } from '../serializers/object.js';
 import type { ObjectList, ObjectResponse, Picked } from '../serializers/responses.js';
 import { listObjects } from '../services/object-list.js';
 import { getObjectExpanded } from '../services/object-read.js';
@@ -21,7 +23,7 @@ import { createObject, updateObject } from '../services/object-writes.js';
 import { objectRenderContext } from '../services/render-context.js';
 import { route, type RouteDef } from './route-table.js';
 
-const LIST = paramSet([
+export const OBJECT_LIST_NAMES = [
   'read_key',
   'preview_token',
   'query',
@@ -33,19 +35,58 @@ const LIST = paramSet([
   'after',
   'depth',
   'useCache',
-]);
-const ONE = paramSet(['read_key', 'preview_token', 'props', 'status', 'depth', 'useCache']);
+] as const;
+export const OBJECT_ONE_NAMES = ['read_key', 'preview_token', 'props', 'status', 'depth', 'useCache'] as const;
+export type ObjectListParams = Params<(typeof OBJECT_LIST_NAMES)[number]>;
+export type ObjectParams = Params<(typeof OBJECT_ONE_NAMES)[number]>;
 
-export function objectRoutes(config: Config, db: Db, state: AppState): RouteDef[] {
-  const { reads: cache, types: bucketTypes, writes, previewSecret } = state;
-  const body = writeBody(config.jsonBodyLimit);
-  const base = '/buckets/:slug/objects';
-  const one = `${base}/:object_id`;
+/** The v3 read parameters, plus the v1 filters a half-migrated client may still send (refused, see v1-list-params.ts). */
+export const OBJECT_LIST = paramSet(OBJECT_LIST_NAMES, {}, v1ListParamProblems);
+const ONE = paramSet(OBJECT_ONE_NAMES);
+
+/** A version's fields beside each Object a read answers (v2's `metafields`); v3 adds none. */
+export type ObjectAddition = (object: ProjectedApiObject, ctx: RenderContext) => Picked;
+
+/**
+ * How a version reads its Object routes: its parameters (the v3 ones, maybe more) and what it
+ * adds to each Object, decided from those parameters (null: nothing).
+ */
+export interface ObjectReadVersion {
+  list: (res: Response) => ObjectListParams;
+  one: (res: Response) => ObjectParams;
+  addition: (res: Response) => ObjectAddition | null;
+}
+
+const V3_READS: ObjectReadVersion = {
+  list: (res) => readParams(res, OBJECT_LIST),
+  one: (res) => readParams(res, ONE),
+  addition: () => null,
+};
+
+/** An Object narrowed to `props`, with what the version adds beside it. */
+function shaped(
+  o: ProjectedApiObject,
+  ctx: RenderContext,
+  props: readonly string[] | null,
+  add: ObjectAddition | null,
+) {
+  return add ? { ...pickProps(o, props), ...add(o, ctx) } : pickProps(o, props);
+}
+
+/** The Object list and single-Object reads; legacy versions answer with these same handlers. */
+export function objectReadHandlers(
+  config: Config,
+  db: Db,
+  state: AppState,
+  version: ObjectReadVersion,
+): { list: RequestHandler; one: RequestHandler } {
+  const { reads: cache, types: bucketTypes, previewSecret } = state;
   const bounds = readBounds(config);
-  return [
-    route('get', base, LIST, requireRead, async (req, res) => {
+  return {
+    list: async (req, res) => {
       const bucket = bucketOf(res);
-      const params = readParams(res, LIST);
+      const params = version.list(res);
+      const add = version.addition(res);
       const status = await previewAwareStatus(res, previewSecret, params.preview_token, params.status);
       await cachedRead(cache, req, res, params.useCache, async () => {
         const types = await bucketTypes.of(db, bucket);
@@ -53,33 +94,41 @@ export function objectRoutes(config: Config, db: Db, state: AppState): RouteDef[
         if (docs.length === 0) throw noMatch('objects', bucket.slug);
         const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
         return {
-          objects: renderObjects(docs, ctx).map((o) => pickProps(o, params.props)),
+          objects: renderObjects(docs, ctx).map((o) => shaped(o, ctx, params.props, add)),
           total,
         } satisfies ObjectList;
       });
-    }),
+    },
+    one: async (req, res) => {
+      const bucket = bucketOf(res);
+      const params = version.one(res);
+      const add = version.addition(res);
+      const status = await previewAwareStatus(res, previewSecret, params.preview_token, params.status);
+      await cachedRead(cache, req, res, params.useCache, async () => {
+        const id = String(req.params.object_id);
+        const doc = await getObjectExpanded(db, bucket, id, { status, depth: params.depth }, bounds);
+        const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
+        return { object: shaped(renderObject(doc, ctx), ctx, params.props, add) } satisfies ObjectResponse<Picked>;
+      });
+    },
+  };
+}
+
+export function objectRoutes(config: Config, db: Db, state: AppState): RouteDef[] {
+  const { types: bucketTypes, writes } = state;
+  const body = writeBody(config.jsonBodyLimit);
+  const base = '/buckets/:slug/objects';
+  const one = `${base}/:object_id`;
+  const reads = objectReadHandlers(config, db, state, V3_READS);
+  return [
+    route('get', base, OBJECT_LIST, requireRead, reads.list),
     route('post', base, NO_PARAMS, body, requireWrite, async (req, res) => {
       const bucket = bucketOf(res);
       const doc = await createObject(writes, bucket, req.body);
       const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
       sendJson(res, 200, { object: renderObject(doc, ctx) } satisfies ObjectResponse);
     }),
-    route('get', one, ONE, requireRead, async (req, res) => {
-      const bucket = bucketOf(res);
-      const params = readParams(res, ONE);
-      const status = await previewAwareStatus(res, previewSecret, params.preview_token, params.status);
-      await cachedRead(cache, req, res, params.useCache, async () => {
-        const doc = await getObjectExpanded(
-          db,
-          bucket,
-          String(req.params.object_id),
-          { status, depth: params.depth },
-          bounds,
-        );
-        const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
-        return { object: pickProps(renderObject(doc, ctx), params.props) } satisfies ObjectResponse<Picked>;
-      });
-    }),
+    route('get', one, ONE, requireRead, reads.one),
     route('patch', one, NO_PARAMS, body, requireWrite, async (req, res) => {
       const bucket = bucketOf(res);
       const doc = await updateObject(writes, bucket, String(req.params.object_id), req.body);

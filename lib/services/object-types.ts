@@ -1,6 +1,7 @@
 import { ObjectId, type Db } from 'mongodb';
 import { ensureSortableIndexes } from '../db/indexes.js';
 import {
+  objectsCollection,
   objectTypesCollection,
   publishedObjectsCollection,
   revisionsCollection,
@@ -8,7 +9,7 @@ import {
   type ObjectTypeDoc,
 } from '../db/collections.js';
 import { SlugTakenError } from '../errors/domain-errors.js';
-import { ValidationErrors } from '../errors/http-errors.js';
+import { BadRequestError, ValidationErrors } from '../errors/http-errors.js';
 import { isDuplicateKey } from '../errors/mongo-errors.js';
 import { notFound } from '../errors/not-found.js';
 import type { ObjectTypeCreate } from '../types/bodies.generated.js';
@@ -212,11 +213,30 @@ async function typesReferring(db: Db, bucket: BucketDoc, type: ObjectTypeDoc): P
  * v3 semantics: the type's Objects go with it. A type other types relate to stays until they no
  * longer do. `notify` (the request's trigger_webhook) also makes each Object emit object.deleted.
  */
+/**
+ * What happens to the Objects of a deleted type: v3 deletes them with it; a legacy route whose
+ * clients were promised their Objects stay (v2) deletes only an empty type, since Objects
+ * without a type could not be validated, rendered or filtered by it.
+ */
+export type TypeObjects = 'delete' | 'refuse';
+
+async function refuseIfObjects(db: Db, bucket: BucketDoc, slug: string): Promise<void> {
+  const count = await objectsCollection(db).countDocuments({ bucket_id: bucket._id, type: slug }, readOptions(db));
+  if (count === 0) return;
+  throw new BadRequestError(
+    `Object type '${slug}' still has ${String(count)} Object${count === 1 ? '' : 's'}, and this route keeps ` +
+      `the Objects of a deleted type, which this service cannot do: delete them first, or delete the type ` +
+      `with DELETE /v3/buckets/${bucket.slug}/object-types/${slug}, which deletes its Objects with it`,
+    'type_has_objects',
+  );
+}
+
 export async function deleteObjectType(
   deps: EventDeps,
   bucket: BucketDoc,
   slug: string,
   notify: boolean,
+  objects: TypeObjects = 'delete',
 ): Promise<void> {
   const { db } = deps;
   await withTypeWriteLease(db, bucket._id, async (lease) => {
@@ -229,6 +249,8 @@ export async function deleteObjectType(
         'retarget or remove them first',
       'type_in_use',
     );
+    // Checked under the lease; an Object created in the instant before the delete still goes with the type.
+    if (objects === 'refuse') await refuseIfObjects(db, bucket, slug);
     // Objects first, the type last: a crash in between leaves the type, and a retry finishes.
     await removeObjectsOfType(deps, bucket, current.slug, notify, () => {
       lease.assertHeld();

@@ -2,6 +2,7 @@ import type { Collection, Filter } from 'mongodb';
 import { SlugTakenError } from '../errors/domain-errors.js';
 import { isDuplicateKey } from '../errors/mongo-errors.js';
 import type { ReadOptions } from './query-time-limit.js';
+import { escapeRegex } from '../util/escape-regex.js';
 
 /** "Crème Brûlée & Co." → "creme-brulee-co": lowercase ASCII, hyphenated. */
 export function slugify(title: string, fallback = 'untitled'): string {
@@ -45,10 +46,6 @@ export async function insertWithUniqueSlug<T>(opts: {
     }
   }
   throw new SlugTakenError(`Could not find a free slug for '${opts.base}'; send an explicit slug`);
-}
-
-function escapeRegex(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 async function nextFreeSlug(

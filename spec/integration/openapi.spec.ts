@@ -2,8 +2,10 @@ import assert from 'node:assert/strict';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import request from 'supertest';
 import { AppState } from '../../lib/cache/app-state.js';
+import { v2Routes } from '../../lib/legacy/v2/routes.js';
 import { queryName } from '../../lib/query/read-params.js';
 import { v3Routes } from '../../lib/routes/index.js';
+import type { RouteDef } from '../../lib/routes/route-table.js';
 import { freshHarness, type Harness } from '../support/harness.js';
 
 /** The parts of the document these tests read (a type alias, so the validator takes it as a record). */
@@ -18,6 +20,33 @@ type OpenApiDoc = {
 function openApiPath(expressPath: string): string {
   return expressPath.replace(/:([A-Za-z_]+)/g, '{$1}');
 }
+
+type Param = { in: string; name: string } | { $ref: string };
+
+/** The query parameters an operation documents, by name, sorted; shared ones are resolved. */
+function documentedQuery(doc: OpenApiDoc, path: string, method: string): string[] {
+  const shared = doc.components.parameters as Record<string, { in: string; name: string }>;
+  const op = doc.paths[path]?.[method] as { parameters?: Param[] } | undefined;
+  return (op?.parameters ?? [])
+    .map((p) => ('$ref' in p ? shared[p.$ref.split('/').pop() ?? ''] : p))
+    .filter((p) => p?.in === 'query')
+    .map((p) => p?.name ?? '')
+    .sort();
+}
+
+/** Routes whose query parameters differ from what the document lists for them. */
+function paramMismatches(doc: OpenApiDoc, routes: readonly RouteDef[]) {
+  return routes
+    .map((r) => ({
+      route: `${r.method.toUpperCase()} ${r.path}`,
+      reads: r.params.names.map(queryName).sort(),
+      documented: documentedQuery(doc, openApiPath(r.path), r.method),
+    }))
+    .filter((r) => r.reads.join() !== r.documented.join());
+}
+
+/** Legacy paths are described beside v3's, each version checked by its own tests. */
+const LEGACY_PATH = /^\/v[12]\//;
 
 describe('GET /v3/openapi.json', () => {
   let h: Harness;
@@ -54,33 +83,20 @@ describe('GET /v3/openapi.json', () => {
     );
     const extra: string[] = [];
     for (const [p, ops] of Object.entries(doc.paths)) {
+      if (LEGACY_PATH.test(p)) continue;
       for (const m of Object.keys(ops)) if (m !== 'parameters' && !served.has(`${m} ${p}`)) extra.push(`${m} ${p}`);
     }
     assert.deepEqual(extra, []);
   });
 
   it("lists exactly the query parameters each route reads, by the name clients send (use_cache is useCache's alias)", () => {
-    type Param = { in: string; name: string } | { $ref: string };
-    const shared = doc.components.parameters as Record<string, { in: string; name: string }>;
-    const documented = (op: { parameters?: Param[] } | undefined): string[] =>
-      (op?.parameters ?? [])
-        .map((p) => ('$ref' in p ? shared[p.$ref.split('/').pop() ?? ''] : p))
-        .filter((p) => p?.in === 'query')
-        .map((p) => p?.name ?? '')
-        .sort();
-    const mismatched = v3Routes({
+    const routes = v3Routes({
       config: h.config,
       db: h.db,
       state: new AppState(h.config, h.db, () => {}),
       log: () => {},
-    })
-      .map((r) => ({
-        route: `${r.method.toUpperCase()} ${r.path}`,
-        reads: r.params.names.map(queryName).sort(),
-        documented: documented(doc.paths[openApiPath(r.path)]?.[r.method] as { parameters?: Param[] }),
-      }))
-      .filter((r) => r.reads.join() !== r.documented.join());
-    assert.deepEqual(mismatched, []);
+    });
+    assert.deepEqual(paramMismatches(doc, routes), []);
   });
 
   it('resolves every component reference', () => {
@@ -92,5 +108,50 @@ describe('GET /v3/openapi.json', () => {
       assert.ok(section !== undefined && name !== undefined, `malformed ${target}`);
       assert.ok(doc.components[section]?.[name], `unresolved ${target}`);
     }
+  });
+
+  describe('legacy v2 routes', () => {
+    /** Every v2 route, with the path the document uses (absolute: legacy paths carry their version). */
+    const v2Served = (): RouteDef[] =>
+      v2Routes({ config: h.config, db: h.db, state: new AppState(h.config, h.db, () => {}), log: () => {} }).map(
+        (r) => ({ ...r, path: `/v2${r.path}` }),
+      );
+    const v2Described = (): string[] =>
+      Object.entries(doc.paths)
+        .filter(([p]) => p.startsWith('/v2/'))
+        .flatMap(([p, ops]) =>
+          Object.keys(ops)
+            .filter((m) => m !== 'parameters' && m !== 'servers')
+            .map((m) => `${m} ${p}`),
+        );
+
+    it('describes every v2 route with its method, and no /v2 operation the app does not serve', () => {
+      const served = v2Served().map((r) => `${r.method} ${openApiPath(r.path)}`);
+      assert.deepEqual([...served].sort(), v2Described().sort());
+      assert.ok(served.includes('get /v2/buckets/{slug}/objects/{object_id}/metafields/{key}'));
+    });
+
+    it('lists exactly the query parameters each v2 route reads', () => {
+      assert.deepEqual(paramMismatches(doc, v2Served()), []);
+      assert.ok(documentedQuery(doc, '/v2/buckets/{slug}/objects', 'get').includes('show_metafields'));
+    });
+
+    it('tags every v2 operation legacy-v2, marks it deprecated, and serves it from the origin', () => {
+      const wrong = Object.entries(doc.paths)
+        .filter(([p]) => p.startsWith('/v2/'))
+        .flatMap(([p, item]) =>
+          Object.entries(item)
+            .filter(([m]) => m !== 'parameters' && m !== 'servers')
+            .filter(([, op]) => {
+              const o = op as { tags?: string[]; deprecated?: boolean };
+              return o.deprecated !== true || o.tags?.join() !== 'legacy-v2';
+            })
+            .map(([m]) => `${m} ${p}`)
+            .concat(
+              (item.servers as { url: string }[] | undefined)?.[0]?.url === h.config.publicUrl ? [] : [`servers ${p}`],
+            ),
+        );
+      assert.deepEqual(wrong, []);
+    });
   });
 });

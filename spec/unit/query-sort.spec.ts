@@ -5,6 +5,7 @@ import { parseSort, type SortContext } from '../../lib/query/sort.js';
 const objects: SortContext = { sortableKeys: new Set(['price', 'rank']), allowed: 'objects' };
 const media: SortContext = { sortableKeys: new Set(['price']), allowed: 'media' };
 const revisions: SortContext = { sortableKeys: new Set(), allowed: 'revisions' };
+const legacyMedia: SortContext = { sortableKeys: new Set(), allowed: 'legacy-media' };
 
 const badRequest = (fn: () => unknown, pattern: RegExp) => {
   assert.throws(fn, (e: unknown) => {
@@ -115,6 +116,32 @@ describe('query: parseSort', () => {
     });
     badRequest(() => parseSort('random', revisions), /allowed values for revisions are created_at, -created_at$/);
     badRequest(() => parseSort('-modified_at', revisions), /^Invalid sort "-modified_at"/);
+  });
+
+  it("takes v1/v2 media's created (an alias of created_at) and size, beside v3's values", () => {
+    for (const [given, field, dir] of [
+      ['created', 'created_at', 1],
+      ['-created', 'created_at', -1],
+      ['created_at', 'created_at', 1],
+      ['-size', 'size', -1],
+      ['modified_at', 'modified_at', 1],
+    ] as const) {
+      assert.deepEqual(parseSort(given, legacyMedia), {
+        random: false,
+        fields: [
+          [field, dir],
+          ['_id', dir],
+        ],
+      });
+    }
+    assert.deepEqual(parseSort(undefined, legacyMedia), parseSort(undefined, media));
+    assert.deepEqual(parseSort('random', legacyMedia), { random: true });
+    badRequest(
+      () => parseSort('name', legacyMedia),
+      /allowed values for media are created_at, -created_at, modified_at, -modified_at, size, -size, created, -created, random$/,
+    );
+    badRequest(() => parseSort('size', media), /^Invalid sort "size"/);
+    badRequest(() => parseSort('created', media), /^Invalid sort "created"/);
   });
 
   it('rejects unknown values, listing the allowed ones', () => {

@@ -1,0 +1,86 @@
+import type { Db } from 'mongodb';
+import type { AppState } from '../../cache/app-state.js';
+import type { Config } from '../../config.js';
+import type { BucketDoc } from '../../db/collections.js';
+import { BadRequestError } from '../../errors/http-errors.js';
+import { notFound } from '../../errors/not-found.js';
+import { sendJson } from '../../http/respond.js';
+import { requireRead, requireWrite } from '../../middleware/authenticate.js';
+import { bucketOf } from '../../middleware/load-bucket.js';
+import { readParams } from '../../middleware/read-params.js';
+import { writeBody } from '../../middleware/write-body.js';
+import { NO_PARAMS, paramSet, type StatusFilter } from '../../query/read-params.js';
+import { renderObject, type ProjectedApiObject, type RenderContext } from '../../serializers/object.js';
+import { getObject } from '../../services/objects.js';
+import { updateObject } from '../../services/object-writes.js';
+import { objectRenderContext } from '../../services/render-context.js';
+import { isPlainObject } from '../../util/plain-object.js';
+import { route, type RouteDef } from '../../routes/route-table.js';
+import { metadataOfMetafields } from '../shared/metafield-values.js';
+
+const READ = paramSet(['read_key', 'status']);
+
+/** A v2 Metafields body (`{metafields: [{key, value, ...}]}`) as the v3 metadata patch it means. */
+export function metafieldsPatch(body: unknown): Record<string, unknown> {
+  const list = isPlainObject(body) ? body.metafields : undefined;
+  if (!Array.isArray(list) || list.length === 0) {
+    throw new BadRequestError('body.metafields must be a non-empty array of {key, value}', 'invalid_body');
+  }
+  return metadataOfMetafields(list, 'body.metafields');
+}
+
+/** A v2 single-Metafield body (`{value, ...}`): only `value` is content, the rest is the type's business. */
+export function metafieldPatch(key: string, body: unknown): Record<string, unknown> {
+  if (!isPlainObject(body))
+    throw new BadRequestError(`body must carry the value of Metafield '${key}'`, 'invalid_body');
+  return metadataOfMetafields([{ ...body, key }], 'body');
+}
+
+/** The v2 `metafields` array: the type's top-level Metafields, each with the Object's rendered value. */
+export function metafieldsOf(object: ProjectedApiObject, ctx: RenderContext): Record<string, unknown>[] {
+  const definitions = (object.type === undefined ? undefined : ctx.types.get(object.type)?.metafields) ?? [];
+  return definitions.map((d) => ({ ...d, value: object.metadata?.[d.key] ?? null }));
+}
+
+/**
+ * v2 Metafield routes: reads render the Object as v3 does; edits go through the one Object write
+ * path (updateObject) as a metadata patch, so validation, revisions and events are exactly v3's.
+ */
+export function metafieldRoutes(config: Config, db: Db, state: AppState): RouteDef[] {
+  const { types: bucketTypes, writes } = state;
+  const body = writeBody(config.jsonBodyLimit);
+  const base = '/buckets/:slug/objects/:object_id/metafields';
+  const read = async (bucket: BucketDoc, id: string, status: StatusFilter) => {
+    const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
+    return metafieldsOf(renderObject(await getObject(db, bucket, id, status), ctx), ctx);
+  };
+  /** The edit through the one Object write path, answered as the Object's Metafields now. */
+  const patch = async (bucket: BucketDoc, id: string, metadata: Record<string, unknown>) => {
+    const doc = await updateObject(writes, bucket, id, { metadata });
+    const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
+    return metafieldsOf(renderObject(doc, ctx), ctx);
+  };
+  return [
+    route('get', base, READ, requireRead, async (req, res) => {
+      const metafields = await read(bucketOf(res), String(req.params.object_id), readParams(res, READ).status);
+      sendJson(res, 200, { metafields, total: metafields.length });
+    }),
+    route('get', `${base}/:key`, READ, requireRead, async (req, res) => {
+      const bucket = bucketOf(res);
+      const id = String(req.params.object_id);
+      const key = String(req.params.key);
+      const metafield = (await read(bucket, id, readParams(res, READ).status)).find((m) => m.key === key);
+      if (!metafield) throw notFound('metafield', key, bucket.slug, id);
+      sendJson(res, 200, { metafield });
+    }),
+    route('patch', base, NO_PARAMS, body, requireWrite, async (req, res) => {
+      const metafields = await patch(bucketOf(res), String(req.params.object_id), metafieldsPatch(req.body));
+      sendJson(res, 200, { metafields, total: metafields.length });
+    }),
+    route('patch', `${base}/:key`, NO_PARAMS, body, requireWrite, async (req, res) => {
+      const key = String(req.params.key);
+      const metafields = await patch(bucketOf(res), String(req.params.object_id), metafieldPatch(key, req.body));
+      sendJson(res, 200, { metafield: metafields.find((m) => m.key === key) });
+    }),
+  ];
+}

@@ -1,0 +1,58 @@
+import { notFound } from '../../errors/not-found.js';
+import { requireRead, requireWrite } from '../../middleware/authenticate.js';
+import { bucketOf } from '../../middleware/load-bucket.js';
+import { DELETE_PARAMS, paramSet } from '../../query/read-params.js';
+import { v3Routes, type RouteDeps } from '../../routes/index.js';
+import { mediaListHandler, MEDIA_LIST } from '../../routes/media.js';
+import { typeDeleteHandler } from '../../routes/object-types.js';
+import { route, type RouteDef } from '../../routes/route-table.js';
+import { v2ObjectBody } from './bodies.js';
+import { V2_BODIES, V2_MIRRORED_PATHS, V2_OWN_OPERATIONS } from './operations.js';
+import { metafieldRoutes } from './metafields.js';
+import { v2ObjectReadRoutes } from './objects.js';
+
+const MERGE_REQUEST = paramSet(['read_key']);
+
+function ownRoutes({ config, db, state }: RouteDeps): RouteDef[] {
+  return [
+    ...v2ObjectReadRoutes(config, db, state),
+    route('get', '/buckets/:slug/media', MEDIA_LIST, requireRead, mediaListHandler(config, state, 'legacy-media')),
+    // v2 promised that deleting a type keeps its Objects; this service cannot keep them, so it
+    // refuses a type that has any rather than delete what the client meant to keep (README).
+    route(
+      'delete',
+      '/buckets/:slug/object-types/:type_slug',
+      DELETE_PARAMS,
+      requireWrite,
+      typeDeleteHandler(state.writes, 'refuse'),
+    ),
+    ...metafieldRoutes(config, db, state),
+    // Merge requests are not a resource of this service, so after the Bucket and its read key
+    // check out, every id is an unknown merge request (the spec's 404 for a missing resource).
+    route('get', '/buckets/:slug/merge-requests/:merge_request_id/objects', MERGE_REQUEST, requireRead, (req, res) => {
+      throw notFound('merge_request', String(req.params.merge_request_id), bucketOf(res).slug);
+    }),
+  ];
+}
+
+const key = (r: RouteDef): string => `${r.method} ${r.path}`;
+
+/** A v3 route taking the v2 body: route() puts the route's own handler last, after body parsing and the key check. */
+function withV2Body(def: RouteDef): RouteDef {
+  return { ...def, handlers: [...def.handlers.slice(0, -1), v2ObjectBody, ...def.handlers.slice(-1)] };
+}
+
+/** Every v2 route, paths relative to /v2: v2's own routes, then the mirrored v3 ones. */
+export function v2Routes(deps: RouteDeps): RouteDef[] {
+  const own = ownRoutes(deps);
+  const replaced = own.filter((r) => V2_MIRRORED_PATHS.has(r.path)).map(key);
+  // The OpenAPI document relies on this list to describe each of these operations as v2's own.
+  const described = [...replaced, ...V2_BODIES].sort().join();
+  if (described !== [...V2_OWN_OPERATIONS].sort().join()) {
+    throw new Error(`v2 routes: V2_OWN_OPERATIONS must list exactly ${described}`);
+  }
+  const mirrored = v3Routes(deps)
+    .filter((r) => V2_MIRRORED_PATHS.has(r.path) && !replaced.includes(key(r)))
+    .map((r) => (V2_BODIES.has(key(r)) ? withV2Body(r) : r));
+  return [...own, ...mirrored];
+}
