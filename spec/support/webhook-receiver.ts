@@ -18,6 +18,8 @@ export class WebhookReceiver {
   readonly received: Received[] = [];
   private readonly server: http.Server;
   respond: Responder = () => 204;
+  /** How long each answer waits, so a test can keep requests in flight. */
+  delayMs = 0;
 
   constructor() {
     this.server = http.createServer((req, res) => {
@@ -32,7 +34,10 @@ export class WebhookReceiver {
         const answer = this.respond(got, this.received.length);
         this.received.push(got);
         if (answer === 'hang') return;
-        res.writeHead(answer, { 'content-type': 'text/plain' }).end(`answer ${answer} to ${this.received.length}`);
+        const n = this.received.length;
+        setTimeout(() => {
+          res.writeHead(answer, { 'content-type': 'text/plain' }).end(`answer ${answer} to ${n}`);
+        }, this.delayMs);
       });
     });
   }
