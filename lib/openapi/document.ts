@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { projectRoot } from '../project-root.js';
 import { loadSchemas } from '../schemas.js';
+import { addGateAnswers } from './gate-answers.js';
 
 /** Bare-name references (Ajv's form) become component references (OpenAPI's form). */
 function toComponentRefs(node: unknown): unknown {
@@ -42,7 +43,9 @@ function loadPaths(): Record<string, unknown> {
  */
 export function openApiDocument(serverUrl: string): Record<string, unknown> {
   const base = readJson(path.join(projectRoot, 'openapi', 'openapi.json'));
-  base.paths = loadPaths();
+  const paths = loadPaths();
+  addGateAnswers(paths);
+  base.paths = paths;
   base.webhooks = readJson(path.join(projectRoot, 'openapi', 'webhooks.json'));
   const schemas: Record<string, unknown> = {};
   for (const s of loadSchemas()) schemas[s.$id] = toComponentRefs(s);
