@@ -73,8 +73,3 @@ export function limitOf(plan: Plan, resource: PlanLimitName): number | null {
 export function monthOf(at: Date): string {
   return at.toISOString().slice(0, 7);
 }
-
-/** When the month of `at` ends (UTC): the monthly request budget starts again then. */
-export function monthEnd(at: Date): Date {
-  return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1));
-}
