@@ -64,14 +64,15 @@ export class MonthlyRequests {
     this.now = options.now ?? (() => new Date());
   }
 
-  /** Counts one request unless the month's `limit` (null: none) is used; false when refused. */
-  async admit(bucketId: ObjectId, limit: number | null): Promise<boolean> {
+  /** Counts one request (when `counted`) unless the month's `limit` (null: none) is used; false when refused. */
+  async admit(bucketId: ObjectId, limit: number | null, counted = true): Promise<boolean> {
     const at = this.now();
     const tally = this.tallyOf(bucketId, monthOf(at));
     if (limit !== null) {
       if (at.getTime() - tally.learntAt > this.staleMs) await this.refresh(tally);
       if (tally.total + tally.sending + tally.unsent >= limit) return false;
     }
+    if (!counted) return true;
     tally.unsent++;
     tally.flushTimer ??= setTimeout(() => void this.flush(tally), this.flushMs).unref();
     return true;

@@ -189,6 +189,8 @@ describe('plans and quotas (402)', () => {
     const { keys, api } = await bucketWithPlan('usage', { max_objects: 10, max_webhooks: null });
     await api.post('/objects', { title: 'A', type: 'posts' }).expect(200);
     await request(h.app).get(`/v3/buckets/usage/usage?read_key=${keys.read_key}`).expect(401);
+    // Requests without a key of the Bucket are refused and not counted: strangers cannot use up its month.
+    for (let i = 0; i < 3; i++) await request(h.app).get('/v3/buckets/usage/objects?read_key=wrong').expect(401);
     const res = await usageRequest(h, keys).expect(200);
     assert.equal(res.headers['cache-control'], 'no-store');
     const validate = validatorFor('BucketUsage');
