@@ -55,22 +55,18 @@ export async function ensureUsage(db: Db, bucketId: ObjectId): Promise<UsageDoc>
   if (found) return found;
   const counts = await countHoldings(db, bucketId);
   try {
-    await usageCollection(db).updateOne(
+    const created = await usageCollection(db).findOneAndUpdate(
       { _id: bucketId },
       { $setOnInsert: { bucket_id: bucketId, ...counts } },
-      { upsert: true },
+      { upsert: true, returnDocument: 'after' },
     );
+    if (created) return created;
   } catch (err) {
-    // Another process created them first; theirs stand.
     if (!isDuplicateKey(err)) throw err;
   }
-  return (
-    (await usageCollection(db).findOne({ _id: bucketId }, readOptions(db))) ?? {
-      _id: bucketId,
-      bucket_id: bucketId,
-      ...counts,
-    }
-  );
+  // Another process created them at the same moment: theirs stand.
+  const theirs = await usageCollection(db).findOne({ _id: bucketId }, readOptions(db));
+  return theirs ?? { _id: bucketId, bucket_id: bucketId, ...counts };
 }
 
 /** A reserved share of a limit: `keep` it once the write has happened; `settle` gives it back otherwise. */

@@ -2,7 +2,7 @@ import type { Db } from 'mongodb';
 import { bucketsCollection, type BucketDoc } from '../db/collections.js';
 import { BucketAdminError } from '../errors/domain-errors.js';
 import type { MonthlyRequests } from '../limits/monthly-requests.js';
-import { effectivePlan, limitOf, PLAN_LIMITS, type Plan, type PlanField, type PlanLimitName } from '../limits/plan.js';
+import { effectivePlan, limitOf, type Plan, type PlanField, type PlanLimitName } from '../limits/plan.js';
 import { ensureUsage } from '../limits/usage-counters.js';
 
 /** One limit of the plan and how much of it is used; `limit` null: unlimited. */
@@ -65,6 +65,3 @@ export async function setPlan(
   if (!updated) throw new BucketAdminError(`Bucket "${slug}" does not exist`);
   return updated.plan ?? {};
 }
-
-/** The limit names as the CLI and messages spell them, for `bucketctl --help`. */
-export const PLAN_FLAGS = Object.values(PLAN_LIMITS).map((l) => ({ flag: l.flag, field: l.field, env: l.env }));

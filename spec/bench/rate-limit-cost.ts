@@ -36,18 +36,33 @@ async function listen(server: http.Server): Promise<string> {
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
-/** Median milliseconds of `count` sequential reads of `url`, each checked to be a cache hit. */
-async function readLatency(url: string, count: number): Promise<number> {
-  const times: number[] = [];
+async function timedRead(url: string): Promise<number> {
+  const t0 = performance.now();
+  const res = await fetch(url);
+  await res.arrayBuffer();
+  const ms = performance.now() - t0;
+  if (res.status !== 200 || res.headers.get('x-cache') !== 'HIT')
+    throw new Error(`read answered ${res.status}, X-Cache ${res.headers.get('x-cache')}`);
+  return ms;
+}
+
+/**
+ * Median milliseconds of `count` sequential reads of each URL, taken in turns (a, b, b, a, ...),
+ * so whatever else the machine does at any moment weighs on both alike.
+ */
+async function pairedLatency(a: string, b: string, count: number): Promise<[number, number]> {
+  const ta: number[] = [];
+  const tb: number[] = [];
   for (let i = 0; i < count; i++) {
-    const t0 = performance.now();
-    const res = await fetch(url);
-    await res.arrayBuffer();
-    times.push(performance.now() - t0);
-    if (res.status !== 200 || res.headers.get('x-cache') !== 'HIT')
-      throw new Error(`read answered ${res.status}, X-Cache ${res.headers.get('x-cache')}`);
+    if (i % 2 === 0) {
+      ta.push(await timedRead(a));
+      tb.push(await timedRead(b));
+    } else {
+      tb.push(await timedRead(b));
+      ta.push(await timedRead(a));
+    }
   }
-  return median(times);
+  return [median(ta), median(tb)];
 }
 
 export async function benchRateLimitCost(uri: string, rounds = 9, perRound = 1500): Promise<RateLimitCostResult> {
@@ -91,19 +106,13 @@ export async function benchRateLimitCost(uri: string, rounds = 9, perRound = 150
     // Fills each app's cache and warms both paths' code.
     await fetch(baseOff + path).then((r) => r.arrayBuffer());
     await fetch(baseOn + path).then((r) => r.arrayBuffer());
-    await readLatency(baseOff + path, 300);
-    await readLatency(baseOn + path, 300);
+    await pairedLatency(baseOff + path, baseOn + path, 300);
     const a: number[] = [];
     const b: number[] = [];
     for (let r = 0; r < rounds; r++) {
-      // Alternating which goes first cancels any drift within a round.
-      if (r % 2 === 0) {
-        a.push(await readLatency(baseOff + path, perRound));
-        b.push(await readLatency(baseOn + path, perRound));
-      } else {
-        b.push(await readLatency(baseOn + path, perRound));
-        a.push(await readLatency(baseOff + path, perRound));
-      }
+      const [off, on] = await pairedLatency(baseOff + path, baseOn + path, perRound);
+      a.push(off);
+      b.push(on);
     }
     const counted = await db
       .collection<{ points: number }>('rate_limits')

@@ -4,6 +4,9 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import request from 'supertest';
 import { projectRoot } from '../../lib/project-root.js';
+import { createApp } from '../../lib/app.js';
+import { requestCountsCollection } from '../../lib/limits/monthly-requests.js';
+import { monthOf } from '../../lib/limits/plan.js';
 import { usageCollection } from '../../lib/limits/usage-counters.js';
 import type { IssuedKeys } from '../../lib/services/buckets.js';
 import { setPlan } from '../../lib/services/plans.js';
@@ -183,6 +186,26 @@ describe('plans and quotas (402)', () => {
     // The five served and this one: refused requests are not counted.
     assert.deepEqual(shown.requests_per_month, { used: 6, limit: 100 });
     assert.match(shown.month, /^\d{4}-\d{2}$/);
+  });
+
+  it("shares the month's count between apps on one database once each has added its own (about a second)", async () => {
+    const { keys, api } = await bucketWithPlan('monthly-shared', { max_requests_per_month: 4 });
+    await api.get('/object-types').expect(200);
+    await api.get('/object-types').expect(200);
+    // The first app adds its three requests within a second; a second app then reads the total.
+    await new Promise((r) => setTimeout(r, 1300));
+    const other = bucketClient(createApp({ config: h.config, db: h.db, log: (m) => h.errors.push(m) }), keys);
+    await other.get('/object-types').expect(200);
+    assert.equal((await other.get('/object-types')).status, 402);
+    await new Promise((r) => setTimeout(r, 1300));
+    const counted = await requestCountsCollection(h.db)
+      .find({ month: monthOf(new Date()) })
+      .toArray();
+    const bucketId = (await h.db.collection('buckets').findOne({ slug: keys.slug }))?._id;
+    assert.deepEqual(
+      counted.filter((c) => c.bucket_id.equals(bucketId)).map((c) => c.requests),
+      [4],
+    );
   });
 
   it('shows usage against the plan to the write key only, in the documented shape', async () => {
