@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../lib/config.js';
+import { loadConfig, type Config } from '../lib/config.js';
 import { BucketAdminError, ConfigError, EngineUnavailableError } from '../lib/errors/domain-errors.js';
 import { connectDatabase } from '../lib/db/database.js';
 import { joinOrStartEngine } from '../lib/db/shared-engine.js';
+import { effectivePlan, PLAN_LIMITS, type PlanField } from '../lib/limits/plan.js';
 import { createBucket, deleteBucket, listBuckets, rotateKeys, type KeyChoice } from '../lib/services/buckets.js';
+import { setPlan, type PlanChange } from '../lib/services/plans.js';
 import type { Db } from 'mongodb';
 
 const USAGE = `Usage: bucketctl <command> [options]
@@ -20,6 +22,12 @@ Commands:
       Replaces every key the Bucket has with a new one; prints the new keys as one JSON line.
   delete-bucket <slug> --yes
       Deletes the Bucket and everything in it.
+  set-plan <slug> [--max-objects N] [--max-media-bytes N] [--max-object-types N]
+                  [--max-webhooks N] [--max-requests-per-month N]
+      Sets limits of the Bucket's plan. Each value is a number (0: none allowed), "unlimited",
+      or "default" (follow PLAN_MAX_* again); limits not given keep their setting. Prints
+      {"slug","plan","effective"} as one JSON line. Writes past a limit, and requests past the
+      month's, are answered 402.
 
 The database is MONGODB_URI when set, otherwise the embedded engine of DATA_DIR (default ./data),
 shared with a server running on the same DATA_DIR.`;
@@ -36,13 +44,39 @@ function keyChoice(given: string | undefined, disabled: boolean | undefined, nam
   return { kind: 'generate' };
 }
 
+const PLAN_OPTIONS = Object.fromEntries(Object.values(PLAN_LIMITS).map((l) => [l.flag, { type: 'string' as const }]));
+
+function planChange(flag: string, raw: string): PlanChange {
+  if (raw === 'unlimited') return null;
+  if (raw === 'default') return raw;
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(Number(raw)))
+    throw new UsageError(`--${flag} takes a non-negative integer, "unlimited" or "default", got "${raw}"`);
+  return Number(raw);
+}
+
+/** The plan options given, by the field each sets. */
+function planChanges(values: Record<string, unknown>): Partial<Record<PlanField, PlanChange>> {
+  const changes: Partial<Record<PlanField, PlanChange>> = {};
+  for (const { flag, field } of Object.values(PLAN_LIMITS)) {
+    const raw = values[flag];
+    if (typeof raw === 'string') changes[field] = planChange(flag, raw);
+  }
+  if (Object.keys(changes).length === 0)
+    throw new UsageError(
+      `set-plan needs at least one of ${Object.values(PLAN_LIMITS)
+        .map((l) => `--${l.flag}`)
+        .join(', ')}`,
+    );
+  return changes;
+}
+
 function oneSlug(positionals: string[], command: string): string {
   const [slug, ...extra] = positionals;
   if (slug === undefined || extra.length > 0) throw new UsageError(`${command} takes exactly one <slug>`);
   return slug;
 }
 
-async function run(db: Db, command: string, argv: string[]): Promise<void> {
+async function run(db: Db, config: Config, command: string, argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -52,6 +86,7 @@ async function run(db: Db, command: string, argv: string[]): Promise<void> {
       'no-read-key': { type: 'boolean' },
       'no-write-key': { type: 'boolean' },
       yes: { type: 'boolean' },
+      ...PLAN_OPTIONS,
     },
   });
   switch (command) {
@@ -76,6 +111,12 @@ async function run(db: Db, command: string, argv: string[]): Promise<void> {
       console.log(JSON.stringify({ deleted: slug }));
       return;
     }
+    case 'set-plan': {
+      const slug = oneSlug(positionals, command);
+      const plan = await setPlan(db, slug, planChanges(values));
+      console.log(JSON.stringify({ slug, plan, effective: effectivePlan(plan, config.planDefaults) }));
+      return;
+    }
     default:
       throw new UsageError(`unknown command "${command}"`);
   }
@@ -87,7 +128,7 @@ async function main(): Promise<number> {
     console.log(USAGE);
     return command ? 0 : 2;
   }
-  if (!['create-bucket', 'list-buckets', 'rotate-keys', 'delete-bucket'].includes(command)) {
+  if (!['create-bucket', 'list-buckets', 'rotate-keys', 'delete-bucket', 'set-plan'].includes(command)) {
     throw new UsageError(`unknown command "${command}"`);
   }
   const config = loadConfig();
@@ -99,7 +140,7 @@ async function main(): Promise<number> {
   });
   const database = await connectDatabase(engine.uri, config.dbName);
   try {
-    await run(database.db, command, rest);
+    await run(database.db, config, command, rest);
   } finally {
     await database.close();
     await engine.stop();

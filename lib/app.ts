@@ -7,6 +7,7 @@ import { errorHandler } from './http/error-handler.js';
 import { parseQueryString } from './http/query-string.js';
 import { plainNotFound, v3RouteNotFound } from './http/route-not-found.js';
 import { readParamsOnce } from './middleware/read-params.js';
+import { requestGate } from './middleware/request-gate.js';
 import { NO_PARAMS } from './query/read-params.js';
 import { v2Routes } from './legacy/v2/routes.js';
 import { v3Routes } from './routes/index.js';
@@ -39,15 +40,16 @@ export function createApp({ config, db, log = logToStderr, health, events }: App
 
   const v3 = express.Router();
   const state = new AppState(config, db, log, events);
-  v3.use(mountRoutes(v3Routes({ config, db, state, log, health }), db));
+  const gate = requestGate(config, state);
+  v3.use(mountRoutes(v3Routes({ config, db, state, log, health }), db, gate));
   // Unknown paths still honour (and check) `pretty`, as every /v3 response does.
   v3.use(readParamsOnce(NO_PARAMS), v3RouteNotFound(config));
   app.use('/v3', v3);
   // Legacy v2 paths: the v3 handlers where the contract matches; an unknown one is a plain 404.
-  app.use('/v2', mountRoutes(v2Routes({ config, db, state, log, health }), db));
+  app.use('/v2', mountRoutes(v2Routes({ config, db, state, log, health }), db, gate));
   // Public file URLs and the legacy upload address live outside /v3, so its 200 quirk never applies.
   app.use(mediaFileRoutes(db, state.media));
-  app.use(legacyMediaRoutes(config, state.writes, state.media));
+  app.use(legacyMediaRoutes(config, state.writes, state.media, gate));
   app.use(plainNotFound);
   app.use(errorHandler(log));
   return app;

@@ -1,5 +1,7 @@
 import path from 'node:path';
 import { ConfigError } from './errors/domain-errors.js';
+import { PLAN_LIMITS, type Plan } from './limits/plan.js';
+import type { RateLimitSettings } from './limits/rate-limits.js';
 import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './webhooks/retry.js';
 
 /** Everything the service reads from the environment, parsed once and typed. */
@@ -35,6 +37,10 @@ export interface Config {
   http: HttpServerSettings;
   /** Webhook delivery (lib/webhooks/). */
   webhooks: WebhookSettings;
+  /** Requests per minute per Bucket and credential (lib/limits/rate-limits.ts). */
+  rateLimits: RateLimitSettings;
+  /** The plan of a Bucket that sets no limit of its own (PLAN_MAX_*); null: unlimited. */
+  planDefaults: Plan;
 }
 
 export interface WebhookSettings {
@@ -122,6 +128,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxRelatedObjects: intFrom(env, 'MAX_RELATED_OBJECTS', 1000),
     http: httpServerSettings(env),
     webhooks: webhookSettings(env),
+    rateLimits: {
+      readsPerMinute: intFrom(env, 'RATE_LIMIT_READS_PER_MINUTE', 6000),
+      writesPerMinute: intFrom(env, 'RATE_LIMIT_WRITES_PER_MINUTE', 1200),
+    },
+    planDefaults: planDefaults(env),
+  };
+}
+
+/** Unset means unlimited; 0 is a limit too (none allowed). */
+function planDefaults(env: NodeJS.ProcessEnv): Plan {
+  const limit = (name: string) => (env[name] === undefined || env[name] === '' ? null : intFrom(env, name, 0));
+  const { objects, media_bytes, object_types, webhooks, requests_per_month } = PLAN_LIMITS;
+  return {
+    max_objects: limit(objects.env),
+    max_media_bytes: limit(media_bytes.env),
+    max_object_types: limit(object_types.env),
+    max_webhooks: limit(webhooks.env),
+    max_requests_per_month: limit(requests_per_month.env),
   };
 }
 

@@ -1,5 +1,7 @@
 import type { Db } from 'mongodb';
 import type { Config } from '../config.js';
+import { MonthlyRequests } from '../limits/monthly-requests.js';
+import { RateLimits } from '../limits/rate-limits.js';
 import { createMediaRuntime, type MediaRuntime } from '../media/media-runtime.js';
 import { DomainEvents } from '../services/domain-events.js';
 import type { ObjectWriteDeps } from '../services/object-writes.js';
@@ -26,12 +28,18 @@ export class AppState {
   readonly media: MediaRuntime;
   /** Where every mutation hands its domain event (sinks registered by whoever made the app). */
   readonly events: DomainEvents;
-  /** What the write services take: this app's database, validators and event seam. */
+  /** What the write services take: this app's database, validators, event seam and default plan. */
   readonly writes: ObjectWriteDeps;
+  /** Leases on the per-minute request budgets, whose counts every process shares. */
+  readonly rates: RateLimits;
+  /** Requests served per Bucket this month, gathered before they are added in the database. */
+  readonly requests: MonthlyRequests;
 
   constructor(config: Config, db: Db, log: (msg: string) => void, events?: DomainEvents) {
     this.events = events ?? new DomainEvents(config, this.types);
-    this.writes = { db, validators: this.validators, events: this.events };
+    this.writes = { db, validators: this.validators, events: this.events, plans: config.planDefaults };
+    this.rates = new RateLimits(db, config.rateLimits);
+    this.requests = new MonthlyRequests(db);
     this.reads = new ReadCache(config.cacheMaxBytes);
     this.previewSecret = new PreviewSecret(db, config.previewTokenSecret);
     this.media = createMediaRuntime(config, db, log);

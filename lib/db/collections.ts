@@ -1,4 +1,5 @@
 import type { Collection, Db, ObjectId } from 'mongodb';
+import type { StoredPlan } from '../limits/plan.js';
 import type { Metafield } from '../metafields/definition.js';
 
 /** A Bucket: the tenant every content document is keyed by. Keys are stored as SHA-256 digests. */
@@ -11,6 +12,8 @@ export interface BucketDoc {
   generation: number;
   created_at: Date;
   modified_at: Date;
+  /** Limits set by `bucketctl set-plan` (lib/limits/plan.ts); what it leaves out follows PLAN_MAX_*. */
+  plan?: StoredPlan;
 }
 
 export function bucketsCollection(db: Db): Collection<BucketDoc> {
@@ -26,6 +29,8 @@ export const BUCKET_SCOPED_COLLECTIONS = [
   'media',
   'webhooks',
   'webhook_deliveries',
+  'bucket_usage',
+  'bucket_requests',
 ];
 
 export interface ObjectTypeDoc {

@@ -26,6 +26,10 @@ export const ERROR_CODES = {
     description: 'A legacy route that keeps Objects was asked to delete an Object type that still has some.',
   },
   unauthorized: { status: 401, description: 'The key or token is missing, wrong or expired.' },
+  plan_limit_reached: {
+    status: 402,
+    description: "A limit of the Bucket's plan is reached (the message names it); upgrade the plan.",
+  },
   not_found: { status: 404, description: 'The addressed resource does not exist (no more specific code applies).' },
   bucket_not_found: { status: 404, description: 'No Bucket has the slug in the path.' },
   object_not_found: { status: 404, description: 'No Object of the Bucket has the id in the path.' },
@@ -58,6 +62,10 @@ export const ERROR_CODES = {
   rate_limited: {
     status: 429,
     description: 'Too many requests of this kind from this client at once; retry after Retry-After seconds.',
+  },
+  rate_limit_exceeded: {
+    status: 429,
+    description: 'The reads or writes per minute of this credential are used up; retry after `Retry-After`.',
   },
   headers_too_large: {
     status: 431,

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { projectRoot } from '../project-root.js';
 import { v2MirroredPaths } from '../legacy/v2/openapi.js';
 import { loadSchemas } from '../schemas.js';
+import { addGateAnswers } from './gate-answers.js';
 
 /** Bare-name references (Ajv's form) become component references (OpenAPI's form). */
 function toComponentRefs(node: unknown): unknown {
@@ -52,7 +53,9 @@ function legacyServed(paths: Record<string, unknown>, serverUrl: string): Record
 export function openApiDocument(serverUrl: string): Record<string, unknown> {
   const base = readJson(path.join(projectRoot, 'openapi', 'openapi.json'));
   const paths = loadPaths();
-  base.paths = legacyServed({ ...paths, ...v2MirroredPaths(paths) }, serverUrl);
+  const all = { ...paths, ...v2MirroredPaths(paths) };
+  addGateAnswers(all);
+  base.paths = legacyServed(all, serverUrl);
   base.webhooks = readJson(path.join(projectRoot, 'openapi', 'webhooks.json'));
   const schemas: Record<string, unknown> = {};
   for (const s of loadSchemas()) schemas[s.$id] = toComponentRefs(s);

@@ -9,6 +9,7 @@ import { objectTypeRoutes } from './object-types.js';
 import { objectRoutes } from './objects.js';
 import { revisionRoutes } from './revisions.js';
 import type { RouteDef } from './route-table.js';
+import { usageRoutes } from './usage.js';
 import { webhookRoutes } from './webhooks.js';
 import type { HealthView } from '../db/db-health.js';
 
@@ -34,5 +35,6 @@ export function v3Routes({ config, db, state, log, health }: RouteDeps): RouteDe
     ...revisionRoutes(config, db, state),
     ...mediaRoutes(config, state),
     ...webhookRoutes(config, db),
+    ...usageRoutes(config, state),
   ];
 }

@@ -63,11 +63,16 @@ export function uploadHandlers(config: Config, writes: EventDeps, media: MediaRu
   ];
 }
 
-/** `POST /v1/:slug/media`: earlier clients' upload address, answered exactly like v3's. */
-export function legacyMediaRoutes(config: Config, writes: EventDeps, media: MediaRuntime): Router {
+/** `POST /v1/:slug/media`: earlier clients' upload address, answered exactly like v3's (`gate` included). */
+export function legacyMediaRoutes(
+  config: Config,
+  writes: EventDeps,
+  media: MediaRuntime,
+  gate: RequestHandler,
+): Router {
   const router = Router();
   const upload = uploadHandlers(config, writes, media);
-  router.post('/v1/:slug/media', readParamsOnce(NO_PARAMS), loadBucket(writes.db), ...upload);
+  router.post('/v1/:slug/media', readParamsOnce(NO_PARAMS), loadBucket(writes.db), gate, ...upload);
   return router;
 }
 

@@ -30,13 +30,14 @@ export function route(
 
 /**
  * Parameters are read first (so every response, a missing Bucket's 404 included, honours
- * `pretty`), then bucket-scoped paths load their Bucket, once, before authentication.
+ * `pretty`), then bucket-scoped paths load their Bucket, once, and pass `gate` (request budgets,
+ * lib/middleware/request-gate.ts) before authentication.
  */
-export function mountRoutes(defs: RouteDef[], db: Db): Router {
+export function mountRoutes(defs: RouteDef[], db: Db, gate: RequestHandler): Router {
   const router = Router();
   const withBucket = loadBucket(db);
   for (const def of defs) {
-    const scoped = def.path.startsWith('/buckets/:slug') ? [withBucket, ...def.handlers] : def.handlers;
+    const scoped = def.path.startsWith('/buckets/:slug') ? [withBucket, gate, ...def.handlers] : def.handlers;
     router[def.method](def.path, readParamsOnce(def.params), ...scoped);
   }
   return router;

@@ -41,7 +41,7 @@ export function webhookRoutes(config: Config, db: Db): RouteDef[] {
       sendJson(res, 200, { webhooks: all.map((w) => renderWebhook(w)), total: all.length });
     }),
     route('post', base, NO_PARAMS, body, requireWrite, noStore, async (req, res) => {
-      const created = await createWebhook(db, bucketOf(res), req.body);
+      const created = await createWebhook(db, bucketOf(res), req.body, config.planDefaults);
       sendJson(res, 200, { webhook: renderWebhook(created, true) });
     }),
     route('get', one, NO_PARAMS, requireWrite, noStore, async (req, res) => {

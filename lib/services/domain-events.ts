@@ -2,6 +2,7 @@ import type { Db } from 'mongodb';
 import type { Config } from '../config.js';
 import { bucketsCollection, type BucketDoc, type ObjectDoc, type ObjectTypeDoc } from '../db/collections.js';
 import type { MediaDoc } from '../db/media-collection.js';
+import type { Plan } from '../limits/plan.js';
 import { renderMedia, type ApiMedia } from '../serializers/media.js';
 import { renderObject, type ApiObject } from '../serializers/object.js';
 import { renderObjectType, type ApiObjectType } from '../serializers/object-type.js';
@@ -113,6 +114,8 @@ export class DomainEvents {
 export interface EventDeps {
   db: Db;
   events: DomainEvents;
+  /** The plan of Buckets that set no limit of their own (config PLAN_MAX_*); absent: unlimited. */
+  plans?: Plan;
 }
 
 /**

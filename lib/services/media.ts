@@ -3,6 +3,7 @@ import type { BucketDoc } from '../db/collections.js';
 import { mediaCollection, type MediaDoc } from '../db/media-collection.js';
 import { BadRequestError } from '../errors/http-errors.js';
 import { notFound } from '../errors/not-found.js';
+import { countRemoval, ensureUsage, reserve } from '../limits/usage-counters.js';
 import { removeOriginal, removeVariantsOf } from '../media/file-store.js';
 import type { StoredUpload } from '../media/gridfs-storage.js';
 import { metadataProblems, type UploadFields } from '../media/upload-fields.js';
@@ -42,7 +43,13 @@ export async function createMedia(
     created_at: now,
     modified_at: now,
   };
-  await mediaCollection(deps.db).insertOne(doc);
+  const slot = await reserve(deps.db, bucket, deps.plans, 'media_bytes', stored.size);
+  try {
+    await mediaCollection(deps.db).insertOne(doc);
+    slot.keep();
+  } finally {
+    await slot.settle();
+  }
   await finishChange(deps, bucket, { type: 'media.created', doc });
   return doc;
 }
@@ -87,8 +94,11 @@ export async function updateMedia(deps: EventDeps, bucket: BucketDoc, id: string
  */
 export async function deleteMedia(deps: EventDeps, bucket: BucketDoc, id: string, notify: boolean): Promise<void> {
   const { db } = deps;
-  const doc = await mediaCollection(db).findOneAndDelete({ _id: mediaId(bucket, id), bucket_id: bucket._id });
+  const _id = mediaId(bucket, id);
+  await ensureUsage(db, bucket._id);
+  const doc = await mediaCollection(db).findOneAndDelete({ _id, bucket_id: bucket._id });
   if (!doc) throw notFound('media', id, bucket.slug);
+  await countRemoval(db, bucket._id, 'media_bytes', doc.size);
   await finishChange(deps, bucket, { type: 'media.deleted', doc }, notify);
   await removeOriginal(db, doc.file_id);
   await removeVariantsOf(db, doc._id);

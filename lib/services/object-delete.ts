@@ -7,6 +7,7 @@ import {
   type ObjectDoc,
 } from '../db/collections.js';
 import { notFound } from '../errors/not-found.js';
+import { countRemoval, ensureUsage } from '../limits/usage-counters.js';
 import { finishWrite, type DomainEvent, type EventDeps } from './domain-events.js';
 import { getObject, parseObjectId } from './objects.js';
 import { clearPending, pendingWritesCollection, repairObject } from './pending-writes.js';
@@ -36,8 +37,10 @@ async function deleteObjects(deps: EventDeps, bucket: BucketDoc, docs: ObjectDoc
   }));
   const markerIds = Object.values((await pendingWritesCollection(db).insertMany(markers)).insertedIds);
   const ids: ObjectId[] = docs.map((d) => d._id);
+  await ensureUsage(db, bucket._id);
   const { deletedCount } = await objectsCollection(db).deleteMany({ _id: { $in: ids }, bucket_id: bucket._id });
   if (deletedCount > 0) {
+    await countRemoval(db, bucket._id, 'objects', deletedCount);
     await publishedObjectsCollection(db).deleteMany({ _id: { $in: ids }, bucket_id: bucket._id });
     await revisionsCollection(db).deleteMany({ object_id: { $in: ids }, bucket_id: bucket._id });
     await finishWrite(deps, bucket._id, events);

@@ -12,6 +12,7 @@ import { SlugTakenError } from '../errors/domain-errors.js';
 import { BadRequestError, ValidationErrors } from '../errors/http-errors.js';
 import { isDuplicateKey } from '../errors/mongo-errors.js';
 import { notFound } from '../errors/not-found.js';
+import { countRemoval, ensureUsage, reserve } from '../limits/usage-counters.js';
 import type { ObjectTypeCreate } from '../types/bodies.generated.js';
 import { assertValid } from '../validation/ajv-messages.js';
 import { checkMetafieldDefinitions } from '../validation/metafield-definitions.js';
@@ -77,13 +78,14 @@ export async function createObjectType(deps: EventDeps, bucket: BucketDoc, input
   const { db } = deps;
   return withTypeWriteLease(db, bucket._id, async (lease) => {
     await finishPendingRenames(db, bucket._id, lease);
-    const doc = await insertObjectType(db, bucket, input);
+    const doc = await insertObjectType(deps, bucket, input);
     await finishChange(deps, bucket, { type: 'object_type.created', doc });
     return doc;
   });
 }
 
-async function insertObjectType(db: Db, bucket: BucketDoc, input: ObjectTypeCreate): Promise<ObjectTypeDoc> {
+async function insertObjectType(deps: EventDeps, bucket: BucketDoc, input: ObjectTypeCreate): Promise<ObjectTypeDoc> {
+  const { db } = deps;
   const existing = await typeSlugs(db, bucket);
   const base = input.slug ?? slugify(input.title, 'object-type');
   const fields = {
@@ -99,6 +101,7 @@ async function insertObjectType(db: Db, bucket: BucketDoc, input: ObjectTypeCrea
     .sort({ order: -1 })
     .limit(1)
     .next();
+  const slot = await reserve(db, bucket, deps.plans, 'object_types', 1);
   const doc = await insertWithUniqueSlug({
     base,
     explicit: input.slug !== undefined,
@@ -126,9 +129,10 @@ async function insertObjectType(db: Db, bucket: BucketDoc, input: ObjectTypeCrea
         modified_at: now,
       };
       await objectTypesCollection(db).insertOne(d);
+      slot.keep();
       return d;
     },
-  });
+  }).finally(() => slot.settle());
   await ensureSortableIndexes(db, sortableKeys(doc));
   return doc;
 }
@@ -261,7 +265,9 @@ export async function deleteObjectType(
       await coll.deleteMany({ bucket_id: bucket._id, type: current.slug });
     }
     const event = notify ? [await deps.events.describe(db, bucket, { type: 'object_type.deleted', doc: current })] : [];
-    await objectTypesCollection(db).deleteOne({ _id: current._id });
+    await ensureUsage(db, bucket._id);
+    const { deletedCount } = await objectTypesCollection(db).deleteOne({ _id: current._id });
+    await countRemoval(db, bucket._id, 'object_types', deletedCount);
     await finishWrite(deps, bucket._id, event);
   });
 }

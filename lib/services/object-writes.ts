@@ -5,6 +5,7 @@ import { BadRequestError } from '../errors/http-errors.js';
 import { isDuplicateKey } from '../errors/mongo-errors.js';
 import { collectRefs } from '../serializers/metadata.js';
 import type { ObjectCreate, ObjectPatch } from '../types/bodies.generated.js';
+import { reserve } from '../limits/usage-counters.js';
 import { assertValid } from '../validation/ajv-messages.js';
 import type { MetadataValidators } from '../validation/metadata-schema.js';
 import type { EventDeps } from './domain-events.js';
@@ -86,6 +87,8 @@ export async function createObject(
   const metadata = await prepareMetadata(db, validators, bucket, type, input.metadata, null);
   const status = publishAt ? 'draft' : (input.status ?? 'published');
   const objects = objectsCollection(db);
+  // The plan's slot is taken before anything is written, and given back unless the commit happened.
+  const slot = await reserve(db, bucket, deps.plans, 'objects', 1);
   // Step order and why: see pending-writes.ts.
   const objectId = new ObjectId();
   const commit = () =>
@@ -121,6 +124,7 @@ export async function createObject(
         if (key !== undefined) d.singleton_key = key;
         try {
           await objects.insertOne(d);
+          slot.keep();
         } catch (err) {
           // Not a duplicate key to the slug retry: another create took the singleton's place.
           throw singletonRace(err, type, locale) ?? err;
@@ -129,16 +133,20 @@ export async function createObject(
       },
     });
   const reason = 'create';
-  return (
-    await writeVersion(deps, {
-      objectId,
-      bucketId: bucket._id,
-      at: now,
-      reason,
-      commit,
-      ...(notify !== undefined && { notify }),
-    })
-  ).doc;
+  try {
+    return (
+      await writeVersion(deps, {
+        objectId,
+        bucketId: bucket._id,
+        at: now,
+        reason,
+        commit,
+        ...(notify !== undefined && { notify }),
+      })
+    ).doc;
+  } finally {
+    await slot.settle();
+  }
 }
 
 /**

@@ -2,6 +2,8 @@ import { ObjectId, type Db } from 'mongodb';
 import type { BucketDoc } from '../db/collections.js';
 import { BadRequestError } from '../errors/http-errors.js';
 import { notFound } from '../errors/not-found.js';
+import type { Plan } from '../limits/plan.js';
+import { countRemoval, ensureUsage, reserve } from '../limits/usage-counters.js';
 import { parseProps } from '../query/props.js';
 import type { WebhookPatch } from '../types/bodies.generated.js';
 import { objectIdFromHex } from '../util/object-id.js';
@@ -40,7 +42,8 @@ function storedFields(input: WebhookPatch): Partial<WebhookDoc> {
   return out;
 }
 
-export async function createWebhook(db: Db, bucket: BucketDoc, input: unknown): Promise<WebhookDoc> {
+/** `plans`: the plan of Buckets that set no limit of their own (config PLAN_MAX_*); absent: unlimited. */
+export async function createWebhook(db: Db, bucket: BucketDoc, input: unknown, plans?: Plan): Promise<WebhookDoc> {
   assertWebhookCreate(input);
   const webhooks = webhooksCollection(db);
   if ((await webhooks.countDocuments({ bucket_id: bucket._id })) >= MAX_WEBHOOKS_PER_BUCKET) {
@@ -67,7 +70,13 @@ export async function createWebhook(db: Db, bucket: BucketDoc, input: unknown): 
     modified_at: now,
     ...storedFields(input),
   };
-  await webhooks.insertOne(doc);
+  const slot = await reserve(db, bucket, plans, 'webhooks', 1);
+  try {
+    await webhooks.insertOne(doc);
+    slot.keep();
+  } finally {
+    await slot.settle();
+  }
   return doc;
 }
 
@@ -105,7 +114,9 @@ export function rotateSecret(db: Db, bucket: BucketDoc, id: string): Promise<Web
 /** The webhook and its delivery log; deliveries not yet sent are dropped with it. */
 export async function deleteWebhook(db: Db, bucket: BucketDoc, id: string): Promise<void> {
   const _id = webhookId(bucket, id);
+  await ensureUsage(db, bucket._id);
   const { deletedCount } = await webhooksCollection(db).deleteOne({ _id, bucket_id: bucket._id });
   if (deletedCount === 0) throw notFound('webhook', id, bucket.slug);
+  await countRemoval(db, bucket._id, 'webhooks', deletedCount);
   await deliveriesCollection(db).deleteMany({ webhook_id: _id });
 }

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { MongoClient, type CommandStartedEvent } from 'mongodb';
 import { createApp } from '../../lib/app.js';
 import { loadConfig } from '../../lib/config.js';
+import { isGateCommand } from '../support/command-operators.js';
 
 export interface TripCount {
   status: number;
@@ -40,6 +41,8 @@ export async function countRoundTrips(
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   let seen: string[] | null = null;
   client.on('commandStarted', (e: CommandStartedEvent) => {
+    // A budget claim or monthly flush lands on whichever request is in flight; it is not that read's cost.
+    if (isGateCommand(e)) return;
     const target = e.command[e.commandName];
     seen?.push(typeof target === 'string' ? `${e.commandName} ${target}` : e.commandName);
   });

@@ -18,6 +18,7 @@ import { seed, BUCKET_SLUG, QUERIED_GENRE } from './seed.js';
 import { startServer, type ServerHandle } from './server-handle.js';
 import { benchWebhookDrain, printDrain } from './webhook-drain.js';
 import { benchWriteCost, printWriteCost } from './webhook-write-cost.js';
+import { benchRateLimitCost, printRateLimitCost } from './rate-limit-cost.js';
 
 /*
  * Read-path benchmark: the service against a hand-written Express + driver handler, on one
@@ -29,8 +30,9 @@ import { benchWriteCost, printWriteCost } from './webhook-write-cost.js';
  *   up for a while as it compiles, which would otherwise favour whatever runs last).
  *   MONGODB_URI=... uses that server (the BENCH_DB_NAME database is dropped and reseeded).
  *   BENCH_CPU_PROF=<dir> writes a CPU profile of each server child.
- * Then the webhook delivery scenario (webhook-drain.ts; `npm run bench:webhooks` runs it alone) and
- * what recording events costs a create (webhook-write-cost.ts).
+ * Then the webhook delivery scenario (webhook-drain.ts; `npm run bench:webhooks` runs it alone),
+ * what recording events costs a create (webhook-write-cost.ts) and what the rate limiter costs a
+ * cached read (rate-limit-cost.ts; `npm run bench:ratelimit` runs it alone).
  */
 
 function intEnv(name: string, fallback: number, min = 1): number {
@@ -206,6 +208,7 @@ async function main(): Promise<void> {
     for (const c of children.splice(0)) await c.stop();
     printDrain(await benchWebhookDrain(engine.uri));
     printWriteCost(await benchWriteCost(engine.uri));
+    printRateLimitCost(await benchRateLimitCost(engine.uri));
     console.log(`Total time ${seconds(Date.now() - started)}`);
   } finally {
     for (const c of children) await c.stop();

@@ -62,7 +62,12 @@ export async function benchWriteCost(uri: string, rounds = 5, perRound = 100): P
     const bucket = (await findBucketBySlug(db, 'cost'))!;
     // Never reached: no worker runs, so each create only pays for queueing its delivery.
     await createWebhook(db, bucket, { endpoint: 'http://127.0.0.1:9/hook', events: ['object.created'] });
-    const config = loadConfig({ SCHEDULER_INTERVAL_MS: '0', WEBHOOK_ALLOW_PRIVATE: 'true' });
+    // Over a thousand creates in well under a minute: the write budget would refuse them.
+    const config = loadConfig({
+      SCHEDULER_INTERVAL_MS: '0',
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+      RATE_LIMIT_WRITES_PER_MINUTE: '0',
+    });
     const quiet = () => undefined;
     const withOutbox = createApp({ config, db, log: quiet });
     const without = createApp({ config, db, log: quiet, events: new DomainEvents(config, undefined, false) });

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import type { CommandStartedEvent } from 'mongodb';
 import { bucketClient } from '../support/client.js';
+import { isGateCommand } from '../support/command-operators.js';
 import { freshHarness, type Harness } from '../support/harness.js';
 
 describe('depth: relationship expansion', () => {
@@ -116,7 +118,9 @@ describe('depth: relationship expansion', () => {
   it('resolves a depth=2 page in three round trips: Bucket, page with relations, count', async () => {
     const commands: string[] = [];
     const client = h.client;
-    const listener = (e: { commandName: string }) => commands.push(e.commandName);
+    const listener = (e: CommandStartedEvent) => {
+      if (!isGateCommand(e)) commands.push(e.commandName);
+    };
     client.on('commandStarted', listener);
     try {
       await api.get(`/objects?query=${encodeURIComponent('{"type":"nodes"}')}&depth=2&useCache=false`).expect(200);

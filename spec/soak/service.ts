@@ -22,6 +22,9 @@ export const DB_NAME = process.env.DB_NAME || 'content_api';
 /** The env of every process the soak starts: the embedded engine of DATA_DIR, never the shell's MONGODB_URI. */
 function serviceEnv(e: ServiceEnv): NodeJS.ProcessEnv {
   return {
+    // Workers at full speed would spend the per-minute budgets; the soak tests durability, not limits.
+    RATE_LIMIT_READS_PER_MINUTE: '0',
+    RATE_LIMIT_WRITES_PER_MINUTE: '0',
     ...process.env,
     MONGODB_URI: '',
     DATA_DIR: e.dataDir,

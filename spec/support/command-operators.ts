@@ -1,4 +1,6 @@
 import type { CommandStartedEvent, MongoClient } from 'mongodb';
+import { REQUEST_COUNTS_COLLECTION } from '../../lib/limits/monthly-requests.js';
+import { RATE_LIMITS_COLLECTION } from '../../lib/limits/rate-limits.js';
 import { OPERATORS } from '../../lib/query/operators.js';
 
 /** What the query language itself may write: the Mongo name of every entry of the operator table. */
@@ -87,7 +89,17 @@ export interface CommandLog {
   stop(): void;
 }
 
-/** Watches every command the (monitoring) client sends until stop(). */
+const GATE_COLLECTIONS = new Set([RATE_LIMITS_COLLECTION, REQUEST_COUNTS_COLLECTION]);
+
+/**
+ * The request gate's bookkeeping (lib/middleware/request-gate.ts): a claim of a block of the
+ * per-minute budget or the monthly count's flush, sent beside some requests, not by what they read.
+ */
+export function isGateCommand(event: CommandStartedEvent): boolean {
+  return GATE_COLLECTIONS.has(String(event.command[event.commandName]));
+}
+
+/** Watches every command the (monitoring) client sends until stop(), the request gate's aside. */
 export function watchOperators(client: MongoClient): CommandLog {
   const log: CommandLog = {
     counts: new Map(),
@@ -96,6 +108,7 @@ export function watchOperators(client: MongoClient): CommandLog {
     stop: () => client.off('commandStarted', listener),
   };
   const listener = (event: CommandStartedEvent): void => {
+    if (isGateCommand(event)) return;
     log.counts.set(event.commandName, (log.counts.get(event.commandName) ?? 0) + 1);
     for (const op of operatorsIn(event.command)) {
       log.seen.add(op);

@@ -1,0 +1,31 @@
+import type { Request } from 'express';
+import type { BucketDoc } from '../db/collections.js';
+import { clientOfAddress } from '../http/connection-limits.js';
+import { bearerKey } from '../middleware/authenticate.js';
+import { keyMatches } from '../services/keys.js';
+import type { RequestKind } from './rate-limits.js';
+
+export interface Credential {
+  /** Whose per-minute budget the request spends. */
+  budgetKey: string;
+  /** A key of the Bucket was presented, or the Bucket needs none for this kind of request. */
+  entitled: boolean;
+}
+
+/**
+ * The credential a request presents to its Bucket. A key counts as itself only when it is one of
+ * the Bucket's keys; anything else (no key, a wrong key, a write key sent only in a legacy body,
+ * which is not read yet) spends the budget of the client's address, so made-up keys cannot buy
+ * fresh budgets. There are no account tokens to tell apart.
+ */
+export function credentialOf(req: Request, bucket: BucketDoc, kind: RequestKind): Credential {
+  const id = bucket._id.toHexString();
+  const readKeyParam: unknown = req.query.read_key;
+  const presented = [bearerKey(req), typeof readKeyParam === 'string' ? readKeyParam : undefined];
+  if (presented.some((k) => keyMatches(k, bucket.write_key_hash)))
+    return { budgetKey: `${id}:write-key`, entitled: true };
+  if (presented.some((k) => keyMatches(k, bucket.read_key_hash)))
+    return { budgetKey: `${id}:read-key`, entitled: kind === 'read' };
+  const open = (kind === 'read' ? bucket.read_key_hash : bucket.write_key_hash) === null;
+  return { budgetKey: `${id}:ip:${clientOfAddress(req.ip ?? req.socket.remoteAddress ?? 'unknown')}`, entitled: open };
+}

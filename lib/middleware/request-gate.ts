@@ -1,0 +1,44 @@
+import type { RequestHandler, Response } from 'express';
+import type { AppState } from '../cache/app-state.js';
+import type { Config } from '../config.js';
+import { planLimitReached, rateLimitExceeded } from '../errors/limit-errors.js';
+import { credentialOf } from '../limits/credential.js';
+import type { Admission } from '../limits/leased-budget.js';
+import { effectivePlan, monthOf } from '../limits/plan.js';
+import { bucketOf } from './load-bucket.js';
+
+/** The RateLimit-* fields (IETF httpapi draft): the budget, what is left of it, seconds until it is whole again. */
+function setRateLimitHeaders(res: Response, admission: Admission): number {
+  const resetSeconds = Math.max(0, Math.ceil((admission.resetAt - Date.now()) / 1000));
+  res.set({
+    'RateLimit-Limit': String(admission.limit),
+    'RateLimit-Remaining': String(admission.remaining),
+    'RateLimit-Reset': String(resetSeconds),
+  });
+  return resetSeconds;
+}
+
+/**
+ * Runs on every Bucket route right after the Bucket is loaded, before authentication, the body
+ * and the read cache, so a refused request costs neither: 429 when the credential's reads or
+ * writes of the minute are used, 402 when the Bucket's requests of the month are. A request
+ * refused with 429 is not counted against the month, nor is one without the key the Bucket
+ * needs for it (strangers cannot use up a Bucket's month; they are refused 402 like anyone).
+ */
+export function requestGate(config: Config, { rates, requests }: Pick<AppState, 'rates' | 'requests'>): RequestHandler {
+  return async (req, res, next) => {
+    const bucket = bucketOf(res);
+    const kind = req.method === 'GET' || req.method === 'HEAD' ? 'read' : 'write';
+    const credential = credentialOf(req, bucket, kind);
+    const admission = await rates.admit(kind, credential.budgetKey);
+    if (admission) {
+      const resetSeconds = setRateLimitHeaders(res, admission);
+      if (!admission.allowed) throw rateLimitExceeded(bucket.slug, kind, admission.limit, Math.max(1, resetSeconds));
+    }
+    const monthly = effectivePlan(bucket.plan, config.planDefaults).max_requests_per_month;
+    if (!(await requests.admit(bucket._id, monthly, credential.entitled)) && monthly !== null) {
+      throw planLimitReached(bucket.slug, 'requests_per_month', monthly, `all were used in ${monthOf(new Date())}`);
+    }
+    next();
+  };
+}
