@@ -117,6 +117,16 @@ describe('rate limits: requests per minute per Bucket and credential (429)', () 
     assert.equal((await send().expect(429)).body.code, 'rate_limit_exceeded');
   });
 
+  it('spends the same budget on the v2 routes as on their v3 twins', async () => {
+    const keys = await h.bucket('twins');
+    const api = bucketClient(h.app, keys);
+    for (let i = 0; i < 3; i++) await api.get('/object-types').expect(200);
+    const v2 = (n: number) => request(h.app).get(`/v2/buckets/twins/object-types?read_key=${keys.read_key}`).expect(n);
+    assert.equal(limitHeaders(await v2(200)).remaining, 1);
+    await v2(200);
+    assert.equal((await v2(429)).body.code, 'rate_limit_exceeded');
+  });
+
   it('leaves /v3/status, /v3/openapi.json and unknown Buckets alone', async () => {
     for (let i = 0; i < 8; i++) {
       const status = await request(h.app).get('/v3/status').expect(200);
