@@ -1,6 +1,7 @@
 import express, { type Express } from 'express';
 import type { Db } from 'mongodb';
 import { AppState } from './cache/app-state.js';
+import { v1Router } from './legacy/v1/index.js';
 import type { Config } from './config.js';
 import type { HealthView } from './db/db-health.js';
 import { errorHandler } from './http/error-handler.js';
@@ -45,6 +46,7 @@ export function createApp({ config, db, log = logToStderr, health, events }: App
   // Public file URLs and the legacy upload address live outside /v3, so its 200 quirk never applies.
   app.use(mediaFileRoutes(db, state.media));
   app.use(legacyMediaRoutes(config, state.writes, state.media));
+  app.use('/v1', v1Router(config, db, state));
   app.use(plainNotFound);
   app.use(errorHandler(log));
   return app;

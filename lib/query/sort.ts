@@ -6,7 +6,8 @@ type SortField = [storagePath: string, SortDirection];
 /** `fields` is never empty, so callers may read the leading field's direction. */
 export type SortSpec = { random: true } | { random: false; fields: [SortField, ...SortField[]] };
 
-export type SortTarget = 'objects' | 'media' | 'revisions';
+/** `legacy-media`: v1/v2 media lists, which also sort by size. */
+export type SortTarget = 'objects' | 'media' | 'legacy-media' | 'revisions';
 
 export interface SortContext {
   /** Keys of the queried type's Metafields marked sortable (without `metadata.`). */
@@ -24,6 +25,7 @@ interface TargetRules {
 const RULES: Record<SortTarget, TargetRules> = {
   objects: { fields: ['created_at', 'modified_at', 'order'], random: true, metadata: true, fallback: '-order' },
   media: { fields: ['created_at', 'modified_at'], random: true, metadata: false, fallback: '-created_at' },
+  'legacy-media': { fields: ['created_at', 'size'], random: true, metadata: false, fallback: '-created_at' },
   revisions: { fields: ['created_at'], random: false, metadata: false, fallback: '-created_at' },
 };
 

@@ -33,7 +33,9 @@ const MEDIA_FIELDS: ReadonlyMap<string, FieldInfo> = new Map<string, FieldInfo>(
 export const MEDIA_FILTER_CONTEXT: FilterContext = { fields: MEDIA_FIELDS };
 
 /** The media list parameters, already read (see query/read-params.ts). */
-export type MediaListQuery = Pick<ParamValues, 'query' | 'sort' | 'props' | 'limit' | 'skip' | 'after'>;
+export type MediaListQuery = Pick<ParamValues, 'query' | 'sort' | 'props' | 'limit' | 'skip' | 'after'> & {
+  sortTarget?: 'media' | 'legacy-media';
+};
 
 /**
  * User metadata is the one part of a record that can be large; a list whose props do not ask
@@ -57,7 +59,7 @@ export async function listMedia(
   maxBytes: number,
 ): Promise<{ docs: ReadMedia[]; total: number }> {
   const translated = compileFilter(q.query, MEDIA_FILTER_CONTEXT) as Filter<MediaDoc>;
-  const sort = parseSort(q.sort, { sortableKeys: new Set(), allowed: 'media' });
+  const sort = parseSort(q.sort, { sortableKeys: new Set(), allowed: q.sortTarget ?? 'media' });
   const base: Filter<MediaDoc> = { bucket_id: bucket._id };
   const match: Filter<MediaDoc> = Object.keys(translated).length > 0 ? { $and: [base, translated] } : base;
   const media = mediaCollection(db);

@@ -1,0 +1,34 @@
+import { Router, type RequestHandler } from 'express';
+import type { Db } from 'mongodb';
+import { loadBucket } from '../../middleware/load-bucket.js';
+import { readParamsOnce } from '../../middleware/read-params.js';
+import type { ParamName, ParamSet } from '../../query/read-params.js';
+
+/** v1 edits with PUT, which v3 never does. */
+export type V1Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** A v1 route as data, so the OpenAPI test can check it against the document in both directions. */
+export interface V1Route {
+  method: V1Method;
+  /** Express path relative to /v1; every v1 path starts with the Bucket slug. */
+  path: string;
+  /** The v3-shared parameters read first (read_key, paging, pretty); v1-only ones: list-params.ts. */
+  params: ParamSet<ParamName>;
+  handlers: RequestHandler[];
+}
+
+export function v1Route(
+  method: V1Method,
+  path: string,
+  params: ParamSet<ParamName>,
+  ...handlers: RequestHandler[]
+): V1Route {
+  return { method, path, params, handlers };
+}
+
+export function mountV1(defs: V1Route[], db: Db): Router {
+  const router = Router();
+  const withBucket = loadBucket(db);
+  for (const def of defs) router[def.method](def.path, readParamsOnce(def.params), withBucket, ...def.handlers);
+  return router;
+}
