@@ -4,6 +4,7 @@ import request from 'supertest';
 import { AppState } from '../../lib/cache/app-state.js';
 import { queryName } from '../../lib/query/read-params.js';
 import { v3Routes } from '../../lib/routes/index.js';
+import { v1Routes } from '../../lib/legacy/v1/index.js';
 import { freshHarness, type Harness } from '../support/harness.js';
 
 /** The parts of the document these tests read (a type alias, so the validator takes it as a record). */
@@ -46,12 +47,28 @@ describe('GET /v3/openapi.json', () => {
     assert.deepEqual(missing, []);
   });
 
+  const legacyV1 = () => v1Routes(h.config, h.db, new AppState(h.config, h.db, () => {}));
+
+  it('describes every legacy v1 route, tagged legacy-v1, deprecated, addressed from the server root', () => {
+    const wrong = legacyV1()
+      .map((r) => ({
+        r,
+        op: doc.paths[openApiPath(`/v1${r.path}`)]?.[r.method] as { tags?: string[]; deprecated?: boolean },
+      }))
+      .filter(({ op }) => op?.tags?.[0] !== 'legacy-v1' || op.deprecated !== true)
+      .map(({ r }) => `${r.method.toUpperCase()} /v1${r.path}`);
+    assert.deepEqual(wrong, []);
+    const servers = doc.paths['/v1/{slug}/objects']?.servers as { url: string }[] | undefined;
+    assert.ok(servers?.[0] && !servers[0].url.endsWith('/v3'));
+  });
+
   it('describes no route the app does not serve', () => {
     const served = new Set(
       v3Routes({ config: h.config, db: h.db, state: new AppState(h.config, h.db, () => {}), log: () => {} }).map(
         (r) => `${r.method} ${openApiPath(r.path)}`,
       ),
     );
+    for (const r of legacyV1()) served.add(`${r.method} ${openApiPath(`/v1${r.path}`)}`);
     const extra: string[] = [];
     for (const [p, ops] of Object.entries(doc.paths)) {
       for (const m of Object.keys(ops)) if (m !== 'parameters' && !served.has(`${m} ${p}`)) extra.push(`${m} ${p}`);
