@@ -10,7 +10,6 @@ import { plainNotFound, v3RouteNotFound } from './http/route-not-found.js';
 import { readParamsOnce } from './middleware/read-params.js';
 import { NO_PARAMS } from './query/read-params.js';
 import { v3Routes } from './routes/index.js';
-import { legacyMediaRoutes } from './routes/media.js';
 import { mediaFileRoutes } from './routes/media-files.js';
 import { mountRoutes } from './routes/route-table.js';
 import type { DomainEvents } from './services/domain-events.js';
@@ -45,8 +44,7 @@ export function createApp({ config, db, log = logToStderr, health, events }: App
   app.use('/v3', v3);
   // Public file URLs and the legacy upload address live outside /v3, so its 200 quirk never applies.
   app.use(mediaFileRoutes(db, state.media));
-  app.use(legacyMediaRoutes(config, state.writes, state.media));
-  app.use('/v1', v1Router(config, db, state));
+  app.use('/v1', v1Router({ config, db, state, log }));
   app.use(plainNotFound);
   app.use(errorHandler(log));
   return app;

@@ -21,17 +21,25 @@ function readJson(file: string): Record<string, unknown> {
 }
 
 /** Path items live one file per resource in openapi/paths/, so resources are described apart. */
-function loadPaths(): Record<string, Record<string, unknown>> {
+function loadPaths(): Record<string, unknown> {
   const dir = path.join(projectRoot, 'openapi', 'paths');
-  const paths: Record<string, Record<string, unknown>> = {};
+  const paths: Record<string, unknown> = {};
   for (const file of fs
     .readdirSync(dir)
     .filter((f) => f.endsWith('.json'))
     .sort()) {
     for (const [p, item] of Object.entries(readJson(path.join(dir, file)))) {
       if (p in paths) throw new Error(`openapi/paths/${file}: path ${p} is already described in another file`);
-      paths[p] = item as Record<string, unknown>;
+      paths[p] = item;
     }
+  }
+  return paths;
+}
+
+/** Legacy paths carry their version segment, so they are served from the origin, not from /v3. */
+function legacyServed(paths: Record<string, unknown>, serverUrl: string): Record<string, unknown> {
+  for (const [p, item] of Object.entries(paths)) {
+    if (/^\/v[12]\//.test(p)) paths[p] = { servers: [{ url: serverUrl }], ...(item as object) };
   }
   return paths;
 }
@@ -42,15 +50,11 @@ function loadPaths(): Record<string, Record<string, unknown>> {
  */
 export function openApiDocument(serverUrl: string): Record<string, unknown> {
   const base = readJson(path.join(projectRoot, 'openapi', 'openapi.json'));
-  base.paths = loadPaths();
+  base.paths = legacyServed(loadPaths(), serverUrl);
   base.webhooks = readJson(path.join(projectRoot, 'openapi', 'webhooks.json'));
   const schemas: Record<string, unknown> = {};
   for (const s of loadSchemas()) schemas[s.$id] = toComponentRefs(s);
   const components = typeof base.components === 'object' && base.components !== null ? base.components : {};
   base.components = { ...components, schemas };
-  // Legacy paths carry their version prefix, so they are addressed from the server root, not /v3.
-  for (const [p, item] of Object.entries(base.paths as Record<string, Record<string, unknown>>)) {
-    if (/^\/v[12]\//.test(p)) item.servers = [{ url: serverUrl }];
-  }
   return { ...(toComponentRefs(base) as Record<string, unknown>), servers: [{ url: `${serverUrl}/v3` }] };
 }

@@ -6,7 +6,7 @@ type SortField = [storagePath: string, SortDirection];
 /** `fields` is never empty, so callers may read the leading field's direction. */
 export type SortSpec = { random: true } | { random: false; fields: [SortField, ...SortField[]] };
 
-/** `legacy-media`: v1/v2 media lists, which also sort by size. */
+/** `legacy-media`: the v1/v2 media list, which also takes `created` and `size`. */
 export type SortTarget = 'objects' | 'media' | 'legacy-media' | 'revisions';
 
 export interface SortContext {
@@ -17,22 +17,33 @@ export interface SortContext {
 
 interface TargetRules {
   fields: readonly string[];
+  /** Older names of a field (`created` → `created_at`), taken as that field. */
+  aliases?: ReadonlyMap<string, string>;
   random: boolean;
   metadata: boolean;
   fallback: string;
+  /** What messages call the target, when not its name. */
+  label?: string;
 }
 
 const RULES: Record<SortTarget, TargetRules> = {
   objects: { fields: ['created_at', 'modified_at', 'order'], random: true, metadata: true, fallback: '-order' },
   media: { fields: ['created_at', 'modified_at'], random: true, metadata: false, fallback: '-created_at' },
-  'legacy-media': { fields: ['created_at', 'size'], random: true, metadata: false, fallback: '-created_at' },
+  'legacy-media': {
+    fields: ['created_at', 'modified_at', 'size'],
+    aliases: new Map([['created', 'created_at']]),
+    random: true,
+    metadata: false,
+    fallback: '-created_at',
+    label: 'media',
+  },
   revisions: { fields: ['created_at'], random: false, metadata: false, fallback: '-created_at' },
 };
 
 const METAFIELD_KEY = /^[A-Za-z0-9_-]+$/;
 
 function allowedValues(rules: TargetRules): string {
-  const values = rules.fields.flatMap((f) => [f, `-${f}`]);
+  const values = [...rules.fields, ...(rules.aliases?.keys() ?? [])].flatMap((f) => [f, `-${f}`]);
   if (rules.metadata) values.push('metadata.<key>', '-metadata.<key>');
   if (rules.random) values.push('random');
   return values.join(', ');
@@ -47,7 +58,8 @@ export function parseSort(raw: string | undefined, ctx: SortContext): SortSpec {
   const value = raw === undefined || raw.trim() === '' ? rules.fallback : raw.trim();
   if (value === 'random' && rules.random) return { random: true };
   const direction: SortDirection = value.startsWith('-') ? -1 : 1;
-  const name = direction === -1 ? value.slice(1) : value;
+  const given = direction === -1 ? value.slice(1) : value;
+  const name = rules.aliases?.get(given) ?? given;
   if (rules.fields.includes(name))
     return {
       random: false,
@@ -74,7 +86,7 @@ export function parseSort(raw: string | undefined, ctx: SortContext): SortSpec {
     );
   }
   throw new BadRequestError(
-    `Invalid sort ${quote(value)}; allowed values for ${ctx.allowed} are ${allowedValues(rules)}`,
+    `Invalid sort ${quote(value)}; allowed values for ${rules.label ?? ctx.allowed} are ${allowedValues(rules)}`,
     'invalid_parameter',
   );
 }

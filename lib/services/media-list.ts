@@ -2,7 +2,7 @@ import type { Db, Document, Filter } from 'mongodb';
 import type { BucketDoc } from '../db/collections.js';
 import { mediaCollection, type MediaDoc } from '../db/media-collection.js';
 import type { ParamValues } from '../query/read-params.js';
-import { parseSort } from '../query/sort.js';
+import { parseSort, type SortTarget } from '../query/sort.js';
 import { compileFilter } from '../query/translate-filter.js';
 import type { FieldInfo, FilterContext } from '../query/validate-filter.js';
 import type { ReadMedia } from '../serializers/media.js';
@@ -33,9 +33,7 @@ const MEDIA_FIELDS: ReadonlyMap<string, FieldInfo> = new Map<string, FieldInfo>(
 export const MEDIA_FILTER_CONTEXT: FilterContext = { fields: MEDIA_FIELDS };
 
 /** The media list parameters, already read (see query/read-params.ts). */
-export type MediaListQuery = Pick<ParamValues, 'query' | 'sort' | 'props' | 'limit' | 'skip' | 'after'> & {
-  sortTarget?: 'media' | 'legacy-media';
-};
+export type MediaListQuery = Pick<ParamValues, 'query' | 'sort' | 'props' | 'limit' | 'skip' | 'after'>;
 
 /**
  * User metadata is the one part of a record that can be large; a list whose props do not ask
@@ -50,16 +48,17 @@ function projectionFor(props: readonly string[] | null): Document | null {
  * One page of a Bucket's media and the count of all matches, run concurrently. `after` continues
  * from an item exactly as on Objects (list-cursor.ts); `total` still counts every match. The page is read
  * within the response cap, batch by batch, and the read stops as soon as the cap is crossed;
- * `props` narrows the rendered items.
+ * `props` narrows the rendered items. `sorts`: the v3 sort values, or the legacy ones (v1/v2).
  */
 export async function listMedia(
   db: Db,
   bucket: BucketDoc,
   q: MediaListQuery,
   maxBytes: number,
+  sorts: Extract<SortTarget, 'media' | 'legacy-media'> = 'media',
 ): Promise<{ docs: ReadMedia[]; total: number }> {
   const translated = compileFilter(q.query, MEDIA_FILTER_CONTEXT) as Filter<MediaDoc>;
-  const sort = parseSort(q.sort, { sortableKeys: new Set(), allowed: q.sortTarget ?? 'media' });
+  const sort = parseSort(q.sort, { sortableKeys: new Set(), allowed: sorts });
   const base: Filter<MediaDoc> = { bucket_id: bucket._id };
   const match: Filter<MediaDoc> = Object.keys(translated).length > 0 ? { $and: [base, translated] } : base;
   const media = mediaCollection(db);

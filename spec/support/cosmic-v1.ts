@@ -8,6 +8,7 @@ export interface V1Bucket {
   getObjects: Call;
   getObject: Call;
   getObjectRevisions: Call;
+  getMergeRequestObjects: Call;
   addObject: Call;
   addObjectRevision: Call;
   editObject: Call;
@@ -27,7 +28,7 @@ export interface V1Bucket {
   deleteWebhook: Call;
 }
 
-type CosmicV1 = (config?: { token?: string }) => {
+export type CosmicV1 = (config?: { token?: string }) => {
   bucket: (config: { slug: string; read_key?: string; write_key?: string }) => V1Bucket;
 };
 

@@ -1,19 +1,17 @@
 import type { Router } from 'express';
-import type { Db } from 'mongodb';
-import type { AppState } from '../../cache/app-state.js';
-import type { Config } from '../../config.js';
+import type { RouteDeps } from '../../routes/index.js';
 import { bucketRoutes } from './bucket-routes.js';
 import { objectRoutes } from './objects-routes.js';
 import { mountV1, type V1Route } from './route.js';
 import { webhookRoutes } from './webhook-routes.js';
 
 /** Every v1 route (paths relative to /v1), specific paths before `/:slug`. */
-export function v1Routes(config: Config, db: Db, state: AppState): V1Route[] {
+export function v1Routes({ config, db, state }: RouteDeps): V1Route[] {
   const all = [...objectRoutes(config, db, state), ...webhookRoutes(config, db), ...bucketRoutes(config, db, state)];
   return [...all.filter((r) => r.path !== '/:slug'), ...all.filter((r) => r.path === '/:slug')];
 }
 
 /** The v1 surface: thin adapters over the v3 services; unknown /v1 paths fall through to the 404. */
-export function v1Router(config: Config, db: Db, state: AppState): Router {
-  return mountV1(v1Routes(config, db, state), db);
+export function v1Router(deps: RouteDeps): Router {
+  return mountV1(v1Routes(deps), deps.db);
 }

@@ -1,5 +1,7 @@
-import type { ObjectTypeDoc } from '../../db/collections.js';
-import type { ProjectedApiObject } from '../../serializers/object.js';
+import type { ObjectTypeDoc, RevisionDoc } from '../../db/collections.js';
+import type { ProjectedApiObject, RenderContext } from '../../serializers/object.js';
+import { renderObjectType } from '../../serializers/object-type.js';
+import { renderRevision } from '../../serializers/revision.js';
 import { isPlainObject } from '../../util/plain-object.js';
 
 export type V1Object = Record<string, unknown>;
@@ -29,8 +31,9 @@ function v1Metadata(metadata: Record<string, unknown>, type: ObjectTypeDoc | und
 }
 
 /**
- * A v3-rendered Object in the v1 shape: `_id`, `type_slug`, and beside `metadata` the type's
- * Metafields as an array, each with its value (left out with hide_metafields=true).
+ * A v3-rendered Object in the v1 shape: `_id`, `type_slug`, beside `metadata` the type's
+ * Metafields as an array, each with its value (left out with hide_metafields=true), and the
+ * display `options`, which this service keeps on the Object type.
  */
 export function toV1Object(
   o: ProjectedApiObject | Record<string, unknown>,
@@ -42,10 +45,23 @@ export function toV1Object(
   if (id !== undefined) out._id = id;
   if (typeSlug !== undefined) out.type_slug = typeSlug;
   Object.assign(out, rest);
+  if (type) out.options = renderObjectType(type).options;
   if (!isPlainObject(metadata)) return out;
   out.metadata = v1Metadata(metadata, type);
   if (!hideMetafields && type) {
     out.metafields = type.metafields.map((m) => ({ ...m, value: v1Value(m.type, metadata[m.key] ?? null) }));
   }
   return out;
+}
+
+/** A revision as v1 shows it: the Object as it was (`_id` the Object's), plus the revision's own id. */
+export function toV1Revision(rev: RevisionDoc, ctx: RenderContext, hideMetafields: boolean): V1Object {
+  const { id, object_id, ...rest } = renderRevision(rev, ctx);
+  return { ...toV1Object({ ...rest, id: object_id }, ctx.types.get(rev.type), hideMetafields), revision_id: id };
+}
+
+/** v1 names the Object type's id `_id`. */
+export function toV1ObjectType(t: ObjectTypeDoc): Record<string, unknown> {
+  const { id, ...rest } = renderObjectType(t);
+  return { _id: id, ...rest };
 }

@@ -12,8 +12,10 @@ export interface V1Route {
   method: V1Method;
   /** Express path relative to /v1; every v1 path starts with the Bucket slug. */
   path: string;
-  /** The v3-shared parameters read first (read_key, paging, pretty); v1-only ones: list-params.ts. */
+  /** The v3-shared parameters read first (read_key, paging, pretty). */
   params: ParamSet<ParamName>;
+  /** The query parameters the route reads besides `params`: v1-only ones (parseV1Read, list-params.ts). */
+  v1Params: readonly string[];
   handlers: RequestHandler[];
 }
 
@@ -23,7 +25,7 @@ export function v1Route(
   params: ParamSet<ParamName>,
   ...handlers: RequestHandler[]
 ): V1Route {
-  return { method, path, params, handlers };
+  return { method, path, params, v1Params: [], handlers };
 }
 
 export function mountV1(defs: V1Route[], db: Db): Router {
