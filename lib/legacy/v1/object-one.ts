@@ -1,7 +1,6 @@
 import type { Db } from 'mongodb';
 import type { AppState } from '../../cache/app-state.js';
 import type { Config } from '../../config.js';
-import { sendJson } from '../../http/respond.js';
 import { requireRead } from '../../middleware/authenticate.js';
 import { bucketOf } from '../../middleware/load-bucket.js';
 import { readParams } from '../../middleware/read-params.js';
@@ -14,7 +13,7 @@ import { objectIdBySlug } from './find-object.js';
 import type { V1ParamName } from './list-params.js';
 import { toV1Revision } from './object-shape.js';
 import { readV1Objects, readV1Params } from './objects-read.js';
-import { v1Route, type V1Route } from './route.js';
+import { sendRead, v1Route, type V1Route } from './route.js';
 
 const ONE = paramSet(['read_key', 'depth', 'useCache']);
 const ONE_NAMES: readonly V1ParamName[] = ['status', 'locale', 'props', 'hide_metafields', 'revision'];
@@ -30,17 +29,17 @@ export function readOneV1Object(config: Config, db: Db, state: AppState): V1Rout
     const slug = String(req.params.object_slug);
     const read = await readV1Params(db, state, req, res, ONE_NAMES, [{ slug }]);
     const { revision, hideMetafields, props } = read.params;
-    if (revision === undefined) {
-      const page = await readV1Objects(db, config, state, res, read, { limit: 1, skip: 0, depth });
-      sendJson(res, 200, { object: page.objects[0] });
-      return;
-    }
-    const id = await objectIdBySlug(db, bucket, slug, { locale: req.query.locale });
-    const objectId = objectIdFromHex(id);
-    if (!objectId) throw new Error('objectIdBySlug returned a malformed id');
-    const found = await getRevision(db, bucket, objectId, revision);
-    const ctx = await objectRenderContext(db, config, state.types, bucket);
-    sendJson(res, 200, { object: pickProps(toV1Revision(found, ctx, hideMetafields), props) });
+    await sendRead(res, async () => {
+      if (revision === undefined) {
+        const page = await readV1Objects(db, config, state, res, read, { limit: 1, skip: 0, depth });
+        return { object: page.objects[0] };
+      }
+      const objectId = objectIdFromHex(await objectIdBySlug(db, bucket, slug, { locale: req.query.locale }));
+      if (!objectId) throw new Error('objectIdBySlug returned a malformed id');
+      const found = await getRevision(db, bucket, objectId, revision);
+      const ctx = await objectRenderContext(db, config, state.types, bucket);
+      return { object: pickProps(toV1Revision(found, ctx, hideMetafields), props) };
+    });
   });
   return { ...route, v1Params: ONE_NAMES };
 }

@@ -21,7 +21,7 @@ import { toV1Object } from './object-shape.js';
 import { readV1Objects, readV1Params } from './objects-read.js';
 import { readOneV1Object } from './object-one.js';
 import { revisionRoutes } from './revisions-routes.js';
-import { v1Route, type V1Route } from './route.js';
+import { sendRead, v1Route, type V1Route } from './route.js';
 
 const V1_LIST = paramSet(['read_key', 'limit', 'skip', 'depth', 'useCache']);
 const MERGE_REQUEST = paramSet(['read_key']);
@@ -59,8 +59,10 @@ export function objectRoutes(config: Config, db: Db, state: AppState): V1Route[]
     ...v1Route('get', path, V1_LIST, requireRead, async (req, res) => {
       const paging = readParams(res, V1_LIST);
       const read = await readV1Params(db, state, req, res, names, fixed(req.params as Record<string, string>));
-      const page = await readV1Objects(db, config, state, res, read, paging);
-      sendJson(res, 200, { objects: page.objects, total: page.total, limit: paging.limit, skip: paging.skip });
+      await sendRead(res, async () => {
+        const page = await readV1Objects(db, config, state, res, read, paging);
+        return { objects: page.objects, total: page.total, limit: paging.limit, skip: paging.skip };
+      });
     }),
     v1Params: names,
   });

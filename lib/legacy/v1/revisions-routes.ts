@@ -17,7 +17,7 @@ import { bodyOf, v3ObjectBody } from './bodies.js';
 import { objectIdBySlug } from './find-object.js';
 import { parseV1Read, type V1ParamName } from './list-params.js';
 import { toV1Revision } from './object-shape.js';
-import { v1Route, type V1Route } from './route.js';
+import { sendRead, v1Route, type V1Route } from './route.js';
 
 const LIST = paramSet(['read_key', 'sort', 'limit', 'skip']);
 const LIST_NAMES: readonly V1ParamName[] = ['props', 'hide_metafields'];
@@ -33,10 +33,11 @@ export function revisionRoutes(config: Config, db: Db, state: AppState): V1Route
     const objectId = objectIdFromHex(await objectIdBySlug(db, bucket, String(req.params.object_slug)));
     if (!objectId) throw new Error('objectIdBySlug returned a malformed id');
     const direction = sort.random ? -1 : sort.fields[0][1];
-    const { revisions, total } = await listRevisions(db, bucket, objectId, { direction, limit, skip });
-    const ctx = await objectRenderContext(db, config, state.types, bucket);
-    const shaped = revisions.map((r) => pickProps(toV1Revision(r, ctx, hideMetafields), props));
-    sendJson(res, 200, { revisions: shaped, total });
+    await sendRead(res, async () => {
+      const { revisions, total } = await listRevisions(db, bucket, objectId, { direction, limit, skip });
+      const ctx = await objectRenderContext(db, config, state.types, bucket);
+      return { revisions: revisions.map((r) => pickProps(toV1Revision(r, ctx, hideMetafields), props)), total };
+    });
   });
   return [
     { ...list, v1Params: LIST_NAMES },

@@ -1,5 +1,7 @@
-import { Router, type RequestHandler } from 'express';
+import { Router, type RequestHandler, type Response } from 'express';
 import type { Db } from 'mongodb';
+import { producedCapped } from '../../http/cached-read.js';
+import { sendText } from '../../http/respond-capped.js';
 import { loadBucket } from '../../middleware/load-bucket.js';
 import { readParamsOnce } from '../../middleware/read-params.js';
 import type { ParamName, ParamSet } from '../../query/read-params.js';
@@ -33,4 +35,12 @@ export function mountV1(defs: V1Route[], db: Db): Router {
   const withBucket = loadBucket(db);
   for (const def of defs) router[def.method](def.path, readParamsOnce(def.params), withBucket, ...def.handlers);
   return router;
+}
+
+/**
+ * v1 reads skip the read cache, whose key knows only the shared parameters (not type, q, metadata[…]),
+ * but keep the response cap: the v1 shape repeats each type's Metafields in every Object.
+ */
+export async function sendRead(res: Response, produce: () => Promise<unknown>): Promise<void> {
+  sendText(res, await producedCapped(res, produce));
 }
