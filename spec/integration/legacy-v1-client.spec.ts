@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { IssuedKeys } from '../../lib/services/buckets.js';
-import { loadCosmicV1, type CosmicV1, type V1Bucket } from '../support/cosmic-v1.js';
+import { forgetCosmicV1Token, loadCosmicV1, type CosmicV1, type V1Bucket } from '../support/cosmic-v1.js';
 import { freshHarness, type Harness } from '../support/harness.js';
 
 type V1Obj = Record<string, unknown> & {
@@ -52,6 +52,7 @@ describe('legacy v1 API driven by the cosmicjs 3.4.4 client', () => {
     b = Cosmic().bucket({ slug: keys.slug, read_key: keys.read_key ?? '', write_key: keys.write_key ?? '' });
   });
   after(() => {
+    forgetCosmicV1Token();
     server.close();
     assert.deepEqual(h.errors, []);
   });
@@ -280,7 +281,11 @@ describe('legacy v1 API driven by the cosmicjs 3.4.4 client', () => {
   });
 
   // Last: a client with a token sets it as every later request's Authorization header.
-  it('webhooks: addWebhook with the v1 event, getWebhooks (token header), deleteWebhook', async () => {
+  it('with the write key as token: bodies over 16 KB, getWebhooks; addWebhook (v1 event), deleteWebhook', async () => {
+    const big = { type_slug: 'authors', title: 'Big', content: 'x'.repeat(20 * 1024) };
+    const unread = (await b.addObject({ ...big })) as ErrorBody;
+    assert.equal(unread.status, 401);
+    assert.match(unread.message, /a body is read only when its Content-Length is at most 16384 bytes/);
     const added = (await b.addWebhook({ event: 'object.edited.published', endpoint: 'https://example.com/hook' })) as {
       webhook: { id: string; events: string[] };
     };
@@ -290,6 +295,7 @@ describe('legacy v1 API driven by the cosmicjs 3.4.4 client', () => {
     assert.match(badEvent.message, /event must be one of object\.created\.draft/);
     assert.equal(((await b.getWebhooks()) as ErrorBody).status, 401);
     const withToken = Cosmic({ token: keys.write_key ?? '' }).bucket({ slug: keys.slug });
+    assert.equal(((await withToken.addObject({ ...big })) as One).object.slug, 'big');
     const listed = (await withToken.getWebhooks()) as { webhooks: { id: string }[] };
     assert.deepEqual(
       listed.webhooks.map((w) => w.id),
@@ -297,5 +303,8 @@ describe('legacy v1 API driven by the cosmicjs 3.4.4 client', () => {
     );
     const del = (await b.deleteWebhook({ id: added.webhook.id })) as { message: string };
     assert.match(del.message, /deleted/);
+    // The token sits on axios defaults every client of the process shares, until taken off.
+    forgetCosmicV1Token();
+    assert.equal(((await b.getWebhooks()) as ErrorBody).status, 401);
   });
 });

@@ -49,3 +49,13 @@ export function loadCosmicV1(baseUrl: string): CosmicV1 {
     else process.env.UPLOAD_API_URL = saved.upload;
   }
 }
+
+/**
+ * A client made with a token sets it on the defaults of the axios it shares with every other
+ * client in the process (the v2 client included); a suite that made one takes it off after.
+ */
+export function forgetCosmicV1Token(): void {
+  const fromClient = createRequire(createRequire(import.meta.url).resolve('cosmicjs-v1'));
+  const axios = fromClient('axios') as { defaults: { headers: { common: Record<string, unknown> } } };
+  delete axios.defaults.headers.common.Authorization;
+}
