@@ -2,6 +2,7 @@ import type { Response } from 'express';
 import { BadRequestError } from '../../errors/http-errors.js';
 import { readParams } from '../../middleware/read-params.js';
 import { DELETE_PARAMS } from '../../query/read-params.js';
+import { metadataOfMetafields } from '../shared/metafield-values.js';
 import { isPlainObject } from '../../util/plain-object.js';
 
 /** Fields only v1 bodies carry: consumed here, never passed to the v3 validator. */
@@ -54,22 +55,25 @@ export function triggered(res: Response, raw: Record<string, unknown>): boolean 
   return readParams(res, DELETE_PARAMS).trigger_webhook || bodyFlag(raw, 'trigger_webhook');
 }
 
-/** v1 writes `objects` values as comma-separated ids; v3 takes an array. */
-function v3Value(type: unknown, value: unknown): unknown {
-  if (type === 'objects' && typeof value === 'string') return value === '' ? [] : value.split(',').map((s) => s.trim());
-  return value;
+/**
+ * v1 writes an `objects` value as comma-separated ids, where v3 takes an array; nested entries
+ * (a parent's children, a repeater item's children) too. Everything else is the shared legacy form.
+ */
+function v3Values(list: unknown): unknown {
+  if (!Array.isArray(list)) return list;
+  return list.map((entry: unknown) => {
+    if (!isPlainObject(entry)) return entry;
+    const out: Record<string, unknown> = { ...entry };
+    if (entry.type === 'objects' && typeof entry.value === 'string')
+      out.value = entry.value === '' ? [] : entry.value.split(',').map((s) => s.trim());
+    if (Array.isArray(entry.children)) out.children = v3Values(entry.children);
+    return out;
+  });
 }
 
-/** The `metafields` array as v3 `metadata`: each entry's value under its key. */
-export function metadataOfMetafields(metafields: unknown): Record<string, unknown> {
-  if (!Array.isArray(metafields)) throw new BadRequestError('metafields must be an array', 'invalid_body');
-  const out: Record<string, unknown> = {};
-  metafields.forEach((m: unknown, i) => {
-    if (!isPlainObject(m) || typeof m.key !== 'string' || m.key === '')
-      throw new BadRequestError(`metafields[${i}] must be an object with a key`, 'invalid_body');
-    out[m.key] = v3Value(m.type, m.value ?? null);
-  });
-  return out;
+/** The v1 `metafields` array as v3 `metadata`: each entry's value under its key. */
+export function metadataOfV1Metafields(metafields: unknown): Record<string, unknown> {
+  return metadataOfMetafields(v3Values(metafields), 'body.metafields');
 }
 
 /**
@@ -103,7 +107,7 @@ export function v3ObjectBody(raw: Record<string, unknown>, mode: V1WriteMode): V
   }
   if (mode === 'edit-by-slug') delete body.slug;
   if (raw.metafields !== undefined) {
-    const fromArray = metadataOfMetafields(raw.metafields);
+    const fromArray = metadataOfV1Metafields(raw.metafields);
     body.metadata = { ...(isPlainObject(raw.metadata) ? raw.metadata : {}), ...fromArray };
   }
   return { body, notify };
@@ -118,5 +122,5 @@ export function v3MetafieldsEdit(raw: Record<string, unknown>): V1Write {
       'invalid_body',
     );
   if (raw.metafields === undefined) throw new BadRequestError('metafields is required', 'invalid_body');
-  return { body: { metadata: metadataOfMetafields(raw.metafields) }, notify: bodyFlag(raw, 'trigger_webhook') };
+  return { body: { metadata: metadataOfV1Metafields(raw.metafields) }, notify: bodyFlag(raw, 'trigger_webhook') };
 }

@@ -5,6 +5,7 @@ import { parseQueryParam } from '../../query/parse-query-param.js';
 import { parseProps } from '../../query/props.js';
 import type { StatusFilter } from '../../query/read-params.js';
 import { isObjectIdHex } from '../../util/object-id.js';
+import { escapeRegex } from '../../util/escape-regex.js';
 import { quote } from '../../util/quote.js';
 
 /**
@@ -68,10 +69,6 @@ const PROJECTED: Readonly<Record<string, readonly string[]>> = {
   options: ['type'],
 };
 const FILTER_NAMES = new Set(['_id', 'connected_to']);
-
-export function escapeRegex(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
 
 /** `a,b` of ids → `{$in: [a, b]}` (any of them); anything else stays an equality. */
 function valueOrIds(raw: string): unknown {
