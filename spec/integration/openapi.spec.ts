@@ -4,7 +4,8 @@ import request from 'supertest';
 import { AppState } from '../../lib/cache/app-state.js';
 import { v1Routes } from '../../lib/legacy/v1/index.js';
 import { queryName } from '../../lib/query/read-params.js';
-import { v3Routes, type RouteDeps } from '../../lib/routes/index.js';
+import { v3Routes } from '../../lib/routes/index.js';
+import type { RouteDef } from '../../lib/routes/route-table.js';
 import { freshHarness, type Harness } from '../support/harness.js';
 
 /** The parts of the document these tests read (a type alias, so the validator takes it as a record). */
@@ -20,20 +21,32 @@ function openApiPath(expressPath: string): string {
   return expressPath.replace(/:([A-Za-z_]+)/g, '{$1}');
 }
 
-/** Every route the app mounts as the document addresses it, with every query parameter it reads. */
-function servedRoutes(deps: RouteDeps): { method: string; path: string; reads: string[] }[] {
-  return [
-    ...v3Routes(deps).map((r) => ({ ...r, reads: r.params.names.map(queryName) })),
-    ...v1Routes(deps).map((r) => ({
-      ...r,
-      path: `/v1${r.path}`,
-      reads: [...r.params.names.map(queryName), ...r.v1Params],
-    })),
-  ];
+type Param = { in: string; name: string } | { $ref: string };
+
+/** The query parameters an operation documents, by name, sorted; shared ones are resolved. */
+function documentedQuery(doc: OpenApiDoc, path: string, method: string): string[] {
+  const shared = doc.components.parameters as Record<string, { in: string; name: string }>;
+  const op = doc.paths[path]?.[method] as { parameters?: Param[] } | undefined;
+  return (op?.parameters ?? [])
+    .map((p) => ('$ref' in p ? shared[p.$ref.split('/').pop() ?? ''] : p))
+    .filter((p) => p?.in === 'query')
+    .map((p) => p?.name ?? '')
+    .sort();
 }
 
-/** Path item keys that are not operations. */
-const NOT_OPERATIONS = new Set(['parameters', 'servers', 'summary', 'description']);
+/** Routes whose query parameters differ from what the document lists for them. */
+function paramMismatches(doc: OpenApiDoc, routes: readonly RouteDef[]) {
+  return routes
+    .map((r) => ({
+      route: `${r.method.toUpperCase()} ${r.path}`,
+      reads: r.params.names.map(queryName).sort(),
+      documented: documentedQuery(doc, openApiPath(r.path), r.method),
+    }))
+    .filter((r) => r.reads.join() !== r.documented.join());
+}
+
+/** Legacy paths are described beside v3's, each version checked by its own tests. */
+const LEGACY_PATH = /^\/v[12]\//;
 
 describe('GET /v3/openapi.json', () => {
   let h: Harness;
@@ -51,7 +64,7 @@ describe('GET /v3/openapi.json', () => {
   });
 
   it('describes every route the app serves, with its method', () => {
-    const missing = servedRoutes({
+    const missing = v3Routes({
       config: h.config,
       db: h.db,
       state: new AppState(h.config, h.db, () => {}),
@@ -62,57 +75,28 @@ describe('GET /v3/openapi.json', () => {
     assert.deepEqual(missing, []);
   });
 
-  it('describes every legacy v1 route as deprecated, tagged legacy-v1, addressed from the server root', () => {
-    const v1 = Object.entries(doc.paths).filter(([p]) => p.startsWith('/v1/'));
-    assert.ok(v1.length > 0);
-    const wrong: string[] = [];
-    for (const [p, item] of v1) {
-      const servers = item.servers as { url: string }[] | undefined;
-      if (servers?.[0]?.url.endsWith('/v3') !== false) wrong.push(`${p}: servers`);
-      for (const [m, op] of Object.entries(item)) {
-        if (NOT_OPERATIONS.has(m)) continue;
-        const { tags, deprecated } = op as { tags?: string[]; deprecated?: boolean };
-        if (tags?.join() !== 'legacy-v1' || deprecated !== true) wrong.push(`${m} ${p}`);
-      }
-    }
-    assert.deepEqual(wrong, []);
-  });
-
   it('describes no route the app does not serve', () => {
     const served = new Set(
-      servedRoutes({ config: h.config, db: h.db, state: new AppState(h.config, h.db, () => {}), log: () => {} }).map(
+      v3Routes({ config: h.config, db: h.db, state: new AppState(h.config, h.db, () => {}), log: () => {} }).map(
         (r) => `${r.method} ${openApiPath(r.path)}`,
       ),
     );
     const extra: string[] = [];
     for (const [p, ops] of Object.entries(doc.paths)) {
-      for (const m of Object.keys(ops)) if (!NOT_OPERATIONS.has(m) && !served.has(`${m} ${p}`)) extra.push(`${m} ${p}`);
+      if (LEGACY_PATH.test(p)) continue;
+      for (const m of Object.keys(ops)) if (m !== 'parameters' && !served.has(`${m} ${p}`)) extra.push(`${m} ${p}`);
     }
     assert.deepEqual(extra, []);
   });
 
   it("lists exactly the query parameters each route reads, by the name clients send (use_cache is useCache's alias)", () => {
-    type Param = { in: string; name: string } | { $ref: string };
-    const shared = doc.components.parameters as Record<string, { in: string; name: string }>;
-    const documented = (op: { parameters?: Param[] } | undefined): string[] =>
-      (op?.parameters ?? [])
-        .map((p) => ('$ref' in p ? shared[p.$ref.split('/').pop() ?? ''] : p))
-        .filter((p) => p?.in === 'query')
-        .map((p) => p?.name ?? '')
-        .sort();
-    const mismatched = servedRoutes({
+    const routes = v3Routes({
       config: h.config,
       db: h.db,
       state: new AppState(h.config, h.db, () => {}),
       log: () => {},
-    })
-      .map((r) => ({
-        route: `${r.method.toUpperCase()} ${r.path}`,
-        reads: [...r.reads].sort(),
-        documented: documented(doc.paths[openApiPath(r.path)]?.[r.method] as { parameters?: Param[] }),
-      }))
-      .filter((r) => r.reads.join() !== r.documented.join());
-    assert.deepEqual(mismatched, []);
+    });
+    assert.deepEqual(paramMismatches(doc, routes), []);
   });
 
   it('resolves every component reference', () => {
@@ -124,5 +108,61 @@ describe('GET /v3/openapi.json', () => {
       assert.ok(section !== undefined && name !== undefined, `malformed ${target}`);
       assert.ok(doc.components[section]?.[name], `unresolved ${target}`);
     }
+  });
+
+  describe('legacy v1 routes', () => {
+    /** Every v1 route as the document addresses it, with every query parameter it reads, its v1-only ones included. */
+    const v1Served = () =>
+      v1Routes({ config: h.config, db: h.db, state: new AppState(h.config, h.db, () => {}), log: () => {} }).map(
+        (r) => ({
+          method: r.method,
+          path: openApiPath(`/v1${r.path}`),
+          reads: [...r.params.names.map(queryName), ...r.v1Params].sort(),
+        }),
+      );
+    const v1Described = (): string[] =>
+      Object.entries(doc.paths)
+        .filter(([p]) => p.startsWith('/v1/'))
+        .flatMap(([p, ops]) =>
+          Object.keys(ops)
+            .filter((m) => m !== 'parameters' && m !== 'servers')
+            .map((m) => `${m} ${p}`),
+        );
+
+    it('describes every v1 route with its method, and no /v1 operation the app does not serve', () => {
+      const served = v1Served().map((r) => `${r.method} ${r.path}`);
+      assert.deepEqual([...served].sort(), v1Described().sort());
+      assert.ok(served.includes('put /v1/{slug}/edit-object'));
+    });
+
+    it('lists exactly the query parameters each v1 route reads, the v1-only ones included', () => {
+      const mismatched = v1Served()
+        .map((r) => ({
+          route: `${r.method} ${r.path}`,
+          reads: r.reads,
+          documented: documentedQuery(doc, r.path, r.method),
+        }))
+        .filter((r) => r.reads.join() !== r.documented.join());
+      assert.deepEqual(mismatched, []);
+      assert.ok(documentedQuery(doc, '/v1/{slug}/objects', 'get').includes('metadata'));
+    });
+
+    it('tags every v1 operation legacy-v1, marks it deprecated, and serves it from the origin', () => {
+      const wrong = Object.entries(doc.paths)
+        .filter(([p]) => p.startsWith('/v1/'))
+        .flatMap(([p, item]) =>
+          Object.entries(item)
+            .filter(([m]) => m !== 'parameters' && m !== 'servers')
+            .filter(([, op]) => {
+              const o = op as { tags?: string[]; deprecated?: boolean };
+              return o.deprecated !== true || o.tags?.join() !== 'legacy-v1';
+            })
+            .map(([m]) => `${m} ${p}`)
+            .concat(
+              (item.servers as { url: string }[] | undefined)?.[0]?.url === h.config.publicUrl ? [] : [`servers ${p}`],
+            ),
+        );
+      assert.deepEqual(wrong, []);
+    });
   });
 });
