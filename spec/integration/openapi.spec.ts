@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import request from 'supertest';
 import { AppState } from '../../lib/cache/app-state.js';
-import { v1Routes } from '../../lib/legacy/v1/index.js';
 import { queryName } from '../../lib/query/read-params.js';
 import { v3Routes } from '../../lib/routes/index.js';
 import type { RouteDef } from '../../lib/routes/route-table.js';
 import { freshHarness, type Harness } from '../support/harness.js';
+import { v1Routes } from '../../lib/legacy/v1/index.js';
 
 /** The parts of the document these tests read (a type alias, so the validator takes it as a record). */
 type OpenApiDoc = {
@@ -99,17 +99,6 @@ describe('GET /v3/openapi.json', () => {
     assert.deepEqual(paramMismatches(doc, routes), []);
   });
 
-  it('resolves every component reference', () => {
-    const refs = JSON.stringify(doc).match(/"\$ref":"[^"]+"/g) ?? [];
-    for (const ref of refs) {
-      const target = ref.slice(8, -1);
-      assert.match(target, /^#\/components\//, target);
-      const [, , section, name] = target.split('/');
-      assert.ok(section !== undefined && name !== undefined, `malformed ${target}`);
-      assert.ok(doc.components[section]?.[name], `unresolved ${target}`);
-    }
-  });
-
   describe('legacy v1 routes', () => {
     /** Every v1 route as the document addresses it, with every query parameter it reads, its v1-only ones included. */
     const v1Served = () =>
@@ -164,5 +153,16 @@ describe('GET /v3/openapi.json', () => {
         );
       assert.deepEqual(wrong, []);
     });
+  });
+
+  it('resolves every component reference', () => {
+    const refs = JSON.stringify(doc).match(/"\$ref":"[^"]+"/g) ?? [];
+    for (const ref of refs) {
+      const target = ref.slice(8, -1);
+      assert.match(target, /^#\/components\//, target);
+      const [, , section, name] = target.split('/');
+      assert.ok(section !== undefined && name !== undefined, `malformed ${target}`);
+      assert.ok(doc.components[section]?.[name], `unresolved ${target}`);
+    }
   });
 });
