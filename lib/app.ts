@@ -1,6 +1,7 @@
 import express, { type Express } from 'express';
 import type { Db } from 'mongodb';
 import { AppState } from './cache/app-state.js';
+import { v1Router } from './legacy/v1/index.js';
 import type { Config } from './config.js';
 import type { HealthView } from './db/db-health.js';
 import { errorHandler } from './http/error-handler.js';
@@ -11,7 +12,6 @@ import { requestGate } from './middleware/request-gate.js';
 import { NO_PARAMS } from './query/read-params.js';
 import { v2Routes } from './legacy/v2/routes.js';
 import { v3Routes } from './routes/index.js';
-import { legacyMediaRoutes } from './routes/media.js';
 import { mediaFileRoutes } from './routes/media-files.js';
 import { mountRoutes } from './routes/route-table.js';
 import type { DomainEvents } from './services/domain-events.js';
@@ -49,7 +49,7 @@ export function createApp({ config, db, log = logToStderr, health, events }: App
   app.use('/v2', mountRoutes(v2Routes({ config, db, state, log, health }), db, gate));
   // Public file URLs and the legacy upload address live outside /v3, so its 200 quirk never applies.
   app.use(mediaFileRoutes(db, state.media));
-  app.use(legacyMediaRoutes(config, state.writes, state.media, gate));
+  app.use('/v1', v1Router({ config, db, state, log }, gate));
   app.use(plainNotFound);
   app.use(errorHandler(log));
   return app;

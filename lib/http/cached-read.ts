@@ -18,6 +18,18 @@ function cacheKey(req: Request, res: Response): string {
   return `${bucket._id.toHexString()}:${bucket.generation}:${req.path}?${params}`;
 }
 
+/** A read's body, produced and serialized within the response cap; reads that are never cached use it alone. */
+export async function producedCapped(res: Response, produce: () => Promise<unknown>): Promise<string> {
+  let body: unknown;
+  try {
+    body = await produce();
+  } catch (err) {
+    // Services refuse an oversized read without knowing the route; the answer advises for it.
+    throw err instanceof ReadLimitError ? readLimitAnswer(res, err) : err;
+  }
+  return serializeCapped(res, body);
+}
+
 /**
  * Serves a read from the cache when allowed, otherwise produces, caps (413) and caches it.
  * `useCache=false` reads through and refreshes the entry for later readers.
@@ -38,14 +50,7 @@ export async function cachedRead(
       return;
     }
   }
-  let body: unknown;
-  try {
-    body = await produce();
-  } catch (err) {
-    // Services refuse an oversized read without knowing the route; the answer advises for it.
-    throw err instanceof ReadLimitError ? readLimitAnswer(res, err) : err;
-  }
-  const text = serializeCapped(res, body);
+  const text = await producedCapped(res, produce);
   cache.set(key, text);
   res.set('X-Cache', 'MISS');
   sendText(res, text);

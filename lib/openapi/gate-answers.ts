@@ -1,7 +1,7 @@
 import { isPlainObject } from '../util/plain-object.js';
 
-/** v3 Bucket paths and their v2 twins, which pass the same gate. */
-const BUCKET_PATH = /^(\/v2)?\/buckets\/\{slug\}/;
+/** v3 Bucket paths, their v2 twins and the v1 Bucket paths: all pass the same gate. */
+const BUCKET_PATH = /^((\/v2)?\/buckets\/\{slug\}|\/v1\/\{slug\})/;
 
 const RATE_LIMIT_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
 

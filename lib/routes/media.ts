@@ -1,4 +1,4 @@
-import { Router, type RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
 import type { AppState } from '../cache/app-state.js';
 import type { Config } from '../config.js';
 import { BadRequestError } from '../errors/http-errors.js';
@@ -7,13 +7,13 @@ import { cachedRead } from '../http/cached-read.js';
 import { sendJson } from '../http/respond.js';
 import { bearerKey, requireRead, requireWrite } from '../middleware/authenticate.js';
 import { writeBody } from '../middleware/write-body.js';
-import { bucketOf, loadBucket } from '../middleware/load-bucket.js';
+import { bucketOf } from '../middleware/load-bucket.js';
 import { mediaUpload, storedUpload } from '../middleware/upload.js';
 import { checkKeyBeforeStoring } from '../middleware/upload-key.js';
 import { MEDIA_FILES_BUCKET } from '../db/media-collection.js';
 import type { MediaRuntime } from '../media/media-runtime.js';
 import { parseUploadFields } from '../media/upload-fields.js';
-import { readParams, readParamsOnce } from '../middleware/read-params.js';
+import { readParams } from '../middleware/read-params.js';
 import { pickProps } from '../query/props.js';
 import { DELETE_PARAMS, NO_PARAMS, paramSet } from '../query/read-params.js';
 import { renderMedia } from '../serializers/media.js';
@@ -37,7 +37,7 @@ const checkHeaderKey: RequestHandler = (req, res, next) => {
   next();
 };
 
-/** Handlers after the Bucket is loaded: shared by the v3 upload route and the legacy one. */
+/** Handlers after the Bucket is loaded: shared by the v3 upload route and the v1 one (lib/legacy/v1). */
 export function uploadHandlers(config: Config, writes: EventDeps, media: MediaRuntime): RequestHandler[] {
   return [
     checkHeaderKey,
@@ -61,19 +61,6 @@ export function uploadHandlers(config: Config, writes: EventDeps, media: MediaRu
       }
     },
   ];
-}
-
-/** `POST /v1/:slug/media`: earlier clients' upload address, answered exactly like v3's (`gate` included). */
-export function legacyMediaRoutes(
-  config: Config,
-  writes: EventDeps,
-  media: MediaRuntime,
-  gate: RequestHandler,
-): Router {
-  const router = Router();
-  const upload = uploadHandlers(config, writes, media);
-  router.post('/v1/:slug/media', readParamsOnce(NO_PARAMS), loadBucket(writes.db), gate, ...upload);
-  return router;
 }
 
 export const MEDIA_LIST = paramSet(['read_key', 'query', 'props', 'sort', 'limit', 'skip', 'after', 'useCache']);

@@ -7,6 +7,7 @@ import { queryName } from '../../lib/query/read-params.js';
 import { v3Routes } from '../../lib/routes/index.js';
 import type { RouteDef } from '../../lib/routes/route-table.js';
 import { freshHarness, type Harness } from '../support/harness.js';
+import { v1Routes } from '../../lib/legacy/v1/index.js';
 
 /** The parts of the document these tests read (a type alias, so the validator takes it as a record). */
 type OpenApiDoc = {
@@ -97,6 +98,62 @@ describe('GET /v3/openapi.json', () => {
       log: () => {},
     });
     assert.deepEqual(paramMismatches(doc, routes), []);
+  });
+
+  describe('legacy v1 routes', () => {
+    /** Every v1 route as the document addresses it, with every query parameter it reads, its v1-only ones included. */
+    const v1Served = () =>
+      v1Routes({ config: h.config, db: h.db, state: new AppState(h.config, h.db, () => {}), log: () => {} }).map(
+        (r) => ({
+          method: r.method,
+          path: openApiPath(`/v1${r.path}`),
+          reads: [...r.params.names.map(queryName), ...r.v1Params].sort(),
+        }),
+      );
+    const v1Described = (): string[] =>
+      Object.entries(doc.paths)
+        .filter(([p]) => p.startsWith('/v1/'))
+        .flatMap(([p, ops]) =>
+          Object.keys(ops)
+            .filter((m) => m !== 'parameters' && m !== 'servers')
+            .map((m) => `${m} ${p}`),
+        );
+
+    it('describes every v1 route with its method, and no /v1 operation the app does not serve', () => {
+      const served = v1Served().map((r) => `${r.method} ${r.path}`);
+      assert.deepEqual([...served].sort(), v1Described().sort());
+      assert.ok(served.includes('put /v1/{slug}/edit-object'));
+    });
+
+    it('lists exactly the query parameters each v1 route reads, the v1-only ones included', () => {
+      const mismatched = v1Served()
+        .map((r) => ({
+          route: `${r.method} ${r.path}`,
+          reads: r.reads,
+          documented: documentedQuery(doc, r.path, r.method),
+        }))
+        .filter((r) => r.reads.join() !== r.documented.join());
+      assert.deepEqual(mismatched, []);
+      assert.ok(documentedQuery(doc, '/v1/{slug}/objects', 'get').includes('metadata'));
+    });
+
+    it('tags every v1 operation legacy-v1, marks it deprecated, and serves it from the origin', () => {
+      const wrong = Object.entries(doc.paths)
+        .filter(([p]) => p.startsWith('/v1/'))
+        .flatMap(([p, item]) =>
+          Object.entries(item)
+            .filter(([m]) => m !== 'parameters' && m !== 'servers')
+            .filter(([, op]) => {
+              const o = op as { tags?: string[]; deprecated?: boolean };
+              return o.deprecated !== true || o.tags?.join() !== 'legacy-v1';
+            })
+            .map(([m]) => `${m} ${p}`)
+            .concat(
+              (item.servers as { url: string }[] | undefined)?.[0]?.url === h.config.publicUrl ? [] : [`servers ${p}`],
+            ),
+        );
+      assert.deepEqual(wrong, []);
+    });
   });
 
   it('resolves every component reference', () => {

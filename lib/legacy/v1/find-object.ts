@@ -1,0 +1,50 @@
+import type { Db } from 'mongodb';
+import { objectsCollection, type BucketDoc } from '../../db/collections.js';
+import { BadRequestError, NotFoundError } from '../../errors/http-errors.js';
+import { MAX_LIST_VALUES } from '../../query/limits.js';
+import { readOptions } from '../../services/query-time-limit.js';
+import { isPlainObject } from '../../util/plain-object.js';
+
+/** The Object a v1 write body names, and whether it named it by slug (then `slug` is not a rename). */
+export interface NamedObject {
+  id: string;
+  bySlug: boolean;
+}
+
+/**
+ * v1 names an Object by slug (or id); v3 services take the id. The slug is looked up among the
+ * latest versions, narrowed by `type_slug` and `locale` when the body gives them.
+ */
+export async function objectNamedBy(db: Db, bucket: BucketDoc, raw: unknown): Promise<NamedObject> {
+  const body = isPlainObject(raw) ? raw : {};
+  const id = body.id ?? body._id;
+  if (typeof id === 'string' && id !== '') return { id, bySlug: false };
+  const slug = body.slug;
+  if (typeof slug !== 'string' || slug === '')
+    throw new BadRequestError('Name the Object: send its slug (or id)', 'invalid_body');
+  return { id: await objectIdBySlug(db, bucket, slug, body), bySlug: true };
+}
+
+export async function objectIdBySlug(
+  db: Db,
+  bucket: BucketDoc,
+  slug: string,
+  narrow: Record<string, unknown> = {},
+): Promise<string> {
+  const filter: Record<string, unknown> = { bucket_id: bucket._id, slug };
+  if (typeof narrow.type_slug === 'string') filter.type = narrow.type_slug;
+  if (typeof narrow.locale === 'string') filter.locale = narrow.locale;
+  const doc = await objectsCollection(db).findOne(filter, { ...readOptions(db), projection: { _id: 1 } });
+  if (!doc)
+    throw new NotFoundError(`Object with slug '${slug}' not found in bucket '${bucket.slug}'`, 'object_not_found');
+  return doc._id.toHexString();
+}
+
+/** Every Object a slug names (of any type or locale), for `metafield_object_slug`; bounded like an `$in`. */
+export async function objectIdsBySlug(db: Db, bucket: BucketDoc, slug: string): Promise<string[]> {
+  const docs = await objectsCollection(db)
+    .find({ bucket_id: bucket._id, slug }, { ...readOptions(db), projection: { _id: 1 } })
+    .limit(MAX_LIST_VALUES)
+    .toArray();
+  return docs.map((d) => d._id.toHexString());
+}

@@ -1,0 +1,68 @@
+import type { Config } from '../../config.js';
+import type { BucketDoc } from '../../db/collections.js';
+import type { AppState } from '../../cache/app-state.js';
+import { BadRequestError } from '../../errors/http-errors.js';
+import { noMatch } from '../../errors/not-found.js';
+import { sendJson } from '../../http/respond.js';
+import { requireRead, requireWrite } from '../../middleware/authenticate.js';
+import { bucketOf } from '../../middleware/load-bucket.js';
+import { readParams } from '../../middleware/read-params.js';
+import { writeBody } from '../../middleware/write-body.js';
+import { pickProps } from '../../query/props.js';
+import { DELETE_PARAMS, NO_PARAMS, paramSet } from '../../query/read-params.js';
+import { uploadHandlers } from '../../routes/media.js';
+import { renderMedia, type ReadMedia } from '../../serializers/media.js';
+import { deleteMedia } from '../../services/media.js';
+import { listMedia } from '../../services/media-list.js';
+import { readBounds } from '../../services/read-budget.js';
+import { bodyOf, triggered } from './bodies.js';
+import { parseV1Read, type V1ParamName } from './list-params.js';
+import { sendRead, v1Route, type V1Route } from './route.js';
+
+/** `sort` takes the v1/v2 media values (created, -created, size, -size, random) as well as v3's. */
+const MEDIA = paramSet(['read_key', 'sort', 'limit', 'skip']);
+const MEDIA_NAMES: readonly V1ParamName[] = ['props'];
+
+/** A media item as v1 answers it: the v3 item with `_id` for `id`. */
+export function toV1Media(m: ReadMedia, config: Config, bucket: BucketDoc): Record<string, unknown> {
+  const { id, ...rest } = renderMedia(m, config, bucket);
+  return { _id: id, ...rest };
+}
+
+/** Media list, upload and delete at their v1 addresses. */
+export function mediaRoutes(config: Config, state: AppState): V1Route[] {
+  const { writes } = state;
+  const list = v1Route('get', '/:slug/media', MEDIA, requireRead, async (req, res) => {
+    const bucket = bucketOf(res);
+    const { limit, skip, sort } = readParams(res, MEDIA);
+    const { props } = parseV1Read(req.query, MEDIA_NAMES, []);
+    const folder = req.query.folder;
+    if (folder !== undefined && typeof folder !== 'string')
+      throw new BadRequestError('Invalid parameters: folder must be given once', 'invalid_parameter');
+    const query = folder ? JSON.stringify({ folder }) : undefined;
+    const q = { query, sort, props: null, limit, skip, after: undefined };
+    await sendRead(res, async () => {
+      const page = await listMedia(writes.db, bucket, q, readBounds(config).maxBytes, 'legacy-media');
+      if (page.docs.length === 0) throw noMatch('media', bucket.slug);
+      return { media: page.docs.map((m) => pickProps(toV1Media(m, config, bucket), props)), total: page.total };
+    });
+  });
+  return [
+    // `folder` filters media, not Objects, so the route reads it itself.
+    { ...list, v1Params: [...MEDIA_NAMES, 'folder'] },
+    // The v1 upload address (on the upload host in v1), answered exactly like v3's upload.
+    v1Route('post', '/:slug/media', NO_PARAMS, ...uploadHandlers(config, writes, state.media)),
+    v1Route(
+      'delete',
+      '/:slug/media/:media_id',
+      DELETE_PARAMS,
+      writeBody(config.jsonBodyLimit),
+      requireWrite,
+      async (req, res) => {
+        const id = String(req.params.media_id);
+        await deleteMedia(writes, bucketOf(res), id, triggered(res, bodyOf(req.body ?? {})));
+        sendJson(res, 200, { message: `Media with id '${id}' deleted successfully from bucket.` });
+      },
+    ),
+  ];
+}

@@ -1,0 +1,115 @@
+import type { Response } from 'express';
+import type { Db } from 'mongodb';
+import type { AppState } from '../../cache/app-state.js';
+import type { Config } from '../../config.js';
+import type { ObjectDoc } from '../../db/collections.js';
+import { NotFoundError } from '../../errors/http-errors.js';
+import { sendJson } from '../../http/respond.js';
+import { requireRead, requireWrite } from '../../middleware/authenticate.js';
+import { bucketOf } from '../../middleware/load-bucket.js';
+import { readParams } from '../../middleware/read-params.js';
+import { writeBody } from '../../middleware/write-body.js';
+import { DELETE_PARAMS, NO_PARAMS, paramSet } from '../../query/read-params.js';
+import { renderObject } from '../../serializers/object.js';
+import { removeObject } from '../../services/object-delete.js';
+import { createObject, updateObject } from '../../services/object-writes.js';
+import { objectRenderContext } from '../../services/render-context.js';
+import { bodyOf, triggered, v3MetafieldsEdit, v3ObjectBody } from './bodies.js';
+import { objectIdBySlug, objectNamedBy } from './find-object.js';
+import type { V1ParamName } from './list-params.js';
+import { toV1Object } from './object-shape.js';
+import { readV1Objects, readV1Params } from './objects-read.js';
+import { readOneV1Object } from './object-one.js';
+import { revisionRoutes } from './revisions-routes.js';
+import { sendRead, v1Route, type V1Route } from './route.js';
+
+const V1_LIST = paramSet(['read_key', 'limit', 'skip', 'depth', 'useCache']);
+const MERGE_REQUEST = paramSet(['read_key']);
+
+/** What every v1 Object list reads besides the shared parameters. */
+const LIST_NAMES: readonly V1ParamName[] = [
+  'type',
+  'status',
+  'sort',
+  'hide_metafields',
+  'locale',
+  'q',
+  'query',
+  'props',
+  'created_by',
+  'metadata',
+  'filters',
+  'metafield_key',
+  'metafield_value',
+  'metafield_object_id',
+];
+/** The type is in the path; the deprecated search also matches substrings and related slugs. */
+const TYPE_NAMES = LIST_NAMES.filter((n) => n !== 'type');
+const SEARCH_NAMES: readonly V1ParamName[] = [...TYPE_NAMES, 'metafield_value_has', 'metafield_object_slug'];
+
+/** Object lists, reads and writes as v1 addresses them; every write goes through the v3 services. */
+export function objectRoutes(config: Config, db: Db, state: AppState): V1Route[] {
+  const body = writeBody(config.jsonBodyLimit);
+  const { writes } = state;
+  const answer = async (res: Response, doc: ObjectDoc): Promise<void> => {
+    const ctx = await objectRenderContext(db, config, state.types, bucketOf(res));
+    sendJson(res, 200, { object: toV1Object(renderObject(doc, ctx), ctx.types.get(doc.type), false) });
+  };
+  const list = (path: string, names: readonly V1ParamName[], fixed: (p: Record<string, string>) => object[]) => ({
+    ...v1Route('get', path, V1_LIST, requireRead, async (req, res) => {
+      const paging = readParams(res, V1_LIST);
+      const read = await readV1Params(db, state, req, res, names, fixed(req.params as Record<string, string>));
+      await sendRead(res, async () => {
+        const page = await readV1Objects(db, config, state, res, read, paging);
+        return { objects: page.objects, total: page.total, limit: paging.limit, skip: paging.skip };
+      });
+    }),
+    v1Params: names,
+  });
+  return [
+    list('/:slug/objects', LIST_NAMES, () => []),
+    list('/:slug/object-type/:type_slug', TYPE_NAMES, (p) => [{ type: p.type_slug }]),
+    list('/:slug/object-type/:type_slug/search', SEARCH_NAMES, (p) => [{ type: p.type_slug }]),
+    readOneV1Object(config, db, state),
+    // Merge requests are no resource of this service, so none exists: once the Bucket and its
+    // read key check out, every id is an unknown merge request (the same answer as /v2).
+    v1Route('get', '/:slug/merge-requests/:merge_request_id/objects', MERGE_REQUEST, requireRead, (req) => {
+      const id = String(req.params.merge_request_id);
+      throw new NotFoundError(`Merge request with id '${id}' not found in bucket '${String(req.params.slug)}'`);
+    }),
+    v1Route('post', '/:slug/add-object', NO_PARAMS, body, requireWrite, async (req, res) => {
+      const { body: v3, notify } = v3ObjectBody(bodyOf(req.body), 'create');
+      await answer(res, await createObject(writes, bucketOf(res), v3, { notify }));
+    }),
+    v1Route('put', '/:slug/edit-object', NO_PARAMS, body, requireWrite, async (req, res) => {
+      const bucket = bucketOf(res);
+      const named = await objectNamedBy(db, bucket, req.body);
+      const { body: v3, notify } = v3ObjectBody(bodyOf(req.body), named.bySlug ? 'edit-by-slug' : 'edit-by-id');
+      await answer(res, await updateObject(writes, bucket, named.id, v3, { notify }));
+    }),
+    v1Route('patch', '/:slug/edit-object-metafields', NO_PARAMS, body, requireWrite, async (req, res) => {
+      const bucket = bucketOf(res);
+      const raw = bodyOf(req.body);
+      const { body: v3, notify } = v3MetafieldsEdit(raw);
+      const { id } = await objectNamedBy(db, bucket, raw);
+      await answer(res, await updateObject(writes, bucket, id, v3, { notify }));
+    }),
+    v1Route('delete', '/:slug/objects/:object_slug', DELETE_PARAMS, body, requireWrite, async (req, res) => {
+      const bucket = bucketOf(res);
+      const slug = String(req.params.object_slug);
+      const raw = bodyOf(req.body ?? {});
+      const id = await objectIdBySlug(db, bucket, slug, raw);
+      await removeObject(writes, bucket, id, triggered(res, raw));
+      sendJson(res, 200, { message: `Object with slug '${slug}' deleted successfully from bucket.` });
+    }),
+    // The earlier clients' form: the Object named in the body.
+    v1Route('delete', '/:slug/delete-object', DELETE_PARAMS, body, requireWrite, async (req, res) => {
+      const bucket = bucketOf(res);
+      const raw = bodyOf(req.body);
+      const { id } = await objectNamedBy(db, bucket, raw);
+      await removeObject(writes, bucket, id, triggered(res, raw));
+      sendJson(res, 200, { message: `Object with id '${id}' deleted successfully from bucket.` });
+    }),
+    ...revisionRoutes(config, db, state),
+  ];
+}

@@ -1,0 +1,55 @@
+import type { Db } from 'mongodb';
+import type { AppState } from '../../cache/app-state.js';
+import type { Config } from '../../config.js';
+import { sendJson } from '../../http/respond.js';
+import { requireRead, requireWrite } from '../../middleware/authenticate.js';
+import { bucketOf } from '../../middleware/load-bucket.js';
+import { readParams } from '../../middleware/read-params.js';
+import { writeBody } from '../../middleware/write-body.js';
+import { pickProps } from '../../query/props.js';
+import { NO_PARAMS, paramSet } from '../../query/read-params.js';
+import { parseSort } from '../../query/sort.js';
+import { createDraftRevision } from '../../services/draft-revisions.js';
+import { objectRenderContext } from '../../services/render-context.js';
+import { listRevisions } from '../../services/revisions.js';
+import { objectIdFromHex } from '../../util/object-id.js';
+import { bodyOf, v3ObjectBody } from './bodies.js';
+import { objectIdBySlug } from './find-object.js';
+import { parseV1Read, type V1ParamName } from './list-params.js';
+import { toV1Revision } from './object-shape.js';
+import { sendRead, v1Route, type V1Route } from './route.js';
+
+const LIST = paramSet(['read_key', 'sort', 'limit', 'skip']);
+const LIST_NAMES: readonly V1ParamName[] = ['props', 'hide_metafields'];
+
+/** Revisions of the Object a slug names, newest first, in the v1 Object shape plus their own id. */
+export function revisionRoutes(config: Config, db: Db, state: AppState): V1Route[] {
+  const base = '/:slug/object/:object_slug/revisions';
+  const list = v1Route('get', base, LIST, requireRead, async (req, res) => {
+    const bucket = bucketOf(res);
+    const { limit, skip, sort: rawSort } = readParams(res, LIST);
+    const sort = parseSort(rawSort, { sortableKeys: new Set(), allowed: 'revisions' });
+    const { props, hideMetafields } = parseV1Read(req.query, LIST_NAMES, []);
+    const objectId = objectIdFromHex(await objectIdBySlug(db, bucket, String(req.params.object_slug)));
+    if (!objectId) throw new Error('objectIdBySlug returned a malformed id');
+    const direction = sort.random ? -1 : sort.fields[0][1];
+    await sendRead(res, async () => {
+      const { revisions, total } = await listRevisions(db, bucket, objectId, { direction, limit, skip });
+      const ctx = await objectRenderContext(db, config, state.types, bucket);
+      return { revisions: revisions.map((r) => pickProps(toV1Revision(r, ctx, hideMetafields), props)), total };
+    });
+  });
+  return [
+    { ...list, v1Params: LIST_NAMES },
+    v1Route('post', base, NO_PARAMS, writeBody(config.jsonBodyLimit), requireWrite, async (req, res) => {
+      const bucket = bucketOf(res);
+      const raw = bodyOf(req.body);
+      const id = await objectIdBySlug(db, bucket, String(req.params.object_slug), raw);
+      // v1 bodies name the Object again (slug, type_slug, locale); the rest is judged by RevisionCreate.
+      const { locale: _narrowed, ...body } = v3ObjectBody(raw, 'edit-by-slug').body;
+      const revision = await createDraftRevision(state.writes, bucket, id, body);
+      const ctx = await objectRenderContext(db, config, state.types, bucket);
+      sendJson(res, 200, { revision: toV1Revision(revision, ctx, false) });
+    }),
+  ];
+}
