@@ -5,15 +5,13 @@
  * and one database, in alternating rounds, one request at a time. The monthly request count runs
  * in both. The target is at most 5 % more. Run by `npm run bench`, alone by `npm run bench:ratelimit`.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { pathToFileURL } from 'node:url';
 import { MongoClient } from 'mongodb';
 import { createApp } from '../../lib/app.js';
 import { loadConfig } from '../../lib/config.js';
 import { ensureIndexes } from '../../lib/db/indexes.js';
 import { startEngine } from '../../lib/db/engine.js';
 import { createBucket } from '../../lib/services/buckets.js';
+import { listenApps, median, runWhenMain, type ListeningApps } from './bench-apps.js';
 
 const DB_NAME = 'content_api_bench_rate_limit';
 const TARGET_RATIO = 1.05;
@@ -28,13 +26,6 @@ export interface RateLimitCostResult {
   claimedUnits: number;
   ok: boolean;
 }
-
-async function listen(server: http.Server): Promise<string> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
 async function timedRead(url: string): Promise<number> {
   const t0 = performance.now();
@@ -67,7 +58,7 @@ async function pairedLatency(a: string, b: string, count: number): Promise<[numb
 
 export async function benchRateLimitCost(uri: string, rounds = 9, perRound = 1500): Promise<RateLimitCostResult> {
   const client = new MongoClient(uri, { serverSelectionTimeoutMS: 10_000 });
-  const servers: http.Server[] = [];
+  let apps: ListeningApps | null = null;
   try {
     await client.connect();
     const db = client.db(DB_NAME);
@@ -86,13 +77,8 @@ export async function benchRateLimitCost(uri: string, rounds = 9, perRound = 150
       db,
       log: quiet,
     });
-    const [baseOff = '', baseOn = ''] = await Promise.all(
-      [off, on].map((app) => {
-        const server = http.createServer(app);
-        servers.push(server);
-        return listen(server);
-      }),
-    );
+    apps = await listenApps([off, on]);
+    const [baseOff = '', baseOn = ''] = apps.bases;
     const post = (path: string, body: unknown) =>
       fetch(`${baseOff}/v3/buckets/${SLUG}${path}`, {
         method: 'POST',
@@ -130,10 +116,7 @@ export async function benchRateLimitCost(uri: string, rounds = 9, perRound = 150
       ok: ratio <= TARGET_RATIO,
     };
   } finally {
-    for (const s of servers) {
-      s.closeAllConnections();
-      s.close();
-    }
+    apps?.close();
     await client.close();
   }
 }
@@ -158,9 +141,4 @@ async function main(): Promise<void> {
   }
 }
 
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main().catch((err: unknown) => {
-    console.error(err);
-    process.exitCode = 1;
-  });
-}
+runWhenMain(import.meta.url, main);

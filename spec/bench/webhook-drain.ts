@@ -9,7 +9,6 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { pathToFileURL } from 'node:url';
 import { MongoClient } from 'mongodb';
 import { startEngine } from '../../lib/db/engine.js';
 import { ensureIndexes } from '../../lib/db/indexes.js';
@@ -18,6 +17,7 @@ import { createWebhook } from '../../lib/webhooks/manage.js';
 import { recordEvent } from '../../lib/webhooks/outbox.js';
 import { createBucket, findBucketBySlug } from '../../lib/services/buckets.js';
 import { WorkerProcess } from '../support/webhook-worker-process.js';
+import { runWhenMain } from './bench-apps.js';
 import { benchWriteCost, printWriteCost } from './webhook-write-cost.js';
 
 const DB_NAME = 'content_api_bench_webhooks';
@@ -153,9 +153,4 @@ async function main(): Promise<void> {
   }
 }
 
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main().catch((err: unknown) => {
-    console.error(err);
-    process.exitCode = 1;
-  });
-}
+runWhenMain(import.meta.url, main);

@@ -4,8 +4,6 @@
  * against the same app without the outbox, on one engine, in alternating rounds. The target is
  * at most 10 % more per create. Run by `npm run bench` after the delivery scenario.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { MongoClient } from 'mongodb';
 import { createApp } from '../../lib/app.js';
 import { loadConfig } from '../../lib/config.js';
@@ -13,6 +11,7 @@ import { ensureIndexes } from '../../lib/db/indexes.js';
 import { createBucket, findBucketBySlug } from '../../lib/services/buckets.js';
 import { DomainEvents } from '../../lib/services/domain-events.js';
 import { createWebhook } from '../../lib/webhooks/manage.js';
+import { listenApps, median, type ListeningApps } from './bench-apps.js';
 
 const DB_NAME = 'content_api_bench_write_cost';
 const TARGET_RATIO = 1.1;
@@ -23,11 +22,6 @@ export interface WriteCostResult {
   withMs: number;
   ratio: number;
   ok: boolean;
-}
-
-async function listen(server: http.Server): Promise<string> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
 /** Median milliseconds of `count` sequential creates against `base`. */
@@ -48,11 +42,9 @@ async function createLatency(base: string, slug: string, count: number, round: n
   return times[Math.floor(times.length / 2)] ?? 0;
 }
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
-
 export async function benchWriteCost(uri: string, rounds = 5, perRound = 100): Promise<WriteCostResult> {
   const client = new MongoClient(uri, { serverSelectionTimeoutMS: 10_000 });
-  const servers: http.Server[] = [];
+  let apps: ListeningApps | null = null;
   try {
     await client.connect();
     const db = client.db(DB_NAME);
@@ -71,14 +63,8 @@ export async function benchWriteCost(uri: string, rounds = 5, perRound = 100): P
     const quiet = () => undefined;
     const withOutbox = createApp({ config, db, log: quiet });
     const without = createApp({ config, db, log: quiet, events: new DomainEvents(config, undefined, false) });
-    const bases = await Promise.all(
-      [without, withOutbox].map((app) => {
-        const server = http.createServer(app);
-        servers.push(server);
-        return listen(server);
-      }),
-    );
-    const [baseWithout = '', baseWith = ''] = bases;
+    apps = await listenApps([without, withOutbox]);
+    const [baseWithout = '', baseWith = ''] = apps.bases;
     const price = { type: 'number', title: 'Price', key: 'price', value: '' };
     const made = await fetch(`${baseWith}/v3/buckets/cost/object-types`, {
       method: 'POST',
@@ -99,10 +85,7 @@ export async function benchWriteCost(uri: string, rounds = 5, perRound = 100): P
     const ratio = withMs / withoutMs;
     return { creates: rounds * perRound * 2, withoutMs, withMs, ratio, ok: ratio <= TARGET_RATIO };
   } finally {
-    for (const s of servers) {
-      s.closeAllConnections();
-      s.close();
-    }
+    apps?.close();
     await client.close();
   }
 }

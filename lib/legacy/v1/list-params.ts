@@ -8,11 +8,8 @@ import { isObjectIdHex } from '../../util/object-id.js';
 import { escapeRegex } from '../../util/escape-regex.js';
 import { quote } from '../../util/quote.js';
 
-/**
- * The v1 read parameters v3 has no parameter for. `metadata` and `filters` stand for their
- * bracketed families (`metadata[key]`, `filters[_id]`, `filters[connected_to]`).
- */
-export const V1_PARAM_NAMES = [
+/** What every v1 Object list reads besides the shared parameters. */
+export const V1_OBJECT_LIST_NAMES = [
   'type',
   'status',
   'sort',
@@ -27,6 +24,13 @@ export const V1_PARAM_NAMES = [
   'metafield_key',
   'metafield_value',
   'metafield_object_id',
+] as const;
+/**
+ * The v1 read parameters v3 has no parameter for. `metadata` and `filters` stand for their
+ * bracketed families (`metadata[key]`, `filters[_id]`, `filters[connected_to]`).
+ */
+export const V1_PARAM_NAMES = [
+  ...V1_OBJECT_LIST_NAMES,
   'metafield_value_has',
   'metafield_object_slug',
   'revision',

@@ -16,7 +16,7 @@ import { createObject, updateObject } from '../../services/object-writes.js';
 import { objectRenderContext } from '../../services/render-context.js';
 import { bodyOf, triggered, v3MetafieldsEdit, v3ObjectBody } from './bodies.js';
 import { objectIdBySlug, objectNamedBy } from './find-object.js';
-import type { V1ParamName } from './list-params.js';
+import { V1_OBJECT_LIST_NAMES, type V1ParamName } from './list-params.js';
 import { toV1Object } from './object-shape.js';
 import { readV1Objects, readV1Params } from './objects-read.js';
 import { readOneV1Object } from './object-one.js';
@@ -26,23 +26,7 @@ import { sendRead, v1Route, type V1Route } from './route.js';
 const V1_LIST = paramSet(['read_key', 'limit', 'skip', 'depth', 'useCache']);
 const MERGE_REQUEST = paramSet(['read_key']);
 
-/** What every v1 Object list reads besides the shared parameters. */
-const LIST_NAMES: readonly V1ParamName[] = [
-  'type',
-  'status',
-  'sort',
-  'hide_metafields',
-  'locale',
-  'q',
-  'query',
-  'props',
-  'created_by',
-  'metadata',
-  'filters',
-  'metafield_key',
-  'metafield_value',
-  'metafield_object_id',
-];
+const LIST_NAMES: readonly V1ParamName[] = V1_OBJECT_LIST_NAMES;
 /** The type is in the path; the deprecated search also matches substrings and related slugs. */
 const TYPE_NAMES = LIST_NAMES.filter((n) => n !== 'type');
 const SEARCH_NAMES: readonly V1ParamName[] = [...TYPE_NAMES, 'metafield_value_has', 'metafield_object_slug'];

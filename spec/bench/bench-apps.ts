@@ -1,0 +1,40 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { pathToFileURL } from 'node:url';
+import type { Express } from 'express';
+
+/** Apps listening on loopback for a same-run comparison, and how to stop them all. */
+export interface ListeningApps {
+  bases: string[];
+  close(): void;
+}
+
+export async function listenApps(apps: Express[]): Promise<ListeningApps> {
+  const servers = apps.map((app) => http.createServer(app));
+  const bases = await Promise.all(
+    servers.map(async (server) => {
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    }),
+  );
+  return {
+    bases,
+    close: () => {
+      for (const s of servers) {
+        s.closeAllConnections();
+        s.close();
+      }
+    },
+  };
+}
+
+export const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+
+/** Runs `main` when `moduleUrl` is the script node was started with, so a bench file is also a library. */
+export function runWhenMain(moduleUrl: string, main: () => Promise<void>): void {
+  if (process.argv[1] === undefined || moduleUrl !== pathToFileURL(process.argv[1]).href) return;
+  main().catch((err: unknown) => {
+    console.error(err);
+    process.exitCode = 1;
+  });
+}
