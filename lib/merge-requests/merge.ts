@@ -1,5 +1,6 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { Db } from 'mongodb';
-import { objectsCollection, revisionsCollection, type BucketDoc } from '../db/collections.js';
+import { objectsCollection, revisionsCollection, type BucketDoc, type RevisionDoc } from '../db/collections.js';
 import { HttpError } from '../errors/http-errors.js';
 import { readOptions } from '../services/query-time-limit.js';
 import { updateObject, type ObjectWriteDeps } from '../services/object-writes.js';
@@ -13,7 +14,8 @@ type ItemState = 'recorded' | 'published' | 'changed' | 'deleted';
 
 /**
  * Where an Object stands against its recorded draft. Published also covers a publish of exactly
- * that draft by someone else, or by a merge that crashed before it could note the item done.
+ * that draft (nothing else changed) by someone else, or by a merge that crashed before it could
+ * note the item done.
  */
 async function itemState(db: Db, bucket: BucketDoc, item: MergeItem): Promise<ItemState> {
   const latest = await objectsCollection(db).findOne({ _id: item.object_id, bucket_id: bucket._id }, readOptions(db));
@@ -25,9 +27,16 @@ async function itemState(db: Db, bucket: BucketDoc, item: MergeItem): Promise<It
     .limit(2)
     .toArray();
   const [next] = after;
-  const publishedAsRecorded =
-    after.length === 1 && next?.reason === 'publish' && next.created_at.getTime() === latest.modified_at.getTime();
-  return publishedAsRecorded ? 'published' : 'changed';
+  if (after.length !== 1 || next?.reason !== 'publish' || next.created_at.getTime() !== latest.modified_at.getTime())
+    return 'changed';
+  const recorded = await revisionsCollection(db).findOne({ _id: item.revision_id }, readOptions(db));
+  return recorded && sameContent(recorded, next) ? 'published' : 'changed';
+}
+
+/** A publish that also changed the content published something else than the recorded draft. */
+function sameContent(a: RevisionDoc, b: RevisionDoc): boolean {
+  const content = (r: RevisionDoc) => [r.type, r.slug, r.title, r.content, r.metadata];
+  return isDeepStrictEqual(content(a), content(b));
 }
 
 function conflict(doc: MergeRequestDoc, changed: { item: MergeItem; state: ItemState }[]): HttpError {

@@ -22,3 +22,15 @@ export async function recordedRevisions(
   const revisions = ids.flatMap((rid) => byId.get(rid.toHexString()) ?? []);
   return { revisions, total: doc.items.length };
 }
+
+/**
+ * The legacy clients send their whole Object-list vocabulary here too, but a filter or sort over
+ * recorded versions would silently do nothing: a parameter outside `allowed` is a 400 naming it.
+ */
+export function onlyParams(allowed: readonly string[]): (query: Readonly<Record<string, unknown>>) => string[] {
+  const known = new Set([...allowed, 'pretty']);
+  return (query) =>
+    Object.keys(query)
+      .filter((k) => !known.has(k))
+      .map((k) => `${k} is not supported on merge-request Objects, which take ${[...known].join(', ')}`);
+}

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { ObjectId } from 'mongodb';
 import request from 'supertest';
 import type { IssuedKeys } from '../../lib/services/buckets.js';
 import { bucketClient } from '../support/client.js';
@@ -158,6 +159,47 @@ describe('merge requests (beta): record drafts, merge publishes them through the
     const merged = mrOf(await postMr(`/${mr.id}/merge`).expect(200));
     assert.equal(merged.status, 'merged');
     assert.equal(h.emitted.length, from, 'not published a second time');
+
+    const c = await draftedPost('Q live', 'Q draft');
+    const other = mrOf(await postMr('', { title: 'Changed on publish', object_ids: [c] }).expect(200));
+    await api.patch(`/objects/${c}`, { status: 'published', title: 'Q other' }).expect(200);
+    assert.equal(errOf(await postMr(`/${other.id}/merge`).expect(409)).code, 'merge_conflict');
+  });
+
+  it('two merges at once publish each Object once: the other answers 409', async () => {
+    const a = await draftedPost('R1 live', 'R1 draft');
+    const b = await draftedPost('R2 live', 'R2 draft');
+    const mr = mrOf(await postMr('', { title: 'Race', object_ids: [a, b] }).expect(200));
+    const from = h.emitted.length;
+    const answers = await Promise.all([postMr(`/${mr.id}/merge`), postMr(`/${mr.id}/merge`)]);
+    assert.deepEqual(answers.map((r) => r.status).sort(), [200, 409]);
+    assert.equal(answers.find((r) => r.status === 409)?.body.code, 'merge_request_closed');
+    assert.deepEqual(
+      h.emitted.slice(from).map((e) => e.subjectId),
+      [a, b],
+    );
+  });
+
+  it('a merge that crashed midway is taken over once its claim is stale, publishing only what is left', async () => {
+    const a = await draftedPost('X1 live', 'X1 draft');
+    const b = await draftedPost('X2 live', 'X2 draft');
+    const mr = mrOf(await postMr('', { title: 'Crashed', object_ids: [a, b] }).expect(200));
+    // As a merge leaves it when it dies after publishing the first Object, before noting it.
+    await api.patch(`/objects/${a}`, { status: 'published' }).expect(200);
+    const claim = { status: 'merging', merging_since: new Date() };
+    await h.db.collection('merge_requests').updateOne({ _id: new ObjectId(mr.id) }, { $set: claim });
+    assert.equal(errOf(await postMr(`/${mr.id}/merge`).expect(409)).code, 'merge_request_closed');
+    assert.match(errOf(await postMr(`/${mr.id}/close`).expect(409)).message, /being merged right now/);
+    const stale = new Date(Date.now() - 2 * 60_000);
+    await h.db.collection('merge_requests').updateOne({ _id: new ObjectId(mr.id) }, { $set: { merging_since: stale } });
+    const from = h.emitted.length;
+    const merged = mrOf(await postMr(`/${mr.id}/merge`).expect(200));
+    assert.equal(merged.status, 'merged');
+    assert.deepEqual(
+      h.emitted.slice(from).map((e) => [e.type, e.subjectId]),
+      [['object.published', b]],
+    );
+    assert.equal(await liveTitle(b), 'X2 draft');
   });
 
   it('refuses unknown ids, Objects of another Bucket and Objects without a draft in one 400', async () => {

@@ -1,7 +1,7 @@
 import type { Db } from 'mongodb';
 import type { AppState } from '../../cache/app-state.js';
 import type { Config } from '../../config.js';
-import { recordedRevisions } from '../../merge-requests/recorded.js';
+import { onlyParams, recordedRevisions } from '../../merge-requests/recorded.js';
 import { requireRead } from '../../middleware/authenticate.js';
 import { bucketOf } from '../../middleware/load-bucket.js';
 import { readParams } from '../../middleware/read-params.js';
@@ -13,8 +13,8 @@ import { toV1Revision } from './object-shape.js';
 import { readV1Params } from './objects-read.js';
 import { sendRead, v1Route, type V1Route } from './route.js';
 
-const PAGE = paramSet(['read_key', 'limit', 'skip']);
 const NAMES: readonly V1ParamName[] = ['props', 'hide_metafields'];
+const PAGE = paramSet(['read_key', 'limit', 'skip'], {}, onlyParams(['read_key', 'limit', 'skip', ...NAMES]));
 
 /** `GET /:slug/merge-requests/:id/objects`: the request's Objects as it recorded them, in the v1 shape. */
 export function mergeRequestObjectsV1(config: Config, db: Db, state: AppState): V1Route {

@@ -2,7 +2,7 @@ import type { Db } from 'mongodb';
 import type { AppState } from '../../cache/app-state.js';
 import type { Config } from '../../config.js';
 import { sendJson } from '../../http/respond.js';
-import { recordedRevisions } from '../../merge-requests/recorded.js';
+import { onlyParams, recordedRevisions } from '../../merge-requests/recorded.js';
 import { requireRead } from '../../middleware/authenticate.js';
 import { bucketOf } from '../../middleware/load-bucket.js';
 import { readParams } from '../../middleware/read-params.js';
@@ -12,7 +12,8 @@ import { route, type RouteDef } from '../../routes/route-table.js';
 import { renderRevision } from '../../serializers/revision.js';
 import { objectRenderContext } from '../../services/render-context.js';
 
-const PAGE = paramSet(['read_key', 'limit', 'skip', 'props']);
+const NAMES = ['read_key', 'limit', 'skip', 'props'] as const;
+const PAGE = paramSet(NAMES, {}, onlyParams(NAMES));
 
 /**
  * `GET /buckets/:slug/merge-requests/:id/objects`: the request's Objects as it recorded them, each
