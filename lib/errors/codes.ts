@@ -52,6 +52,14 @@ export const ERROR_CODES = {
     status: 409,
     description: 'The delivery is being attempted right now; redeliver it once the attempt has ended.',
   },
+  merge_request_closed: {
+    status: 409,
+    description: 'The merge request was already merged or closed, or a merge of it is running.',
+  },
+  merge_conflict: {
+    status: 409,
+    description: 'An Object of the merge request changed or was deleted after its draft was recorded.',
+  },
   payload_too_large: {
     status: 413,
     description: 'The request body or upload is over its size limit, or a document would pass 16 MB.',

@@ -4,6 +4,7 @@ import type { Config } from '../config.js';
 import { batchAndPreviewRoutes } from './batch-and-preview.js';
 import { blocksRoutes } from './blocks.js';
 import { mediaRoutes } from './media.js';
+import { mergeRequestRoutes } from './merge-requests.js';
 import { metaRoutes } from './meta.js';
 import { objectTypeRoutes } from './object-types.js';
 import { objectRoutes } from './objects.js';
@@ -36,5 +37,6 @@ export function v3Routes({ config, db, state, log, health }: RouteDeps): RouteDe
     ...mediaRoutes(config, state),
     ...webhookRoutes(config, db),
     ...usageRoutes(config, state),
+    ...mergeRequestRoutes(config, db, state),
   ];
 }

@@ -68,6 +68,12 @@ export interface WriteOptions {
   notify?: boolean;
 }
 
+/** An edit that applies only to one known version: any other version in place throws `otherwise`'s error. */
+export interface VersionGuard {
+  at: Date;
+  otherwise: (current: ObjectDoc) => Error;
+}
+
 export async function createObject(
   deps: ObjectWriteDeps,
   bucket: BucketDoc,
@@ -160,7 +166,7 @@ export async function updateObject(
   bucket: BucketDoc,
   id: string,
   input: unknown,
-  { root = 'body', notify }: WriteOptions = {},
+  { root = 'body', notify, ifVersion }: WriteOptions & { ifVersion?: VersionGuard } = {},
 ): Promise<ObjectDoc> {
   const { db, validators } = deps;
   assertValid('ObjectPatch', input, root);
@@ -173,6 +179,7 @@ export async function updateObject(
     bucket,
     id,
     async (current, at): Promise<EditPlan> => {
+      if (ifVersion && current.modified_at.getTime() !== ifVersion.at.getTime()) throw ifVersion.otherwise(current);
       const type = await typeForWrite(db, bucket, current.type);
       const next: ObjectDoc = { ...current, modified_at: at };
       if (input.title !== undefined) next.title = input.title;

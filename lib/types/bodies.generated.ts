@@ -29,6 +29,7 @@ export type WebhookEventType =
 export interface BodySchemas {
   BatchRequest: BatchRequest;
   MediaPatch: MediaPatch;
+  MergeRequestCreate: MergeRequestCreate;
   ObjectCreate: ObjectCreate;
   ObjectPatch: ObjectPatch;
   ObjectTypeCreate: ObjectTypeCreate;
@@ -76,6 +77,22 @@ export interface MediaPatch {
   metadata?: {
     [k: string]: unknown;
   };
+}
+/**
+ * Body of POST /buckets/{slug}/merge-requests. Unknown fields are rejected.
+ */
+export interface MergeRequestCreate {
+  /**
+   * A name for people.
+   */
+  title: string;
+  /**
+   * Objects of this Bucket whose latest version is a draft; the merge request records that draft version of each.
+   *
+   * @minItems 1
+   * @maxItems 100
+   */
+  object_ids: string[];
 }
 /**
  * Body of POST /objects. Metadata values are checked against the Object type's Metafields.

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import request from 'supertest';
 import type { IssuedKeys } from '../../lib/services/buckets.js';
 import { forgetCosmicV1Token, loadCosmicV1, type CosmicV1, type V1Bucket } from '../support/cosmic-v1.js';
 import { freshHarness, type Harness } from '../support/harness.js';
@@ -237,7 +238,25 @@ describe('legacy v1 API driven by the cosmicjs 3.4.4 client', () => {
     assert.equal(asRevised.object._id, ids.post);
   });
 
-  it('getMergeRequestObjects answers 404 with the error body: this service has no merge requests', async () => {
+  it('getMergeRequestObjects answers the Objects a merge request recorded, in the v1 shape; 404 for an unknown id', async () => {
+    const made = await request(h.app)
+      .post(`/v3/buckets/${keys.slug}/merge-requests`)
+      .set('Authorization', `Bearer ${keys.write_key ?? ''}`)
+      .send({ title: 'Revise the post', object_ids: [ids.post] })
+      .expect(200);
+    const mr = made.body as { merge_request: { id: string; objects: { revision_id: string }[] } };
+    const page = (await b.getMergeRequestObjects({ id: mr.merge_request.id, limit: 5 })) as Many & { limit: number };
+    assert.equal(page.total, 1);
+    assert.equal(page.limit, 5);
+    const [recorded] = page.objects;
+    assert.ok(recorded, JSON.stringify(page));
+    assert.equal(recorded._id, ids.post);
+    assert.equal(recorded.title, 'Revised', 'the recorded draft, not the live version');
+    assert.equal(recorded.type_slug, 'posts');
+    assert.equal(recorded.revision_id, mr.merge_request.objects[0]?.revision_id);
+    assert.ok(Array.isArray(recorded.metafields));
+    const narrow = (await b.getMergeRequestObjects({ id: mr.merge_request.id, props: '_id,title' })) as Many;
+    assert.deepEqual(narrow.objects, [{ _id: ids.post, title: 'Revised' }]);
     const res = (await b.getMergeRequestObjects({ id: 'mr-1' })) as ErrorBody;
     assert.equal(res.status, 404);
     assert.match(res.message, /Merge request with id 'mr-1' not found/);

@@ -91,7 +91,42 @@ describe('Legacy v2: the cosmicjs 4.3.7 client, unchanged, against /v2 (media, m
     for (const id of ids) await bucket.deleteMedia({ id });
   });
 
-  it('answers merge-request Objects with 404 naming the id: merge requests are not a resource here', async () => {
+  it('answers the Objects a merge request recorded (props, limit, skip), 404 for an unknown id, 400 for a filter', async () => {
+    const v3 = (path: string, body: object) =>
+      request(h.app)
+        .post(`/v3/buckets/${keys.slug}${path}`)
+        .set('Authorization', `Bearer ${keys.write_key ?? ''}`)
+        .send(body)
+        .expect(200);
+    await v3('/object-types', { title: 'Pages' });
+    const ids: string[] = [];
+    for (const title of ['One', 'Two']) {
+      const made = await v3('/objects', { title, type: 'pages' });
+      const id = (made.body as { object: { id: string } }).object.id;
+      await v3(`/objects/${id}/revisions`, { title: `${title} draft` });
+      ids.push(id);
+    }
+    const mr = (await v3('/merge-requests', { title: 'Pages', object_ids: ids })).body as {
+      merge_request: { id: string };
+    };
+    const mrId = mr.merge_request.id;
+    const all = await bucket.getMergeRequestObjects({ id: mrId, props: 'id,title,status' });
+    assert.deepEqual(all, {
+      objects: [
+        { id: ids[0], title: 'One draft', status: 'draft' },
+        { id: ids[1], title: 'Two draft', status: 'draft' },
+      ],
+      total: 2,
+    });
+    const second = await bucket.getMergeRequestObjects({ id: mrId, limit: 1, skip: 1 });
+    const [recorded] = items(second, 'objects');
+    assert.ok(recorded);
+    assert.equal(recorded.id, ids[1]);
+    assert.equal(recorded.type, 'pages');
+    assert.match(String(recorded.revision_id), /^[0-9a-f]{24}$/);
+    const filtered = await rejection(bucket.getMergeRequestObjects({ id: mrId, sort: '-created_at' }));
+    assert.equal(filtered.status, 400);
+    assert.match(String(filtered.message), /sort is not supported on merge-request Objects/);
     const err = await rejection(bucket.getMergeRequestObjects({ id: 'mr1', limit: 10 }));
     assert.deepEqual(err, {
       status: 404,

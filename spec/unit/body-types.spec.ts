@@ -73,6 +73,7 @@ describe('request-body types', () => {
     const typed: Record<keyof BodySchemas, true> = {
       BatchRequest: true,
       MediaPatch: true,
+      MergeRequestCreate: true,
       ObjectCreate: true,
       ObjectPatch: true,
       ObjectTypeCreate: true,

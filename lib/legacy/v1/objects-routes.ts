@@ -3,7 +3,6 @@ import type { Db } from 'mongodb';
 import type { AppState } from '../../cache/app-state.js';
 import type { Config } from '../../config.js';
 import type { ObjectDoc } from '../../db/collections.js';
-import { NotFoundError } from '../../errors/http-errors.js';
 import { sendJson } from '../../http/respond.js';
 import { requireRead, requireWrite } from '../../middleware/authenticate.js';
 import { bucketOf } from '../../middleware/load-bucket.js';
@@ -20,11 +19,11 @@ import { V1_OBJECT_LIST_NAMES, type V1ParamName } from './list-params.js';
 import { toV1Object } from './object-shape.js';
 import { readV1Objects, readV1Params } from './objects-read.js';
 import { readOneV1Object } from './object-one.js';
+import { mergeRequestObjectsV1 } from './merge-request-objects.js';
 import { revisionRoutes } from './revisions-routes.js';
 import { sendRead, v1Route, type V1Route } from './route.js';
 
 const V1_LIST = paramSet(['read_key', 'limit', 'skip', 'depth', 'useCache']);
-const MERGE_REQUEST = paramSet(['read_key']);
 
 const LIST_NAMES: readonly V1ParamName[] = V1_OBJECT_LIST_NAMES;
 /** The type is in the path; the deprecated search also matches substrings and related slugs. */
@@ -55,12 +54,7 @@ export function objectRoutes(config: Config, db: Db, state: AppState): V1Route[]
     list('/:slug/object-type/:type_slug', TYPE_NAMES, (p) => [{ type: p.type_slug }]),
     list('/:slug/object-type/:type_slug/search', SEARCH_NAMES, (p) => [{ type: p.type_slug }]),
     readOneV1Object(config, db, state),
-    // Merge requests are no resource of this service, so none exists: once the Bucket and its
-    // read key check out, every id is an unknown merge request (the same answer as /v2).
-    v1Route('get', '/:slug/merge-requests/:merge_request_id/objects', MERGE_REQUEST, requireRead, (req) => {
-      const id = String(req.params.merge_request_id);
-      throw new NotFoundError(`Merge request with id '${id}' not found in bucket '${String(req.params.slug)}'`);
-    }),
+    mergeRequestObjectsV1(config, db, state),
     v1Route('post', '/:slug/add-object', NO_PARAMS, body, requireWrite, async (req, res) => {
       const { body: v3, notify } = v3ObjectBody(bodyOf(req.body), 'create');
       await answer(res, await createObject(writes, bucketOf(res), v3, { notify }));

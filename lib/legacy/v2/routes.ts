@@ -1,17 +1,14 @@
-import { notFound } from '../../errors/not-found.js';
 import { requireRead, requireWrite } from '../../middleware/authenticate.js';
-import { bucketOf } from '../../middleware/load-bucket.js';
-import { DELETE_PARAMS, paramSet } from '../../query/read-params.js';
+import { DELETE_PARAMS } from '../../query/read-params.js';
 import { v3Routes, type RouteDeps } from '../../routes/index.js';
 import { mediaListHandler, MEDIA_LIST } from '../../routes/media.js';
 import { typeDeleteHandler } from '../../routes/object-types.js';
 import { route, type RouteDef } from '../../routes/route-table.js';
 import { v2ObjectBody } from './bodies.js';
 import { V2_BODIES, V2_MIRRORED_PATHS, V2_OWN_OPERATIONS } from './operations.js';
+import { mergeRequestObjectsV2 } from './merge-request-objects.js';
 import { metafieldRoutes } from './metafields.js';
 import { v2ObjectReadRoutes } from './objects.js';
-
-const MERGE_REQUEST = paramSet(['read_key']);
 
 function ownRoutes({ config, db, state }: RouteDeps): RouteDef[] {
   return [
@@ -27,11 +24,7 @@ function ownRoutes({ config, db, state }: RouteDeps): RouteDef[] {
       typeDeleteHandler(state.writes, 'refuse'),
     ),
     ...metafieldRoutes(config, db, state),
-    // Merge requests are not a resource of this service, so after the Bucket and its read key
-    // check out, every id is an unknown merge request (the spec's 404 for a missing resource).
-    route('get', '/buckets/:slug/merge-requests/:merge_request_id/objects', MERGE_REQUEST, requireRead, (req, res) => {
-      throw notFound('merge_request', String(req.params.merge_request_id), bucketOf(res).slug);
-    }),
+    mergeRequestObjectsV2(config, db, state),
   ];
 }
 
