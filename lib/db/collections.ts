@@ -26,6 +26,8 @@ export const BUCKET_SCOPED_COLLECTIONS = [
   'media',
   'webhooks',
   'webhook_deliveries',
+  'blocks',
+  'imports',
 ];
 
 export interface ObjectTypeDoc {

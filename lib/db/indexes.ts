@@ -8,6 +8,7 @@ import {
 } from './collections.js';
 import { ensureMediaIndexes } from './media-collection.js';
 import { ensureWebhookIndexes } from '../webhooks/collections.js';
+import { ensureBlockIndexes } from '../services/blocks.js';
 
 /** Unique over `singleton_key`: one Object per locale of a singleton type (lib/services/singletons.ts). */
 export const SINGLETON_INDEX = 'singleton_unique';
@@ -61,6 +62,7 @@ export async function ensureIndexes(db: Db): Promise<void> {
   await db.collection('pending_writes').createIndex({ object_id: 1 }, { name: 'object' }, undefined);
   await ensureMediaIndexes(db);
   await ensureWebhookIndexes(db);
+  await ensureBlockIndexes(db);
 }
 
 /**
