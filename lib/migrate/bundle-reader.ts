@@ -76,7 +76,8 @@ export class BundleReader {
     const name = sectionEntry(section);
     for await (const entry of this.entries()) {
       if (entry.header.name !== name) continue;
-      for await (const { line, value } of ndjson(entry, name)) yield { line, value, where: `${name} line ${line}` };
+      for await (const { line, value } of ndjson(guarded(entry, this.file), name))
+        yield { line, value, where: `${name} line ${line}` };
       return;
     }
     throw new MigrationError(`${this.file} is damaged: it has no ${name}`);
@@ -86,7 +87,8 @@ export class BundleReader {
   async *mediaFiles(): AsyncGenerator<MediaFile> {
     for await (const entry of this.entries()) {
       const { name, size } = entry.header;
-      if (name.startsWith(MEDIA_PREFIX)) yield { name: name.slice(MEDIA_PREFIX.length), size, stream: entry };
+      if (name.startsWith(MEDIA_PREFIX))
+        yield { name: name.slice(MEDIA_PREFIX.length), size, stream: guarded(entry, this.file) };
     }
   }
 
@@ -119,6 +121,16 @@ async function* scanEntries(file: string, gzip: boolean): AsyncGenerator<TarEntr
   } finally {
     source.destroy();
     tar.destroy();
+  }
+}
+
+/** An entry's bytes, a tar or gzip failure met while reading them told as a damaged bundle. */
+async function* guarded(entry: AsyncIterable<unknown>, file: string): AsyncGenerator {
+  try {
+    for await (const chunk of entry) yield chunk;
+  } catch (err) {
+    if (err instanceof MigrationError) throw err;
+    throw new MigrationError(`${file} is not a readable bundle: ${(err as Error).message}`);
   }
 }
 

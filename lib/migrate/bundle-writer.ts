@@ -50,7 +50,7 @@ export interface FinishOptions {
   revisions: boolean;
   gzip: boolean;
   /** The bytes of a media item, exactly `record.size` of them. */
-  openMedia: (record: MediaRecord) => Promise<AsyncIterable<unknown>>;
+  openMedia: (record: MediaRecord) => Promise<AsyncIterable<unknown> | Iterable<Buffer>>;
   /** Called with the bytes of each media file once it is packed. */
   onMediaPacked?: (bytes: number) => void;
 }

@@ -107,7 +107,7 @@ export async function importBundle(
       bundle_id: manifest.bundle_id,
     });
     summary.written = await writeBundle(run);
-    if (manifest.block) {
+    if (opts.block && manifest.block) {
       await recordBlock(deps, bucket, { ...manifest.block, object_types: [...bundleSlugs] });
     }
     await finishImport(db, key);
