@@ -37,6 +37,7 @@ describe('bucketctl pull: copies a Bucket from another instance through its publ
   });
   after(async () => {
     server.close();
+    await once(server, 'close');
     assert.deepEqual(origin.errors, []);
     assert.deepEqual(local.errors, []);
   });
