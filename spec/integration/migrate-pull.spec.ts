@@ -37,6 +37,8 @@ describe('bucketctl pull: copies a Bucket from another instance through its publ
   });
   after(async () => {
     server.close();
+    // fetch keeps its connections alive; they would hold close() until they idle out.
+    server.closeAllConnections();
     await once(server, 'close');
     assert.deepEqual(origin.errors, []);
     assert.deepEqual(local.errors, []);
