@@ -66,7 +66,11 @@ export interface StoreOptions {
  * in flight when an error is caught, so no chunk of the partial file handed to `discard` can
  * arrive after its removal. The type comes from the first bytes, the name from the client's.
  */
-export async function storeStream(db: Db, source: AsyncIterable<unknown>, opts: StoreOptions): Promise<StoredUpload> {
+export async function storeStream(
+  db: Db,
+  source: AsyncIterable<unknown> | Iterable<unknown>,
+  opts: StoreOptions,
+): Promise<StoredUpload> {
   const originalName = cleanOriginalName(opts.originalName);
   const fileId = new ObjectId();
   const upload = mediaFiles(db).openUploadStreamWithId(fileId, originalName, {

@@ -7,7 +7,8 @@ import {
   type ObjectDoc,
   type ObjectTypeDoc,
 } from '../db/collections.js';
-import { mediaCollection, mediaFiles } from '../db/media-collection.js';
+import { mediaCollection } from '../db/media-collection.js';
+import { readOriginal } from '../media/file-store.js';
 import { MigrationError } from '../errors/domain-errors.js';
 import { findBucketBySlug } from '../services/buckets.js';
 import { listObjectTypes } from '../services/object-types.js';
@@ -129,5 +130,5 @@ async function exportRevisions(
 async function openStoredMedia(db: Db, bucket: BucketDoc, record: MediaRecord): Promise<AsyncIterable<unknown>> {
   const doc = await mediaCollection(db).findOne({ bucket_id: bucket._id, name: record.name });
   if (!doc) throw new MigrationError(`media "${record.name}" was deleted during the export; export again`);
-  return mediaFiles(db).openDownloadStream(doc.file_id);
+  return readOriginal(db, doc.file_id);
 }

@@ -55,7 +55,7 @@ export async function checkBundle(run: ImportRun): Promise<CheckedCounts> {
     atRecordSync(where, () => webhookBody(checkRecord('webhook', value, where)));
     webhooks++;
   }
-  return { types: types.size, media: run.index.media.size, objects, versions, webhooks };
+  return { types: run.index.types.length, media: run.index.media.size, objects, versions, webhooks };
 }
 
 /** Each type body as POST /object-types judges it, among the bundle's and the Bucket's other types. */

@@ -54,11 +54,14 @@ function lineProgress(command: string, stream: NodeJS.WriteStream): Progress {
   let value = 0;
   let shownTenth = -1;
   let shownAt = 0;
+  let shownValue = -1;
   const show = (force: boolean) => {
     const tenth = total > 0 ? Math.floor((value * 10) / total) : -1;
     if (!force && tenth === shownTenth && Date.now() - shownAt < 5000) return;
+    if (value === shownValue) return;
     shownTenth = tenth;
     shownAt = Date.now();
+    shownValue = value;
     const of = total > 0 ? `/${total} (${Math.floor((value * 100) / total)}%)` : '';
     stream.write(`${command}: ${label} ${value}${of}\n`);
   };
@@ -72,6 +75,7 @@ function lineProgress(command: string, stream: NodeJS.WriteStream): Progress {
       total = steps;
       value = 0;
       shownTenth = -1;
+      shownValue = -1;
       shownAt = Date.now();
     },
     tick(steps = 1) {

@@ -3,7 +3,7 @@ import { MigrationError } from '../errors/domain-errors.js';
 import { newAjv } from '../validation/ajv.js';
 import { describeAjvErrors } from '../validation/ajv-messages.js';
 import { BUNDLE_FORMAT, SECTIONS, type Manifest, type MediaRecord, type ObjectRecord } from './bundle-format.js';
-import type { RevisionRecord, WebhookRecord } from './bundle-format.js';
+import type { RevisionRecord, VersionRecord, WebhookRecord } from './bundle-format.js';
 
 /*
  * The shapes of bundle records, checked before anything reads them. What the API checks in its
@@ -147,7 +147,62 @@ const SCHEMAS = {
     },
     additionalProperties: false,
   },
+  block: {
+    type: 'object',
+    required: ['slug', 'title', 'object_types'],
+    properties: {
+      slug: { type: 'string', pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$', maxLength: 100 },
+      title: { type: 'string', minLength: 1, maxLength: 200 },
+      description: text(2000),
+      object_types: { type: 'array', minItems: 1, items: { type: 'object' } },
+      objects: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['id', 'type', 'title'],
+          properties: {
+            id,
+            type: { type: 'string', minLength: 1 },
+            title: text(1000),
+            slug: text(200),
+            status: { enum: ['published', 'draft'] },
+            content: { type: 'string' },
+            thumbnail: { type: 'string' },
+            metadata: { type: 'object' },
+          },
+          additionalProperties: false,
+        },
+      },
+      media: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['file'],
+          properties: {
+            file: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$', maxLength: 200 },
+            folder: { type: 'string' },
+            alt_text: { type: 'string' },
+            metadata: { type: 'object' },
+          },
+          additionalProperties: false,
+        },
+      },
+    },
+    additionalProperties: false,
+  },
 } as const;
+
+/** A Block as its readable source states it (blocks/<name>/block.json). */
+export interface BlockSource {
+  slug: string;
+  title: string;
+  description?: string;
+  object_types: Record<string, unknown>[];
+  /** Starter Objects; relationship values name other starter Objects by `id`, file values media by `file`. */
+  objects?: ({ id: string; type: string; status?: 'published' | 'draft' } & Omit<VersionRecord, 'status'>)[];
+  /** Files under the Block's media/ folder. */
+  media?: { file: string; folder?: string; alt_text?: string; metadata?: Record<string, unknown> }[];
+}
 
 export interface RecordTypes {
   manifest: Manifest;
@@ -156,6 +211,7 @@ export interface RecordTypes {
   object: ObjectRecord;
   revision: RevisionRecord;
   webhook: WebhookRecord;
+  block: BlockSource;
 }
 
 const ajv = newAjv();

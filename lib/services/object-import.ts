@@ -116,10 +116,7 @@ export async function writeImportedObject(
 ): Promise<number> {
   const { deps, bucket } = ctx;
   await repairObject(deps, object.id);
-  const last = await revisionsCollection(deps.db).findOne(
-    { object_id: object.id },
-    { sort: { created_at: -1, _id: -1 }, projection: { created_at: 1 }, ...readOptions(deps.db) },
-  );
+  const last = await lastRevision(ctx, object.id);
   let written = 0;
   for (let i = 0; i < object.versions.length; i++) {
     const version = object.versions[i];
@@ -138,6 +135,17 @@ export async function writeImportedObject(
     await onVersion();
   }
   return written;
+}
+
+/** When the Object's newest version was written; null for an Object not written yet (the common case: one lookup by id). */
+async function lastRevision({ deps, bucket }: ImportContext, id: ObjectId): Promise<{ created_at: Date } | null> {
+  const options = readOptions(deps.db);
+  if (!(await objectsCollection(deps.db).findOne({ _id: id }, { projection: { _id: 1 }, ...options }))) return null;
+  // bucket_id first: the revisions index (object_history) leads with it.
+  return revisionsCollection(deps.db).findOne(
+    { bucket_id: bucket._id, object_id: id },
+    { sort: { created_at: -1, _id: -1 }, projection: { created_at: 1 }, ...options },
+  );
 }
 
 /**

@@ -43,7 +43,10 @@ export async function prepareMetadata(
   return stored;
 }
 
-/** One query for every referenced id: each must be an Object of this Bucket (of the right type). */
+/**
+ * One query for every referenced id: each must be an Object of this Bucket (of the right type).
+ * Ids an import has planned are known without asking.
+ */
 async function danglingRelationships(
   db: Db,
   bucket: BucketDoc,
@@ -53,14 +56,19 @@ async function danglingRelationships(
 ): Promise<string[]> {
   const refs = relationshipRefs(type.metafields, metadata);
   if (refs.length === 0) return [];
-  const ids = [...new Set(refs.map((r) => r.id))].map((id) => new ObjectId(id));
-  const found = await objectsCollection(db)
-    .find({ bucket_id: bucket._id, _id: { $in: ids } }, { projection: { type: 1 }, ...readOptions(db) })
-    .toArray();
+  const ids = [...new Set(refs.map((r) => r.id))]
+    .filter((id) => !planned.objects.has(id))
+    .map((id) => new ObjectId(id));
+  const found =
+    ids.length === 0
+      ? []
+      : await objectsCollection(db)
+          .find({ bucket_id: bucket._id, _id: { $in: ids } }, { projection: { type: 1 }, ...readOptions(db) })
+          .toArray();
   const typeById = new Map(found.map((d) => [d._id.toHexString(), d.type]));
   const problems: string[] = [];
   for (const ref of refs) {
-    const actual = typeById.get(ref.id) ?? planned.objects.get(ref.id);
+    const actual = planned.objects.get(ref.id) ?? typeById.get(ref.id);
     if (actual === undefined) {
       problems.push(
         `invalid value for key "${ref.path}" of type "${ref.metafieldType}": no Object with id '${ref.id}' in bucket '${bucket.slug}'`,
