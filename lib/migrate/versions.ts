@@ -19,6 +19,8 @@ interface Candidate {
   reason: RevisionReason;
   where: string;
   version: VersionRecord;
+  /** From revisions.ndjson: the live or latest version of the same time is written in its place. */
+  revision: boolean;
 }
 
 const time = (text: string | null | undefined, fallback: Date): Date => (text ? new Date(text) : fallback);
@@ -47,6 +49,7 @@ export function planObject(
     at: new Date(r.created_at),
     reason: r.reason,
     where,
+    revision: true,
     version: {
       ...latest,
       title: r.title,
@@ -57,9 +60,9 @@ export function planObject(
     },
   }));
   const place = (at: Date, version: VersionRecord, where: string, reason: RevisionReason) => {
-    const same = candidates.find((c) => c.at.getTime() === at.getTime());
-    if (same) Object.assign(same, { version, where });
-    else candidates.push({ at, reason, where, version });
+    const same = candidates.find((c) => c.revision && c.at.getTime() === at.getTime());
+    if (same) Object.assign(same, { version, where, revision: false });
+    else candidates.push({ at, reason, where, version, revision: false });
   };
   if (live) place(time(live.modified_at, latestAt), live, `${item.where} (live version)`, 'publish');
   place(latestAt, latest, `${item.where} (latest version)`, 'edit');
