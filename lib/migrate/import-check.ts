@@ -5,11 +5,10 @@ import { checkObjectTypeBody, newObjectTypeDoc } from '../services/object-types.
 import type { WebhookCreate } from '../types/bodies.generated.js';
 import { assertWebhookCreate } from '../webhooks/validate.js';
 import type { MediaRecord, WebhookRecord } from './bundle-format.js';
-import { objectsWithHistory } from './history.js';
+import { objectsWithHistory, type ObjectWithHistory } from './history.js';
 import { atRecord, atRecordSync, warn, type ImportRun } from './import-run.js';
 import { checkRecord } from './record-schemas.js';
 import { planObject, type ObjectPlan } from './versions.js';
-import type { ObjectWithHistory } from './history.js';
 
 export interface CheckedCounts {
   types: number;
