@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from '../lib/config.js';
-import { BucketAdminError, ConfigError, EngineUnavailableError } from '../lib/errors/domain-errors.js';
+import { BucketAdminError, ConfigError, EngineUnavailableError, MigrationError } from '../lib/errors/domain-errors.js';
 import { connectDatabase } from '../lib/db/database.js';
 import { joinOrStartEngine } from '../lib/db/shared-engine.js';
 import { effectivePlan, PLAN_LIMITS, type PlanField } from '../lib/limits/plan.js';
+import { MIGRATION_COMMANDS, MIGRATION_USAGE, OFFLINE_COMMANDS, UsageError } from '../lib/migrate/cli.js';
 import { createBucket, deleteBucket, listBuckets, rotateKeys, type KeyChoice } from '../lib/services/buckets.js';
 import { setPlan, type PlanChange } from '../lib/services/plans.js';
 import type { Db } from 'mongodb';
@@ -29,10 +30,10 @@ Commands:
       {"slug","plan","effective"} as one JSON line. Writes past a limit, and requests past the
       month's, are answered 402.
 
+${MIGRATION_USAGE}
+
 The database is MONGODB_URI when set, otherwise the embedded engine of DATA_DIR (default ./data),
 shared with a server running on the same DATA_DIR.`;
-
-class UsageError extends Error {}
 
 function keyChoice(given: string | undefined, disabled: boolean | undefined, name: string): KeyChoice {
   if (given !== undefined && disabled) throw new UsageError(`--${name}-key and --no-${name}-key exclude each other`);
@@ -128,7 +129,17 @@ async function main(): Promise<number> {
     console.log(USAGE);
     return command ? 0 : 2;
   }
-  if (!['create-bucket', 'list-buckets', 'rotate-keys', 'delete-bucket', 'set-plan'].includes(command)) {
+  const print = (line: string) => {
+    console.log(line);
+  };
+  // Own keys only: a command named like an Object.prototype member must not find that member.
+  const offline = Object.hasOwn(OFFLINE_COMMANDS, command) ? OFFLINE_COMMANDS[command] : undefined;
+  if (offline) {
+    await offline(print, rest);
+    return 0;
+  }
+  const migration = Object.hasOwn(MIGRATION_COMMANDS, command) ? MIGRATION_COMMANDS[command] : undefined;
+  if (!migration && !['create-bucket', 'list-buckets', 'rotate-keys', 'delete-bucket', 'set-plan'].includes(command)) {
     throw new UsageError(`unknown command "${command}"`);
   }
   const config = loadConfig();
@@ -140,7 +151,8 @@ async function main(): Promise<number> {
   });
   const database = await connectDatabase(engine.uri, config.dbName);
   try {
-    await run(database.db, config, command, rest);
+    if (migration) await migration({ db: database.db, config, print }, rest);
+    else await run(database.db, config, command, rest);
   } finally {
     await database.close();
     await engine.stop();
@@ -156,7 +168,10 @@ main().then(
       process.exit(2);
     }
     const known =
-      err instanceof BucketAdminError || err instanceof EngineUnavailableError || err instanceof ConfigError;
+      err instanceof BucketAdminError ||
+      err instanceof EngineUnavailableError ||
+      err instanceof ConfigError ||
+      err instanceof MigrationError;
     console.error(`bucketctl: ${known ? err.message : 'failed: ' + (err as Error).message}`);
     process.exit(1);
   },

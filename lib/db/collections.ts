@@ -32,6 +32,8 @@ export const BUCKET_SCOPED_COLLECTIONS = [
   'bucket_usage',
   'bucket_requests',
   'merge_requests',
+  'blocks',
+  'imports',
 ];
 
 export interface ObjectTypeDoc {

@@ -10,6 +10,7 @@ import { ensureMediaIndexes } from './media-collection.js';
 import { ensureWebhookIndexes } from '../webhooks/collections.js';
 import { ensureRateLimitIndexes } from '../limits/rate-limits.js';
 import { ensureMergeRequestIndexes } from '../merge-requests/collection.js';
+import { ensureBlockIndexes } from '../services/blocks.js';
 
 /** Unique over `singleton_key`: one Object per locale of a singleton type (lib/services/singletons.ts). */
 export const SINGLETON_INDEX = 'singleton_unique';
@@ -65,6 +66,7 @@ export async function ensureIndexes(db: Db): Promise<void> {
   await ensureWebhookIndexes(db);
   await ensureRateLimitIndexes(db);
   await ensureMergeRequestIndexes(db);
+  await ensureBlockIndexes(db);
 }
 
 /**

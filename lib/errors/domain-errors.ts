@@ -51,3 +51,6 @@ export class RangeNotSatisfiableError extends DomainError {
 
 /** An explicit slug (or every derived candidate) is already taken in the Bucket. */
 export class SlugTakenError extends DomainError {}
+
+/** An export, import, pull or Block installation that cannot go on; the message says where and why. */
+export class MigrationError extends DomainError {}

@@ -43,3 +43,19 @@ export async function removeBucketFiles(db: Db, bucketId: ObjectId): Promise<voi
     await removeFilesWhere(db, bucketName, { 'metadata.bucket_id': bucketId });
   }
 }
+
+/** GridFS chunks fetched per round trip by readOriginal: a few, where a download's cursor takes up to 16 MB. */
+const READ_BATCH = 4;
+
+/**
+ * The bytes of an original, chunk by chunk in order, holding a few chunks at a time (about 1 MB)
+ * however large the file, so a whole Bucket's files can be streamed out in flat memory.
+ */
+export async function* readOriginal(db: Db, fileId: ObjectId): AsyncGenerator<Uint8Array> {
+  const chunks = db
+    .collection<{ files_id: ObjectId; n: number; data: { buffer: Uint8Array } }>(`${MEDIA_FILES_BUCKET}.chunks`)
+    .find({ files_id: fileId })
+    .sort({ n: 1 })
+    .batchSize(READ_BATCH);
+  for await (const chunk of chunks) yield chunk.data.buffer;
+}

@@ -105,3 +105,27 @@ export function renderRelated(value: unknown, ctx: MetadataRenderContext): unkno
   if (isObjectId(value)) return value.toHexString();
   return isPlainObject(value) ? ctx.renderRelated(value) : passThrough(value);
 }
+
+/** A related Object as answered (its id, or the Object itself where a read expanded it) → its id. */
+export function relatedIdOf(answered: unknown): unknown {
+  return isPlainObject(answered) && typeof answered.id === 'string' ? answered.id : answered;
+}
+
+/**
+ * A file value as answered ({url, imgproc_url}) → the media name: the last segment of its URL,
+ * which is the name on this service (/files/<bucket>/<name>) as on the hosted one (cdn/<name>).
+ */
+export function mediaNameOfAnswer(answered: unknown): unknown {
+  if (!isPlainObject(answered) || typeof answered.url !== 'string') return answered;
+  return mediaNameOfUrl(answered.url);
+}
+
+export function mediaNameOfUrl(url: string): string {
+  const path = url.split(/[?#]/)[0] ?? '';
+  const last = path.slice(path.lastIndexOf('/') + 1);
+  try {
+    return decodeURIComponent(last);
+  } catch {
+    return last;
+  }
+}

@@ -70,6 +70,11 @@ export interface MetafieldKind<T extends MetafieldType> {
   store?: (value: unknown, mf: MetafieldOf<T>) => unknown;
   /** A non-empty stored value → its answered form; absent: answered as stored. */
   render?: (value: unknown, mf: MetafieldOf<T>, ctx: MetadataRenderContext) => unknown;
+  /**
+   * A value as a read answers it (depth 0, or expanded) → the value a write takes, so content read
+   * from a v3 API can be written back (bucketctl pull); absent: a write takes it as answered.
+   */
+  unrender?: (answered: unknown) => unknown;
   /** Checks in code beyond the schema (json bounds). */
   check?: (value: unknown, path: string) => BoundsReport;
   /** Whether Objects may be sorted by it (`sortable: true` on the definition). */

@@ -12,8 +12,10 @@ import {
   STRING,
   TEXT,
   nonEmpty,
+  mediaNameOfAnswer,
   optionArray,
   orEmpty,
+  relatedIdOf,
   renderRelated,
   storeIds,
 } from './kind-parts.js';
@@ -26,6 +28,7 @@ import {
   quoteList,
   selectSpellings,
 } from './options.js';
+import { isPlainObject } from '../util/plain-object.js';
 import { passThrough, toObjectId } from './values.js';
 
 /*
@@ -56,6 +59,7 @@ export const METAFIELD_KINDS: { readonly [T in MetafieldType]: MetafieldKind<T> 
       const option = findSelectOption(mf, value);
       return option ? { key: optionKey(option), value: option.value } : { key: value, value };
     },
+    unrender: (answered) => (isPlainObject(answered) && typeof answered.key === 'string' ? answered.key : answered),
     sortable: true,
     // Stored as the option key, answered as {key, value}: both halves can be queried.
     query: {
@@ -82,6 +86,7 @@ export const METAFIELD_KINDS: { readonly [T in MetafieldType]: MetafieldKind<T> 
     empty: () => null,
     store: toObjectId,
     render: (value, _mf, ctx) => renderRelated(value, ctx),
+    unrender: relatedIdOf,
     sortable: false,
     query: { as: 'ref', closed: RELATIONSHIP },
     relatedIds: (value) => [value],
@@ -102,6 +107,7 @@ export const METAFIELD_KINDS: { readonly [T in MetafieldType]: MetafieldKind<T> 
     store: storeIds,
     render: (value, _mf, ctx) =>
       Array.isArray(value) ? value.map((item) => renderRelated(item, ctx)) : passThrough(value),
+    unrender: (answered) => (Array.isArray(answered) ? answered.map(relatedIdOf) : answered),
     sortable: false,
     query: { as: 'ref', closed: RELATIONSHIP },
     relatedIds: (value): unknown[] => (Array.isArray(value) ? (value as unknown[]) : []),
@@ -113,6 +119,7 @@ export const METAFIELD_KINDS: { readonly [T in MetafieldType]: MetafieldKind<T> 
     empty: () => null,
     // A name with no media item (deleted) answers null: a URL that does not resolve would be worse than none.
     render: (value, _mf, ctx) => (typeof value === 'string' ? ctx.fileUrls(value) : passThrough(value)),
+    unrender: mediaNameOfAnswer,
     sortable: true,
     query: { as: 'text' },
     mediaName: (value) => (typeof value === 'string' && value !== '' ? value : null),

@@ -1,13 +1,18 @@
+import type { Db } from 'mongodb';
 import { requireRead } from '../middleware/authenticate.js';
+import { bucketOf } from '../middleware/load-bucket.js';
 import { sendJson } from '../http/respond.js';
 import { paramSet } from '../query/read-params.js';
+import type { BlocksList } from '../serializers/responses.js';
+import { listBlocks, renderBlock } from '../services/blocks.js';
 import { route, type RouteDef } from './route-table.js';
 
-/** Blocks are not configurable yet: every Bucket lists none. */
-export function blocksRoutes(): RouteDef[] {
+/** The Blocks installed in the Bucket (bucketctl install-block); an empty list when none. */
+export function blocksRoutes(db: Db): RouteDef[] {
   return [
-    route('get', '/buckets/:slug/blocks', paramSet(['read_key']), requireRead, (_req, res) => {
-      sendJson(res, 200, { blocks: [] });
+    route('get', '/buckets/:slug/blocks', paramSet(['read_key']), requireRead, async (_req, res) => {
+      const blocks = await listBlocks(db, bucketOf(res));
+      sendJson(res, 200, { blocks: blocks.map(renderBlock) } satisfies BlocksList);
     }),
   ];
 }

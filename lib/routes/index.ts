@@ -29,7 +29,7 @@ export interface RouteDeps {
 export function v3Routes({ config, db, state, log, health }: RouteDeps): RouteDef[] {
   return [
     ...metaRoutes(config, health),
-    ...blocksRoutes(),
+    ...blocksRoutes(db),
     ...objectTypeRoutes(config, state),
     ...batchAndPreviewRoutes(config, db, state, log),
     ...objectRoutes(config, db, state),

@@ -1,4 +1,5 @@
 import type { BatchResult } from '../services/batch.js';
+import type { ApiBlock } from '../services/blocks.js';
 import type { ApiMedia } from './media.js';
 import type { ApiObject } from './object.js';
 import type { ApiObjectType } from './object-type.js';
@@ -26,3 +27,5 @@ export type RevisionList<Item = Picked> = { revisions: Item[]; total: number };
 
 /** One result per operation, in request order. */
 export type BatchResponse = { operations: BatchResult<ApiObject>[] };
+
+export type BlocksList = { blocks: ApiBlock[] };

@@ -19,12 +19,19 @@ function mediaId(bucket: BucketDoc, id: string): ObjectId {
   return oid;
 }
 
+/** When an item was made and last changed: now for an upload, the source's times for an import. */
+export interface MediaTimes {
+  created_at: Date;
+  modified_at: Date;
+}
+
 /** Records an upload whose bytes are already stored. The caller removes the file if this throws. */
 export async function createMedia(
   deps: EventDeps,
   bucket: BucketDoc,
   stored: StoredUpload,
   fields: UploadFields,
+  times?: MediaTimes,
 ): Promise<MediaDoc> {
   const now = new Date();
   const doc: MediaDoc = {
@@ -40,8 +47,8 @@ export async function createMedia(
     width: stored.width,
     height: stored.height,
     file_id: stored.file_id,
-    created_at: now,
-    modified_at: now,
+    created_at: times?.created_at ?? now,
+    modified_at: times?.modified_at ?? now,
   };
   const slot = await reserve(deps.db, bucket, deps.plans, 'media_bytes', stored.size);
   try {

@@ -84,17 +84,60 @@ export async function createObjectType(deps: EventDeps, bucket: BucketDoc, input
   });
 }
 
-async function insertObjectType(deps: EventDeps, bucket: BucketDoc, input: ObjectTypeCreate): Promise<ObjectTypeDoc> {
-  const { db } = deps;
-  const existing = await typeSlugs(db, bucket);
+/**
+ * A type body checked as POST /object-types checks it: its schema, then the rules across fields
+ * (locales, Metafield definitions against the Bucket's other type slugs `existing`).
+ */
+export function checkObjectTypeBody(input: unknown, existing: Set<string>, root = 'body'): ObjectTypeCreate {
+  assertValid('ObjectTypeCreate', input, root);
   const base = input.slug ?? slugify(input.title, 'object-type');
-  const fields = {
+  checkTypeRules(typeFields(input), base, existing);
+  return input;
+}
+
+function typeFields(input: ObjectTypeCreate) {
+  return {
     localization: input.localization ?? false,
     locales: input.locales ?? [],
     priority_locale: input.priority_locale ?? null,
     metafields: input.metafields ?? [],
   };
-  checkTypeRules(fields, base, existing);
+}
+
+/** The stored document a checked body makes, with the defaults of every field it leaves out. */
+export function newObjectTypeDoc(
+  bucketId: ObjectId,
+  input: ObjectTypeCreate,
+  slug: string,
+  order: number,
+  now: Date,
+): ObjectTypeDoc {
+  return {
+    _id: new ObjectId(),
+    bucket_id: bucketId,
+    slug,
+    title: input.title,
+    singular: input.singular ?? input.title,
+    emoji: input.emoji ?? '',
+    singleton: input.singleton ?? false,
+    ...typeFields(input),
+    options: {
+      slug_field: flag(input.options?.slug_field, true),
+      content_editor: flag(input.options?.content_editor, true),
+    },
+    preview_link: input.preview_link ?? '',
+    extensions: input.extensions ?? null,
+    order: input.order ?? order,
+    created_at: now,
+    modified_at: now,
+  };
+}
+
+async function insertObjectType(deps: EventDeps, bucket: BucketDoc, input: ObjectTypeCreate): Promise<ObjectTypeDoc> {
+  const { db } = deps;
+  const existing = await typeSlugs(db, bucket);
+  const base = input.slug ?? slugify(input.title, 'object-type');
+  checkTypeRules(typeFields(input), base, existing);
   const now = new Date();
   const last = await objectTypesCollection(db)
     .find({ bucket_id: bucket._id }, readOptions(db))
@@ -109,25 +152,7 @@ async function insertObjectType(deps: EventDeps, bucket: BucketDoc, input: Objec
     takenSlugs: (pattern) =>
       slugsWhere(objectTypesCollection(db), { bucket_id: bucket._id, slug: pattern }, readOptions(db)),
     insert: async (slug) => {
-      const d: ObjectTypeDoc = {
-        _id: new ObjectId(),
-        bucket_id: bucket._id,
-        slug,
-        title: input.title,
-        singular: input.singular ?? input.title,
-        emoji: input.emoji ?? '',
-        singleton: input.singleton ?? false,
-        ...fields,
-        options: {
-          slug_field: flag(input.options?.slug_field, true),
-          content_editor: flag(input.options?.content_editor, true),
-        },
-        preview_link: input.preview_link ?? '',
-        extensions: input.extensions ?? null,
-        order: input.order ?? (last ? last.order + 1 : 0),
-        created_at: now,
-        modified_at: now,
-      };
+      const d = newObjectTypeDoc(bucket._id, input, slug, last ? last.order + 1 : 0, now);
       await objectTypesCollection(db).insertOne(d);
       slot.keep();
       return d;

@@ -20,7 +20,7 @@ import { assertSingletonFree, singletonKey, singletonRace } from './singletons.j
 import { storedThumbnail } from './thumbnail.js';
 
 /** Localized types take one of their locales (default: priority_locale); others take none. */
-function resolveLocale(type: ObjectTypeDoc, requested: string | null | undefined): string | null {
+export function resolveLocale(type: ObjectTypeDoc, requested: string | null | undefined): string | null {
   if (!type.localization) {
     if (requested)
       throw new BadRequestError(

@@ -50,3 +50,28 @@ export function renameReferences(list: readonly Metafield[], from: string, to: s
   }
   return changed ? copy : null;
 }
+
+/** Every Object type slug the relationship Metafields of `list` name, at any depth. */
+export function referencedTypes(list: readonly Metafield[]): Set<string> {
+  const slugs = new Set<string>();
+  for (const { metafield } of nestedMetafields(list))
+    if (typeof metafield.object_type === 'string') slugs.add(metafield.object_type);
+  return slugs;
+}
+
+/** A copy of `list` without the relationship Metafields (at any depth) whose Object type `keep` refuses. */
+export function withoutReferences(list: readonly Metafield[], keep: (slug: string) => boolean): Metafield[] {
+  const copy = structuredClone(list) as Metafield[];
+  const prune = (level: Metafield[]): void => {
+    for (let i = level.length - 1; i >= 0; i--) {
+      const metafield = level[i];
+      if (!metafield) continue;
+      if (typeof metafield.object_type === 'string' && !keep(metafield.object_type)) level.splice(i, 1);
+      else
+        for (const { fields } of kindOf(metafield).nested?.lists(metafield) ?? [])
+          if (Array.isArray(fields)) prune(fields);
+    }
+  };
+  prune(copy);
+  return copy;
+}

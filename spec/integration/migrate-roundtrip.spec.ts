@@ -1,0 +1,118 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { revisionsCollection } from '../../lib/db/collections.js';
+import { exportBucket } from '../../lib/migrate/export.js';
+import { importBundle } from '../../lib/migrate/import.js';
+import { SILENT } from '../../lib/migrate/progress.js';
+import type { IssuedKeys } from '../../lib/services/buckets.js';
+import { MetadataValidators } from '../../lib/validation/metadata-schema.js';
+import { snapshot, readClient } from '../support/bucket-snapshot.js';
+import { freshHarness, type Harness } from '../support/harness.js';
+import { seedEveryKind } from '../support/migrate-fixture.js';
+
+describe('bucketctl export → import: a round trip answers alike', () => {
+  let h: Harness;
+  let dir: string;
+  let source: IssuedKeys;
+  let bundle: string;
+  const options = { dryRun: false, progress: SILENT, mediaMaxBytes: 50 * 1024 * 1024 };
+  const deps = () => ({ db: h.db, events: h.writes.events, validators: new MetadataValidators() });
+
+  before(async () => {
+    h = await freshHarness();
+    dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'roundtrip-'));
+    source = await h.bucket('source');
+    await seedEveryKind(h.app, source);
+    bundle = path.join(dir, 'source.tar.gz');
+    await exportBucket(h.db, 'source', bundle, { revisions: true, gzip: true, progress: SILENT });
+  });
+  after(async () => {
+    await fs.promises.rm(dir, { recursive: true, force: true });
+    assert.deepEqual(h.errors, []);
+  });
+
+  it('writes a gzipped tar led by a manifest with exact counts, and no secret', async () => {
+    const raw = zlib.gunzipSync(await fs.promises.readFile(bundle));
+    const text = raw.toString('latin1');
+    assert.equal(raw.subarray(0, 13).toString(), 'manifest.json');
+    const manifest = JSON.parse(text.slice(512, text.indexOf('\n}\n', 512) + 2)) as {
+      counts: Record<string, number> & { media_bytes: number };
+    };
+    assert.deepEqual(manifest.counts, {
+      'object-types': 2,
+      media: 3,
+      objects: 7,
+      revisions: await revisionsCollection(h.db).countDocuments(),
+      webhooks: 1,
+      media_bytes: manifest.counts.media_bytes,
+    });
+    assert.ok(manifest.counts.media_bytes > 5000);
+    assert.ok(text.includes('"header_names":["Authorization"]'));
+    assert.ok(!text.includes('header-secret-value'), 'a header value left the Bucket');
+    assert.ok(!text.includes('whsec_'), 'the signing secret left the Bucket');
+  });
+
+  it('imports into a new Bucket that answers every read as the source does', async () => {
+    const summary = await importBundle(deps(), 'copy', bundle, options);
+    assert.ok(summary.created_bucket?.read_key);
+    assert.deepEqual(summary.warnings, []);
+    assert.deepEqual(summary.written, {
+      types: 2,
+      media: 3,
+      objects: 7,
+      versions: summary.checked?.versions,
+      webhooks: 1,
+    });
+    const copy = summary.created_bucket;
+    assert.deepEqual(await snapshot(h.app, copy), await snapshot(h.app, source));
+  });
+
+  it('brings webhooks over disabled, without their secrets', async () => {
+    const copy = { slug: 'copy2', read_key: null, write_key: null };
+    await h.bucket('copy2', { kind: 'none' }, { kind: 'none' });
+    await importBundle(deps(), 'copy2', bundle, options);
+    const hooks = (await readClient(h.app, copy)('/webhooks').expect(200)).body.webhooks as Record<string, unknown>[];
+    assert.equal(hooks.length, 1);
+    assert.deepEqual(
+      { ...hooks[0], id: undefined, created_at: undefined, modified_at: undefined },
+      {
+        id: undefined,
+        created_at: undefined,
+        modified_at: undefined,
+        title: 'Search index',
+        endpoint: 'https://hooks.example.com/in',
+        events: ['object.created', 'object.edited'],
+        object_types: ['posts'],
+        props: null,
+        payload: true,
+        headers: {},
+        enabled: false,
+        disabled_reason: null,
+        consecutive_failures: 0,
+      },
+    );
+  });
+
+  it('does nothing when run again after it finished', async () => {
+    const again = await importBundle(deps(), 'copy', bundle, options);
+    assert.equal(again.already_imported, true);
+    assert.equal(again.written, undefined);
+  });
+
+  it('refuses a Bucket that already holds content, naming what it holds', async () => {
+    await assert.rejects(
+      importBundle(deps(), 'source', bundle, options),
+      /Bucket "source" is not empty \(2 Object types, 7 Objects, 3 media\)/,
+    );
+  });
+
+  it('a dry run checks everything and writes nothing, not even the Bucket', async () => {
+    const summary = await importBundle(deps(), 'never', bundle, { ...options, dryRun: true });
+    assert.equal(summary.checked?.objects, 7);
+    assert.equal(summary.written, undefined);
+    await readClient(h.app, { slug: 'never', read_key: null, write_key: null })('/blocks').expect(404);
+  });
+});
