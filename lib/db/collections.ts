@@ -31,6 +31,7 @@ export const BUCKET_SCOPED_COLLECTIONS = [
   'webhook_deliveries',
   'bucket_usage',
   'bucket_requests',
+  'bucket_users',
 ];
 
 export interface ObjectTypeDoc {

@@ -9,6 +9,7 @@ import {
 import { ensureMediaIndexes } from './media-collection.js';
 import { ensureWebhookIndexes } from '../webhooks/collections.js';
 import { ensureRateLimitIndexes } from '../limits/rate-limits.js';
+import { ensureAccountIndexes } from '../accounts/indexes.js';
 
 /** Unique over `singleton_key`: one Object per locale of a singleton type (lib/services/singletons.ts). */
 export const SINGLETON_INDEX = 'singleton_unique';
@@ -63,6 +64,7 @@ export async function ensureIndexes(db: Db): Promise<void> {
   await ensureMediaIndexes(db);
   await ensureWebhookIndexes(db);
   await ensureRateLimitIndexes(db);
+  await ensureAccountIndexes(db);
 }
 
 /**

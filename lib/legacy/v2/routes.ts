@@ -1,3 +1,4 @@
+import { v2AccountRoutes } from '../../accounts/legacy-routes.js';
 import { notFound } from '../../errors/not-found.js';
 import { requireRead, requireWrite } from '../../middleware/authenticate.js';
 import { bucketOf } from '../../middleware/load-bucket.js';
@@ -13,8 +14,10 @@ import { v2ObjectReadRoutes } from './objects.js';
 
 const MERGE_REQUEST = paramSet(['read_key']);
 
-function ownRoutes({ config, db, state }: RouteDeps): RouteDef[] {
+function ownRoutes(deps: RouteDeps): RouteDef[] {
+  const { config, db, state } = deps;
   return [
+    ...v2AccountRoutes(deps),
     ...v2ObjectReadRoutes(config, db, state),
     route('get', '/buckets/:slug/media', MEDIA_LIST, requireRead, mediaListHandler(config, state, 'legacy-media')),
     // v2 promised that deleting a type keeps its Objects; this service cannot keep them, so it
