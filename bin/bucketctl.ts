@@ -9,12 +9,16 @@ import { MIGRATION_COMMANDS, MIGRATION_USAGE, OFFLINE_COMMANDS, UsageError } fro
 import { createBucket, deleteBucket, listBuckets, rotateKeys, type KeyChoice } from '../lib/services/buckets.js';
 import { setPlan, type PlanChange } from '../lib/services/plans.js';
 import type { Db } from 'mongodb';
+import { readPasswordFromStdin, setOwner } from '../lib/accounts/admin.js';
+import { generatePassword } from '../lib/accounts/password.js';
+import { findAccountByEmail, insertAccount, setPassword } from '../lib/accounts/store.js';
 
 const USAGE = `Usage: bucketctl <command> [options]
 
 Commands:
-  create-bucket <slug> [--read-key K] [--write-key K] [--no-read-key] [--no-write-key]
-      Creates a Bucket; prints {"slug","read_key","write_key"} as one JSON line.
+  create-bucket <slug> [--read-key K] [--write-key K] [--no-read-key] [--no-write-key] [--owner EMAIL]
+      Creates a Bucket; prints {"slug","read_key","write_key"} as one JSON line. --owner makes
+      that account the Bucket's admin.
       Keys not given are generated; --no-*-key leaves that key off (null): the Bucket then
       accepts reads (writes) without a key.
   list-buckets
@@ -29,6 +33,15 @@ Commands:
       or "default" (follow PLAN_MAX_* again); limits not given keep their setting. Prints
       {"slug","plan","effective"} as one JSON line. Writes past a limit, and requests past the
       month's, are answered 402.
+
+  create-account <email> --first-name A --last-name B [--password-stdin]
+      Creates an account. The password is the first line of stdin with --password-stdin,
+      otherwise one is generated and printed (once) in {"id","email","password"}.
+  set-password <email> [--password-stdin]
+      Sets an account's password (also how a pending user added by e-mail gets one; no e-mail
+      is ever sent). Tokens issued before stop working.
+  set-owner <slug> <email>
+      Makes the account an admin of the Bucket.
 
 ${MIGRATION_USAGE}
 
@@ -87,6 +100,10 @@ async function run(db: Db, config: Config, command: string, argv: string[]): Pro
       'no-read-key': { type: 'boolean' },
       'no-write-key': { type: 'boolean' },
       yes: { type: 'boolean' },
+      owner: { type: 'string' },
+      'first-name': { type: 'string' },
+      'last-name': { type: 'string' },
+      'password-stdin': { type: 'boolean' },
       ...PLAN_OPTIONS,
     },
   });
@@ -95,7 +112,40 @@ async function run(db: Db, config: Config, command: string, argv: string[]): Pro
       const slug = oneSlug(positionals, command);
       const read = keyChoice(values['read-key'], values['no-read-key'], 'read');
       const write = keyChoice(values['write-key'], values['no-write-key'], 'write');
-      console.log(JSON.stringify(await createBucket(db, slug, read, write)));
+      if (values.owner !== undefined && !(await findAccountByEmail(db, values.owner)))
+        throw new UsageError(`--owner: no account has the e-mail "${values.owner}"`);
+      const keys = await createBucket(db, slug, read, write);
+      if (values.owner !== undefined) await setOwner(db, slug, values.owner);
+      console.log(JSON.stringify(keys));
+      return;
+    }
+    case 'create-account': {
+      const email = oneSlug(positionals, command);
+      const first = values['first-name'];
+      const last = values['last-name'];
+      if (first === undefined || last === undefined)
+        throw new UsageError('create-account needs --first-name and --last-name');
+      const given = values['password-stdin'] ? await readPasswordFromStdin(process.stdin) : null;
+      const password = given ?? generatePassword();
+      const account = await insertAccount(db, { email, first_name: first, last_name: last, password });
+      const shown = given === null ? { password } : {};
+      console.log(JSON.stringify({ id: account._id.toHexString(), email: account.email, ...shown }));
+      return;
+    }
+    case 'set-password': {
+      const email = oneSlug(positionals, command);
+      const given = values['password-stdin'] ? await readPasswordFromStdin(process.stdin) : null;
+      const password = given ?? generatePassword();
+      await setPassword(db, email, password);
+      console.log(JSON.stringify({ email, ...(given === null ? { password } : {}) }));
+      return;
+    }
+    case 'set-owner': {
+      const [slug, email, ...extra] = positionals;
+      if (slug === undefined || email === undefined || extra.length > 0)
+        throw new UsageError('set-owner takes <slug> <email>');
+      await setOwner(db, slug, email);
+      console.log(JSON.stringify({ slug, owner: email }));
       return;
     }
     case 'list-buckets':
@@ -139,7 +189,19 @@ async function main(): Promise<number> {
     return 0;
   }
   const migration = Object.hasOwn(MIGRATION_COMMANDS, command) ? MIGRATION_COMMANDS[command] : undefined;
-  if (!migration && !['create-bucket', 'list-buckets', 'rotate-keys', 'delete-bucket', 'set-plan'].includes(command)) {
+  if (
+    !migration &&
+    ![
+      'create-bucket',
+      'list-buckets',
+      'rotate-keys',
+      'delete-bucket',
+      'set-plan',
+      'create-account',
+      'set-password',
+      'set-owner',
+    ].includes(command)
+  ) {
     throw new UsageError(`unknown command "${command}"`);
   }
   const config = loadConfig();

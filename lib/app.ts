@@ -9,6 +9,7 @@ import { parseQueryString } from './http/query-string.js';
 import { plainNotFound, v3RouteNotFound } from './http/route-not-found.js';
 import { readParamsOnce } from './middleware/read-params.js';
 import { requestGate } from './middleware/request-gate.js';
+import { accountToken } from './middleware/account-token.js';
 import { NO_PARAMS } from './query/read-params.js';
 import { v2Routes } from './legacy/v2/routes.js';
 import { v3Routes } from './routes/index.js';
@@ -41,6 +42,7 @@ export function createApp({ config, db, log = logToStderr, health, events }: App
   const v3 = express.Router();
   const state = new AppState(config, db, log, events);
   const gate = requestGate(config, state);
+  app.use(accountToken(state.accountTokens));
   v3.use(mountRoutes(v3Routes({ config, db, state, log, health }), db, gate));
   // Unknown paths still honour (and check) `pretty`, as every /v3 response does.
   v3.use(readParamsOnce(NO_PARAMS), v3RouteNotFound(config));

@@ -27,6 +27,10 @@ export interface Config {
   imgprocConcurrency: number;
   /** Signs preview tokens; unset: a secret generated once and kept in the database. */
   previewTokenSecret: string | null;
+  /** Signs account access tokens; unset: a secret generated once and kept in the database. */
+  accountTokenSecret: string | null;
+  /** Lifetime of an account access token, in seconds (ACCOUNT_TOKEN_TTL). */
+  accountTokenTtlSeconds: number;
   /** How often this process looks for scheduled publishing work; 0 turns the scheduler off. */
   schedulerIntervalMs: number;
   /** Server-side time limit (maxTimeMS) of every find, aggregate and count; 0 means none. */
@@ -102,6 +106,17 @@ function engineMaxHeapFrom(env: NodeJS.ProcessEnv): string | null {
   return text;
 }
 
+const DURATION_UNITS: Readonly<Record<string, number>> = { s: 1, m: 60, h: 3600, d: 86_400 };
+
+/** A duration such as "7d", "12h", "30m" or "45s" (a bare number is seconds). */
+function durationSecondsFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const text = env[name];
+  if (text === undefined || text === '') return fallback;
+  const m = /^([1-9][0-9]*)([smhd]?)$/.exec(text.trim());
+  if (!m) throw new ConfigError(`${name} must be a duration such as "7d", "12h", "30m" or "45s", got "${text}"`);
+  return Number(m[1]) * (DURATION_UNITS[m[2] || 's'] ?? 1);
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = intFrom(env, 'PORT', 3000);
   const host = env.HOST || '0.0.0.0';
@@ -123,6 +138,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     imgprocCacheBytesPerBucket: intFrom(env, 'IMGPROC_CACHE_MB_PER_BUCKET', 256) * 1024 * 1024,
     imgprocConcurrency: Math.max(1, intFrom(env, 'IMGPROC_CONCURRENCY', 2)),
     previewTokenSecret: env.PREVIEW_TOKEN_SECRET || null,
+    accountTokenSecret: env.ACCOUNT_TOKEN_SECRET || null,
+    accountTokenTtlSeconds: durationSecondsFrom(env, 'ACCOUNT_TOKEN_TTL', 7 * 24 * 3600),
     schedulerIntervalMs: intFrom(env, 'SCHEDULER_INTERVAL_MS', 5000),
     queryTimeoutMs: intFrom(env, 'QUERY_TIMEOUT_MS', 5000),
     maxRelatedObjects: intFrom(env, 'MAX_RELATED_OBJECTS', 1000),

@@ -6,6 +6,7 @@ import { createMediaRuntime, type MediaRuntime } from '../media/media-runtime.js
 import { DomainEvents } from '../services/domain-events.js';
 import type { ObjectWriteDeps } from '../services/object-writes.js';
 import { PreviewSecret } from '../services/preview-tokens.js';
+import { AccountTokens } from '../accounts/tokens.js';
 import { BucketTypes } from '../services/render-context.js';
 import { MetadataValidators } from '../validation/metadata-schema.js';
 import { ReadCache } from './read-cache.js';
@@ -24,6 +25,8 @@ export class AppState {
   readonly validators = new MetadataValidators();
   /** The preview-token signing secret of this app's database. */
   readonly previewSecret: PreviewSecret;
+  /** Signs and checks account access tokens (lib/accounts/tokens.ts). */
+  readonly accountTokens: AccountTokens;
   /** Image processing, upload admission and background file removal. */
   readonly media: MediaRuntime;
   /** Where every mutation hands its domain event (sinks registered by whoever made the app). */
@@ -42,6 +45,7 @@ export class AppState {
     this.requests = new MonthlyRequests(db);
     this.reads = new ReadCache(config.cacheMaxBytes);
     this.previewSecret = new PreviewSecret(db, config.previewTokenSecret);
+    this.accountTokens = new AccountTokens(db, config);
     this.media = createMediaRuntime(config, db, log);
   }
 }

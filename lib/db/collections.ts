@@ -34,6 +34,7 @@ export const BUCKET_SCOPED_COLLECTIONS = [
   'merge_requests',
   'blocks',
   'imports',
+  'bucket_users',
 ];
 
 export interface ObjectTypeDoc {

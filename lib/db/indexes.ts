@@ -11,6 +11,7 @@ import { ensureWebhookIndexes } from '../webhooks/collections.js';
 import { ensureRateLimitIndexes } from '../limits/rate-limits.js';
 import { ensureMergeRequestIndexes } from '../merge-requests/collection.js';
 import { ensureBlockIndexes } from '../services/blocks.js';
+import { ensureAccountIndexes } from '../accounts/indexes.js';
 
 /** Unique over `singleton_key`: one Object per locale of a singleton type (lib/services/singletons.ts). */
 export const SINGLETON_INDEX = 'singleton_unique';
@@ -67,6 +68,7 @@ export async function ensureIndexes(db: Db): Promise<void> {
   await ensureRateLimitIndexes(db);
   await ensureMergeRequestIndexes(db);
   await ensureBlockIndexes(db);
+  await ensureAccountIndexes(db);
 }
 
 /**

@@ -30,6 +30,10 @@ export const ERROR_CODES = {
     status: 402,
     description: "A limit of the Bucket's plan is reached (the message names it); upgrade the plan.",
   },
+  forbidden: {
+    status: 403,
+    description: "The account token is valid, but the account's role in the Bucket does not allow this request.",
+  },
   not_found: { status: 404, description: 'The addressed resource does not exist (no more specific code applies).' },
   bucket_not_found: { status: 404, description: 'No Bucket has the slug in the path.' },
   object_not_found: { status: 404, description: 'No Object of the Bucket has the id in the path.' },
@@ -74,6 +78,10 @@ export const ERROR_CODES = {
   rate_limit_exceeded: {
     status: 429,
     description: 'The reads or writes per minute of this credential are used up; retry after `Retry-After`.',
+  },
+  login_throttled: {
+    status: 429,
+    description: 'Too many failed logins for the e-mail within 15 minutes; retry after `Retry-After` seconds.',
   },
   headers_too_large: {
     status: 431,

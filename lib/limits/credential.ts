@@ -16,10 +16,11 @@ export interface Credential {
  * The credential a request presents to its Bucket. A key counts as itself only when it is one of
  * the Bucket's keys; anything else (no key, a wrong key, a write key sent only in a legacy body,
  * which is not read yet) spends the budget of the client's address, so made-up keys cannot buy
- * fresh budgets. There are no account tokens to tell apart.
+ * fresh budgets. An account token of a user of the Bucket counts as that account.
  */
-export function credentialOf(req: Request, bucket: BucketDoc, kind: RequestKind): Credential {
+export function credentialOf(req: Request, bucket: BucketDoc, kind: RequestKind, memberId?: string): Credential {
   const id = bucket._id.toHexString();
+  if (memberId !== undefined) return { budgetKey: `${id}:account:${memberId}`, entitled: true };
   const readKeyParam: unknown = req.query.read_key;
   const presented = [bearerKey(req), typeof readKeyParam === 'string' ? readKeyParam : undefined];
   if (presented.some((k) => keyMatches(k, bucket.write_key_hash)))

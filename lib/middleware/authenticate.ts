@@ -1,5 +1,6 @@
 import type { Request, RequestHandler } from 'express';
 import { UnauthorizedError } from '../errors/http-errors.js';
+import { admitMember } from '../accounts/admit-member.js';
 import { markPrivate } from '../http/cache-control.js';
 import { keyMatches } from '../services/keys.js';
 import { bucketOf } from './load-bucket.js';
@@ -36,7 +37,8 @@ export const requireRead: RequestHandler = (req, res, next) => {
   if (
     keyMatches(presented, bucket.read_key_hash) ||
     keyMatches(presented, bucket.write_key_hash) ||
-    keyMatches(bearer, bucket.write_key_hash)
+    keyMatches(bearer, bucket.write_key_hash) ||
+    admitMember(req, res, false)
   ) {
     next();
     return;
@@ -56,7 +58,12 @@ export const requireWrite: RequestHandler = (req, res, next) => {
     return;
   }
   const presented = bearerKey(req) ?? bodyWriteKey(req);
-  if (keyMatches(presented, bucket.write_key_hash)) {
+  // The legacy clients send an account token in the header and the write key in the body.
+  if (keyMatches(presented, bucket.write_key_hash) || keyMatches(bodyWriteKey(req), bucket.write_key_hash)) {
+    next();
+    return;
+  }
+  if (admitMember(req, res, true)) {
     next();
     return;
   }

@@ -6,6 +6,7 @@ import { credentialOf } from '../limits/credential.js';
 import type { Admission } from '../limits/leased-budget.js';
 import { effectivePlan, monthOf } from '../limits/plan.js';
 import { bucketOf } from './load-bucket.js';
+import { memberOf } from '../accounts/request-account.js';
 
 /** The RateLimit-* fields (IETF httpapi draft): the budget, what is left of it, seconds until it is whole again. */
 function setRateLimitHeaders(res: Response, admission: Admission): number {
@@ -29,7 +30,7 @@ export function requestGate(config: Config, { rates, requests }: Pick<AppState, 
   return async (req, res, next) => {
     const bucket = bucketOf(res);
     const kind = req.method === 'GET' || req.method === 'HEAD' ? 'read' : 'write';
-    const credential = credentialOf(req, bucket, kind);
+    const credential = credentialOf(req, bucket, kind, memberOf(res)?.account_id.toHexString());
     const admission = await rates.admit(kind, credential.budgetKey);
     if (admission) {
       const resetSeconds = setRateLimitHeaders(res, admission);

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { projectRoot } from '../project-root.js';
 import { v2MirroredPaths } from '../legacy/v2/openapi.js';
+import { addAccountSecurity } from './account-security.js';
 import { loadSchemas } from '../schemas.js';
 import { addGateAnswers } from './gate-answers.js';
 
@@ -55,6 +56,7 @@ export function openApiDocument(serverUrl: string): Record<string, unknown> {
   const paths = loadPaths();
   const all = { ...paths, ...v2MirroredPaths(paths) };
   addGateAnswers(all);
+  addAccountSecurity(all);
   base.paths = legacyServed(all, serverUrl);
   base.webhooks = readJson(path.join(projectRoot, 'openapi', 'webhooks.json'));
   const schemas: Record<string, unknown> = {};

@@ -1,5 +1,6 @@
 import { Router, type RequestHandler } from 'express';
 import type { Db } from 'mongodb';
+import { memberAccess } from '../accounts/member-access.js';
 import { loadBucket } from '../middleware/load-bucket.js';
 import { readParamsOnce } from '../middleware/read-params.js';
 import type { ParamName, ParamSet } from '../query/read-params.js';
@@ -36,9 +37,17 @@ export function route(
 export function mountRoutes(defs: RouteDef[], db: Db, gate: RequestHandler): Router {
   const router = Router();
   const withBucket = loadBucket(db);
+  const asMember = memberAccess(db);
   for (const def of defs) {
-    const scoped = def.path.startsWith('/buckets/:slug') ? [withBucket, gate, ...def.handlers] : def.handlers;
+    const scoped = def.path.startsWith('/buckets/:slug')
+      ? [withBucket, gate, ...withMemberAccess(def.handlers, asMember)]
+      : def.handlers;
     router[def.method](def.path, readParamsOnce(def.params), ...scoped);
   }
   return router;
+}
+
+/** The role checks that need the parsed body (lib/accounts/member-access.ts) run just before the route's own handler. */
+export function withMemberAccess(handlers: RequestHandler[], asMember: RequestHandler): RequestHandler[] {
+  return [...handlers.slice(0, -1), asMember, ...handlers.slice(-1)];
 }

@@ -1,4 +1,5 @@
 import type { ObjectId } from 'mongodb';
+import { currentActor } from '../accounts/actor.js';
 import { objectsCollection, type BucketDoc, type ObjectDoc, type RevisionDoc } from '../db/collections.js';
 import { HttpError } from '../errors/http-errors.js';
 import type { EventDeps } from './domain-events.js';
@@ -71,6 +72,9 @@ export async function editObject(
     const current = await getObject(deps.db, bucket, id, 'any');
     const at = nextVersionTime(current);
     const plan = await build(current, at);
+    const actor = currentActor();
+    // A write made with a Bucket key (or by the service) leaves the last account's name in place.
+    if (actor !== null) plan.next.modified_by = actor;
     // Conditional on the type as well: a rename that moved the Object meanwhile must not be undone.
     const filter = { _id: current._id, bucket_id: bucket._id, type: current.type, modified_at: current.modified_at };
     const commit = async (): Promise<ObjectDoc | null> => {

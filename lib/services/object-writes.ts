@@ -1,4 +1,5 @@
 import { ObjectId } from 'mongodb';
+import { currentActor } from '../accounts/actor.js';
 import { objectsCollection, type BucketDoc, type ObjectDoc, type ObjectTypeDoc } from '../db/collections.js';
 import { SlugTakenError } from '../errors/domain-errors.js';
 import { BadRequestError } from '../errors/http-errors.js';
@@ -121,8 +122,8 @@ export async function createObject(
           created_at: now,
           modified_at: now,
           published_at: status === 'published' ? now : null,
-          created_by: null,
-          modified_by: null,
+          created_by: currentActor(),
+          modified_by: currentActor(),
           publish_at: publishAt ?? null,
           unpublish_at: unpublishAt ?? null,
         };

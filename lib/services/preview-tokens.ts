@@ -25,6 +25,8 @@ export class PreviewSecret {
   constructor(
     private readonly db: Db,
     private readonly configured: string | null,
+    /** The settings document holding it; account tokens keep theirs apart (lib/accounts/tokens.ts). */
+    private readonly settingId = 'preview_token_secret',
   ) {}
 
   get(): Promise<Uint8Array> {
@@ -41,12 +43,12 @@ export class PreviewSecret {
     const settings = this.db.collection<SettingDoc>('settings');
     // $setOnInsert makes concurrent first starts agree on one secret.
     await settings.updateOne(
-      { _id: 'preview_token_secret' },
+      { _id: this.settingId },
       { $setOnInsert: { value: randomBytes(32).toString('base64') } },
       { upsert: true },
     );
-    const stored = await settings.findOne({ _id: 'preview_token_secret' }, readOptions(this.db));
-    if (!stored) throw new Error('settings.preview_token_secret is missing right after its upsert');
+    const stored = await settings.findOne({ _id: this.settingId }, readOptions(this.db));
+    if (!stored) throw new Error(`settings.${this.settingId} is missing right after its upsert`);
     return Buffer.from(stored.value, 'base64');
   }
 }

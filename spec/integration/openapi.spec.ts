@@ -156,6 +156,15 @@ describe('GET /v3/openapi.json', () => {
     });
   });
 
+  it('accepts an account token wherever a Bucket key is, with its 403', () => {
+    const ops = doc.paths['/buckets/{slug}/objects'] as Record<string, { security: object[]; responses: object }>;
+    for (const op of [ops.get, ops.post]) {
+      assert.ok(op?.security.some((s) => 'accountToken' in s));
+      assert.ok(op && '403' in op.responses);
+    }
+    assert.ok(doc.components.securitySchemes?.accountToken);
+  });
+
   it('resolves every component reference', () => {
     const refs = JSON.stringify(doc).match(/"\$ref":"[^"]+"/g) ?? [];
     for (const ref of refs) {

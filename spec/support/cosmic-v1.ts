@@ -26,10 +26,15 @@ export interface V1Bucket {
   getWebhooks: Call;
   addWebhook: Call;
   deleteWebhook: Call;
+  getUsers: Call;
+  getUser: Call;
+  addUser: Call;
 }
 
 export type CosmicV1 = (config?: { token?: string }) => {
   bucket: (config: { slug: string; read_key?: string; write_key?: string }) => V1Bucket;
+  authenticate: Call;
+  getBuckets: Call;
 };
 
 /**
@@ -37,9 +42,15 @@ export type CosmicV1 = (config?: { token?: string }) => {
  * environment once, when first loaded, so they are set just for that load and restored after.
  */
 export function loadCosmicV1(baseUrl: string): CosmicV1 {
-  const saved = { api: process.env.COSMIC_API_URL, upload: process.env.UPLOAD_API_URL };
+  const saved = {
+    api: process.env.COSMIC_API_URL,
+    upload: process.env.UPLOAD_API_URL,
+    version: process.env.COSMIC_API_VERSION,
+  };
   process.env.COSMIC_API_URL = baseUrl;
   process.env.UPLOAD_API_URL = baseUrl;
+  // The v2 client's loader leaves COSMIC_API_VERSION=v2 behind; this client reads the same variable.
+  process.env.COSMIC_API_VERSION = 'v1';
   try {
     return createRequire(import.meta.url)('cosmicjs-v1') as CosmicV1;
   } finally {
@@ -47,6 +58,8 @@ export function loadCosmicV1(baseUrl: string): CosmicV1 {
     else process.env.COSMIC_API_URL = saved.api;
     if (saved.upload === undefined) delete process.env.UPLOAD_API_URL;
     else process.env.UPLOAD_API_URL = saved.upload;
+    if (saved.version === undefined) delete process.env.COSMIC_API_VERSION;
+    else process.env.COSMIC_API_VERSION = saved.version;
   }
 }
 

@@ -44,6 +44,9 @@ export interface CosmicV2Bucket {
   editObjectMetafields: Call;
   editObjectMetafield: Call;
   getMergeRequestObjects: Call;
+  getUsers: Call;
+  getUser: Call;
+  addUser: Call;
   addMedia: Call;
   getMedia: Call;
   getSingleMedia: Call;
@@ -62,7 +65,12 @@ export interface V2Keys {
   read_key?: string;
   write_key?: string;
 }
-type CosmicV2 = () => { bucket(config: V2Keys): CosmicV2Bucket };
+type CosmicV2 = (config?: { token?: string }) => {
+  bucket(config: V2Keys): CosmicV2Bucket;
+  authenticate: Call;
+  getBuckets: Call;
+  getUser: Call;
+};
 
 /**
  * Loads the unchanged client pointed at `apiUrl`. It reads its addresses from the environment

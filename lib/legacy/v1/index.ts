@@ -1,5 +1,6 @@
 import type { RequestHandler, Router } from 'express';
 import type { RouteDeps } from '../../routes/index.js';
+import { v1AccountRoutes } from '../../accounts/legacy-routes.js';
 import { bucketRoutes } from './bucket-routes.js';
 import { mediaRoutes } from './media-routes.js';
 import { objectRoutes } from './objects-routes.js';
@@ -7,8 +8,10 @@ import { mountV1, type V1Route } from './route.js';
 import { webhookRoutes } from './webhook-routes.js';
 
 /** Every v1 route (paths relative to /v1), specific paths before `/:slug`. */
-export function v1Routes({ config, db, state }: RouteDeps): V1Route[] {
+export function v1Routes(deps: RouteDeps): V1Route[] {
+  const { config, db, state } = deps;
   const all = [
+    ...v1AccountRoutes(deps),
     ...objectRoutes(config, db, state),
     ...webhookRoutes(config, db),
     ...mediaRoutes(config, state),

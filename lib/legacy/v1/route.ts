@@ -2,9 +2,11 @@ import { Router, type RequestHandler, type Response } from 'express';
 import type { Db } from 'mongodb';
 import { producedCapped } from '../../http/cached-read.js';
 import { sendText } from '../../http/respond-capped.js';
+import { memberAccess } from '../../accounts/member-access.js';
 import { loadBucket } from '../../middleware/load-bucket.js';
 import { readParamsOnce } from '../../middleware/read-params.js';
 import type { ParamName, ParamSet } from '../../query/read-params.js';
+import { withMemberAccess } from '../../routes/route-table.js';
 
 /** v1 edits with PUT, which v3 never does. */
 export type V1Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -33,7 +35,14 @@ export function v1Route(
 export function mountV1(defs: V1Route[], db: Db, gate: RequestHandler): Router {
   const router = Router();
   const withBucket = loadBucket(db);
-  for (const def of defs) router[def.method](def.path, readParamsOnce(def.params), withBucket, gate, ...def.handlers);
+  const asMember = memberAccess(db);
+  for (const def of defs) {
+    const handlers = withMemberAccess(def.handlers, asMember);
+    // Account routes (/v1/authenticate, /v1/buckets) address no Bucket.
+    if (def.path.startsWith('/:slug'))
+      router[def.method](def.path, readParamsOnce(def.params), withBucket, gate, ...handlers);
+    else router[def.method](def.path, readParamsOnce(def.params), ...def.handlers);
+  }
   return router;
 }
 

@@ -1,3 +1,4 @@
+import { v2AccountRoutes } from '../../accounts/legacy-routes.js';
 import { requireRead, requireWrite } from '../../middleware/authenticate.js';
 import { DELETE_PARAMS } from '../../query/read-params.js';
 import { v3Routes, type RouteDeps } from '../../routes/index.js';
@@ -10,8 +11,10 @@ import { mergeRequestObjectsV2 } from './merge-request-objects.js';
 import { metafieldRoutes } from './metafields.js';
 import { v2ObjectReadRoutes } from './objects.js';
 
-function ownRoutes({ config, db, state }: RouteDeps): RouteDef[] {
+function ownRoutes(deps: RouteDeps): RouteDef[] {
+  const { config, db, state } = deps;
   return [
+    ...v2AccountRoutes(deps),
     ...v2ObjectReadRoutes(config, db, state),
     route('get', '/buckets/:slug/media', MEDIA_LIST, requireRead, mediaListHandler(config, state, 'legacy-media')),
     // v2 promised that deleting a type keeps its Objects; this service cannot keep them, so it

@@ -1,0 +1,90 @@
+import type { Request, RequestHandler, Response } from 'express';
+import type { Db } from 'mongodb';
+import type { AppState } from '../cache/app-state.js';
+import { bucketsCollection } from '../db/collections.js';
+import { BucketAdminError } from '../errors/domain-errors.js';
+import { BadRequestError } from '../errors/http-errors.js';
+import { sendJson } from '../http/respond.js';
+import { bucketOf } from '../middleware/load-bucket.js';
+import { createBucket, deleteBucket } from '../services/buckets.js';
+import { readOptions } from '../services/query-time-limit.js';
+import { isPlainObject } from '../util/plain-object.js';
+import { login } from './login.js';
+import { forbidden, memberOf, requireAccountOf } from './request-account.js';
+import { makeAdmin, membersCollection, type AccountDoc } from './store.js';
+
+/** The account itself, never its password hash. */
+export function renderAccount(a: AccountDoc) {
+  return { id: a._id.toHexString(), email: a.email, first_name: a.first_name, last_name: a.last_name, ...a.profile };
+}
+
+/** v1 names ids `_id`, v2 `id`. */
+export type IdName = '_id' | 'id';
+
+async function accountBuckets(db: Db, account: AccountDoc, idName: IdName) {
+  const members = await membersCollection(db).find({ account_id: account._id }, readOptions(db)).toArray();
+  const buckets = await bucketsCollection(db)
+    .find({ _id: { $in: members.map((m) => m.bucket_id) } }, readOptions(db))
+    .sort({ slug: 1 })
+    .toArray();
+  const roles = new Map(members.map((m) => [m.bucket_id.toHexString(), m.role]));
+  return buckets.map((b) => ({
+    [idName]: b._id.toHexString(),
+    slug: b.slug,
+    role: roles.get(b._id.toHexString()),
+    created_at: b.created_at.toISOString(),
+  }));
+}
+
+export function authenticateHandler(state: AppState, db: Db): RequestHandler {
+  return async (req, res) => {
+    const { account, issued } = await login(db, state.accountTokens, req.body);
+    sendJson(res, 200, {
+      success: true,
+      token: issued.token,
+      expires_at: issued.expires_at,
+      user: renderAccount(account),
+    });
+  };
+}
+
+export function bucketsHandler(db: Db, idName: IdName): RequestHandler {
+  return async (_req: Request, res: Response) => {
+    const buckets = await accountBuckets(db, requireAccountOf(res), idName);
+    sendJson(res, 200, { buckets, total: buckets.length });
+  };
+}
+
+export const userHandler: RequestHandler = (_req, res) => {
+  sendJson(res, 200, { user: renderAccount(requireAccountOf(res)) });
+};
+
+/** POST /v2/buckets: a Bucket owned by the caller; its keys are shown this once. */
+export function createBucketHandler(db: Db): RequestHandler {
+  return async (req, res) => {
+    const account = requireAccountOf(res);
+    const slug = isPlainObject(req.body) ? req.body.slug : undefined;
+    if (typeof slug !== 'string')
+      throw new BadRequestError('Invalid body: slug is required and must be a string', 'invalid_body');
+    try {
+      const keys = await createBucket(db, slug, { kind: 'generate' }, { kind: 'generate' });
+      const bucket = await bucketsCollection(db).findOne({ slug }, readOptions(db));
+      if (bucket) await makeAdmin(db, bucket._id, account._id);
+      sendJson(res, 200, { bucket: { id: bucket?._id.toHexString(), ...keys, role: 'admin' } });
+    } catch (err) {
+      if (err instanceof BucketAdminError) throw new BadRequestError(err.message, 'invalid_body');
+      throw err;
+    }
+  };
+}
+
+/** DELETE /v2/buckets/:slug: admins only; the Bucket and everything in it. */
+export function deleteBucketHandler(db: Db): RequestHandler {
+  return async (_req, res) => {
+    requireAccountOf(res);
+    const bucket = bucketOf(res);
+    if (memberOf(res)?.role !== 'admin') throw forbidden(bucket.slug, 'only an admin of the Bucket may delete it');
+    await deleteBucket(db, bucket.slug);
+    sendJson(res, 200, { message: `Bucket '${bucket.slug}' deleted successfully.` });
+  };
+}

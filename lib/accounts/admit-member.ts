@@ -1,0 +1,24 @@
+import type { Request, Response } from 'express';
+import { bucketOf } from '../middleware/load-bucket.js';
+import { accountErrorOf, accountOf, forbidden, markViaMember, memberOf } from './request-account.js';
+import { resourceOfPath } from './resource.js';
+import { roleRefusal } from './roles.js';
+
+/**
+ * Called when no Bucket key let the request in: true when an account token does, through the
+ * account's role in the Bucket; 403 when the role does not allow what the request touches or
+ * the account is not (or no longer) a user of the Bucket; a refused token's own 401.
+ * False when no token was presented, so the caller answers its usual 401.
+ */
+export function admitMember(req: Request, res: Response, write: boolean): boolean {
+  const refused = accountErrorOf(res);
+  if (refused) throw refused;
+  if (!accountOf(res)) return false;
+  const bucket = bucketOf(res);
+  const member = memberOf(res);
+  if (!member) throw forbidden(bucket.slug, 'the account is not a user of this Bucket');
+  const why = roleRefusal(member, resourceOfPath(req.originalUrl.split('?')[0] ?? ''), write);
+  if (why !== null) throw forbidden(bucket.slug, why);
+  markViaMember(res);
+  return true;
+}

@@ -1,0 +1,40 @@
+import { v1Route, type V1Route } from '../legacy/v1/route.js';
+import { jsonBody } from '../middleware/json-body.js';
+import { NO_PARAMS } from '../query/read-params.js';
+import type { RouteDeps } from '../routes/index.js';
+import { route, type RouteDef } from '../routes/route-table.js';
+import {
+  authenticateHandler,
+  bucketsHandler,
+  createBucketHandler,
+  deleteBucketHandler,
+  userHandler,
+} from './account-routes.js';
+import { userRoutes } from './user-routes.js';
+
+/** The account-level v1 routes: token, the account's Buckets, and each Bucket's users. */
+export function v1AccountRoutes({ config, db, state }: RouteDeps): V1Route[] {
+  const body = jsonBody(config.jsonBodyLimit);
+  return [
+    v1Route('post', '/authenticate', NO_PARAMS, body, authenticateHandler(state, db)),
+    v1Route('get', '/buckets', NO_PARAMS, bucketsHandler(db, '_id')),
+    ...userRoutes(db, config.jsonBodyLimit).map((r) =>
+      v1Route(r.method, `/:slug/users${r.sub}`, NO_PARAMS, ...r.handlers),
+    ),
+  ];
+}
+
+/** The account-level v2 routes: as v1's, plus the account itself and creating and deleting Buckets. */
+export function v2AccountRoutes({ config, db, state }: RouteDeps): RouteDef[] {
+  const body = jsonBody(config.jsonBodyLimit);
+  return [
+    route('post', '/authenticate', NO_PARAMS, body, authenticateHandler(state, db)),
+    route('get', '/user', NO_PARAMS, userHandler),
+    route('get', '/buckets', NO_PARAMS, bucketsHandler(db, 'id')),
+    route('post', '/buckets', NO_PARAMS, body, createBucketHandler(db)),
+    route('delete', '/buckets/:slug', NO_PARAMS, deleteBucketHandler(db)),
+    ...userRoutes(db, config.jsonBodyLimit).map((r) =>
+      route(r.method, `/buckets/:slug/users${r.sub}`, NO_PARAMS, ...r.handlers),
+    ),
+  ];
+}

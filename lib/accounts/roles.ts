@@ -1,0 +1,35 @@
+/** Bucket roles, most to least powerful. */
+export const ROLES = ['admin', 'developer', 'editor', 'contributor'] as const;
+export type Role = (typeof ROLES)[number];
+export const PERMISSIONS = ['users', 'settings', 'sort_metafields'] as const;
+
+/** What a request touches, by the path segment after the Bucket (lib/accounts/resource.ts). */
+export type Resource = 'bucket' | 'objects' | 'media' | 'object_types' | 'webhooks' | 'settings' | 'users';
+
+export interface Grant {
+  role: Role;
+  additional_permissions: readonly string[];
+}
+
+/**
+ * The role table (README "Accounts and roles"): null when allowed, otherwise why not. Contributors
+ * are let through to Objects here; which Object types they may touch is checked with the request.
+ */
+export function roleRefusal(grant: Grant, resource: Resource, write: boolean): string | null {
+  const { role } = grant;
+  const has = (p: string) => grant.additional_permissions.includes(p);
+  if (role === 'admin') return null;
+  if (resource === 'users') {
+    return has('users') ? null : `the ${role} role may not manage the Bucket's users (admin, or the users permission)`;
+  }
+  if (role === 'developer') return null;
+  if (resource === 'webhooks' || resource === 'settings') {
+    return has('settings') ? null : `the ${role} role may not change the Bucket's settings and webhooks`;
+  }
+  if (resource === 'object_types' && write) {
+    if (role === 'editor' && has('sort_metafields')) return null;
+    return `the ${role} role may not change Object types`;
+  }
+  if (role === 'editor' || resource === 'objects' || resource === 'object_types') return null;
+  return `the contributor role is limited to Objects of its Object types`;
+}

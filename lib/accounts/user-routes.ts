@@ -1,0 +1,101 @@
+import type { RequestHandler } from 'express';
+import type { Db } from 'mongodb';
+import { jsonBody } from '../middleware/json-body.js';
+import { sendJson } from '../http/respond.js';
+import { bucketOf } from '../middleware/load-bucket.js';
+import { addUser, editUser, getUser, listUsers, removeUser } from './members.js';
+import { forbidden, memberOf, requireAccountOf } from './request-account.js';
+import { roleRefusal } from './roles.js';
+import { parseUserAdd, parseUserEdit } from './user-input.js';
+
+/** Spec rule 4: users routes need an account token with admin access (or the users permission). */
+const requireUsersAccess: RequestHandler = (_req, res, next) => {
+  requireAccountOf(res);
+  const bucket = bucketOf(res);
+  const member = memberOf(res);
+  if (!member) throw forbidden(bucket.slug, 'the account is not a user of this Bucket');
+  const why = roleRefusal(member, 'users', true);
+  if (why !== null) throw forbidden(bucket.slug, why);
+  next();
+};
+
+export type UserMethod = 'get' | 'post' | 'patch' | 'delete';
+export interface UserRoute {
+  method: UserMethod;
+  /** Relative to the Bucket's path: '' or '/:user_id'. */
+  sub: string;
+  handlers: RequestHandler[];
+}
+
+/** The users routes, mounted under each legacy version's Bucket path. */
+export function userRoutes(db: Db, jsonBodyLimit: string): UserRoute[] {
+  const body = jsonBody(jsonBodyLimit);
+  const id = (p: Record<string, unknown>) => String(p.user_id);
+  return [
+    {
+      method: 'get',
+      sub: '',
+      handlers: [
+        requireUsersAccess,
+        async (_req, res) => {
+          const users = await listUsers(db, bucketOf(res));
+          sendJson(res, 200, { users, total: users.length });
+        },
+      ],
+    },
+    {
+      method: 'post',
+      sub: '',
+      handlers: [
+        requireUsersAccess,
+        body,
+        async (req, res) => {
+          const user = await addUser(db, bucketOf(res), parseUserAdd(req.body));
+          const pending =
+            user.status === 'pending'
+              ? ' (pending: no e-mail is sent; its password is set with bucketctl set-password)'
+              : '';
+          sendJson(res, 200, {
+            message: `User ${user.email} added to bucket '${bucketOf(res).slug}'${pending}.`,
+            user,
+          });
+        },
+      ],
+    },
+    {
+      method: 'get',
+      sub: '/:user_id',
+      handlers: [
+        requireUsersAccess,
+        async (req, res) => {
+          sendJson(res, 200, { user: await getUser(db, bucketOf(res), id(req.params)) });
+        },
+      ],
+    },
+    {
+      method: 'patch',
+      sub: '/:user_id',
+      handlers: [
+        requireUsersAccess,
+        body,
+        async (req, res) => {
+          const user = await editUser(db, bucketOf(res), id(req.params), parseUserEdit(req.body));
+          sendJson(res, 200, { message: `User ${user.email} edited successfully.`, user });
+        },
+      ],
+    },
+    {
+      method: 'delete',
+      sub: '/:user_id',
+      handlers: [
+        requireUsersAccess,
+        async (req, res) => {
+          await removeUser(db, bucketOf(res), id(req.params));
+          sendJson(res, 200, {
+            message: `User with id '${id(req.params)}' removed from bucket '${bucketOf(res).slug}'.`,
+          });
+        },
+      ],
+    },
+  ];
+}

@@ -1,0 +1,245 @@
+import assert from 'node:assert/strict';
+import request from 'supertest';
+import type { IssuedKeys } from '../../lib/services/buckets.js';
+import type { Role } from '../../lib/accounts/roles.js';
+import { freshHarness, type Harness } from '../support/harness.js';
+import { account, setMember, tokenOf } from '../support/accounts.js';
+
+const SLUG = 'roles';
+const base = `/v3/buckets/${SLUG}`;
+
+/** Each action of the role table as one request made with an account token. */
+const ACTIONS = {
+  'read posts': (t: string) => get(t, `${base}/objects?query=${encodeURIComponent('{"type":"posts"}')}`),
+  'write posts': (t: string) => send(t, 'post', `${base}/objects`, { title: 'P', type: 'posts', status: 'draft' }),
+  'write pages': (t: string) => send(t, 'post', `${base}/objects`, { title: 'Q', type: 'pages', status: 'draft' }),
+  'read media': (t: string) => get(t, `${base}/media`),
+  'write object types': (t: string) =>
+    send(t, 'post', `${base}/object-types`, { title: `T${String(Math.random()).slice(2, 8)}` }),
+  'read webhooks': (t: string) => get(t, `${base}/webhooks`),
+  'list users': (t: string) => get(t, `/v1/${SLUG}/users`),
+} as const;
+type Action = keyof typeof ACTIONS;
+
+let h: Harness;
+const get = (t: string, path: string) => request(h.app).get(path).set('Authorization', `Bearer ${t}`);
+const send = (t: string, method: 'post' | 'patch', path: string, body: object) =>
+  request(h.app)[method](path).set('Authorization', `Bearer ${t}`).send(body);
+
+const ALLOWED: Record<Role, readonly Action[]> = {
+  admin: Object.keys(ACTIONS) as Action[],
+  developer: ['read posts', 'write posts', 'write pages', 'read media', 'write object types', 'read webhooks'],
+  editor: ['read posts', 'write posts', 'write pages', 'read media'],
+  contributor: ['read posts', 'write posts'],
+};
+
+describe('accounts: roles enforced on Bucket routes', () => {
+  let keys: IssuedKeys;
+  const tokens = {} as Record<Role, string>;
+  const ids = {} as Record<Role, string>;
+  before(async function () {
+    this.timeout(60_000);
+    h = await freshHarness();
+    keys = await h.bucket(SLUG);
+    for (const title of ['Posts', 'Pages']) {
+      await request(h.app)
+        .post(`${base}/object-types`)
+        .set('Authorization', `Bearer ${String(keys.write_key)}`)
+        .send({ title })
+        .expect(200);
+    }
+    for (const role of ['admin', 'developer', 'editor', 'contributor'] as const) {
+      ids[role] = await account(h, `${role}@example.com`);
+      const object_types = role === 'contributor' ? ['posts'] : [];
+      await setMember(h, SLUG, ids[role], {
+        role,
+        publishing_restrictions: null,
+        additional_permissions: [],
+        object_types,
+      });
+      tokens[role] = await tokenOf(h, `${role}@example.com`);
+    }
+  });
+  after(() => {
+    assert.deepEqual(h.errors, []);
+  });
+
+  for (const role of ['admin', 'developer', 'editor', 'contributor'] as const) {
+    it(`${role}: allowed exactly ${ALLOWED[role].join(', ')}; 403 forbidden otherwise`, async () => {
+      const wrong: string[] = [];
+      for (const [name, act] of Object.entries(ACTIONS) as [Action, (t: string) => request.Test][]) {
+        const res = await act(tokens[role]);
+        const allowed = ALLOWED[role].includes(name);
+        if (allowed ? [401, 403].includes(res.status) : res.status !== 403 || res.body.code !== 'forbidden') {
+          wrong.push(`${name}: ${String(res.status)} ${res.text.slice(0, 160)}`);
+        }
+      }
+      assert.deepEqual(wrong, []);
+    });
+  }
+
+  it('names the reason in the 403 message', async () => {
+    const res = await send(tokens.editor, 'post', `${base}/object-types`, { title: 'Nope' }).expect(403);
+    assert.match(res.body.message, /editor role may not change Object types/);
+  });
+
+  it('additional_permissions widen a role: users for a developer, sort_metafields for an editor', async () => {
+    await setMember(h, SLUG, ids.developer, {
+      role: 'developer',
+      publishing_restrictions: null,
+      additional_permissions: ['users'],
+      object_types: [],
+    });
+    await get(tokens.developer, `/v1/${SLUG}/users`).expect(200);
+    await setMember(h, SLUG, ids.editor, {
+      role: 'editor',
+      publishing_restrictions: null,
+      additional_permissions: ['sort_metafields'],
+      object_types: [],
+    });
+    await send(tokens.editor, 'post', `${base}/object-types`, { title: 'Sorted' }).expect(200);
+    await setMember(h, SLUG, ids.editor, {
+      role: 'editor',
+      publishing_restrictions: null,
+      additional_permissions: [],
+      object_types: [],
+    });
+  });
+
+  it('writes through a token name the account in created_by, modified_by and the revision', async () => {
+    const made = await send(tokens.editor, 'post', `${base}/objects`, {
+      title: 'Mine',
+      type: 'posts',
+      status: 'draft',
+    }).expect(200);
+    assert.equal(made.body.object.created_by, ids.editor);
+    assert.equal(made.body.object.modified_by, ids.editor);
+    const id = made.body.object.id as string;
+    await send(tokens.admin, 'patch', `${base}/objects/${id}`, { title: 'Edited', status: 'draft' }).expect(200);
+    const after = await request(h.app)
+      .get(`${base}/objects/${id}?status=any&read_key=${String(keys.read_key)}`)
+      .expect(200);
+    assert.equal(after.body.object.created_by, ids.editor);
+    assert.equal(after.body.object.modified_by, ids.admin);
+    const revs = await request(h.app)
+      .get(`${base}/objects/${id}/revisions?read_key=${String(keys.read_key)}`)
+      .expect(200);
+    assert.deepEqual(
+      revs.body.revisions.map((r: { created_by: string }) => r.created_by).sort(),
+      [ids.admin, ids.editor].sort(),
+    );
+    // A write with the Bucket key is no one's: created_by stays null.
+    const keyed = await request(h.app)
+      .post(`${base}/objects`)
+      .set('Authorization', `Bearer ${String(keys.write_key)}`)
+      .send({ title: 'K', type: 'posts' })
+      .expect(200);
+    assert.equal(keyed.body.object.created_by, null);
+  });
+
+  it('a contributor may edit an Object of its types by id, not one of another type', async () => {
+    const post = await send(tokens.admin, 'post', `${base}/objects`, {
+      title: 'A post',
+      type: 'posts',
+      status: 'draft',
+    }).expect(200);
+    const page = await send(tokens.admin, 'post', `${base}/objects`, {
+      title: 'A page',
+      type: 'pages',
+      status: 'draft',
+    }).expect(200);
+    await send(tokens.contributor, 'patch', `${base}/objects/${String(post.body.object.id)}`, {
+      title: 'Mine now',
+      status: 'draft',
+    }).expect(200);
+    const refused = await send(tokens.contributor, 'patch', `${base}/objects/${String(page.body.object.id)}`, {
+      title: 'x',
+      status: 'draft',
+    }).expect(403);
+    assert.match(refused.body.message, /contributor role is limited to the Object types posts/);
+    await get(tokens.contributor, `${base}/objects/${String(page.body.object.id)}`).expect(403);
+    await get(tokens.contributor, `${base}/objects`).expect(403);
+  });
+
+  it('draft_only: every way to publish is 403 saying why; drafts are fine', async () => {
+    await setMember(h, SLUG, ids.editor, {
+      role: 'editor',
+      publishing_restrictions: 'draft_only',
+      additional_permissions: [],
+      object_types: [],
+    });
+    const draft = await send(tokens.editor, 'post', `${base}/objects`, {
+      title: 'D',
+      type: 'posts',
+      status: 'draft',
+    }).expect(200);
+    const id = String(draft.body.object.id);
+    const attempts: [string, 'post' | 'patch', string, object][] = [
+      ['create published', 'post', `${base}/objects`, { title: 'X', type: 'posts', status: 'published' }],
+      ['create without status', 'post', `${base}/objects`, { title: 'X', type: 'posts' }],
+      [
+        'schedule',
+        'post',
+        `${base}/objects`,
+        { title: 'X', type: 'posts', status: 'draft', publish_at: new Date(Date.now() + 3600_000).toISOString() },
+      ],
+      ['publish by edit', 'patch', `${base}/objects/${id}`, { status: 'published' }],
+      ['publish a revision', 'post', `${base}/objects/${id}/revisions`, { title: 'R', status: 'published' }],
+      ['merge a merge request', 'post', `${base}/merge-requests/${'0'.repeat(24)}/merge`, {}],
+    ];
+    for (const [label, method, path, body] of attempts) {
+      const res = await send(tokens.editor, method, path, body);
+      assert.equal(res.status, 403, `${label}: ${res.text}`);
+      assert.match(res.body.message, /draft_only/, label);
+    }
+    await send(tokens.editor, 'patch', `${base}/objects/${id}`, { title: 'Still a draft', status: 'draft' }).expect(
+      200,
+    );
+    await setMember(h, SLUG, ids.editor, {
+      role: 'editor',
+      publishing_restrictions: null,
+      additional_permissions: [],
+      object_types: [],
+    });
+  });
+
+  it('a removed user loses access at once, with a token still unexpired; a stranger gets 403', async () => {
+    const id = await account(h, 'leaver@example.com');
+    await setMember(h, SLUG, id, {
+      role: 'editor',
+      publishing_restrictions: null,
+      additional_permissions: [],
+      object_types: [],
+    });
+    const token = await tokenOf(h, 'leaver@example.com');
+    await get(token, `${base}/object-types`).expect(200);
+    await request(h.app).delete(`/v2/buckets/${SLUG}/users/${id}`).set('Authorization', tokens.admin).expect(200);
+    const res = await get(token, `${base}/object-types`).expect(403);
+    assert.match(res.body.message, /not a user of this Bucket/);
+    const listed = await request(h.app).get('/v1/buckets').set('Authorization', token).expect(200);
+    assert.deepEqual(listed.body.buckets, []);
+  });
+
+  it('a Bucket key still works beside tokens, and a tampered token on a Bucket route is 401', async () => {
+    await request(h.app)
+      .get(`${base}/object-types?read_key=${String(keys.read_key)}`)
+      .expect(200);
+    const res = await get(`${tokens.admin.slice(0, -2)}xx`, `${base}/object-types`).expect(401);
+    assert.match(res.body.message, /access token is not valid/);
+  });
+
+  it('an account token spends its own rate-limit budget, apart from the read key', async () => {
+    const limited = await freshHarness({ RATE_LIMIT_READS_PER_MINUTE: '2' }, 'content_api_test_accounts_rl');
+    const k = await limited.bucket(SLUG);
+    const id = await account(limited, 'rl@example.com', SLUG);
+    const token = await tokenOf(limited, 'rl@example.com');
+    const path = `${base}/object-types`;
+    for (let i = 0; i < 2; i++) await request(limited.app).get(path).set('Authorization', token).expect(200);
+    const over = await request(limited.app).get(path).set('Authorization', token).expect(429);
+    assert.equal(over.body.code, 'rate_limit_exceeded');
+    await request(limited.app)
+      .get(`${path}?read_key=${String(k.read_key)}`)
+      .expect(200);
+    assert.ok(id);
+  });
+});

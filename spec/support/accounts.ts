@@ -1,0 +1,36 @@
+import request from 'supertest';
+import type { Harness } from './harness.js';
+import { findBucketBySlug } from '../../lib/services/buckets.js';
+import { insertAccount, makeAdmin, membersCollection } from '../../lib/accounts/store.js';
+import type { MemberSettings } from '../../lib/accounts/user-input.js';
+
+export const PASSWORD = 'correct horse battery';
+
+/** An account with PASSWORD; the Bucket's admin when `adminOf` is given. */
+export async function account(h: Harness, email: string, adminOf?: string): Promise<string> {
+  const a = await insertAccount(h.db, { email, first_name: 'Ada', last_name: 'L', password: PASSWORD });
+  if (adminOf !== undefined) {
+    const bucket = await findBucketBySlug(h.db, adminOf);
+    if (!bucket) throw new Error(`no bucket ${adminOf}`);
+    await makeAdmin(h.db, bucket._id, a._id);
+  }
+  return a._id.toHexString();
+}
+
+export async function tokenOf(h: Harness, email: string, version: 'v1' | 'v2' = 'v2'): Promise<string> {
+  const res = await request(h.app).post(`/${version}/authenticate`).send({ email, password: PASSWORD }).expect(200);
+  return (res.body as { token: string }).token;
+}
+
+/** Puts the account in the Bucket with these settings directly (the users routes are tested apart). */
+export async function setMember(h: Harness, slug: string, accountId: string, settings: MemberSettings): Promise<void> {
+  const bucket = await findBucketBySlug(h.db, slug);
+  if (!bucket) throw new Error(`no bucket ${slug}`);
+  const { ObjectId } = await import('mongodb');
+  const now = new Date();
+  await membersCollection(h.db).updateOne(
+    { bucket_id: bucket._id, account_id: new ObjectId(accountId) },
+    { $set: { ...settings, modified_at: now }, $setOnInsert: { _id: new ObjectId(), created_at: now } },
+    { upsert: true },
+  );
+}
