@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { ConfigError } from './errors/domain-errors.js';
+import { observabilitySettings, type ObservabilitySettings } from './observability/settings.js';
 import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './webhooks/retry.js';
 
 /** Everything the service reads from the environment, parsed once and typed. */
@@ -33,6 +34,8 @@ export interface Config {
   http: HttpServerSettings;
   /** Webhook delivery (lib/webhooks/). */
   webhooks: WebhookSettings;
+  /** Request logs, metrics and CORS (lib/observability/settings.ts). */
+  observability: ObservabilitySettings;
 }
 
 export interface WebhookSettings {
@@ -109,6 +112,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxRelatedObjects: intFrom(env, 'MAX_RELATED_OBJECTS', 1000),
     http: httpServerSettings(env),
     webhooks: webhookSettings(env),
+    observability: observabilitySettings(env),
   };
 }
 

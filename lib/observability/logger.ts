@@ -1,0 +1,38 @@
+import { pino, stdSerializers, type DestinationStream, type LogFn, type Logger } from 'pino';
+import pretty from 'pino-pretty';
+import { REDACT_PATHS, REDACTED, scrubSecrets } from './redact.js';
+import type { LogLevel } from './settings.js';
+
+export type { Logger };
+
+/** A serialized error with secrets scrubbed from its text (a driver error may quote a URI or a command). */
+function errorSerializer(err: Error): Record<string, unknown> {
+  const out = stdSerializers.err(err);
+  return { ...out, message: scrubSecrets(out.message), stack: scrubSecrets(out.stack) };
+}
+
+/**
+ * The process's logger: JSON lines on stdout, or pino-pretty's readable lines when stdout is a
+ * terminal, at `level` (LOG_LEVEL). Secrets are censored twice: fields under known names by
+ * pino's redaction, and every message string by scrubSecrets, so a line cannot leak a key
+ * whichever way it was written. `destination` replaces stdout (tests capture lines with it).
+ */
+export function createLogger(level: LogLevel, destination?: DestinationStream): Logger {
+  const stream =
+    destination ??
+    (process.stdout.isTTY ? pretty({ translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }) : undefined);
+  return pino(
+    {
+      level,
+      redact: { paths: REDACT_PATHS, censor: REDACTED },
+      serializers: { err: errorSerializer },
+      hooks: {
+        logMethod(this: Logger, args: Parameters<LogFn>, method: LogFn) {
+          const scrubbed = args.map((a) => (typeof a === 'string' ? scrubSecrets(a) : a)) as Parameters<LogFn>;
+          method.apply(this, scrubbed);
+        },
+      },
+    },
+    stream,
+  );
+}
