@@ -25,6 +25,8 @@ export async function connectDatabase(uri: string, dbName: string): Promise<Data
     // answer (hung, or a network that drops packets), give up after 10 s instead of 30 s.
     connectTimeoutMS: 10_000,
     appName: 'content-api',
+    // Command events feed the engine round-trip metric (lib/observability/metrics.ts).
+    monitorCommands: true,
   });
   const health = new DbHealth(client);
   await client.connect();

@@ -4,7 +4,8 @@ export const REDACTED = '[REDACTED]';
 /** Names under which clients send keys, tokens and passwords (query strings, forms, JSON bodies). */
 const SECRET_NAMES = 'read_key|write_key|preview_token|access_token|refresh_token|token|password|secret|api_key';
 
-const IN_QUERY = new RegExp(`([?&;\\s"']|^)(${SECRET_NAMES})=[^&\\s#"']*`, 'gi');
+// A value already censored (by redactUrl) is left alone, so the text after it stays as it was.
+const IN_QUERY = new RegExp(`([?&;\\s"']|^)(${SECRET_NAMES})=(?!\\[REDACTED\\])[^&\\s#"']*`, 'gi');
 const IN_JSON = new RegExp(`("(?:${SECRET_NAMES})"\\s*:\\s*)"(?:[^"\\\\]|\\\\.)*"`, 'gi');
 const BEARER = /\b(Bearer|Basic)\s+[^\s,;"']+/gi;
 
