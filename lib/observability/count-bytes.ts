@@ -7,23 +7,27 @@ function byteLengthOf(chunk: unknown, encoding: unknown): number {
   return chunk instanceof Uint8Array ? chunk.byteLength : 0;
 }
 
+/** What a response has written of its body so far. */
+export interface BodyCounter {
+  bytes: number;
+}
+
 /**
  * Counts the body bytes a response writes, however it writes them (res.send, a piped GridFS
  * stream, res.end with bytes). A header such as Content-Length would not do: streamed answers
- * have none, a HEAD answer has one without a body, and a cut-off download sends fewer.
- * Returns the running total.
+ * may have none, a HEAD answer has one without a body, and a cut-off download sends fewer.
  */
-export function countBodyBytes(res: Response): () => number {
-  let bytes = 0;
+export function countBodyBytes(res: Response): BodyCounter {
+  const counter = { bytes: 0 };
   const write = res.write.bind(res);
   const end = res.end.bind(res);
   res.write = ((chunk: unknown, ...rest: unknown[]): boolean => {
-    bytes += byteLengthOf(chunk, rest[0]);
+    counter.bytes += byteLengthOf(chunk, rest[0]);
     return Reflect.apply(write, res, [chunk, ...rest]) as boolean;
   }) as Response['write'];
   res.end = ((chunk?: unknown, ...rest: unknown[]): Response => {
-    bytes += byteLengthOf(chunk, rest[0]);
+    counter.bytes += byteLengthOf(chunk, rest[0]);
     return Reflect.apply(end, res, [chunk, ...rest]) as Response;
   }) as Response['end'];
-  return () => bytes;
+  return counter;
 }

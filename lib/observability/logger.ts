@@ -29,6 +29,9 @@ export function createLogger(level: LogLevel, destination?: DestinationStream): 
       hooks: {
         logMethod(this: Logger, args: Parameters<LogFn>, method: LogFn) {
           const scrubbed = args.map((a) => (typeof a === 'string' ? scrubSecrets(a) : a)) as Parameters<LogFn>;
+          // An error logged without a message lends pino its own message as `msg`, unscrubbed.
+          const [first, second] = scrubbed;
+          if (first instanceof Error && typeof second !== 'string') scrubbed.splice(1, 0, scrubSecrets(first.message));
           method.apply(this, scrubbed);
         },
       },

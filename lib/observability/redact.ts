@@ -39,13 +39,20 @@ export function redactUrl(url: string): string {
 }
 
 /**
- * Paths pino itself censors in logged objects, so a secret passed as a field (a header or body
- * logged while debugging) never reaches the output either.
+ * Fields pino itself censors in logged objects, so a secret passed as a field (a header, query or
+ * body logged while debugging) never reaches the output either. Exact paths only: a wildcard path
+ * makes pino walk every object logged, which cost about 24 µs per request line.
  */
 export const REDACT_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
   'headers.authorization',
   'headers.cookie',
-  ...SECRET_NAMES.split('|').flatMap((name) => [name, `*.${name}`, `*.*.${name}`]),
+  ...SECRET_NAMES.split('|').flatMap((name) => [
+    name,
+    `query.${name}`,
+    `body.${name}`,
+    `req.query.${name}`,
+    `req.body.${name}`,
+  ]),
 ];

@@ -37,18 +37,16 @@ export function matchRoute(routePath: string, urlPath: string): RouteMatch | nul
   const actual = segments(urlPath);
   const offset = actual.length - declared.length;
   if (offset < 0) return null;
-  let bucket: string | null = null;
-  declared.forEach((part, i) => {
-    if (BUCKET_PARAMS.has(part)) bucket = decoded(actual[offset + i] ?? '');
-  });
-  const prefix = actual.slice(0, offset + 1).join('/');
-  return { pattern: prefix + routePath, bucket };
+  const at = declared.findIndex((part) => BUCKET_PARAMS.has(part));
+  const prefix = offset === 0 ? '' : actual.slice(0, offset + 1).join('/');
+  return { pattern: prefix + routePath, bucket: at < 0 ? null : decoded(actual[offset + at] ?? '') };
 }
 
 /** The route pattern and Bucket of a finished request; unmatched requests share one label. */
 export function routeOf(req: Request): RouteMatch {
   const routePath: unknown = (req.route as { path?: unknown } | undefined)?.path;
-  const urlPath = req.originalUrl.split('?', 1)[0] ?? '';
-  const match = typeof routePath === 'string' ? matchRoute(routePath, urlPath) : null;
-  return match ?? { pattern: UNMATCHED, bucket: null };
+  if (typeof routePath !== 'string') return { pattern: UNMATCHED, bucket: null };
+  const url = req.originalUrl;
+  const q = url.indexOf('?');
+  return matchRoute(routePath, q < 0 ? url : url.slice(0, q)) ?? { pattern: UNMATCHED, bucket: null };
 }

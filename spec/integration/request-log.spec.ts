@@ -137,6 +137,18 @@ describe('Request logs: one JSON line per request, no secret in any line', () =>
     assert.equal(requestLine.route, '/v3/buckets/:slug/objects');
   });
 
+  it('censors secrets the logger is handed directly, as fields or inside messages', () => {
+    const direct = capture();
+    const logger = createLogger('info', direct.stream);
+    logger.info({ password, query: { read_key: keys.read_key }, body: { write_key: keys.write_key } }, 'fields');
+    logger.warn(`GET /x?preview_token=${previewToken} with Authorization: Bearer ${keys.write_key}`);
+    logger.error(new Error(`failed for {"password":"${password}"}`));
+    assert.equal(direct.lines.length, 3);
+    const all = direct.lines.join('');
+    for (const secret of secrets) assert.ok(!all.includes(secret), `a log line holds ${secret}`);
+    assert.equal((JSON.parse(direct.lines[0]!) as Line).password, '[REDACTED]');
+  });
+
   it('keeps to LOG_LEVEL: at warn, successful requests write nothing', async () => {
     const quiet = capture();
     const warnApp = createApp({ config: h.config, db: h.db, logger: createLogger('warn', quiet.stream) });
