@@ -18,12 +18,13 @@ import { metricsApp } from '../lib/observability/metrics-endpoint.js';
 /** Longer than any pause between two chunks of a live upload (the request times out first). */
 const ORPHAN_GRACE_MS = 60 * 60 * 1000;
 
-/** Until the configuration is read (it names the log level), and for failures to read it. */
-let logger: Logger = createLogger('info');
+/** Made once the configuration (which names the level) is read; a failure to read it is logged at info. */
+let processLogger: Logger | null = null;
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  logger = createLogger(config.observability.logLevel);
+  const logger = createLogger(config.observability.logLevel);
+  processLogger = logger;
   const log = (m: string) => {
     logger.info(m);
   };
@@ -45,7 +46,9 @@ async function main(): Promise<void> {
     },
   });
   log(`engine: ${engine.name}`);
-  const database = await connectDatabase(engine.uri, config.dbName);
+  const database = await connectDatabase(engine.uri, config.dbName, {
+    monitorCommands: config.observability.engineCommandMetrics,
+  });
   const stopHealthLog = database.health.onChange((status) => {
     if (status.up) log('database reachable again');
     else logError(`database unreachable: ${status.reason ?? 'unknown reason'}`);
@@ -139,6 +142,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
+  const logger = processLogger ?? createLogger('info');
   if (err instanceof EngineUnavailableError || err instanceof ConfigError) {
     logger.fatal(err.message);
   } else if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {

@@ -32,7 +32,7 @@ export interface AppDeps {
   health?: HealthView;
   /** The event seam, when the caller registers sinks or shares it with the scheduler and repair. */
   events?: DomainEvents;
-  /** The app's metrics, when the caller also watches the database client or serves them on METRICS_PORT. */
+  /** The app's metrics (one per app), when the caller also watches the database client or serves them on METRICS_PORT. */
   metrics?: AppMetrics;
 }
 

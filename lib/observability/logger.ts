@@ -1,4 +1,4 @@
-import { pino, stdSerializers, type DestinationStream, type LogFn, type Logger } from 'pino';
+import { destination, pino, stdSerializers, type DestinationStream, type LogFn, type Logger } from 'pino';
 import pretty from 'pino-pretty';
 import { REDACT_PATHS, REDACTED, scrubSecrets } from './redact.js';
 import type { LogLevel } from './settings.js';
@@ -11,6 +11,23 @@ function errorSerializer(err: Error): Record<string, unknown> {
   return { ...out, message: scrubSecrets(out.message), stack: scrubSecrets(out.stack) };
 }
 
+/** How long a buffered line may wait for more before it is written. */
+const FLUSH_EVERY_MS = 1000;
+
+/**
+ * Stdout, written 4 KB at a time: one write per request line cost about 11 µs of CPU per request
+ * (measured on a cached read). Lines wait at most FLUSH_EVERY_MS, and pino writes what is left
+ * when the process exits.
+ */
+function bufferedStdout(): DestinationStream {
+  const out = destination({ dest: 1, minLength: 4096, sync: false });
+  setInterval(() => {
+    // A failed flush (stdout closed) must not throw from a timer; pino reports write errors itself.
+    out.flush(() => undefined);
+  }, FLUSH_EVERY_MS).unref();
+  return out;
+}
+
 /**
  * The process's logger: JSON lines on stdout, or pino-pretty's readable lines when stdout is a
  * terminal, at `level` (LOG_LEVEL). Secrets are censored twice: fields under known names by
@@ -20,7 +37,7 @@ function errorSerializer(err: Error): Record<string, unknown> {
 export function createLogger(level: LogLevel, destination?: DestinationStream): Logger {
   const stream =
     destination ??
-    (process.stdout.isTTY ? pretty({ translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }) : undefined);
+    (process.stdout.isTTY ? pretty({ translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }) : bufferedStdout());
   return pino(
     {
       level,

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
-import { countBodyBytes, type BodyCounter } from './count-bytes.js';
 import type { Logger } from './logger.js';
 import type { AppMetrics } from './metrics.js';
 import { routeOf } from './route-pattern.js';
@@ -26,7 +25,19 @@ function requestId(req: Request, res: Response): string {
   return id;
 }
 
-function summarize(req: Request, res: Response, started: bigint, body: BodyCounter): RequestSummary {
+/**
+ * The body bytes of an answer: its Content-Length, which every answer of this service declares
+ * (none is chunked), and nothing for HEAD, 204 and 304. Read from the header rather than counted
+ * by wrapping res.write and res.end, which cost about 5 µs per request; for an answer cut off
+ * midway (logged as "request aborted") it is what was due, not what was sent.
+ */
+function bodyBytes(req: Request, res: Response): number {
+  if (req.method === 'HEAD' || res.statusCode === 204 || res.statusCode === 304) return 0;
+  const length = Number(res.getHeader('content-length'));
+  return Number.isFinite(length) ? length : 0;
+}
+
+function summarize(req: Request, res: Response, started: bigint): RequestSummary {
   const { pattern, bucket } = routeOf(req);
   return {
     method: req.method,
@@ -34,7 +45,7 @@ function summarize(req: Request, res: Response, started: bigint, body: BodyCount
     bucket,
     status: res.statusCode,
     duration_ms: Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100,
-    bytes: body.bytes,
+    bytes: bodyBytes(req, res),
   };
 }
 
@@ -53,12 +64,11 @@ export function observeRequests(logger: Logger, metrics: AppMetrics): RequestHan
   return (req, res, next) => {
     const started = process.hrtime.bigint();
     const reqId = requestId(req, res);
-    const body = countBodyBytes(res);
     // 'close' alone when the client went away before the end; both, in that order, otherwise.
     const done = () => {
       res.off('finish', done);
       res.off('close', done);
-      const s = summarize(req, res, started, body);
+      const s = summarize(req, res, started);
       metrics.observeRequest({ method: s.method, route: s.route, status: s.status, seconds: s.duration_ms / 1000 });
       const failed = s.status >= 500;
       // The line object is only built when the level lets it out.

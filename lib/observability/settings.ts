@@ -12,6 +12,8 @@ export interface ObservabilitySettings {
   metricsToken: string | null;
   /** When set, /metrics is served on this port only (not beside the API). */
   metricsPort: number | null;
+  /** Per-command engine metrics from the driver's command events (costly: each reply is decoded twice). */
+  engineCommandMetrics: boolean;
 }
 
 function isLogLevel(raw: string): raw is LogLevel {
@@ -56,10 +58,15 @@ export function observabilitySettings(env: NodeJS.ProcessEnv): ObservabilitySett
   if (metricsPort !== null && (!Number.isInteger(metricsPort) || metricsPort < 1 || metricsPort > 65535)) {
     throw new ConfigError(`METRICS_PORT must be a port number (1-65535), got "${port}"`);
   }
+  const commands = (env.METRICS_ENGINE_COMMANDS ?? '').toLowerCase();
+  if (!['', 'true', 'false', '1', '0'].includes(commands)) {
+    throw new ConfigError(`METRICS_ENGINE_COMMANDS must be true or false, got "${commands}"`);
+  }
   return {
     logLevel: level,
     corsOrigins: parseCorsOrigins(env.CORS_ORIGINS ?? ''),
     metricsToken: env.METRICS_TOKEN || null,
     metricsPort,
+    engineCommandMetrics: commands === 'true' || commands === '1',
   };
 }

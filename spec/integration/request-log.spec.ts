@@ -69,6 +69,8 @@ describe('Request logs: one JSON line per request, no secret in any line', () =>
     const generated = String(plain.headers['x-request-id']);
     assert.match(generated, /^[0-9a-f-]{36}$/);
     assert.equal(lineOf(generated).route, '/v3/status');
+    const head = await request(app).head('/v3/status').expect(200);
+    assert.equal(lineOf(String(head.headers['x-request-id'])).bytes, 0, 'a HEAD answer sends no body');
     const odd = await request(app).get('/v3/status').set('X-Request-Id', 'has spaces in it').expect(200);
     assert.match(String(odd.headers['x-request-id']), /^[0-9a-f-]{36}$/);
   });

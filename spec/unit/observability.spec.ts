@@ -68,6 +68,7 @@ describe('observability settings', () => {
       corsOrigins: [],
       metricsToken: null,
       metricsPort: null,
+      engineCommandMetrics: false,
     });
     const set = loadConfig({ LOG_LEVEL: 'DEBUG', METRICS_PORT: '9464', METRICS_TOKEN: 't' }).observability;
     assert.equal(set.logLevel, 'debug');
@@ -75,5 +76,7 @@ describe('observability settings', () => {
     assert.equal(set.metricsToken, 't');
     assert.throws(() => loadConfig({ LOG_LEVEL: 'loud' }), /LOG_LEVEL must be one of/);
     assert.throws(() => loadConfig({ METRICS_PORT: '70000' }), /METRICS_PORT/);
+    assert.equal(loadConfig({ METRICS_ENGINE_COMMANDS: 'true' }).observability.engineCommandMetrics, true);
+    assert.throws(() => loadConfig({ METRICS_ENGINE_COMMANDS: 'yes' }), /METRICS_ENGINE_COMMANDS/);
   });
 });
