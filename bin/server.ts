@@ -11,18 +11,25 @@ import { repairPendingWrites } from '../lib/services/pending-writes.js';
 import { Scheduler } from '../lib/services/scheduler.js';
 import { sweepOrphanChunks } from '../lib/media/orphan-sweep.js';
 import { DeliveryWorker } from '../lib/webhooks/worker.js';
+import { createLogger, type Logger } from '../lib/observability/logger.js';
+import { AppMetrics } from '../lib/observability/metrics.js';
+import { metricsApp } from '../lib/observability/metrics-endpoint.js';
 
 /** Longer than any pause between two chunks of a live upload (the request times out first). */
 const ORPHAN_GRACE_MS = 60 * 60 * 1000;
 
-const log = (msg: string) => {
-  console.log(`[content-api] ${msg}`);
-};
+/** Made once the configuration (which names the level) is read; a failure to read it is logged at info. */
+let processLogger: Logger | null = null;
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  const logger = createLogger(config.observability.logLevel);
+  processLogger = logger;
+  const log = (m: string) => {
+    logger.info(m);
+  };
   const logError = (m: string) => {
-    console.error(`[content-api] ${m}`);
+    logger.error(m);
   };
   const engine = await startOwnedEngine({
     mongodbUri: config.mongodbUri,
@@ -34,20 +41,25 @@ async function main(): Promise<void> {
       onGiveUp: (err) => {
         // The embedded database died and would not come back: without it the service is useless,
         // so exit and let the process supervisor (systemd, Docker, ...) start everything afresh.
-        logError(`FATAL: the embedded database engine is down for good (${err.message}). Exiting.`);
+        logger.fatal(`the embedded database engine is down for good (${err.message}). Exiting.`);
         process.exit(1);
       },
     },
   });
   log(`engine: ${engine.name}`);
-  const database = await connectDatabase(engine.uri, config.dbName);
+  const database = await connectDatabase(engine.uri, config.dbName, {
+    monitorCommands: config.observability.engineCommandMetrics,
+  });
   const stopHealthLog = database.health.onChange((status) => {
     if (status.up) log('database reachable again');
     else logError(`database unreachable: ${status.reason ?? 'unknown reason'}`);
   });
   // One event seam for requests, repair and the scheduler: their writes reach the same sinks.
   const events = new DomainEvents(config);
-  const app = createApp({ config, db: database.db, log: logError, health: database.health, events });
+  // Process metrics start now, so the first scrape already sees the event loop's history.
+  const metrics = new AppMetrics({ processMetrics: true });
+  metrics.watchClient(database.client);
+  const app = createApp({ config, db: database.db, logger, health: database.health, events, metrics });
   // Writes a crash interrupted are finished (or undone), events included, before anything reads them.
   await repairPendingWrites({ db: database.db, events });
   // Its first tick runs now: publishing that fell due while the service was down happens at start.
@@ -65,6 +77,18 @@ async function main(): Promise<void> {
     server.listen(config.port, config.host, resolve);
   });
   log(`listening on http://${config.host}:${config.port} (v3 API at /v3, region ${config.region})`);
+  const { metricsPort, metricsToken } = config.observability;
+  // Kept off the public port when set: a firewall or network policy then decides who may scrape.
+  const metricsServer =
+    metricsPort === null ? null : metricsApp(metrics, metricsToken, logError).listen(metricsPort, config.host);
+  if (metricsServer) {
+    metricsServer.on('error', (err) => {
+      logError(`metrics server: ${err.message}`);
+    });
+    log(`metrics on http://${config.host}:${metricsPort}/metrics`);
+  } else {
+    log(`metrics at /metrics${metricsToken === null ? '' : ' (Bearer METRICS_TOKEN)'}`);
+  }
   // An Object type rename a crash interrupted is finished here (or by the Bucket's next type write).
   // It may wait out the lease the crashed process left, so it runs beside serving.
   repairPendingRenames(database.db).then(
@@ -105,6 +129,7 @@ async function main(): Promise<void> {
     }, 10_000);
     await closed;
     clearTimeout(force);
+    metricsServer?.close();
     await scheduler.stop();
     await webhooks.stop();
     stopHealthLog();
@@ -118,12 +143,13 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
+  const logger = processLogger ?? createLogger('info');
   if (err instanceof EngineUnavailableError || err instanceof ConfigError) {
-    console.error(`[content-api] ${err.message}`);
+    logger.fatal(err.message);
   } else if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-    console.error(`[content-api] port already in use: ${(err as Error).message}. Set PORT to a free port.`);
+    logger.fatal(`port already in use: ${(err as Error).message}. Set PORT to a free port.`);
   } else {
-    console.error(`[content-api] could not start: ${(err as Error).message}`);
+    logger.fatal(`could not start: ${(err as Error).message}`);
   }
   process.exit(1);
 });

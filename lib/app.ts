@@ -1,15 +1,21 @@
 import express, { type Express } from 'express';
 import type { Db } from 'mongodb';
+import { pino } from 'pino';
 import { AppState } from './cache/app-state.js';
 import { v1Router } from './legacy/v1/index.js';
 import type { Config } from './config.js';
 import type { HealthView } from './db/db-health.js';
+import { corsPolicy } from './http/cors.js';
 import { errorHandler } from './http/error-handler.js';
 import { parseQueryString } from './http/query-string.js';
 import { plainNotFound, v3RouteNotFound } from './http/route-not-found.js';
 import { readParamsOnce } from './middleware/read-params.js';
 import { requestGate } from './middleware/request-gate.js';
 import { accountToken } from './middleware/account-token.js';
+import type { Logger } from './observability/logger.js';
+import { AppMetrics } from './observability/metrics.js';
+import { metricsEndpoint } from './observability/metrics-endpoint.js';
+import { observeRequests } from './observability/observe-requests.js';
 import { NO_PARAMS } from './query/read-params.js';
 import { v2Routes } from './legacy/v2/routes.js';
 import { v3Routes } from './routes/index.js';
@@ -21,11 +27,16 @@ import { setQueryTimeLimit } from './services/query-time-limit.js';
 export interface AppDeps {
   config: Config;
   db: Db;
+  /** Where request lines and server-side failures go; bin/server.ts passes the process logger. Without one: no request lines, failures to stderr. */
+  logger?: Logger;
+  /** Overrides where server-side failures go (tests collect them); default: the logger's error level. */
   log?: (msg: string) => void;
   /** Makes /v3/status answer 503 while the database is unreachable. */
   health?: HealthView;
   /** The event seam, when the caller registers sinks or shares it with the scheduler and repair. */
   events?: DomainEvents;
+  /** The app's metrics (one per app), when the caller also watches the database client or serves them on METRICS_PORT. */
+  metrics?: AppMetrics;
 }
 
 function logToStderr(msg: string): void {
@@ -33,26 +44,40 @@ function logToStderr(msg: string): void {
 }
 
 /** Builds the Express app without listening, so tests drive it through supertest. */
-export function createApp({ config, db, log = logToStderr, health, events }: AppDeps): Express {
+export function createApp({ config, db, logger, log, health, events, metrics = new AppMetrics() }: AppDeps): Express {
   setQueryTimeLimit(db, config.queryTimeoutMs);
+  const failures =
+    log ??
+    (logger
+      ? (msg: string) => {
+          logger.error(msg);
+        }
+      : logToStderr);
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', parseQueryString);
 
   const v3 = express.Router();
-  const state = new AppState(config, db, log, events);
+  const state = new AppState(config, db, failures, events);
   const gate = requestGate(config, state);
+  metrics.watchCache(state.reads);
+  metrics.watchQueues(db, health);
+  // First, so every answer (refusals and 404s included) is logged, timed and carries its request id.
+  app.use(observeRequests(logger ?? pino({ level: 'silent' }), metrics));
+  app.use(corsPolicy(config.observability.corsOrigins));
+  const { metricsPort, metricsToken } = config.observability;
+  if (metricsPort === null) app.get('/metrics', metricsEndpoint(metrics, metricsToken));
   app.use(accountToken(state.accountTokens));
-  v3.use(mountRoutes(v3Routes({ config, db, state, log, health }), db, gate));
+  v3.use(mountRoutes(v3Routes({ config, db, state, log: failures, health }), db, gate));
   // Unknown paths still honour (and check) `pretty`, as every /v3 response does.
   v3.use(readParamsOnce(NO_PARAMS), v3RouteNotFound(config));
   app.use('/v3', v3);
   // Legacy v2 paths: the v3 handlers where the contract matches; an unknown one is a plain 404.
-  app.use('/v2', mountRoutes(v2Routes({ config, db, state, log, health }), db, gate));
+  app.use('/v2', mountRoutes(v2Routes({ config, db, state, log: failures, health }), db, gate));
   // Public file URLs and the legacy upload address live outside /v3, so its 200 quirk never applies.
   app.use(mediaFileRoutes(db, state.media));
-  app.use('/v1', v1Router({ config, db, state, log }, gate));
+  app.use('/v1', v1Router({ config, db, state, log: failures }, gate));
   app.use(plainNotFound);
-  app.use(errorHandler(log));
+  app.use(errorHandler(failures));
   return app;
 }

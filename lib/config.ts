@@ -2,6 +2,7 @@ import path from 'node:path';
 import { ConfigError } from './errors/domain-errors.js';
 import { PLAN_LIMITS, type Plan } from './limits/plan.js';
 import type { RateLimitSettings } from './limits/rate-limits.js';
+import { observabilitySettings, type ObservabilitySettings } from './observability/settings.js';
 import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './webhooks/retry.js';
 
 /** Everything the service reads from the environment, parsed once and typed. */
@@ -45,6 +46,8 @@ export interface Config {
   rateLimits: RateLimitSettings;
   /** The plan of a Bucket that sets no limit of its own (PLAN_MAX_*); null: unlimited. */
   planDefaults: Plan;
+  /** Request logs, metrics and CORS (lib/observability/settings.ts). */
+  observability: ObservabilitySettings;
 }
 
 export interface WebhookSettings {
@@ -150,6 +153,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       writesPerMinute: intFrom(env, 'RATE_LIMIT_WRITES_PER_MINUTE', 1200),
     },
     planDefaults: planDefaults(env),
+    observability: observabilitySettings(env),
   };
 }
 

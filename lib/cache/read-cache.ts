@@ -7,12 +7,24 @@
 export class ReadCache {
   private readonly entries = new Map<string, string>();
   private bytes = 0;
+  /** Lookups answered from the cache and lookups that were not, since the cache was made (for /metrics). */
+  hits = 0;
+  misses = 0;
 
   constructor(private readonly maxBytes: number) {}
 
+  /** Entries held now, and the memory their bodies take. */
+  get usage(): { entries: number; bytes: number } {
+    return { entries: this.entries.size, bytes: this.bytes };
+  }
+
   get(key: string): string | undefined {
     const hit = this.entries.get(key);
-    if (hit === undefined) return undefined;
+    if (hit === undefined) {
+      this.misses++;
+      return undefined;
+    }
+    this.hits++;
     // Re-insert so Map order tracks recency.
     this.entries.delete(key);
     this.entries.set(key, hit);

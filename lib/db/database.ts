@@ -10,7 +10,12 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export async function connectDatabase(uri: string, dbName: string): Promise<Database> {
+/** `monitorCommands`: emit the driver's command events (per-command metrics, METRICS_ENGINE_COMMANDS). */
+export async function connectDatabase(
+  uri: string,
+  dbName: string,
+  { monitorCommands = false }: { monitorCommands?: boolean } = {},
+): Promise<Database> {
   const client = new MongoClient(uri, {
     // While no server is reachable, an operation waits this long for one, then fails. 5 s covers
     // a restart of the embedded engine after a crash (about 1-2 s: 0.5 s back-off plus the JVM's
@@ -25,6 +30,8 @@ export async function connectDatabase(uri: string, dbName: string): Promise<Data
     // answer (hung, or a network that drops packets), give up after 10 s instead of 30 s.
     connectTimeoutMS: 10_000,
     appName: 'content-api',
+    // Off unless asked for: each event decodes the command's reply a second time.
+    monitorCommands,
   });
   const health = new DbHealth(client);
   await client.connect();
