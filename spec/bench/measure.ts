@@ -7,10 +7,21 @@ export interface Scenario {
   name: string;
   server: ServerHandle;
   path: string;
-  /** Where the page's ids are in the answer, to check two scenarios return the same page. */
-  idField: 'id' | '_id';
+  /** Where the answer keeps the page, to check that two scenarios return the same one. */
+  shape: PageShape;
+  /** Sent with every request (Parse's application id). */
+  headers?: Record<string, string>;
   /** Overrides LoadOptions.connections, e.g. 1 to see latency without queueing. */
   connections?: number;
+}
+
+export interface PageShape {
+  /** The array of items: `objects` here, `results` in Parse. */
+  list: string;
+  /** The item field compared across scenarios: an id within one database, a title across servers. */
+  key: string;
+  /** The count of all matches: `total` here, `count` in Parse. */
+  total: string;
 }
 
 export interface LoadOptions {
@@ -32,23 +43,37 @@ export interface Sample {
 }
 
 export interface Page {
-  ids: string[];
+  keys: string[];
+  total: unknown;
   bytes: number;
+  /** The whole answer, for checks of its content. */
+  body: Record<string, unknown>;
 }
 
 /** One request before the load, so a scenario that answers errors or the wrong page fails loudly. */
 export async function checkPage(s: Scenario): Promise<Page> {
   const url = s.server.baseUrl + s.path;
-  const res = await fetch(url);
+  const res = await fetch(url, { headers: s.headers ?? {} });
   const text = await res.text();
   assert.equal(res.status, 200, `${s.name}: ${url} answered ${res.status}: ${text.slice(0, 300)}`);
-  const body = JSON.parse(text) as { objects: Array<Record<string, unknown>> };
-  assert.equal(body.objects.length, 100, `${s.name}: answered ${body.objects.length} objects, not 100`);
-  return { ids: body.objects.map((o) => String(o[s.idField])), bytes: Buffer.byteLength(text) };
+  const body = JSON.parse(text) as Record<string, unknown>;
+  const items = body[s.shape.list] as Array<Record<string, unknown>>;
+  assert.equal(items.length, 100, `${s.name}: answered ${items.length} items, not 100`);
+  return {
+    keys: items.map((o) => String(o[s.shape.key])),
+    total: body[s.shape.total],
+    bytes: Buffer.byteLength(text),
+    body,
+  };
 }
 
-export function load(url: string, connections: number, seconds: number): Promise<autocannon.Result> {
-  return autocannon({ url, connections, duration: seconds });
+export function load(
+  url: string,
+  connections: number,
+  seconds: number,
+  headers: Record<string, string> = {},
+): Promise<autocannon.Result> {
+  return autocannon({ url, connections, duration: seconds, headers });
 }
 
 function delta(after: number | null, before: number | null): number | null {
@@ -59,7 +84,7 @@ function delta(after: number | null, before: number | null): number | null {
 export async function measureOnce(s: Scenario, o: LoadOptions): Promise<Sample> {
   const url = s.server.baseUrl + s.path;
   const connections = s.connections ?? o.connections;
-  await load(url, connections, o.warmupSeconds);
+  await load(url, connections, o.warmupSeconds, s.headers);
   await s.server.resetPeak();
   const before = {
     server: cpuMsOf(s.server.pid),
@@ -67,7 +92,7 @@ export async function measureOnce(s: Scenario, o: LoadOptions): Promise<Sample> 
     self: process.cpuUsage(),
     machine: machineBusyMs(),
   };
-  const result = await load(url, connections, o.seconds);
+  const result = await load(url, connections, o.seconds, s.headers);
   const self = process.cpuUsage(before.self);
   const serverCpuMs = delta(cpuMsOf(s.server.pid), before.server);
   const engineCpuMs = delta(descendantCpuMs(o.serverPids), before.engine);

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import os from 'node:os';
 import { MongoClient } from 'mongodb';
 import { startEngine } from '../../lib/db/engine.js';
+import { intEnv } from './bench-env.js';
 import {
   checkPage,
   load,
@@ -9,6 +10,7 @@ import {
   medianSample,
   type LoadOptions,
   type Page,
+  type PageShape,
   type Sample,
   type Scenario,
 } from './measure.js';
@@ -33,20 +35,15 @@ import { benchWriteCost, printWriteCost } from './webhook-write-cost.js';
  * what recording events costs a create (webhook-write-cost.ts).
  */
 
-function intEnv(name: string, fallback: number, min = 1): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer >= ${min}, got "${raw}"`);
-  return n;
-}
-
 const SECONDS = intEnv('BENCH_SECONDS', 8);
 const WARMUP = intEnv('BENCH_WARMUP_SECONDS', 2);
 const ENGINE_WARMUP = intEnv('BENCH_ENGINE_WARMUP_SECONDS', 5, 0);
 const ROUNDS = intEnv('BENCH_ROUNDS', 3);
 const CONNECTIONS = intEnv('BENCH_CONNECTIONS', 10);
 const DB_NAME = process.env.BENCH_DB_NAME || 'content_api_bench';
+
+const OURS: PageShape = { list: 'objects', key: 'id', total: 'total' };
+const RAW: PageShape = { list: 'objects', key: '_id', total: 'total' };
 
 function listPath(readKey: string, extra: Record<string, string>): string {
   const params = new URLSearchParams({
@@ -125,28 +122,28 @@ async function main(): Promise<void> {
     const service = await startServer('service', engine.uri, DB_NAME);
     children.push(service);
     const scenarios: Scenario[] = [
-      { name: 'baseline (driver+express)', server: baseline, path: `/posts?genre=${QUERIED_GENRE}`, idField: '_id' },
-      { name: 'service, cache off', server: service, path: paths.uncached, idField: 'id' },
-      { name: 'service, cache on', server: service, path: paths.cached, idField: 'id' },
-      { name: 'service, depth=0', server: service, path: paths.depth0, idField: 'id' },
-      { name: 'service, depth=2', server: service, path: paths.depth2, idField: 'id' },
+      { name: 'baseline (driver+express)', server: baseline, path: `/posts?genre=${QUERIED_GENRE}`, shape: RAW },
+      { name: 'service, cache off', server: service, path: paths.uncached, shape: OURS },
+      { name: 'service, cache on', server: service, path: paths.cached, shape: OURS },
+      { name: 'service, depth=0', server: service, path: paths.depth0, shape: OURS },
+      { name: 'service, depth=2', server: service, path: paths.depth2, shape: OURS },
       // With 10 connections a saturated server's latency is mostly queueing, so its ratio tracks
       // cost per request; one connection shows the latency the extra round trips add.
-      { name: 'service, depth=0, 1 conn', server: service, path: paths.depth0, idField: 'id', connections: 1 },
-      { name: 'service, depth=2, 1 conn', server: service, path: paths.depth2, idField: 'id', connections: 1 },
+      { name: 'service, depth=0, 1 conn', server: service, path: paths.depth0, shape: OURS, connections: 1 },
+      { name: 'service, depth=2, 1 conn', server: service, path: paths.depth2, shape: OURS, connections: 1 },
     ];
     const pages = new Map<string, Page>();
     for (const s of scenarios) pages.set(s.name, await checkPage(s));
     assert.deepEqual(
-      pages.get(scenarios[1]!.name)!.ids,
-      pages.get(scenarios[0]!.name)!.ids,
+      pages.get(scenarios[1]!.name)!.keys,
+      pages.get(scenarios[0]!.name)!.keys,
       'the service and the baseline answer the same page',
     );
 
     if (ENGINE_WARMUP > 0) {
       console.log(`\nWarming the engine (${ENGINE_WARMUP} s per scenario, not measured)`);
       for (const s of scenarios.filter((x) => x.connections === undefined))
-        await load(s.server.baseUrl + s.path, CONNECTIONS, ENGINE_WARMUP);
+        await load(s.server.baseUrl + s.path, CONNECTIONS, ENGINE_WARMUP, s.headers);
     }
 
     const opts: LoadOptions = {
