@@ -37,7 +37,7 @@ const LIST = paramSet([
 const ONE = paramSet(['read_key', 'preview_token', 'props', 'status', 'depth', 'useCache']);
 
 export function objectRoutes(config: Config, db: Db, state: AppState): RouteDef[] {
-  const { reads: cache, types: bucketTypes, writes, previewSecret } = state;
+  const { reads: cache, types: bucketTypes, writes, previewSecret, totals } = state;
   const body = writeBody(config.jsonBodyLimit);
   const base = '/buckets/:slug/objects';
   const one = `${base}/:object_id`;
@@ -49,7 +49,7 @@ export function objectRoutes(config: Config, db: Db, state: AppState): RouteDef[
       const status = await previewAwareStatus(res, previewSecret, params.preview_token, params.status);
       await cachedRead(cache, req, res, params.useCache, async () => {
         const types = await bucketTypes.of(db, bucket);
-        const { docs, total } = await listObjects(db, bucket, types, { ...params, status }, bounds);
+        const { docs, total } = await listObjects(db, bucket, types, { ...params, status }, bounds, totals);
         if (docs.length === 0) throw noMatch('objects', bucket.slug);
         const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
         return {
