@@ -1,4 +1,4 @@
-import type { Db } from 'mongodb';
+import type { AbstractCursor, Db, Document } from 'mongodb';
 import { ListTotals } from '../cache/list-totals.js';
 import type { BucketDoc, ObjectDoc, ObjectTypeDoc } from '../db/collections.js';
 import { expandRelated } from '../populate/fetch-related.js';
@@ -8,9 +8,9 @@ import type { ParamValues } from '../query/read-params.js';
 import { compileFilter } from '../query/translate-filter.js';
 import type { ReadObject } from '../serializers/object.js';
 import { afterCursorFilter } from './list-cursor.js';
-import { objectListQuery, objectListSort, randomPageStages } from './object-list-query.js';
+import { objectListQuery, objectListSort, randomPageStages, type ObjectListQuery } from './object-list-query.js';
 import { listTotal } from './object-list-total.js';
-import { viewFor } from './object-views.js';
+import { viewFor, type ObjectView } from './object-views.js';
 import { ByteBudget, readWithin, type ReadBounds } from './read-budget.js';
 
 /** The list parameters, already read and validated as text and numbers (see query/read-params.ts). */
@@ -20,6 +20,23 @@ export interface ListResult {
   /** Projected to what `props` needs, when given. */
   docs: ReadObject[];
   total: number;
+}
+
+/** The page's documents: a sample of the matches for sort=random, else the sorted range. */
+function pageCursor(view: ObjectView, query: ObjectListQuery, projection: Document | null): AbstractCursor<ObjectDoc> {
+  if (query.sort.random) {
+    const stages = randomPageStages(query);
+    return view.coll.aggregate<ObjectDoc>(
+      projection ? [...stages, { $project: projection }] : stages,
+      view.readOptions,
+    );
+  }
+  const cursor = view.coll
+    .find(query.pageFilter, view.readOptions)
+    .sort(query.sort.fields)
+    .skip(query.skip)
+    .limit(query.limit);
+  return projection ? cursor.project<ObjectDoc>(projection) : cursor;
 }
 
 /**
@@ -51,22 +68,7 @@ export async function listObjects(
   });
   const projection = propsProjection(q.props);
   const budget = new ByteBudget(bounds.maxBytes);
-  let cursor;
-  if (query.sort.random) {
-    const stages = randomPageStages(query);
-    cursor = view.coll.aggregate<ObjectDoc>(
-      projection ? [...stages, { $project: projection }] : stages,
-      view.readOptions,
-    );
-  } else {
-    cursor = view.coll
-      .find(query.pageFilter, view.readOptions)
-      .sort(query.sort.fields)
-      .skip(query.skip)
-      .limit(query.limit);
-    if (projection) cursor.project(projection);
-  }
-  let docs: ReadObject[] = await readWithin(cursor, budget);
+  let docs: ReadObject[] = await readWithin(pageCursor(view, query, projection), budget);
   // Props that leave metadata out show no relationship, so none is loaded.
   const depth = projection !== null && !('refs' in projection) ? 0 : q.depth;
   if (depth > 0) docs = await expandRelated(view, bucket, docs, depth, bounds, budget);

@@ -34,6 +34,8 @@ export interface LoadOptions {
 
 export interface Sample {
   result: autocannon.Result;
+  /** Requests the CPU figures cover: every request the load sent, and the one that waited for them. */
+  served: number;
   peakRss: number;
   serverCpuMs: number | null;
   engineCpuMs: number | null;
@@ -67,13 +69,25 @@ export async function checkPage(s: Scenario): Promise<Page> {
   };
 }
 
+/** A request may queue behind the others for long on a slow scenario; only a stuck one is an error. */
+const REQUEST_TIMEOUT_SECONDS = 60;
+
 export function load(
   url: string,
   connections: number,
   seconds: number,
   headers: Record<string, string> = {},
 ): Promise<autocannon.Result> {
-  return autocannon({ url, connections, duration: seconds, headers });
+  return autocannon({ url, connections, duration: seconds, headers, timeout: REQUEST_TIMEOUT_SECONDS });
+}
+
+/**
+ * Waits for the requests a load left in flight: autocannon stops at the end of its time, but the
+ * server keeps working on what it received. One more request, answered after the work queued
+ * before it (the engine serves one collection's queries in turn), marks the end of that work.
+ */
+async function settle(url: string, headers: Record<string, string> = {}): Promise<void> {
+  await (await fetch(url, { headers })).arrayBuffer();
 }
 
 function delta(after: number | null, before: number | null): number | null {
@@ -85,6 +99,7 @@ export async function measureOnce(s: Scenario, o: LoadOptions): Promise<Sample> 
   const url = s.server.baseUrl + s.path;
   const connections = s.connections ?? o.connections;
   await load(url, connections, o.warmupSeconds, s.headers);
+  await settle(url, s.headers);
   await s.server.resetPeak();
   const before = {
     server: cpuMsOf(s.server.pid),
@@ -93,6 +108,8 @@ export async function measureOnce(s: Scenario, o: LoadOptions): Promise<Sample> 
     machine: machineBusyMs(),
   };
   const result = await load(url, connections, o.seconds, s.headers);
+  // CPU is counted until the requests left in flight are done, and divided over all requests sent.
+  await settle(url, s.headers);
   const self = process.cpuUsage(before.self);
   const serverCpuMs = delta(cpuMsOf(s.server.pid), before.server);
   const engineCpuMs = delta(descendantCpuMs(o.serverPids), before.engine);
@@ -101,6 +118,7 @@ export async function measureOnce(s: Scenario, o: LoadOptions): Promise<Sample> 
   const ours = loadGenCpuMs + (serverCpuMs ?? 0) + (engineCpuMs ?? 0);
   return {
     result,
+    served: result.requests.sent + 1,
     peakRss: await s.server.peakRss(),
     serverCpuMs,
     engineCpuMs,

@@ -44,11 +44,9 @@ export function toRow(
   bodyBytes: number,
 ): Row {
   const r = median.result;
-  const perReq = (ms: number | null) => (ms === null || r['2xx'] === 0 ? null : ms / r['2xx']);
+  const perReq = (ms: number | null) => (ms === null ? null : ms / median.served);
   const cpuRounds = samples.flatMap((x) =>
-    x.serverCpuMs === null || x.engineCpuMs === null || x.result['2xx'] === 0
-      ? []
-      : [(x.serverCpuMs + x.engineCpuMs) / x.result['2xx']],
+    x.serverCpuMs === null || x.engineCpuMs === null ? [] : [(x.serverCpuMs + x.engineCpuMs) / x.served],
   );
   return {
     scenario,
