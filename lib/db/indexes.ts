@@ -7,6 +7,7 @@ import {
   revisionsCollection,
 } from './collections.js';
 import { ensureMediaIndexes } from './media-collection.js';
+import { OBJECT_SORT_FIELDS } from '../query/sort.js';
 import { ensureWebhookIndexes } from '../webhooks/collections.js';
 
 /** Unique over `singleton_key`: one Object per locale of a singleton type (lib/services/singletons.ts). */
@@ -16,9 +17,6 @@ export interface IndexSpec {
   key: Readonly<Record<string, 1 | -1>>;
   name: string;
 }
-
-/** The fields an Object list sorts by without a Metafield (lib/query/sort.ts); each ends with `_id`. */
-export const OBJECT_SORT_FIELDS = ['order', 'created_at', 'modified_at'] as const;
 
 /**
  * The indexes that serve Object lists, on the latest versions and on the live copies alike. Every

@@ -2,7 +2,7 @@ import type { BucketDoc, ObjectDoc } from '../db/collections.js';
 import { RelatedObjectsCapError, ResponseTooLargeError } from '../errors/domain-limits.js';
 import { MIN_RENDERED_OBJECT_BYTES } from '../serializers/object.js';
 import type { ObjectView } from '../services/object-views.js';
-import type { ByteBudget, ReadBounds } from '../services/read-budget.js';
+import { readWithin, type ByteBudget, type ReadBounds } from '../services/read-budget.js';
 import { expandPage, type RelatedMap } from './expand.js';
 import { chunks, idsToLookUp, relatedFilter } from './related.js';
 
@@ -29,26 +29,22 @@ export async function fetchRelated(
 ): Promise<RelatedMap> {
   const related: RelatedMap = new Map();
   let visibleCount = 0;
+  const visible = (doc: ObjectDoc): boolean => {
+    if (!doc.bucket_id.equals(bucket._id) || !view.shows(doc)) return false;
+    visibleCount += 1;
+    if (visibleCount > bounds.maxRelated) throw new RelatedObjectsCapError(bounds.maxRelated);
+    return true;
+  };
   let level: readonly Partial<ObjectDoc>[] = page;
   for (let d = 1; d <= depth; d++) {
-    const ids = idsToLookUp(level, new Set(related.keys()));
+    const ids = idsToLookUp(level, related);
     if (ids.length === 0) break;
     const found: ObjectDoc[] = [];
     for (const chunk of chunks(ids, bounds.maxRelated + 1)) {
       for (const id of chunk) related.set(id.toHexString(), null);
-      const cursor = view.coll.find(relatedFilter(chunk), view.readOptions);
-      try {
-        for await (const doc of cursor) {
-          if (!doc.bucket_id.equals(bucket._id) || !view.shows(doc)) continue;
-          visibleCount += 1;
-          if (visibleCount > bounds.maxRelated) throw new RelatedObjectsCapError(bounds.maxRelated);
-          budget.add(doc);
-          related.set(doc._id.toHexString(), doc);
-          found.push(doc);
-        }
-      } finally {
-        await cursor.close();
-      }
+      const docs = await readWithin(view.coll.find(relatedFilter(chunk), view.readOptions), budget, visible);
+      for (const doc of docs) related.set(doc._id.toHexString(), doc);
+      found.push(...docs);
     }
     level = found;
   }

@@ -8,7 +8,7 @@ import type { ObjectDoc } from '../db/collections.js';
  */
 export function idsToLookUp(
   docs: Iterable<Partial<Pick<ObjectDoc, 'refs'>>>,
-  lookedUp: ReadonlySet<string>,
+  lookedUp: { has(hex: string): boolean },
 ): ObjectId[] {
   const out = new Map<string, ObjectId>();
   for (const doc of docs) {

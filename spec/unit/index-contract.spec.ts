@@ -7,7 +7,7 @@ import { relatedFilter } from '../../lib/populate/related.js';
 import { keysetFilter } from '../../lib/query/cursor.js';
 import { metadataPaths } from '../../lib/query/metadata-paths.js';
 import type { StatusFilter } from '../../lib/query/read-params.js';
-import type { SortDirection } from '../../lib/query/sort.js';
+import { OBJECT_SORT_FIELDS, type SortDirection } from '../../lib/query/sort.js';
 import { compileFilter } from '../../lib/query/translate-filter.js';
 import { objectListQuery, objectListSort, randomPageStages } from '../../lib/services/object-list-query.js';
 import { statusMatch } from '../../lib/services/object-views.js';
@@ -109,7 +109,7 @@ const QUERIES: Array<object | undefined> = [
   { id: new ObjectId().toHexString() },
 ];
 const SORTS = [undefined, 'random', 'metadata.score', '-metadata.score'].concat(
-  ['order', 'created_at', 'modified_at'].flatMap((f) => [f, `-${f}`]),
+  OBJECT_SORT_FIELDS.flatMap((f) => [f, `-${f}`]),
 );
 const STATUSES: StatusFilter[] = ['published', 'draft', 'any'];
 /** The last item of a previous page: with values, and without (the null bracket of the keyset). */
