@@ -9,6 +9,7 @@ import { PreviewSecret } from '../services/preview-tokens.js';
 import { AccountTokens } from '../accounts/tokens.js';
 import { BucketTypes } from '../services/render-context.js';
 import { MetadataValidators } from '../validation/metadata-schema.js';
+import { ListTotals } from './list-totals.js';
 import { ReadCache } from './read-cache.js';
 
 /**
@@ -19,6 +20,8 @@ import { ReadCache } from './read-cache.js';
 export class AppState {
   /** Serialized read responses. */
   readonly reads: ReadCache;
+  /** Totals of Object lists by Bucket generation and filter, so a list read again counts nothing. */
+  readonly totals: ListTotals;
   /** Object types by Bucket generation, for filters, sorting and rendering. */
   readonly types = new BucketTypes();
   /** Compiled metadata validators of stored Object types. */
@@ -44,6 +47,8 @@ export class AppState {
     this.rates = new RateLimits(db, config.rateLimits);
     this.requests = new MonthlyRequests(db);
     this.reads = new ReadCache(config.cacheMaxBytes);
+    // A total is a number under a key of a few hundred bytes: a sixteenth of the response cache holds thousands.
+    this.totals = new ListTotals(config.cacheMaxBytes / 16);
     this.previewSecret = new PreviewSecret(db, config.previewTokenSecret);
     this.accountTokens = new AccountTokens(db, config);
     this.media = createMediaRuntime(config, db, log);

@@ -7,6 +7,7 @@ import {
   revisionsCollection,
 } from './collections.js';
 import { ensureMediaIndexes } from './media-collection.js';
+import { OBJECT_SORT_FIELDS } from '../query/sort.js';
 import { ensureWebhookIndexes } from '../webhooks/collections.js';
 import { ensureRateLimitIndexes } from '../limits/rate-limits.js';
 import { ensureMergeRequestIndexes } from '../merge-requests/collection.js';
@@ -15,6 +16,42 @@ import { ensureAccountIndexes } from '../accounts/indexes.js';
 
 /** Unique over `singleton_key`: one Object per locale of a singleton type (lib/services/singletons.ts). */
 export const SINGLETON_INDEX = 'singleton_unique';
+
+export interface IndexSpec {
+  key: Readonly<Record<string, 1 | -1>>;
+  name: string;
+}
+
+/**
+ * The indexes that serve Object lists, on the latest versions and on the live copies alike. Every
+ * list filter pins `bucket_id` and `status` (lib/services/object-views.ts) and, when the query
+ * names one, `type`; the page is then read in index order from `bucket_id, type, status, <sort>,
+ * _id` or, without a type, from `bucket_id, status, <sort>, _id`, never sorted in memory. The
+ * index-contract unit test holds the list query builder to this table.
+ */
+export const OBJECT_LIST_INDEXES: readonly IndexSpec[] = [
+  // The first, under its original name: createIndex refuses a second name for an existing key.
+  { key: { bucket_id: 1, type: 1, status: 1, order: -1, _id: -1 }, name: 'bucket_type_status_order' },
+  ...OBJECT_SORT_FIELDS.filter((f) => f !== 'order').map((f): IndexSpec => ({
+    key: { bucket_id: 1, type: 1, status: 1, [f]: -1, _id: -1 },
+    name: `bucket_type_status_${f}`,
+  })),
+  ...OBJECT_SORT_FIELDS.map((f): IndexSpec => ({
+    key: { bucket_id: 1, status: 1, [f]: -1, _id: -1 },
+    name: `bucket_status_${f}`,
+  })),
+  // Relationship lookups the other way round: which Objects reference an id.
+  { key: { bucket_id: 1, refs: 1 }, name: 'bucket_refs' },
+];
+
+/**
+ * The index of one sortable Metafield key, created when a type marking it is saved. Named by key,
+ * not by type, so types sharing a key name share the index (bucket_id and type lead it anyway).
+ * Sorting by metadata requires a type in the query (lib/query/sort.ts), so no typeless variant.
+ */
+export function sortableIndex(key: string): IndexSpec {
+  return { key: { bucket_id: 1, type: 1, status: 1, [`metadata.${key}`]: 1, _id: 1 }, name: `sortable_${key}` };
+}
 
 // Every createIndex here passes `undefined` command options: the driver deprecated the
 // two-argument form, which mixed index and command options in one object.
@@ -47,12 +84,7 @@ export async function ensureIndexes(db: Db): Promise<void> {
     undefined,
   );
   for (const coll of [objectsCollection(db), publishedObjectsCollection(db)]) {
-    await coll.createIndex(
-      { bucket_id: 1, type: 1, status: 1, order: -1, _id: -1 },
-      { name: 'bucket_type_status_order' },
-      undefined,
-    );
-    await coll.createIndex({ bucket_id: 1, refs: 1 }, { name: 'bucket_refs' }, undefined);
+    for (const index of OBJECT_LIST_INDEXES) await coll.createIndex(index.key, { name: index.name }, undefined);
   }
   await objectsCollection(db).createIndex({ publish_at: 1 }, { name: 'publish_at', sparse: true }, undefined);
   await objectsCollection(db).createIndex({ unpublish_at: 1 }, { name: 'unpublish_at', sparse: true }, undefined);
@@ -71,18 +103,12 @@ export async function ensureIndexes(db: Db): Promise<void> {
   await ensureAccountIndexes(db);
 }
 
-/**
- * One index per sortable Metafield key, created when a type marking it is saved. Named by key,
- * not by type, so types sharing a key name share the index (bucket_id and type lead it anyway).
- */
+/** The sortableIndex of each key, on the latest versions and on the live copies. */
 export async function ensureSortableIndexes(db: Db, keys: string[]): Promise<void> {
   for (const key of keys) {
+    const index = sortableIndex(key);
     for (const coll of [objectsCollection(db), publishedObjectsCollection(db)]) {
-      await coll.createIndex(
-        { bucket_id: 1, type: 1, status: 1, [`metadata.${key}`]: 1, _id: 1 },
-        { name: `sortable_${key}` },
-        undefined,
-      );
+      await coll.createIndex(index.key, { name: index.name }, undefined);
     }
   }
 }

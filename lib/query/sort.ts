@@ -26,8 +26,11 @@ interface TargetRules {
   label?: string;
 }
 
+/** The fields an Object list sorts by without a Metafield; lib/db/indexes.ts declares an index for each. */
+export const OBJECT_SORT_FIELDS = ['created_at', 'modified_at', 'order'] as const;
+
 const RULES: Record<SortTarget, TargetRules> = {
-  objects: { fields: ['created_at', 'modified_at', 'order'], random: true, metadata: true, fallback: '-order' },
+  objects: { fields: OBJECT_SORT_FIELDS, random: true, metadata: true, fallback: '-order' },
   media: { fields: ['created_at', 'modified_at'], random: true, metadata: false, fallback: '-created_at' },
   'legacy-media': {
     fields: ['created_at', 'modified_at', 'size'],

@@ -1,14 +1,16 @@
-import type { Db, Document, Filter } from 'mongodb';
+import type { AbstractCursor, Db, Document } from 'mongodb';
+import { ListTotals } from '../cache/list-totals.js';
 import type { BucketDoc, ObjectDoc, ObjectTypeDoc } from '../db/collections.js';
-import { fetchExpandedPage } from '../populate/fetch-page.js';
+import { expandRelated } from '../populate/fetch-related.js';
 import { metadataPaths } from '../query/metadata-paths.js';
 import { propsProjection } from '../query/props.js';
 import type { ParamValues } from '../query/read-params.js';
-import { parseSort, type SortSpec } from '../query/sort.js';
 import { compileFilter } from '../query/translate-filter.js';
 import type { ReadObject } from '../serializers/object.js';
 import { afterCursorFilter } from './list-cursor.js';
-import { viewFor } from './object-views.js';
+import { objectListQuery, objectListSort, randomPageStages, type ObjectListQuery } from './object-list-query.js';
+import { listTotal } from './object-list-total.js';
+import { viewFor, type ObjectView } from './object-views.js';
 import { ByteBudget, readWithin, type ReadBounds } from './read-budget.js';
 
 /** The list parameters, already read and validated as text and numbers (see query/read-params.ts). */
@@ -20,25 +22,28 @@ export interface ListResult {
   total: number;
 }
 
-/** The type a (translated) filter pins with `type: "x"` or `type: {$eq: "x"}`: it decides the sortable keys. */
-function queriedTypeSlug(raw: Record<string, unknown>): string | undefined {
-  const t = raw.type;
-  if (typeof t === 'string') return t;
-  if (t && typeof t === 'object' && typeof (t as { $eq?: unknown }).$eq === 'string') return (t as { $eq: string }).$eq;
-  return undefined;
-}
-
-function sortFor(q: ListQuery, filter: Record<string, unknown>, types: ReadonlyMap<string, ObjectTypeDoc>): SortSpec {
-  const slug = queriedTypeSlug(filter);
-  const type = slug === undefined ? undefined : types.get(slug);
-  const sortableKeys = new Set((type?.metafields ?? []).filter((m) => m.sortable).map((m) => m.key));
-  return parseSort(q.sort, { sortableKeys, allowed: 'objects' });
+/** The page's documents: a sample of the matches for sort=random, else the sorted range. */
+function pageCursor(view: ObjectView, query: ObjectListQuery, projection: Document | null): AbstractCursor<ObjectDoc> {
+  if (query.sort.random) {
+    const stages = randomPageStages(query);
+    return view.coll.aggregate<ObjectDoc>(
+      projection ? [...stages, { $project: projection }] : stages,
+      view.readOptions,
+    );
+  }
+  const cursor = view.coll
+    .find(query.pageFilter, view.readOptions)
+    .sort(query.sort.fields)
+    .skip(query.skip)
+    .limit(query.limit);
+  return projection ? cursor.project<ObjectDoc>(projection) : cursor;
 }
 
 /**
- * One page of Objects and the count of all matches, run concurrently. With depth, the page and
- * every level of related Objects come from one aggregation (see populate/pipeline.ts); without,
- * the page is read within the response cap, batch by batch.
+ * One page of Objects and the count of all matches. The page is one indexed read within the
+ * response cap; with depth, each level of related Objects is one more read by `_id` (see
+ * populate/fetch-related.ts). The total comes from `totals` when this Bucket generation already
+ * counted the same filter, from the page when it is shorter than its limit, or from a count.
  */
 export async function listObjects(
   db: Db,
@@ -46,36 +51,35 @@ export async function listObjects(
   types: ReadonlyMap<string, ObjectTypeDoc>,
   q: ListQuery,
   bounds: ReadBounds,
+  totals?: ListTotals,
 ): Promise<ListResult> {
   const translated = compileFilter(q.query, { metadataPaths: metadataPaths(types.values()) });
-  const sort = sortFor(q, translated, types);
+  const sort = objectListSort(q.sort, translated, types);
   const view = viewFor(db, q.status);
-  const base: Filter<ObjectDoc> = { bucket_id: bucket._id, ...view.match };
-  const match: Filter<ObjectDoc> = Object.keys(translated).length ? { $and: [base, translated] } : base;
   const keyset = await afterCursorFilter({ ...view, what: 'Object' }, bucket, sort, q.after);
-  const pageMatch = keyset ? { $and: [match, keyset] } : match;
+  const query = objectListQuery({
+    bucketId: bucket._id,
+    viewMatch: view.match,
+    translated,
+    sort,
+    keyset,
+    skip: q.skip,
+    limit: q.limit,
+  });
   const projection = propsProjection(q.props);
-  const objects = view.coll;
-  const head: Document[] = sort.random
-    ? [{ $match: pageMatch }, { $sample: { size: q.limit } }]
-    : [{ $match: pageMatch }, { $sort: Object.fromEntries(sort.fields) }, { $skip: q.skip }, { $limit: q.limit }];
-
+  const budget = new ByteBudget(bounds.maxBytes);
+  let docs: ReadObject[] = await readWithin(pageCursor(view, query, projection), budget);
   // Props that leave metadata out show no relationship, so none is loaded.
   const depth = projection !== null && !('refs' in projection) ? 0 : q.depth;
-  let pageQuery: Promise<ObjectDoc[]>;
-  if (depth > 0) {
-    pageQuery = fetchExpandedPage(view, bucket, head, projection, depth, bounds);
-  } else if (sort.random) {
-    const cursor = objects.aggregate<ObjectDoc>(
-      projection ? [...head, { $project: projection }] : head,
-      view.readOptions,
-    );
-    pageQuery = readWithin(cursor, new ByteBudget(bounds.maxBytes));
-  } else {
-    const cursor = objects.find(pageMatch, view.readOptions).sort(sort.fields).skip(q.skip).limit(q.limit);
-    if (projection) cursor.project(projection);
-    pageQuery = readWithin(cursor, new ByteBudget(bounds.maxBytes));
-  }
-  const [docs, total] = await Promise.all([pageQuery, objects.countDocuments(match, view.readOptions)]);
+  if (depth > 0) docs = await expandRelated(view, bucket, docs, depth, bounds, budget);
+  const page = {
+    length: docs.length,
+    limit: query.limit,
+    skip: query.sort.random ? 0 : query.skip,
+    after: keyset !== null,
+  };
+  const total = await listTotal(totals, ListTotals.key(bucket, view.coll.collectionName, query.filter), page, () =>
+    view.coll.countDocuments(query.filter, view.readOptions),
+  );
   return { docs, total };
 }

@@ -1,12 +1,11 @@
 import type { Db } from 'mongodb';
 import type { BucketDoc, ObjectDoc } from '../db/collections.js';
-import { fetchExpandedPage } from '../populate/fetch-page.js';
+import { expandRelated } from '../populate/fetch-related.js';
 import { viewFor, type StatusFilter } from './object-views.js';
-import { notFound } from '../errors/not-found.js';
-import { getObject, parseObjectId } from './objects.js';
-import type { ReadBounds } from './read-budget.js';
+import { getObject } from './objects.js';
+import { ByteBudget, type ReadBounds } from './read-budget.js';
 
-/** One Object with its relationships resolved `depth` levels deep, in one round trip. */
+/** One Object with its relationships resolved `depth` levels deep: one read, then one per level. */
 export async function getObjectExpanded(
   db: Db,
   bucket: BucketDoc,
@@ -14,10 +13,10 @@ export async function getObjectExpanded(
   opts: { status: StatusFilter; depth: number },
   bounds: ReadBounds,
 ): Promise<ObjectDoc> {
-  if (opts.depth === 0) return getObject(db, bucket, id, opts.status);
-  const view = viewFor(db, opts.status);
-  const head = [{ $match: { _id: parseObjectId(bucket, id), bucket_id: bucket._id, ...view.match } }, { $limit: 1 }];
-  const [doc] = await fetchExpandedPage(view, bucket, head, null, opts.depth, bounds);
-  if (!doc) throw notFound('object', id, bucket.slug);
-  return doc;
+  const doc = await getObject(db, bucket, id, opts.status);
+  if (opts.depth === 0) return doc;
+  const budget = new ByteBudget(bounds.maxBytes);
+  budget.add(doc);
+  const [expanded] = await expandRelated(viewFor(db, opts.status), bucket, [doc], opts.depth, bounds, budget);
+  return expanded ?? doc;
 }

@@ -7,20 +7,37 @@ export type { StatusFilter };
 
 export interface ObjectView {
   coll: Collection<ObjectDoc>;
-  /** Added to every filter on `coll` for this status. */
+  /**
+   * Added to every filter on `coll` for this status. It always names `status`, even where every
+   * document of `coll` would match, so the list indexes (which hold `status` before the sort
+   * field, lib/db/indexes.ts) serve the sort.
+   */
   match: Filter<ObjectDoc>;
+  /** Whether a document read from `coll` without `match` (by `_id`) is in this view. */
+  shows: (doc: Pick<ObjectDoc, 'status'>) => boolean;
   /** Options of every read on `coll` (its time limit). */
   readOptions: ReadOptions;
 }
 
+const EVERY_STATUS: ReadonlyArray<ObjectDoc['status']> = ['published', 'draft'];
+
+/** The filter of a status view (see ObjectView.match); pure, so tests can hold it to the indexes. */
+export function statusMatch(status: StatusFilter): Filter<ObjectDoc> {
+  return { status: status === 'any' ? { $in: [...EVERY_STATUS] } : status };
+}
+
 /**
- * Where a status reads from: published → the live versions; draft → latest versions that are
- * drafts; any → every latest version, draft or published.
+ * Where a status reads from: published → the live versions (all published); draft → latest
+ * versions that are drafts; any → every latest version, draft or published.
  */
 export function viewFor(db: Db, status: StatusFilter): ObjectView {
-  const options = readOptions(db);
-  if (status === 'published') return { coll: publishedObjectsCollection(db), match: {}, readOptions: options };
-  return { coll: objectsCollection(db), match: status === 'draft' ? { status: 'draft' } : {}, readOptions: options };
+  const shown = status === 'any' ? EVERY_STATUS : [status];
+  return {
+    coll: status === 'published' ? publishedObjectsCollection(db) : objectsCollection(db),
+    match: statusMatch(status),
+    shows: (doc) => shown.includes(doc.status),
+    readOptions: readOptions(db),
+  };
 }
 
 /** The stored Object without scheduling state: what a published copy or a revision keeps. */

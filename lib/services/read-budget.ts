@@ -35,14 +35,23 @@ export class ByteBudget {
 
 /**
  * A cursor's documents, read batch by batch within the budget; the cursor is closed as soon as
- * the budget is crossed, so neither the rest of the batch nor later batches are kept.
+ * the budget is crossed, so neither the rest of the batch nor later batches are kept. `accept`
+ * picks the documents kept (and counted); it may throw to stop the read. Documents are taken a
+ * batch at a time, one await per batch rather than per document.
  */
-export async function readWithin<T extends Document>(cursor: AbstractCursor<T>, budget: ByteBudget): Promise<T[]> {
+export async function readWithin<T extends Document>(
+  cursor: AbstractCursor<T>,
+  budget: ByteBudget,
+  accept: (doc: T) => boolean = () => true,
+): Promise<T[]> {
   const docs: T[] = [];
   try {
-    for await (const doc of cursor) {
-      budget.add(doc);
-      docs.push(doc);
+    while (await cursor.hasNext()) {
+      for (const doc of cursor.readBufferedDocuments()) {
+        if (!accept(doc)) continue;
+        budget.add(doc);
+        docs.push(doc);
+      }
     }
   } finally {
     await cursor.close();

@@ -7,10 +7,21 @@ export interface Scenario {
   name: string;
   server: ServerHandle;
   path: string;
-  /** Where the page's ids are in the answer, to check two scenarios return the same page. */
-  idField: 'id' | '_id';
+  /** Where the answer keeps the page, to check that two scenarios return the same one. */
+  shape: PageShape;
+  /** Sent with every request (Parse's application id). */
+  headers?: Record<string, string>;
   /** Overrides LoadOptions.connections, e.g. 1 to see latency without queueing. */
   connections?: number;
+}
+
+export interface PageShape {
+  /** The array of items: `objects` here, `results` in Parse. */
+  list: string;
+  /** The item field compared across scenarios: an id within one database, a title across servers. */
+  key: string;
+  /** The count of all matches: `total` here, `count` in Parse. */
+  total: string;
 }
 
 export interface LoadOptions {
@@ -23,6 +34,8 @@ export interface LoadOptions {
 
 export interface Sample {
   result: autocannon.Result;
+  /** Requests the CPU figures cover: every request the load sent, and the one that waited for them. */
+  served: number;
   peakRss: number;
   serverCpuMs: number | null;
   engineCpuMs: number | null;
@@ -32,23 +45,49 @@ export interface Sample {
 }
 
 export interface Page {
-  ids: string[];
+  keys: string[];
+  total: unknown;
   bytes: number;
+  /** The whole answer, for checks of its content. */
+  body: Record<string, unknown>;
 }
 
 /** One request before the load, so a scenario that answers errors or the wrong page fails loudly. */
 export async function checkPage(s: Scenario): Promise<Page> {
   const url = s.server.baseUrl + s.path;
-  const res = await fetch(url);
+  const res = await fetch(url, { headers: s.headers ?? {} });
   const text = await res.text();
   assert.equal(res.status, 200, `${s.name}: ${url} answered ${res.status}: ${text.slice(0, 300)}`);
-  const body = JSON.parse(text) as { objects: Array<Record<string, unknown>> };
-  assert.equal(body.objects.length, 100, `${s.name}: answered ${body.objects.length} objects, not 100`);
-  return { ids: body.objects.map((o) => String(o[s.idField])), bytes: Buffer.byteLength(text) };
+  const body = JSON.parse(text) as Record<string, unknown>;
+  const items = body[s.shape.list] as Array<Record<string, unknown>>;
+  assert.equal(items.length, 100, `${s.name}: answered ${items.length} items, not 100`);
+  return {
+    keys: items.map((o) => String(o[s.shape.key])),
+    total: body[s.shape.total],
+    bytes: Buffer.byteLength(text),
+    body,
+  };
 }
 
-export function load(url: string, connections: number, seconds: number): Promise<autocannon.Result> {
-  return autocannon({ url, connections, duration: seconds });
+/** A request may queue behind the others for long on a slow scenario; only a stuck one is an error. */
+const REQUEST_TIMEOUT_SECONDS = 60;
+
+export function load(
+  url: string,
+  connections: number,
+  seconds: number,
+  headers: Record<string, string> = {},
+): Promise<autocannon.Result> {
+  return autocannon({ url, connections, duration: seconds, headers, timeout: REQUEST_TIMEOUT_SECONDS });
+}
+
+/**
+ * Waits for the requests a load left in flight: autocannon stops at the end of its time, but the
+ * server keeps working on what it received. One more request, answered after the work queued
+ * before it (the engine serves one collection's queries in turn), marks the end of that work.
+ */
+async function settle(url: string, headers: Record<string, string> = {}): Promise<void> {
+  await (await fetch(url, { headers })).arrayBuffer();
 }
 
 function delta(after: number | null, before: number | null): number | null {
@@ -59,7 +98,8 @@ function delta(after: number | null, before: number | null): number | null {
 export async function measureOnce(s: Scenario, o: LoadOptions): Promise<Sample> {
   const url = s.server.baseUrl + s.path;
   const connections = s.connections ?? o.connections;
-  await load(url, connections, o.warmupSeconds);
+  await load(url, connections, o.warmupSeconds, s.headers);
+  await settle(url, s.headers);
   await s.server.resetPeak();
   const before = {
     server: cpuMsOf(s.server.pid),
@@ -67,7 +107,9 @@ export async function measureOnce(s: Scenario, o: LoadOptions): Promise<Sample> 
     self: process.cpuUsage(),
     machine: machineBusyMs(),
   };
-  const result = await load(url, connections, o.seconds);
+  const result = await load(url, connections, o.seconds, s.headers);
+  // CPU is counted until the requests left in flight are done, and divided over all requests sent.
+  await settle(url, s.headers);
   const self = process.cpuUsage(before.self);
   const serverCpuMs = delta(cpuMsOf(s.server.pid), before.server);
   const engineCpuMs = delta(descendantCpuMs(o.serverPids), before.engine);
@@ -76,6 +118,7 @@ export async function measureOnce(s: Scenario, o: LoadOptions): Promise<Sample> 
   const ours = loadGenCpuMs + (serverCpuMs ?? 0) + (engineCpuMs ?? 0);
   return {
     result,
+    served: result.requests.sent + 1,
     peakRss: await s.server.peakRss(),
     serverCpuMs,
     engineCpuMs,

@@ -1,8 +1,9 @@
 import type { Sample } from './measure.js';
+import type { ServerMode } from './server-child.js';
 
 export interface Row {
   scenario: string;
-  server: 'baseline' | 'service';
+  server: ServerMode;
   rps: number;
   p50: number;
   p99: number;
@@ -16,6 +17,12 @@ export interface Row {
   roundsRps: number[];
   serverCpuMsPerReq: number | null;
   engineCpuMsPerReq: number | null;
+  /**
+   * Server plus engine CPU per request in each round, and their median: what a request costs,
+   * which moves less than throughput when others load the machine.
+   */
+  cpuMsPerReqRounds: number[];
+  cpuMsPerReq: number | null;
   /** CPU others took on the machine during the run, in % of one core: high means noise. */
   otherCpuPct: number | null;
 }
@@ -37,7 +44,10 @@ export function toRow(
   bodyBytes: number,
 ): Row {
   const r = median.result;
-  const perReq = (ms: number | null) => (ms === null || r['2xx'] === 0 ? null : ms / r['2xx']);
+  const perReq = (ms: number | null) => (ms === null ? null : ms / median.served);
+  const cpuRounds = samples.flatMap((x) =>
+    x.serverCpuMs === null || x.engineCpuMs === null ? [] : [(x.serverCpuMs + x.engineCpuMs) / x.served],
+  );
   return {
     scenario,
     server,
@@ -54,6 +64,8 @@ export function toRow(
     roundsRps: samples.map((x) => x.result['2xx'] / x.result.duration),
     serverCpuMsPerReq: perReq(median.serverCpuMs),
     engineCpuMsPerReq: perReq(median.engineCpuMs),
+    cpuMsPerReqRounds: cpuRounds,
+    cpuMsPerReq: medianOf(cpuRounds),
     otherCpuPct: median.otherCpuMs === null ? null : (median.otherCpuMs / (r.duration * 1000)) * 100,
   };
 }
@@ -79,6 +91,8 @@ function rowSummary(r: Row): Record<string, unknown> {
     body_kb: round(r.bodyKb),
     server_cpu_ms_per_req: roundOrNull(r.serverCpuMsPerReq),
     engine_cpu_ms_per_req: roundOrNull(r.engineCpuMsPerReq),
+    cpu_ms_per_req_median: roundOrNull(r.cpuMsPerReq),
+    cpu_ms_per_req_rounds: r.cpuMsPerReqRounds.map(round),
     other_cpu_pct: roundOrNull(r.otherCpuPct),
     rounds_rps: r.roundsRps.map(round),
   };
@@ -105,7 +119,16 @@ export function printReport(rows: Row[], ratios: Ratio[], extra: Record<string, 
   console.log('\nResources (peak RSS over all rounds; CPU of the median round)');
   console.log(
     table(
-      ['scenario', 'peak RSS MB', 'body KB', 'server CPU ms/req', 'engine CPU ms/req', 'other CPU %'],
+      [
+        'scenario',
+        'peak RSS MB',
+        'body KB',
+        'server CPU ms/req',
+        'engine CPU ms/req',
+        'other CPU %',
+        'CPU ms/req, median of rounds',
+        'per round',
+      ],
       rows.map((r) => [
         r.scenario,
         r.peakRssMb.toFixed(1),
@@ -113,6 +136,8 @@ export function printReport(rows: Row[], ratios: Ratio[], extra: Record<string, 
         fixed(r.serverCpuMsPerReq, 2),
         fixed(r.engineCpuMsPerReq, 2),
         fixed(r.otherCpuPct, 0),
+        fixed(r.cpuMsPerReq, 2),
+        r.cpuMsPerReqRounds.map((x) => x.toFixed(1)).join(' / '),
       ]),
     ),
   );
@@ -134,6 +159,11 @@ export function printReport(rows: Row[], ratios: Ratio[], extra: Record<string, 
     ratios: Object.fromEntries(ratios.map((q) => [q.name, { value: round(q.value), target: q.target, ok: q.ok }])),
   };
   console.log(`\nBENCH_SUMMARY ${JSON.stringify(summary)}`);
+}
+
+function medianOf(values: number[]): number | null {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length === 0 ? null : (sorted[Math.floor((sorted.length - 1) / 2)] ?? null);
 }
 
 function round(n: number): number {

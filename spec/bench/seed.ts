@@ -11,6 +11,7 @@ import { createBucket } from '../../lib/services/buckets.js';
 import { loadConfig } from '../../lib/config.js';
 import { DomainEvents } from '../../lib/services/domain-events.js';
 import { createObjectType } from '../../lib/services/object-types.js';
+import { prng } from './peer-data.js';
 
 export const BUCKET_SLUG = 'bench';
 export const GENRES = ['science', 'history', 'travel', 'food', 'sports', 'music', 'film', 'design'] as const;
@@ -26,18 +27,6 @@ export interface Seeded {
   bucket: BucketDoc;
   readKey: string;
   counts: Record<string, number>;
-}
-
-/** Deterministic, so every run benchmarks the same data and results stay comparable. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const WORDS =
@@ -96,7 +85,7 @@ async function createTypes(db: Db, bucket: BucketDoc): Promise<void> {
  * The stored shape (see ObjectDoc): relationships as ObjectIds, every one also listed in refs.
  * Published Objects are also copied into the live view, as publishing through the service does.
  */
-function objectDoc(
+export function objectDoc(
   bucketId: ObjectId,
   type: string,
   i: number,

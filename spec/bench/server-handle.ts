@@ -1,9 +1,10 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import type { ChildCommand, ChildMessage } from './server-child.js';
+import readline from 'node:readline';
+import type { ChildCommand, ChildMessage, ServerMode } from './server-child.js';
 
 export interface ServerHandle {
-  mode: 'service' | 'baseline';
+  mode: ServerMode;
   pid: number;
   baseUrl: string;
   resetPeak(): Promise<void>;
@@ -41,17 +42,46 @@ function nextMessage<T extends ChildMessage['type']>(
   });
 }
 
+export interface StartOptions {
+  /** More environment for the child (BENCH_BUCKET_SLUG). */
+  env?: Record<string, string>;
+  /**
+   * The compiled server-child.js to fork; by default this build's. Another build's child (an
+   * older commit's dist/) runs that build's service beside this one, for before/after in one run.
+   */
+  script?: URL;
+  /** Lines of the child's output to leave out (Parse Server prints a notice per default option). */
+  dropLines?: RegExp;
+}
+
+/** Copies a child's output to ours line by line, without the lines `drop` matches. */
+function forward(from: NodeJS.ReadableStream | null, to: NodeJS.WritableStream, drop: RegExp): void {
+  if (!from) return;
+  readline.createInterface({ input: from }).on('line', (line) => {
+    if (!drop.test(line)) to.write(`${line}\n`);
+  });
+}
+
 /**
  * Forks a server child and waits until it listens. BENCH_CPU_PROF=<dir> profiles the child
  * (written when it stops), which is how time spent per request was investigated.
  */
-export async function startServer(mode: 'service' | 'baseline', uri: string, dbName: string): Promise<ServerHandle> {
+export async function startServer(
+  mode: ServerMode,
+  uri: string,
+  dbName: string,
+  opts: StartOptions = {},
+): Promise<ServerHandle> {
   const execArgv = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  const child = fork(new URL('./server-child.js', import.meta.url), [mode], {
-    env: { ...process.env, BENCH_MONGODB_URI: uri, BENCH_DB_NAME: dbName },
+  const child = fork(opts.script ?? new URL('./server-child.js', import.meta.url), [mode], {
+    env: { ...process.env, ...opts.env, BENCH_MONGODB_URI: uri, BENCH_DB_NAME: dbName },
     execArgv,
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    stdio: opts.dropLines ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'inherit', 'inherit', 'ipc'],
   });
+  if (opts.dropLines) {
+    forward(child.stdout, process.stdout, opts.dropLines);
+    forward(child.stderr, process.stderr, opts.dropLines);
+  }
   const { port } = await nextMessage(child, 'ready');
   const send = (c: ChildCommand) => child.send(c);
   return {

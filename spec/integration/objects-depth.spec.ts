@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { CommandStartedEvent } from 'mongodb';
+import { ObjectId, type CommandStartedEvent } from 'mongodb';
 import { bucketClient } from '../support/client.js';
 import { isGateCommand } from '../support/command-operators.js';
 import { freshHarness, type Harness } from '../support/harness.js';
@@ -115,19 +115,46 @@ describe('depth: relationship expansion', () => {
     assert.deepEqual(res.body.objects, [{ title: 'A', metadata: { next: { title: 'B' } } }]);
   });
 
-  it('resolves a depth=2 page in three round trips: Bucket, page with relations, count', async () => {
+  /** The commands one request sends, by name and collection. */
+  async function commandsOf(path: string): Promise<string[]> {
     const commands: string[] = [];
-    const client = h.client;
     const listener = (e: CommandStartedEvent) => {
-      if (!isGateCommand(e)) commands.push(e.commandName);
+      if (!isGateCommand(e)) commands.push(`${e.commandName} ${String(e.command[e.commandName])}`);
     };
-    client.on('commandStarted', listener);
+    h.client.on('commandStarted', listener);
     try {
-      await api.get(`/objects?query=${encodeURIComponent('{"type":"nodes"}')}&depth=2&useCache=false`).expect(200);
+      await api.get(path).expect(200);
     } finally {
-      client.off('commandStarted', listener);
+      h.client.off('commandStarted', listener);
     }
-    // The Bucket lookup, then one aggregation for the page and both levels beside the count.
-    assert.deepEqual(commands.sort(), ['aggregate', 'aggregate', 'find'], commands.join(','));
+    return commands;
+  }
+
+  it('resolves a depth=3 page with one read by _id per level that finds new ids, and counts a short page not at all', async () => {
+    const commands = await commandsOf(
+      `/objects?query=${encodeURIComponent('{"type":"nodes"}')}&depth=3&useCache=false`,
+    );
+    // The page (A to D) references A to D and the hidden draft: level 1 looks them all up, and
+    // level 2 has no id left that was not looked up, so it reads nothing.
+    assert.deepEqual(
+      commands,
+      ['find buckets', 'find published_objects', 'find published_objects'],
+      commands.join(','),
+    );
+  });
+
+  it('reads related Objects by _id alone and keeps only those of the Bucket and view', async () => {
+    const other = bucketClient(h.app, await h.bucket('depth-other'));
+    await other.post('/object-types', { title: 'Nodes', metafields: [] }).expect(200);
+    const foreign = (await other.post('/objects', { title: 'Foreign', type: 'nodes' }).expect(200)).body.object.id;
+    // Only a write that bypasses validation can plant another Bucket's id in refs.
+    const planted = new ObjectId(foreign);
+    for (const coll of ['objects', 'published_objects']) {
+      await h.db
+        .collection<{ _id: ObjectId; refs: ObjectId[] }>(coll)
+        .updateOne({ _id: new ObjectId(id.d) }, { $set: { 'metadata.next': planted }, $push: { refs: planted } });
+    }
+    const d = (await api.get(`/objects/${id.d}?depth=1&useCache=false`).expect(200)).body.object;
+    assert.equal(d.metadata.next, null, 'another Bucket’s Object is not shown');
   });
 });

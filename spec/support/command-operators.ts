@@ -9,26 +9,13 @@ export const QUERY_OPERATORS: readonly string[] = Object.values(OPERATORS).flatM
 );
 
 /**
- * What the read path adds around a translated filter: the stages of the list, single-read and
- * relationship pipelines (lib/services/object-list.ts, object-read.ts, lib/populate/pipeline.ts),
- * `$type` of keyset cursors (lib/query/cursor.ts), `$sum` of the driver's countDocuments, and
- * `$options` paired with every `$regex`.
+ * What the read path adds around a translated filter: the stages of a random page
+ * (lib/services/object-list-query.ts), `$in` of the status view (lib/services/object-views.ts)
+ * and of relationship reads by `_id` (lib/populate/related.ts), `$type` of keyset cursors
+ * (lib/query/cursor.ts), `$group` and `$sum` of the driver's countDocuments, and `$options`
+ * paired with every `$regex`.
  */
-const SERVICE_OPERATORS = [
-  '$match',
-  '$sort',
-  '$skip',
-  '$limit',
-  '$sample',
-  '$project',
-  '$facet',
-  '$unwind',
-  '$group',
-  '$lookup',
-  '$replaceRoot',
-  '$type',
-  '$sum',
-];
+const SERVICE_OPERATORS = ['$match', '$sample', '$project', '$in', '$group', '$type', '$sum'];
 
 /** Every operator a read of Objects may send to MongoDB; anything else came from a client. */
 export const ALLOWED_OPERATORS: ReadonlySet<string> = new Set([...QUERY_OPERATORS, ...SERVICE_OPERATORS]);

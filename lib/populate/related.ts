@@ -1,0 +1,37 @@
+import type { Filter, ObjectId } from 'mongodb';
+import type { ObjectDoc } from '../db/collections.js';
+
+/**
+ * The ids a level of expansion must look up: every id in the `refs` of `docs`, once, except those
+ * already looked up (found or not). `refs` lists every related Object id found anywhere in an
+ * Object's metadata (kept on write), so no knowledge of the types is needed.
+ */
+export function idsToLookUp(
+  docs: Iterable<Partial<Pick<ObjectDoc, 'refs'>>>,
+  lookedUp: { has(hex: string): boolean },
+): ObjectId[] {
+  const out = new Map<string, ObjectId>();
+  for (const doc of docs) {
+    for (const id of doc.refs ?? []) {
+      const hex = id.toHexString();
+      if (!lookedUp.has(hex)) out.set(hex, id);
+    }
+  }
+  return [...out.values()];
+}
+
+/**
+ * The filter of one lookup of related Objects: by `_id` alone, which the `_id` index serves on
+ * every engine (a filter with more fields is a collection scan on engines that only use an index
+ * matching the whole filter). Bucket and view are checked on the documents it returns.
+ */
+export function relatedFilter(ids: readonly ObjectId[]): Filter<ObjectDoc> {
+  return { _id: { $in: [...ids] } };
+}
+
+/** `items` in consecutive slices of at most `size`. */
+export function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}

@@ -1,0 +1,215 @@
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { MongoClient } from 'mongodb';
+import { intEnv, intListEnv } from './bench-env.js';
+import { checkPage, load, measureOnce, medianSample, type LoadOptions, type Page, type Sample } from './measure.js';
+import { peerContent } from './peer-data.js';
+import { assertSamePages, compared, peerScenarios, S, type PeerServers } from './peer-scenarios.js';
+import { seedParse, seedService, PEER_BUCKET_SLUG } from './peer-seed.js';
+import { printReport, toRow, type Ratio, type Row } from './report.js';
+import { startServer, type ServerHandle } from './server-handle.js';
+
+/*
+ * The service beside Parse Server (a peer doing the same job) and beside the fastest hand-written
+ * driver handler, on one engine, with identical content seeded into each, at one or more data
+ * sizes. Scenarios are interleaved round by round so a machine busy with other work slows them
+ * all alike; the ratios between them are the result, not the absolute numbers.
+ */
+
+export interface PeerBenchOptions {
+  uri: string;
+  dbName: string;
+  engineName: string;
+  sizes: number[];
+  authors: number;
+  load: Omit<LoadOptions, 'serverPids'>;
+  rounds: number;
+  engineWarmupSeconds: number;
+  /** Root of another build whose service runs beside this one (its dist/ compiled). */
+  /** Other builds whose service runs beside this one: a label and the root of a checkout with dist/ built. */
+  compare: ReadonlyArray<{ label: string; root: string }>;
+}
+
+export interface SizeResult {
+  posts: number;
+  rows: Row[];
+  ratios: Ratio[];
+}
+
+function ratio(name: string, value: number, target: string, ok: (v: number) => boolean): Ratio {
+  return { name, value, target, ok: ok(value) };
+}
+
+/**
+ * CPU the server and the engine spent per answered request (median of the rounds): on a machine
+ * others share, it moves less with their load than throughput does, so its ratios back up the
+ * throughput ones.
+ */
+function cpuPerRequest(row: Row | undefined): number {
+  return row?.cpuMsPerReq ?? NaN;
+}
+
+function ratiosFor(rows: Row[], compare: PeerBenchOptions['compare']): Ratio[] {
+  const row = (name: string) => rows.find((r) => r.scenario === name);
+  const rps = (name: string) => row(name)?.rps ?? NaN;
+  /** How many times cheaper `ours` is than `theirs` in CPU per request. */
+  const cheaper = (ours: string, theirs: string) => cpuPerRequest(row(theirs)) / cpuPerRequest(row(ours));
+  const out = [
+    ratio('service list / Parse list', rps(S.list) / rps(S.parseList), '>= 1.0', (v) => v >= 1),
+    ratio('service depth=1 / Parse include', rps(S.depth1) / rps(S.parseInclude), '>= 1.0', (v) => v >= 1),
+    ratio('service cached / Parse list', rps(S.cached) / rps(S.parseList), '>= 10', (v) => v >= 10),
+    ratio('CPU/req: Parse list / service list', cheaper(S.list, S.parseList), '>= 1.0', (v) => v >= 1),
+    ratio('CPU/req: Parse include / service depth=1', cheaper(S.depth1, S.parseInclude), '>= 1.0', (v) => v >= 1),
+    ratio('service list / raw driver list', rps(S.list) / rps(S.rawList), 'info', () => true),
+    ratio('service depth=1 / raw driver + $in', rps(S.depth1) / rps(S.rawExpanded), 'info', () => true),
+  ];
+  for (const { label } of compare) {
+    const c = compared(label);
+    out.push(
+      ratio(`service list / ${label}`, rps(S.list) / rps(c.list), 'info', () => true),
+      ratio(`service depth=1 / ${label}`, rps(S.depth1) / rps(c.depth1), 'info', () => true),
+      ratio(`CPU/req: ${label} list / service list`, cheaper(S.list, c.list), 'info', () => true),
+      ratio(`CPU/req: ${label} depth=1 / service depth=1`, cheaper(S.depth1, c.depth1), 'info', () => true),
+    );
+  }
+  return out;
+}
+
+async function startServers(o: PeerBenchOptions, dbs: { service: string; parse: string }): Promise<ServerHandle[]> {
+  const env = { BENCH_BUCKET_SLUG: PEER_BUCKET_SLUG };
+  const started: ServerHandle[] = [];
+  try {
+    // No log files: Parse Server would otherwise write them under the current directory.
+    const parseEnv = { PARSE_SERVER_LOGS_FOLDER: 'null' };
+    started.push(await startServer('parse', o.uri, dbs.parse, { env: parseEnv, dropLines: /DeprecationWarning/ }));
+    started.push(await startServer('service', o.uri, dbs.service));
+    started.push(await startServer('baseline', o.uri, dbs.service, { env }));
+    for (const { root } of o.compare) {
+      const script = pathToFileURL(path.join(root, 'dist', 'spec', 'bench', 'server-child.js'));
+      started.push(await startServer('service', o.uri, dbs.service, { script }));
+    }
+  } catch (err) {
+    for (const s of started) await s.stop();
+    throw err;
+  }
+  return started;
+}
+
+async function benchSize(o: PeerBenchOptions, client: MongoClient, posts: number): Promise<SizeResult> {
+  const dbs = { service: `${o.dbName}_service`, parse: `${o.dbName}_parse` };
+  const t0 = Date.now();
+  const content = peerContent(posts, o.authors);
+  const { readKey } = await seedService(client.db(dbs.service), content);
+  await seedParse(client.db(dbs.parse), content);
+  console.log(`\n=== ${posts} posts, ${o.authors} authors (seeded in ${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+  const children = await startServers(o, dbs);
+  try {
+    const [parse, service, raw, ...others] = children;
+    const compare = o.compare.map((c, i) => ({ label: c.label, server: others[i]! }));
+    const servers: PeerServers = { parse: parse!, service: service!, raw: raw!, compare };
+    const scenarios = peerScenarios(servers, readKey);
+    const pages = new Map<string, Page>();
+    for (const s of scenarios) pages.set(s.name, await checkPage(s));
+    assertSamePages(pages);
+    console.log(`Every server answers the same ${pages.get(S.parseList)?.keys.length}-item page and total.`);
+    if (o.engineWarmupSeconds > 0) {
+      for (const s of scenarios)
+        await load(s.server.baseUrl + s.path, o.load.connections, o.engineWarmupSeconds, s.headers);
+    }
+    const opts: LoadOptions = { ...o.load, serverPids: new Set(children.map((c) => c.pid)) };
+    const samples = new Map<string, Sample[]>(scenarios.map((s) => [s.name, []]));
+    for (let round = 1; round <= o.rounds; round++) {
+      console.log(`Round ${round} of ${o.rounds}`);
+      for (const s of scenarios) {
+        const sample = await measureOnce(s, opts);
+        samples.get(s.name)!.push(sample);
+        const r = sample.result;
+        console.log(
+          `  ${s.name.padEnd(36)} ${(r['2xx'] / r.duration).toFixed(1).padStart(8)} req/s  p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms`,
+        );
+      }
+    }
+    const rows = scenarios.map((s) => {
+      const all = samples.get(s.name)!;
+      return toRow(s.name, s.server.mode, all, medianSample(all), pages.get(s.name)!.bytes);
+    });
+    const ratios = ratiosFor(rows, o.compare);
+    printReport(rows, ratios, {
+      bench: 'peers',
+      engine: o.engineName,
+      posts,
+      authors: o.authors,
+      connections: o.load.connections,
+      seconds: o.load.seconds,
+      rounds: o.rounds,
+    });
+    return { posts, rows, ratios };
+  } finally {
+    for (const c of children) await c.stop();
+  }
+}
+
+/** How each scenario's median p50 grows from the smallest data size to each larger one. */
+export function printGrowth(results: SizeResult[]): void {
+  const [first, ...rest] = results;
+  if (!first || rest.length === 0) return;
+  console.log(`\np50 latency by data size (ms; growth against ${first.posts} posts)`);
+  for (const row of first.rows) {
+    const cells = results.map((res) => {
+      const p50 = res.rows.find((r) => r.scenario === row.scenario)?.p50 ?? NaN;
+      const growth = (p50 / Math.max(row.p50, 0.001)).toFixed(1);
+      return res === first ? p50.toFixed(1) : `${p50.toFixed(1)} (x${growth})`;
+    });
+    console.log(`  ${row.scenario.padEnd(36)} ${cells.map((c) => c.padStart(16)).join('')}`);
+  }
+  console.log(`  ${'posts'.padEnd(36)} ${results.map((r) => String(r.posts).padStart(16)).join('')}`);
+}
+
+/**
+ * The settings from the environment:
+ *   BENCH_PEER_POSTS=5000,50000  data sizes, each seeded and measured in turn (50 authors:
+ *                                BENCH_PEER_AUTHORS)
+ *   BENCH_SECONDS=8 BENCH_WARMUP_SECONDS=2 BENCH_ROUNDS=3 BENCH_CONNECTIONS=8
+ *   BENCH_ENGINE_WARMUP_SECONDS=5  load per scenario before measuring (the JVM engine compiles)
+ *   BENCH_COMPARE=label=<checkout>,...  also runs the service of each checkout (its dist/
+ *                                built) beside this one, to measure changes before and after
+ *                                in the same run; a bare path is labelled "before"
+ *   MONGODB_URI=...              that server instead of an embedded engine (the caller's part)
+ */
+export function peerOptionsFromEnv(engine: { uri: string; name: string }): PeerBenchOptions {
+  const compare = process.env.BENCH_COMPARE;
+  return {
+    uri: engine.uri,
+    engineName: engine.name,
+    dbName: process.env.BENCH_DB_NAME || 'content_api_peers',
+    sizes: intListEnv('BENCH_PEER_POSTS', [5000, 50_000]),
+    authors: intEnv('BENCH_PEER_AUTHORS', 50),
+    load: {
+      connections: intEnv('BENCH_CONNECTIONS', 8),
+      seconds: intEnv('BENCH_SECONDS', 8),
+      warmupSeconds: intEnv('BENCH_WARMUP_SECONDS', 2),
+    },
+    rounds: intEnv('BENCH_ROUNDS', 3),
+    engineWarmupSeconds: intEnv('BENCH_ENGINE_WARMUP_SECONDS', 5, 0),
+    compare: (compare ?? '')
+      .split(',')
+      .filter((c) => c.trim() !== '')
+      .map((c) => {
+        const [label, root] = c.includes('=') ? c.split('=', 2) : ['before', c];
+        return { label: label!.trim(), root: path.resolve(root!.trim()) };
+      }),
+  };
+}
+
+export async function runPeerBench(o: PeerBenchOptions): Promise<SizeResult[]> {
+  const client = new MongoClient(o.uri, { serverSelectionTimeoutMS: 10_000 });
+  await client.connect();
+  try {
+    const results: SizeResult[] = [];
+    for (const posts of o.sizes) results.push(await benchSize(o, client, posts));
+    printGrowth(results);
+    return results;
+  } finally {
+    await client.close();
+  }
+}
