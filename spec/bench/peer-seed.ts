@@ -6,7 +6,7 @@ import { createBucket } from '../../lib/services/buckets.js';
 import { DomainEvents } from '../../lib/services/domain-events.js';
 import { createObjectType } from '../../lib/services/object-types.js';
 import type { PeerContent } from './peer-data.js';
-import { objectDoc } from './seed.js';
+import { AUTHORS_TYPE, objectDoc } from './seed.js';
 
 export const PEER_BUCKET_SLUG = 'peer';
 
@@ -32,14 +32,7 @@ export async function seedService(db: Db, content: PeerContent): Promise<{ readK
   const keys = await createBucket(db, PEER_BUCKET_SLUG, { kind: 'generate' }, { kind: 'generate' });
   const bucket = (await bucketsCollection(db).findOne({ slug: PEER_BUCKET_SLUG }))!;
   const deps = { db, events: new DomainEvents(loadConfig()) };
-  await createObjectType(deps, bucket, {
-    title: 'Authors',
-    slug: 'authors',
-    metafields: [
-      { type: 'textarea', title: 'Bio', key: 'bio', value: '' },
-      { type: 'number', title: 'Followers', key: 'followers', value: '' },
-    ],
-  });
+  await createObjectType(deps, bucket, AUTHORS_TYPE);
   await createObjectType(deps, bucket, {
     title: 'Posts',
     slug: 'posts',
