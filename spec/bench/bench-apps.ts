@@ -1,4 +1,5 @@
 import http from 'node:http';
+import os from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import type { Express } from 'express';
@@ -37,4 +38,13 @@ export function runWhenMain(moduleUrl: string, main: () => Promise<void>): void 
     console.error(err);
     process.exitCode = 1;
   });
+}
+
+/** The line every bench report starts with: what the numbers were measured on. */
+export function machineLine(): string {
+  const load = os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+  return `Machine: ${os.cpus().length} CPUs, load average ${load}, Node ${process.version}`;
 }

@@ -1,4 +1,4 @@
-import os from 'node:os';
+import { machineLine } from './bench-apps.js';
 import { startEngine } from '../../lib/db/engine.js';
 import { PEERS_INSTALL_HINT, peersInstalled } from './parse-peer.js';
 import { peerOptionsFromEnv, runPeerBench } from './peer-bench.js';
@@ -19,12 +19,7 @@ async function main(): Promise<void> {
   try {
     const o = peerOptionsFromEnv(engine);
     console.log(`Engine: ${engine.name}`);
-    console.log(
-      `Machine: ${os.cpus().length} CPUs, load average ${os
-        .loadavg()
-        .map((l) => l.toFixed(2))
-        .join(' ')}, Node ${process.version}`,
-    );
+    console.log(machineLine());
     console.log(
       `Load: ${o.load.connections} connections, ${o.rounds} rounds of ${o.load.seconds} s per scenario ` +
         `(each after ${o.load.warmupSeconds} s warm-up), servers in child processes on 127.0.0.1` +

@@ -6,7 +6,7 @@ import { createBucket } from '../../lib/services/buckets.js';
 import { DomainEvents } from '../../lib/services/domain-events.js';
 import { createObjectType } from '../../lib/services/object-types.js';
 import type { PeerContent } from './peer-data.js';
-import { AUTHORS_TYPE, objectDoc } from './seed.js';
+import { AUTHORS_TYPE, objectDoc, POSTS_TYPE } from './seed.js';
 
 export const PEER_BUCKET_SLUG = 'peer';
 
@@ -33,15 +33,7 @@ export async function seedService(db: Db, content: PeerContent): Promise<{ readK
   const bucket = (await bucketsCollection(db).findOne({ slug: PEER_BUCKET_SLUG }))!;
   const deps = { db, events: new DomainEvents(loadConfig()) };
   await createObjectType(deps, bucket, AUTHORS_TYPE);
-  await createObjectType(deps, bucket, {
-    title: 'Posts',
-    slug: 'posts',
-    metafields: [
-      { type: 'number', title: 'Score', key: 'score', value: '', sortable: true },
-      { type: 'text', title: 'Genre', key: 'genre', value: '' },
-      { type: 'object', title: 'Author', key: 'author', value: '', object_type: 'authors' },
-    ],
-  });
+  await createObjectType(deps, bucket, POSTS_TYPE);
   const authors = content.authors.map((a, i) =>
     objectDoc(bucket._id, 'authors', i, {
       title: a.title,

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import os from 'node:os';
+import { machineLine } from './bench-apps.js';
 import { MongoClient } from 'mongodb';
 import { startEngine } from '../../lib/db/engine.js';
 import { intEnv } from './bench-env.js';
@@ -76,12 +77,7 @@ async function main(): Promise<void> {
   const started = Date.now();
   const engine = await startEngine({ mongodbUri: process.env.MONGODB_URI || null, persistent: false, dataDir: '' });
   console.log(`Engine: ${engine.name}`);
-  console.log(
-    `Machine: ${os.cpus().length} CPUs, load average ${os
-      .loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ')}, Node ${process.version}`,
-  );
+  console.log(machineLine());
   console.log(
     `Load: autocannon in this process, ${CONNECTIONS} connections (1 where noted), ${ROUNDS} rounds of ${SECONDS} s per scenario (each after ${WARMUP} s warm-up), ` +
       'servers in child processes on 127.0.0.1',

@@ -63,12 +63,9 @@ async function createTypes(db: Db, bucket: BucketDoc): Promise<void> {
   });
   await createObjectType(deps, bucket, AUTHORS_TYPE);
   await createObjectType(deps, bucket, {
-    title: 'Posts',
-    slug: 'posts',
+    ...POSTS_TYPE,
     metafields: [
-      { type: 'number', title: 'Score', key: 'score', value: '', sortable: true },
-      { type: 'text', title: 'Genre', key: 'genre', value: '' },
-      { type: 'object', title: 'Author', key: 'author', value: '', object_type: 'authors' },
+      ...POSTS_TYPE.metafields,
       { type: 'objects', title: 'Categories', key: 'categories', value: '', object_type: 'categories' },
     ],
   });
@@ -117,6 +114,17 @@ export function objectDoc(
 }
 
 /** Empties the database and seeds one Bucket with 10,000 Objects over three related types. */
+
+/** The posts of the benchmark's query (filter by genre, sort by score, expand the author); the peer bench seeds these. */
+export const POSTS_TYPE = {
+  title: 'Posts',
+  slug: 'posts',
+  metafields: [
+    { type: 'number', title: 'Score', key: 'score', value: '', sortable: true },
+    { type: 'text', title: 'Genre', key: 'genre', value: '' },
+    { type: 'object', title: 'Author', key: 'author', value: '', object_type: 'authors' },
+  ],
+};
 
 /** The authors every post refers to; the peer bench seeds the same type. */
 export const AUTHORS_TYPE = {

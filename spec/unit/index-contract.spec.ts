@@ -11,6 +11,7 @@ import { OBJECT_SORT_FIELDS, type SortDirection } from '../../lib/query/sort.js'
 import { compileFilter } from '../../lib/query/translate-filter.js';
 import { objectListQuery, objectListSort, randomPageStages } from '../../lib/services/object-list-query.js';
 import { statusMatch } from '../../lib/services/object-views.js';
+import { newObjectTypeDoc } from '../../lib/services/object-types.js';
 
 /*
  * The index contract: on MongoDB every Object list reads an index that leads with `bucket_id`
@@ -64,25 +65,7 @@ function serves(index: IndexSpec, filter: Document, sort: SortFields | null): bo
 const bucketId = new ObjectId();
 const at = new Date('2026-01-01T00:00:00Z');
 function typeDoc(slug: string, metafields: ObjectTypeDoc['metafields']): ObjectTypeDoc {
-  return {
-    _id: new ObjectId(),
-    bucket_id: bucketId,
-    slug,
-    title: slug,
-    singular: slug,
-    emoji: '',
-    singleton: false,
-    metafields,
-    options: { slug_field: true, content_editor: true },
-    localization: false,
-    locales: [],
-    priority_locale: null,
-    preview_link: '',
-    extensions: null,
-    order: 0,
-    created_at: at,
-    modified_at: at,
-  };
+  return newObjectTypeDoc(bucketId, { title: slug, metafields }, slug, 0, at);
 }
 const types = new Map([
   [

@@ -7,34 +7,28 @@ import { parseV1Read, V1_PARAM_NAMES } from '../../lib/legacy/v1/list-params.js'
 import { toV1Object, toV1Revision } from '../../lib/legacy/v1/object-shape.js';
 import { v3WebhookBody } from '../../lib/legacy/v1/webhook-routes.js';
 import { loadSchemas } from '../../lib/schemas.js';
+import { newObjectTypeDoc } from '../../lib/services/object-types.js';
 import { renderObject, type RenderContext } from '../../lib/serializers/object.js';
 import { validatorFor } from '../../lib/validation/ajv.js';
 import { describeAjvErrors } from '../../lib/validation/ajv-messages.js';
 
 const at = new Date('2024-05-06T07:08:09.000Z');
 const related = new ObjectId();
-const postsType: ObjectTypeDoc = {
-  _id: new ObjectId(),
-  bucket_id: new ObjectId(),
-  slug: 'posts',
-  title: 'Posts',
-  singular: 'Post',
-  emoji: '',
-  singleton: false,
-  metafields: [
-    { type: 'text', title: 'Headline', key: 'headline', value: '' },
-    { type: 'objects', title: 'Tags', key: 'tags', object_type: 'posts', value: '' },
-  ],
-  options: { slug_field: true, content_editor: false },
-  localization: false,
-  locales: [],
-  priority_locale: null,
-  preview_link: '',
-  extensions: null,
-  order: 0,
-  created_at: at,
-  modified_at: at,
-};
+const postsType: ObjectTypeDoc = newObjectTypeDoc(
+  new ObjectId(),
+  {
+    title: 'Posts',
+    singular: 'Post',
+    metafields: [
+      { type: 'text', title: 'Headline', key: 'headline', value: '' },
+      { type: 'objects', title: 'Tags', key: 'tags', object_type: 'posts', value: '' },
+    ],
+    options: { slug_field: true, content_editor: false },
+  },
+  'posts',
+  0,
+  at,
+);
 const ctx: RenderContext = { types: new Map([['posts', postsType]]), fileUrls: () => null };
 const ALL = V1_PARAM_NAMES;
 
