@@ -20,6 +20,8 @@ export interface Config {
   agentsUrl: string;
   jsonBodyLimit: string;
   cacheMaxBytes: number;
+  /** Matches an Object list may have for its order to be kept per Bucket generation; 0 keeps none. */
+  listOrderMaxIds: number;
   /** Largest media upload in bytes; larger uploads are refused with 413. */
   mediaMaxBytes: number;
   /** Stored processed images per Bucket, in bytes; beyond it the least recently used are evicted. */
@@ -137,6 +139,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     agentsUrl: stripSlash(env.AGENTS_URL || publicUrl),
     jsonBodyLimit: env.JSON_BODY_LIMIT || '5mb',
     cacheMaxBytes: intFrom(env, 'CACHE_MAX_MB', 64) * 1024 * 1024,
+    listOrderMaxIds: intFrom(env, 'LIST_ORDER_MAX_IDS', 20_000),
     mediaMaxBytes: intFrom(env, 'MEDIA_MAX_BYTES', 900 * 1024 * 1024),
     imgprocCacheBytesPerBucket: intFrom(env, 'IMGPROC_CACHE_MB_PER_BUCKET', 256) * 1024 * 1024,
     imgprocConcurrency: Math.max(1, intFrom(env, 'IMGPROC_CONCURRENCY', 2)),

@@ -9,6 +9,7 @@ import { PreviewSecret } from '../services/preview-tokens.js';
 import { AccountTokens } from '../accounts/tokens.js';
 import { BucketTypes } from '../services/render-context.js';
 import { MetadataValidators } from '../validation/metadata-schema.js';
+import { ListOrders } from './list-orders.js';
 import { ListTotals } from './list-totals.js';
 import { ReadCache } from './read-cache.js';
 
@@ -22,6 +23,8 @@ export class AppState {
   readonly reads: ReadCache;
   /** Totals of Object lists by Bucket generation and filter, so a list read again counts nothing. */
   readonly totals: ListTotals;
+  /** Orders of Object lists by Bucket generation, filter and sort, so later pages are read by id. */
+  readonly orders: ListOrders;
   /** Object types by Bucket generation, for filters, sorting and rendering. */
   readonly types = new BucketTypes();
   /** Compiled metadata validators of stored Object types. */
@@ -49,6 +52,8 @@ export class AppState {
     this.reads = new ReadCache(config.cacheMaxBytes);
     // A total is a number under a key of a few hundred bytes: a sixteenth of the response cache holds thousands.
     this.totals = new ListTotals(config.cacheMaxBytes / 16);
+    // 12 bytes per match: an eighth of the response cache keeps a thousand lists of 5,000.
+    this.orders = new ListOrders(config.cacheMaxBytes / 8, config.listOrderMaxIds);
     this.previewSecret = new PreviewSecret(db, config.previewTokenSecret);
     this.accountTokens = new AccountTokens(db, config);
     this.media = createMediaRuntime(config, db, log);

@@ -80,7 +80,7 @@ export function objectReadHandlers(
   state: AppState,
   version: ObjectReadVersion,
 ): { list: RequestHandler; one: RequestHandler } {
-  const { reads: cache, types: bucketTypes, previewSecret, totals } = state;
+  const { reads: cache, types: bucketTypes, previewSecret } = state;
   const bounds = readBounds(config);
   return {
     list: async (req, res) => {
@@ -90,7 +90,7 @@ export function objectReadHandlers(
       const status = await previewAwareStatus(res, previewSecret, params.preview_token, params.status);
       await cachedRead(cache, req, res, params.useCache, async () => {
         const types = await bucketTypes.of(db, bucket);
-        const { docs, total } = await listObjects(db, bucket, types, { ...params, status }, bounds, totals);
+        const { docs, total } = await listObjects(db, bucket, types, { ...params, status }, bounds, state);
         if (docs.length === 0) throw noMatch('objects', bucket.slug);
         const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
         return {

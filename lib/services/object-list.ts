@@ -1,4 +1,5 @@
-import type { AbstractCursor, Db, Document } from 'mongodb';
+import { ObjectId, type AbstractCursor, type Db, type Document } from 'mongodb';
+import { ListOrders } from '../cache/list-orders.js';
 import { ListTotals } from '../cache/list-totals.js';
 import type { BucketDoc, ObjectDoc, ObjectTypeDoc } from '../db/collections.js';
 import { expandRelated } from '../populate/fetch-related.js';
@@ -9,6 +10,7 @@ import { compileFilter } from '../query/translate-filter.js';
 import type { ReadObject } from '../serializers/object.js';
 import { afterCursorFilter } from './list-cursor.js';
 import { objectListQuery, objectListSort, randomPageStages, type ObjectListQuery } from './object-list-query.js';
+import { readOrderedPage } from './object-list-order.js';
 import { listTotal } from './object-list-total.js';
 import { viewFor, type ObjectView } from './object-views.js';
 import { ByteBudget, readWithin, type ReadBounds } from './read-budget.js';
@@ -39,11 +41,19 @@ function pageCursor(view: ObjectView, query: ObjectListQuery, projection: Docume
   return projection ? cursor.project<ObjectDoc>(projection) : cursor;
 }
 
+/** What lists keep per Bucket generation between reads (AppState holds both). */
+export interface ListMemos {
+  totals: ListTotals;
+  orders: ListOrders;
+}
+
 /**
  * One page of Objects and the count of all matches. The page is one indexed read within the
- * response cap; with depth, each level of related Objects is one more read by `_id` (see
- * populate/fetch-related.ts). The total comes from `totals` when this Bucket generation already
- * counted the same filter, from the page when it is shorter than its limit, or from a count.
+ * response cap, or, for a list read before at this Bucket generation, a slice of its kept order
+ * read by `_id` (object-list-order.ts); with depth, each level of related Objects is one more
+ * read by `_id` (see populate/fetch-related.ts). The total comes from `memos` when this Bucket
+ * generation already counted the same filter, from the page when it is shorter than its limit,
+ * or from a count.
  */
 export async function listObjects(
   db: Db,
@@ -51,7 +61,7 @@ export async function listObjects(
   types: ReadonlyMap<string, ObjectTypeDoc>,
   q: ListQuery,
   bounds: ReadBounds,
-  totals?: ListTotals,
+  memos?: ListMemos,
 ): Promise<ListResult> {
   const translated = compileFilter(q.query, { metadataPaths: metadataPaths(types.values()) });
   const sort = objectListSort(q.sort, translated, types);
@@ -67,8 +77,27 @@ export async function listObjects(
     limit: q.limit,
   });
   const projection = propsProjection(q.props);
-  const budget = new ByteBudget(bounds.maxBytes);
-  let docs: ReadObject[] = await readWithin(pageCursor(view, query, projection), budget);
+  const totalKey = ListTotals.key(bucket, view.coll.collectionName, query.filter);
+  const keptTotal = memos?.totals.get(totalKey);
+  let budget = new ByteBudget(bounds.maxBytes);
+  const ordered =
+    memos && !sort.random
+      ? await readOrderedPage(
+          {
+            view,
+            bucket,
+            query: { ...query, sort },
+            projection,
+            after: q.after === undefined ? undefined : new ObjectId(q.after),
+            orders: memos.orders,
+            key: ListOrders.key(totalKey, sort),
+            keptTotal,
+          },
+          budget,
+        )
+      : undefined;
+  if (ordered === undefined) budget = new ByteBudget(bounds.maxBytes);
+  let docs: ReadObject[] = ordered?.docs ?? (await readWithin(pageCursor(view, query, projection), budget));
   // Props that leave metadata out show no relationship, so none is loaded.
   const depth = projection !== null && !('refs' in projection) ? 0 : q.depth;
   if (depth > 0) docs = await expandRelated(view, bucket, docs, depth, bounds, budget);
@@ -78,8 +107,9 @@ export async function listObjects(
     skip: query.sort.random ? 0 : query.skip,
     after: keyset !== null,
   };
-  const total = await listTotal(totals, ListTotals.key(bucket, view.coll.collectionName, query.filter), page, () =>
-    view.coll.countDocuments(query.filter, view.readOptions),
-  );
+  const total =
+    ordered?.total ??
+    keptTotal ??
+    (await listTotal(memos?.totals, totalKey, page, () => view.coll.countDocuments(query.filter, view.readOptions)));
   return { docs, total };
 }

@@ -60,6 +60,14 @@ function ratiosFor(rows: Row[], compare: PeerBenchOptions['compare']): Ratio[] {
     ratio('service cached / Parse list', rps(S.cached) / rps(S.parseList), '>= 10', (v) => v >= 10),
     ratio('CPU/req: Parse list / service list', cheaper(S.list, S.parseList), '>= 1.0', (v) => v >= 1),
     ratio('CPU/req: Parse include / service depth=1', cheaper(S.depth1, S.parseInclude), '>= 1.0', (v) => v >= 1),
+    // The same reads when every one matches and sorts again, as the first read after each write does.
+    ratio('no kept order: service list / Parse list', rps(S.listUnkept) / rps(S.parseList), 'info', () => true),
+    ratio(
+      'no kept order: service depth=1 / Parse include',
+      rps(S.depth1Unkept) / rps(S.parseInclude),
+      'info',
+      () => true,
+    ),
     ratio('service list / raw driver list', rps(S.list) / rps(S.rawList), 'info', () => true),
     ratio('service depth=1 / raw driver + $in', rps(S.depth1) / rps(S.rawExpanded), 'info', () => true),
   ];
@@ -83,6 +91,7 @@ async function startServers(o: PeerBenchOptions, dbs: { service: string; parse: 
     const parseEnv = { PARSE_SERVER_LOGS_FOLDER: 'null' };
     started.push(await startServer('parse', o.uri, dbs.parse, { env: parseEnv, dropLines: /DeprecationWarning/ }));
     started.push(await startServer('service', o.uri, dbs.service));
+    started.push(await startServer('service', o.uri, dbs.service, { env: { LIST_ORDER_MAX_IDS: '0' } }));
     started.push(await startServer('baseline', o.uri, dbs.service, { env }));
     for (const { root } of o.compare) {
       const script = pathToFileURL(path.join(root, 'dist', 'spec', 'bench', 'server-child.js'));
@@ -104,9 +113,9 @@ async function benchSize(o: PeerBenchOptions, client: MongoClient, posts: number
   console.log(`\n=== ${posts} posts, ${o.authors} authors (seeded in ${((Date.now() - t0) / 1000).toFixed(1)} s)`);
   const children = await startServers(o, dbs);
   try {
-    const [parse, service, raw, ...others] = children;
+    const [parse, service, unkept, raw, ...others] = children;
     const compare = o.compare.map((c, i) => ({ label: c.label, server: others[i]! }));
-    const servers: PeerServers = { parse: parse!, service: service!, raw: raw!, compare };
+    const servers: PeerServers = { parse: parse!, service: service!, unkept: unkept!, raw: raw!, compare };
     const scenarios = peerScenarios(servers, readKey);
     const pages = new Map<string, Page>();
     for (const s of scenarios) pages.set(s.name, await checkPage(s));

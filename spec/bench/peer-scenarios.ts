@@ -37,6 +37,8 @@ function parsePath(extra: Record<string, string>): string {
 
 export interface PeerServers {
   service: ServerHandle;
+  /** The service keeping no list orders (LIST_ORDER_MAX_IDS=0): every read matches and sorts. */
+  unkept: ServerHandle;
   parse: ServerHandle;
   raw: ServerHandle;
   /** The services of other builds (BENCH_COMPARE) by label, for before/after in one run. */
@@ -50,6 +52,8 @@ export const S = {
   list: 'service list, cache off',
   depth1: 'service depth=1, cache off',
   cached: 'service list, cache on',
+  listUnkept: 'service list, no kept order',
+  depth1Unkept: 'service depth=1, no kept order',
   rawList: 'raw driver list',
   rawExpanded: 'raw driver + author $in',
 } as const;
@@ -77,6 +81,8 @@ export function peerScenarios(servers: PeerServers, readKey: string): Scenario[]
     { name: S.list, server: servers.service, path: list, shape: OURS },
     { name: S.depth1, server: servers.service, path: depth1, shape: OURS },
     { name: S.cached, server: servers.service, path: servicePath(readKey, {}), shape: OURS },
+    { name: S.listUnkept, server: servers.unkept, path: list, shape: OURS },
+    { name: S.depth1Unkept, server: servers.unkept, path: depth1, shape: OURS },
     { name: S.rawList, server: servers.raw, path: raw, shape: OURS },
     { name: S.rawExpanded, server: servers.raw, path: `${raw}&expand=1`, shape: OURS },
   ];

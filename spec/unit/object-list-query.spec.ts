@@ -21,23 +21,23 @@ describe('Object list query builder (pure)', () => {
       limit: 10,
     });
 
-  it('puts the Bucket and the view first and the query beside them, as one flat filter', () => {
+  it('puts the query first and the Bucket and the view after it, as one flat filter', () => {
     const q = build({ type: 'posts', 'metadata.genre': 'g3' }, null);
-    assert.deepEqual(q.filter, { bucket_id: bucketId, status: 'published', type: 'posts', 'metadata.genre': 'g3' });
-    assert.deepEqual(Object.keys(q.filter), ['bucket_id', 'status', 'type', 'metadata.genre']);
+    assert.deepEqual(q.filter, { type: 'posts', 'metadata.genre': 'g3', bucket_id: bucketId, status: 'published' });
+    assert.deepEqual(Object.keys(q.filter), ['type', 'metadata.genre', 'bucket_id', 'status']);
     assert.equal(q.pageFilter, q.filter);
   });
 
   it('keeps the Bucket and view as written when the query repeats one of their keys', () => {
     const q = build({ status: 'draft' }, null);
-    assert.deepEqual(q.filter, { $and: [{ bucket_id: bucketId, status: 'published' }, { status: 'draft' }] });
+    assert.deepEqual(q.filter, { $and: [{ status: 'draft' }, { bucket_id: bucketId, status: 'published' }] });
   });
 
   it('adds the cursor beside the filter, or with $and when the query has its own $or', () => {
     const keyset = { $or: [{ order: { $lt: 3 } }, { order: { $eq: 3 }, _id: { $lt: bucketId } }] };
     const plain = build({ type: 'posts' }, keyset);
     assert.deepEqual(plain.pageFilter, { ...plain.filter, ...keyset });
-    assert.deepEqual(Object.keys(plain.filter), ['bucket_id', 'status', 'type'], 'the total counts without the cursor');
+    assert.deepEqual(Object.keys(plain.filter), ['type', 'bucket_id', 'status'], 'the total counts without the cursor');
     const withOr = build({ $or: [{ type: 'a' }, { type: 'b' }] }, keyset);
     assert.deepEqual(withOr.pageFilter, { $and: [withOr.filter, keyset] });
   });

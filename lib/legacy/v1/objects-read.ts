@@ -67,6 +67,7 @@ export async function readV1Objects(
       ...paging,
     },
     readBounds(config),
+    state,
   );
   if (docs.length === 0) throw noMatch('objects', bucket.slug);
   const ctx = await objectRenderContext(db, config, state.types, bucket);

@@ -1,0 +1,172 @@
+import assert from 'node:assert/strict';
+import type { CommandStartedEvent, Document } from 'mongodb';
+import { bucketClient } from '../support/client.js';
+import { freshHarness, type Harness } from '../support/harness.js';
+
+/**
+ * Object lists keep their order per Bucket generation (lib/cache/list-orders.ts): a list read
+ * again at the same generation reads its page by `_id` from the kept order instead of matching
+ * and sorting again. What is answered must not change in any way, so each case reads a request
+ * once through the filter (first read at a fresh generation) and once through the kept order,
+ * and compares the two answers.
+ */
+describe('GET /objects: orders kept per Bucket generation', () => {
+  let h: Harness;
+  let api: ReturnType<typeof bucketClient>;
+  const q = (query: object) => encodeURIComponent(JSON.stringify(query));
+  const ids: string[] = [];
+  let author = '';
+
+  before(async () => {
+    h = await freshHarness();
+    api = bucketClient(h.app, await h.bucket('orders'));
+    await api.post('/object-types', { title: 'Authors', metafields: [] }).expect(200);
+    author = (await api.post('/objects', { title: 'Ann', type: 'authors' }).expect(200)).body.object.id;
+    await api
+      .post('/object-types', {
+        title: 'Posts',
+        metafields: [
+          { type: 'number', title: 'Score', key: 'score', value: '', sortable: true },
+          { type: 'object', title: 'Author', key: 'author', value: '', object_type: 'authors' },
+        ],
+      })
+      .expect(200);
+    for (let i = 0; i < 9; i++) {
+      const body = {
+        title: `Post ${i}`,
+        type: 'posts',
+        status: i === 4 ? 'draft' : 'published',
+        metadata: { score: (i * 7) % 5, author },
+      };
+      ids.push((await api.post('/objects', body).expect(200)).body.object.id);
+    }
+  });
+  after(() => {
+    assert.deepEqual(h.errors, []);
+  });
+
+  /** The finds `path` sends to the Object collections, by their filters' keys. */
+  async function read(path: string, status = 200): Promise<{ body: Document; finds: string[][] }> {
+    const finds: string[][] = [];
+    const listener = (e: CommandStartedEvent) => {
+      const coll: unknown = e.command.find;
+      if (coll === 'objects' || coll === 'published_objects') {
+        finds.push(Object.keys((e.command.filter ?? {}) as Document));
+      }
+    };
+    h.client.on('commandStarted', listener);
+    try {
+      return { body: (await api.get(path).expect(status)).body as Document, finds };
+    } finally {
+      h.client.off('commandStarted', listener);
+    }
+  }
+
+  /** Any write bumps the Bucket generation, so nothing kept before is read again. */
+  async function newGeneration(): Promise<void> {
+    const made = (await api.post('/objects', { title: 'Scratch', type: 'authors' }).expect(200)).body.object.id;
+    await api.delete(`/objects/${made}`).expect(200);
+  }
+
+  type Read = Awaited<ReturnType<typeof read>>;
+  /** `path` answered through the filter, then again through the kept order: the same answer. */
+  async function sameBothWays(path: string, status = 200): Promise<{ viaFilter: Read; viaOrder: Read }> {
+    await newGeneration();
+    const viaFilter = await read(path, status);
+    const viaOrder = await read(path, status);
+    assert.deepEqual(viaOrder.body, viaFilter.body);
+    return { viaFilter, viaOrder };
+  }
+
+  const byIdOnly = (finds: string[][]) => finds.some((keys) => keys.join() === '_id');
+  const byFilter = (finds: string[][]) => finds.some((keys) => keys.includes('type'));
+
+  it('reads a list again at the same generation by _id from its kept order', async () => {
+    await newGeneration();
+    const path = `/objects?query=${q({ type: 'posts' })}&limit=3&useCache=false`;
+    const first = await read(path);
+    assert.ok(byFilter(first.finds) && !byIdOnly(first.finds), JSON.stringify(first.finds));
+    const second = await read(path);
+    assert.ok(byIdOnly(second.finds), 'the second read keeps the order and reads its page by id');
+    const third = await read(path);
+    assert.ok(!byFilter(third.finds), `no match or sort again: ${JSON.stringify(third.finds)}`);
+    assert.ok(byIdOnly(third.finds));
+    assert.deepEqual(third.body, first.body);
+    assert.equal(third.body.total, 8);
+  });
+
+  it('answers the same pages, skips, cursors, props, sorts, statuses and depth as the filter does', async () => {
+    const posts = (extra: string) => `/objects?query=${q({ type: 'posts' })}&useCache=false${extra}`;
+    for (const extra of [
+      '&limit=3&skip=2',
+      '&limit=4&sort=-metadata.score',
+      '&limit=4&sort=metadata.score&status=any',
+      '&limit=2&props=title,slug',
+      '&limit=2&props=title,metadata.author&depth=1',
+      '&limit=3&depth=1',
+      '&limit=100&skip=6&sort=created_at',
+    ]) {
+      const { viaOrder } = await sameBothWays(posts(extra));
+      assert.ok(byIdOnly(viaOrder.finds), `${extra} read through the kept order`);
+    }
+  });
+
+  it('continues after a cursor from its place in the order, or through the filter when it is no match', async () => {
+    const path = (after: string) =>
+      `/objects?query=${q({ type: 'posts' })}&limit=3&sort=created_at&useCache=false&after=${after}`;
+    const { viaOrder } = await sameBothWays(path(ids[1]!));
+    assert.deepEqual(
+      viaOrder.body.objects.map((o: { title: string }) => o.title),
+      ['Post 2', 'Post 3', 'Post 5'],
+    );
+    assert.ok(byIdOnly(viaOrder.finds));
+    // The author is no match of the posts: the page is what follows its place in the sort.
+    const afterAuthor = await sameBothWays(path(author));
+    assert.deepEqual(
+      afterAuthor.viaOrder.body.objects.map((o: { title: string }) => o.title),
+      ['Post 0', 'Post 1', 'Post 2'],
+    );
+    assert.ok(!byIdOnly(afterAuthor.viaOrder.finds), 'read through the filter');
+  });
+
+  it('answers 404 past the last match either way', async () => {
+    const { viaOrder } = await sameBothWays(`/objects?query=${q({ type: 'posts' })}&skip=50&useCache=false`, 404);
+    assert.equal(viaOrder.body.code, 'no_match');
+  });
+
+  it('never answers a kept order after a write: a moved Object shows in its new place', async () => {
+    const path = `/objects?query=${q({ type: 'posts' })}&limit=2&sort=-metadata.score&useCache=false`;
+    await read(path);
+    const top = (await read(path)).body.objects[0].id as string;
+    const bottom = ids.find((id) => id !== top && id !== ids[4])!;
+    await api.patch(`/objects/${bottom}`, { metadata: { score: 99 } }).expect(200);
+    const after = await read(path);
+    assert.equal(after.body.objects[0].id, bottom);
+    assert.ok(byFilter(after.finds), 'read through the filter at the new generation');
+  });
+
+  it('keeps no order for lists with more matches than LIST_ORDER_MAX_IDS', async () => {
+    const small = await freshHarness({ LIST_ORDER_MAX_IDS: '2' }, 'content_api_test_orders');
+    const sapi = bucketClient(small.app, await small.bucket('few'));
+    await sapi.post('/object-types', { title: 'Notes', metafields: [] }).expect(200);
+    for (let i = 0; i < 3; i++) await sapi.post('/objects', { title: `N${i}`, type: 'notes' }).expect(200);
+    const finds: string[][] = [];
+    const listener = (e: CommandStartedEvent) => {
+      if (e.command.find === 'published_objects' || e.command.find === 'objects') {
+        finds.push(Object.keys((e.command.filter ?? {}) as Document));
+      }
+    };
+    small.client.on('commandStarted', listener);
+    try {
+      for (let i = 0; i < 3; i++) {
+        const res = await sapi.get(`/objects?query=${q({ type: 'notes' })}&limit=1&useCache=false`).expect(200);
+        assert.equal(res.body.total, 3);
+      }
+    } finally {
+      small.client.off('commandStarted', listener);
+    }
+    assert.equal(finds.length, 3);
+    assert.ok(!byIdOnly(finds), JSON.stringify(finds));
+    assert.deepEqual(small.errors, []);
+  });
+});
