@@ -2,6 +2,7 @@ import type { RequestHandler, Response } from 'express';
 import type { Db } from 'mongodb';
 import type { AppState } from '../cache/app-state.js';
 import type { Config } from '../config.js';
+import { typeScopeOf } from '../accounts/type-scope.js';
 import { noMatch } from '../errors/not-found.js';
 import { cachedRead } from '../http/cached-read.js';
 import { previewAwareStatus } from '../http/preview-status.js';
@@ -90,7 +91,8 @@ export function objectReadHandlers(
       const status = await previewAwareStatus(res, previewSecret, params.preview_token, params.status);
       await cachedRead(cache, req, res, params.useCache, async () => {
         const types = await bucketTypes.of(db, bucket);
-        const { docs, total } = await listObjects(db, bucket, types, { ...params, status }, bounds, totals);
+        const q = { ...params, status, typeScope: typeScopeOf(res) };
+        const { docs, total } = await listObjects(db, bucket, types, q, bounds, totals);
         if (docs.length === 0) throw noMatch('objects', bucket.slug);
         const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
         return {

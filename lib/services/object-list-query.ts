@@ -58,8 +58,12 @@ export function objectListQuery(parts: {
   keyset: Document | null;
   skip: number;
   limit: number;
+  /** The only Object types the caller may see (a contributor's), or null for all. */
+  typeScope?: readonly string[] | null;
 }): ObjectListQuery {
-  const filter = both({ bucket_id: parts.bucketId, ...parts.viewMatch }, parts.translated);
+  const scoped = both({ bucket_id: parts.bucketId, ...parts.viewMatch }, parts.translated);
+  const scope = parts.typeScope;
+  const filter = scope ? both(scoped, { type: { $in: [...scope] } }) : scoped;
   return {
     filter,
     pageFilter: parts.keyset ? both(filter, parts.keyset) : filter,

@@ -14,7 +14,13 @@ import { viewFor, type ObjectView } from './object-views.js';
 import { ByteBudget, readWithin, type ReadBounds } from './read-budget.js';
 
 /** The list parameters, already read and validated as text and numbers (see query/read-params.ts). */
-export type ListQuery = Pick<ParamValues, 'query' | 'sort' | 'props' | 'status' | 'limit' | 'skip' | 'after' | 'depth'>;
+export type ListQuery = Pick<
+  ParamValues,
+  'query' | 'sort' | 'props' | 'status' | 'limit' | 'skip' | 'after' | 'depth'
+> & {
+  /** The only Object types the caller may see (lib/accounts/type-scope.ts), or null for all. */
+  typeScope?: readonly string[] | null;
+};
 
 export interface ListResult {
   /** Projected to what `props` needs, when given. */
@@ -65,6 +71,7 @@ export async function listObjects(
     keyset,
     skip: q.skip,
     limit: q.limit,
+    typeScope: q.typeScope ?? null,
   });
   const projection = propsProjection(q.props);
   const budget = new ByteBudget(bounds.maxBytes);
