@@ -169,9 +169,11 @@ describe('accounts: a contributor on routes that name no type', () => {
       [3, 'delete'],
       [5, 'edit'],
     ] as const) {
-      assert.equal(ops[i]?.code, 'forbidden');
+      const op = ops[i];
+      assert.ok(op);
+      assert.equal(op.code, 'forbidden');
       assert.match(
-        String(ops[i]?.message),
+        String(op.message),
         new RegExp(`^operations\\[${i}\\] \\(${method}\\): .*contributor role is limited to the Object types posts`),
       );
     }
