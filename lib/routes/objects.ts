@@ -108,7 +108,8 @@ export function objectReadHandlers(
       const status = await previewAwareStatus(res, previewSecret, params.preview_token, params.status);
       await cachedRead(cache, req, res, params.useCache, async () => {
         const id = String(req.params.object_id);
-        const doc = await getObjectExpanded(db, bucket, id, { status, depth: params.depth }, bounds);
+        const opts = { status, depth: params.depth, typeScope: typeScopeOf(res) };
+        const doc = await getObjectExpanded(db, bucket, id, opts, bounds);
         const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
         return { object: shaped(renderObject(doc, ctx), ctx, params.props, add) } satisfies ObjectResponse<Picked>;
       });

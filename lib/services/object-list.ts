@@ -10,7 +10,7 @@ import type { ReadObject } from '../serializers/object.js';
 import { afterCursorFilter } from './list-cursor.js';
 import { objectListQuery, objectListSort, randomPageStages, type ObjectListQuery } from './object-list-query.js';
 import { listTotal } from './object-list-total.js';
-import { viewFor, type ObjectView } from './object-views.js';
+import { scopedView, viewFor, type ObjectView } from './object-views.js';
 import { ByteBudget, readWithin, type ReadBounds } from './read-budget.js';
 
 /** The list parameters, already read and validated as text and numbers (see query/read-params.ts). */
@@ -61,7 +61,7 @@ export async function listObjects(
 ): Promise<ListResult> {
   const translated = compileFilter(q.query, { metadataPaths: metadataPaths(types.values()) });
   const sort = objectListSort(q.sort, translated, types);
-  const view = viewFor(db, q.status);
+  const view = scopedView(viewFor(db, q.status), q.typeScope ?? null);
   const keyset = await afterCursorFilter({ ...view, what: 'Object' }, bucket, sort, q.after);
   const query = objectListQuery({
     bucketId: bucket._id,

@@ -184,6 +184,32 @@ describe('accounts: a contributor on routes that name no type', () => {
     assert.equal(post.body.object.title, 'Hello again');
   });
 
+  it('depth does not expand a related Object of another type, on a list or one Object, cached or not', async () => {
+    const related = { type: 'object', title: 'Related', key: 'related', value: '', object_type: 'pages' };
+    await withKey()
+      .send('patch', `${v3}/object-types/posts`, { metafields: [related] })
+      .expect(200);
+    const made = await withKey()
+      .send('post', `${v3}/objects`, {
+        type: 'posts',
+        title: 'Linked',
+        status: 'published',
+        metadata: { related: ids.page },
+      })
+      .expect(200);
+    const linked = String(made.body.object.id);
+    const one = `${v3}/objects/${linked}?depth=1&props=metadata`;
+    const list = `${v3}/objects?depth=1&props=id,metadata&query=${encodeURIComponent(JSON.stringify({ id: linked }))}`;
+    for (const path of [one, list]) {
+      const full = await withKey().get(path).expect(200);
+      const shown = path === one ? full.body.object : full.body.objects[0];
+      assert.equal(shown.metadata.related.id, ids.page, 'a key sees the page');
+      const res = await contributor().get(path).expect(200);
+      const seen = path === one ? res.body.object : res.body.objects[0];
+      assert.equal(seen.metadata.related, null, `${path}: ${JSON.stringify(seen.metadata)}`);
+    }
+  });
+
   it('a Bucket key in the same request is not narrowed', async () => {
     const res = await request(h.app)
       .get(`${v3}/objects?props=id,type&read_key=${String(keys.read_key)}`)
