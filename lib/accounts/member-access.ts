@@ -55,6 +55,16 @@ async function slugTypesOutside(db: Db, bucket: BucketDoc, req: Request, slug: s
   return types.some((t) => !outsideScope(scope, t)) ? [] : types;
 }
 
+/** The Object a v1 slug names, as the route's own lookup finds it (find-object.ts), or undefined. */
+async function slugAddressedObject(db: Db, bucket: BucketDoc, req: Request) {
+  const slug = addressedSlug(req);
+  if (slug === undefined) return undefined;
+  return objectsCollection(db).findOne(slugFilter(bucket, slug, bodyOf(req)), {
+    ...readOptions(db),
+    projection: { type: 1, status: 1 },
+  });
+}
+
 /** The type a list read names: v1's `type` or path type, or a plain `type` of the v3 `query` filter. */
 function listedType(req: Request): string | undefined {
   const named = req.params.type_slug ?? req.query.type;
@@ -126,7 +136,7 @@ async function publishRefusal(db: Db, bucket: BucketDoc, req: Request): Promise<
   if (req.method === 'POST' && CREATE.test(pathOf(req)))
     return `${why}: send status "draft" (new Objects default to published)`;
   if (req.method === 'POST') return null;
-  const found = await addressedObject(db, bucket, req);
+  const found = (await addressedObject(db, bucket, req)) ?? (await slugAddressedObject(db, bucket, req));
   if (found?.status === 'published')
     return `${why}: an edit of a published Object without status "draft" changes what is live`;
   return null;

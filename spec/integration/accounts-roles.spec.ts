@@ -47,7 +47,7 @@ let h: Harness;
 let bare = false;
 const auth = (t: string) => (bare ? t : `Bearer ${t}`);
 const get = (t: string, path: string) => request(h.app).get(path).set('Authorization', auth(t));
-const send = (t: string, method: 'post' | 'patch' | 'delete', path: string, body: object) =>
+const send = (t: string, method: 'post' | 'put' | 'patch' | 'delete', path: string, body: object) =>
   request(h.app)[method](path).set('Authorization', auth(t)).send(body);
 
 const ALL = Object.keys(ACTIONS) as Action[];
@@ -245,7 +245,12 @@ describe('accounts: roles enforced on Bucket routes', () => {
       status: 'draft',
     }).expect(200);
     const id = String(draft.body.object.id);
-    const attempts: [string, 'post' | 'patch', string, object][] = [
+    await request(h.app)
+      .post(`${base}/objects`)
+      .set('Authorization', `Bearer ${String(keys.write_key)}`)
+      .send({ title: 'Live one', slug: 'live-one', type: 'posts', status: 'published' })
+      .expect(200);
+    const attempts: [string, 'post' | 'put' | 'patch', string, object][] = [
       ['create published', 'post', `${base}/objects`, { title: 'X', type: 'posts', status: 'published' }],
       ['create without status', 'post', `${base}/objects`, { title: 'X', type: 'posts' }],
       [
@@ -255,6 +260,13 @@ describe('accounts: roles enforced on Bucket routes', () => {
         { title: 'X', type: 'posts', status: 'draft', publish_at: new Date(Date.now() + 3600_000).toISOString() },
       ],
       ['publish by edit', 'patch', `${base}/objects/${id}`, { status: 'published' }],
+      ['v1 edit of a published Object by slug', 'put', `/v1/${SLUG}/edit-object`, { slug: 'live-one', title: 'L' }],
+      [
+        'v1 Metafields edit of a published Object by slug',
+        'patch',
+        `/v1/${SLUG}/edit-object-metafields`,
+        { slug: 'live-one', metafields: [] },
+      ],
       ['publish a revision', 'post', `${base}/objects/${id}/revisions`, { title: 'R', status: 'published' }],
       ['merge a merge request', 'post', `${base}/merge-requests/${'0'.repeat(24)}/merge`, {}],
     ];
