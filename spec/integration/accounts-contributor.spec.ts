@@ -87,6 +87,9 @@ describe('accounts: a contributor on routes that name no type', () => {
     isForbidden(await contributor().send('patch', `${v3}/objects/${ids.page}`, { title: 'x' }), 'edit page');
     isForbidden(await contributor().send('delete', `${v3}/objects/${ids.page}`), 'delete page');
     isForbidden(await contributor().get(`${v3}/objects/${ids.page}/revisions`), 'revisions of page');
+    await contributor().send('post', `${v3}/preview-tokens`, { object_id: ids.post }).expect(200);
+    isForbidden(await contributor().send('post', `${v3}/preview-tokens`, { object_id: ids.page }), 'preview of page');
+    await contributor().send('post', `${v3}/preview-tokens`, {}).expect(403);
     const absent = 'a'.repeat(24);
     await contributor().get(`${v3}/objects/${absent}`).expect(404);
     await withKey().get(`${v3}/objects/${absent}`).expect(404);
