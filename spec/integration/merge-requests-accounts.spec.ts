@@ -72,6 +72,12 @@ describe('merge requests: who made, merged and closed them; draft_only may not m
     const { mr, objectId } = await draftRequest(tokens.admin, 'By admin');
     assert.equal(mr.created_by, ids.admin);
     assert.deepEqual([mr.merged_by, mr.closed_by, mr.merged_at], [null, null, null]);
+    const listed = await as(tokens.editor).get(`${base}/merge-requests`).expect(200);
+    assert.equal((listed.body.merge_requests as ApiMr[]).find((m) => m.id === mr.id)?.created_by, ids.admin);
+    for (const legacy of [`/v1/${SLUG}`, `/v2/buckets/${SLUG}`]) {
+      const objects = await as(tokens.editor).get(`${legacy}/merge-requests/${mr.id}/objects`).expect(200);
+      assert.equal(objects.body.total, 1, legacy);
+    }
     const merged = mrOf(await as(tokens.editor).post(`${base}/merge-requests/${mr.id}/merge`).expect(200));
     assert.equal(merged.status, 'merged');
     assert.equal(merged.merged_by, ids.editor);
