@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import { typeScopeOf } from '../accounts/type-scope.js';
 import type { ReadCache } from '../cache/read-cache.js';
 import { bucketOf } from '../middleware/load-bucket.js';
 import { allParams } from '../middleware/read-params.js';
@@ -15,7 +16,10 @@ function cacheKey(req: Request, res: Response): string {
     .filter(([k, v]) => !IGNORED.has(k) && v !== undefined)
     .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
     .join('&');
-  return `${bucket._id.toHexString()}:${bucket.generation}:${req.path}?${params}`;
+  // A contributor's list is narrowed to its types: it must neither read nor fill the whole list's entry.
+  const scope = typeScopeOf(res);
+  const scoped = scope === null ? '' : `&type_scope=${JSON.stringify(scope)}`;
+  return `${bucket._id.toHexString()}:${bucket.generation}:${req.path}?${params}${scoped}`;
 }
 
 /** A read's body, produced and serialized within the response cap; reads that are never cached use it alone. */

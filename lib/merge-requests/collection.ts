@@ -24,6 +24,13 @@ export interface MergeRequestDoc {
   modified_at: Date;
   merged_at: Date | null;
   closed_at: Date | null;
+  /**
+   * The account (id) that made, merged or closed the request, null for a Bucket key. Absent on
+   * requests stored before these were recorded, which the API answers as null.
+   */
+  created_by?: string | null;
+  merged_by?: string | null;
+  closed_by?: string | null;
   merging_since?: Date;
 }
 

@@ -1,4 +1,5 @@
 import { ObjectId, type Db } from 'mongodb';
+import { currentActor } from '../accounts/actor.js';
 import { objectsCollection, revisionsCollection, type BucketDoc, type RevisionDoc } from '../db/collections.js';
 import { HttpError, ValidationErrors } from '../errors/http-errors.js';
 import { notFound } from '../errors/not-found.js';
@@ -96,6 +97,9 @@ export async function createMergeRequest(deps: EventDeps, bucket: BucketDoc, inp
     modified_at: now,
     merged_at: null,
     closed_at: null,
+    created_by: currentActor(),
+    merged_by: null,
+    closed_by: null,
   };
   await mergeRequestsCollection(db).insertOne(doc);
   return doc;
@@ -121,7 +125,7 @@ export async function closeMergeRequest(db: Db, bucket: BucketDoc, id: string): 
   const now = new Date();
   const closed = await mergeRequestsCollection(db).findOneAndUpdate(
     { _id: current._id, bucket_id: bucket._id, status: 'open' },
-    { $set: { status: 'closed', closed_at: now, modified_at: now } },
+    { $set: { status: 'closed', closed_at: now, closed_by: currentActor(), modified_at: now } },
     { returnDocument: 'after' },
   );
   if (closed) return closed;

@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Db } from 'mongodb';
+import { currentActor } from '../accounts/actor.js';
 import { objectsCollection, revisionsCollection, type BucketDoc, type RevisionDoc } from '../db/collections.js';
 import { HttpError } from '../errors/http-errors.js';
 import { readOptions } from '../services/query-time-limit.js';
@@ -104,7 +105,10 @@ export async function mergeMergeRequest(
     const at = new Date();
     const merged = await coll.findOneAndUpdate(
       mine,
-      { $set: { status: 'merged', merged_at: at, modified_at: at }, $unset: { merging_since: '' } },
+      {
+        $set: { status: 'merged', merged_at: at, merged_by: currentActor(), modified_at: at },
+        $unset: { merging_since: '' },
+      },
       { returnDocument: 'after' },
     );
     if (!merged) throw notOpen(await getMergeRequest(db, bucket, id));

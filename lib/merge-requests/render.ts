@@ -10,6 +10,9 @@ export interface ApiMergeRequest {
   modified_at: string;
   merged_at: string | null;
   closed_at: string | null;
+  created_by: string | null;
+  merged_by: string | null;
+  closed_by: string | null;
 }
 
 export function renderMergeRequest(doc: MergeRequestDoc): ApiMergeRequest {
@@ -27,5 +30,8 @@ export function renderMergeRequest(doc: MergeRequestDoc): ApiMergeRequest {
     modified_at: doc.modified_at.toISOString(),
     merged_at: doc.merged_at?.toISOString() ?? null,
     closed_at: doc.closed_at?.toISOString() ?? null,
+    created_by: doc.created_by ?? null,
+    merged_by: doc.merged_by ?? null,
+    closed_by: doc.closed_by ?? null,
   };
 }

@@ -1,6 +1,7 @@
 import type { Db } from 'mongodb';
 import type { AppState } from '../cache/app-state.js';
 import type { Config } from '../config.js';
+import { batchScopeCheck, typeScopeOf } from '../accounts/type-scope.js';
 import { sendJson } from '../http/respond.js';
 import { requireWrite } from '../middleware/authenticate.js';
 import { writeBody } from '../middleware/write-body.js';
@@ -21,7 +22,8 @@ export function batchAndPreviewRoutes(config: Config, db: Db, state: AppState, l
   return [
     route('post', '/buckets/:slug/objects/batch', NO_PARAMS, body, requireWrite, async (req, res) => {
       const bucket = bucketOf(res);
-      const results = await runBatch(state.writes, bucket, req.body, log);
+      const check = batchScopeCheck(db, bucket, typeScopeOf(res));
+      const results = await runBatch(state.writes, bucket, req.body, log, check);
       const ctx = await objectRenderContext(db, config, state.types, bucket);
       const operations = results.map((r) => ('object' in r ? { ...r, object: renderObject(r.object, ctx) } : r));
       sendJson(res, 200, { operations } satisfies BatchResponse);

@@ -2,6 +2,7 @@ import type { RequestHandler, Response } from 'express';
 import type { Db } from 'mongodb';
 import type { AppState } from '../cache/app-state.js';
 import type { Config } from '../config.js';
+import { typeScopeOf } from '../accounts/type-scope.js';
 import { noMatch } from '../errors/not-found.js';
 import { cachedRead } from '../http/cached-read.js';
 import { previewAwareStatus } from '../http/preview-status.js';
@@ -90,7 +91,8 @@ export function objectReadHandlers(
       const status = await previewAwareStatus(res, previewSecret, params.preview_token, params.status);
       await cachedRead(cache, req, res, params.useCache, async () => {
         const types = await bucketTypes.of(db, bucket);
-        const { docs, total } = await listObjects(db, bucket, types, { ...params, status }, bounds, state);
+        const q = { ...params, status, typeScope: typeScopeOf(res) };
+        const { docs, total } = await listObjects(db, bucket, types, q, bounds, state);
         if (docs.length === 0) throw noMatch('objects', bucket.slug);
         const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
         return {
@@ -106,7 +108,8 @@ export function objectReadHandlers(
       const status = await previewAwareStatus(res, previewSecret, params.preview_token, params.status);
       await cachedRead(cache, req, res, params.useCache, async () => {
         const id = String(req.params.object_id);
-        const doc = await getObjectExpanded(db, bucket, id, { status, depth: params.depth }, bounds);
+        const opts = { status, depth: params.depth, typeScope: typeScopeOf(res) };
+        const doc = await getObjectExpanded(db, bucket, id, opts, bounds);
         const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
         return { object: shaped(renderObject(doc, ctx), ctx, params.props, add) } satisfies ObjectResponse<Picked>;
       });

@@ -66,18 +66,22 @@ async function apply(deps: ObjectWriteDeps, bucket: BucketDoc, op: Operation): P
 
 /**
  * Applies each operation on its own, in order: one failing never undoes or blocks another.
- * Each result carries the status that operation alone would have answered.
+ * Each result carries the status that operation alone would have answered. `check` runs before
+ * each operation (an account's Object-type scope, lib/accounts/type-scope.ts); what it throws
+ * fails that operation alone.
  */
 export async function runBatch(
   deps: ObjectWriteDeps,
   bucket: BucketDoc,
   body: unknown,
   log: (m: string) => void,
+  check: ((op: Operation) => Promise<void>) | null = null,
 ): Promise<BatchResult[]> {
   assertValid('BatchRequest', body, 'body');
   const results: BatchResult[] = [];
   for (const [index, op] of body.operations.entries()) {
     try {
+      if (check) await check(op);
       results.push(await apply(deps, bucket, op));
     } catch (err) {
       // Each operation answers what the same request alone would have answered.

@@ -58,12 +58,16 @@ export function objectListQuery(parts: {
   keyset: Document | null;
   skip: number;
   limit: number;
+  /** The only Object types the caller may see (a contributor's), or null for all. */
+  typeScope?: readonly string[] | null;
 }): ObjectListQuery {
   // The client's query first: MongoDB's planner ignores the order, while an engine that matches
   // field by field as written (mongo-java-server) stops at the first miss, and the query is what
   // tells the matches apart within a Bucket (bucket_id and status pass nearly every document of a
   // single-tenant engine). Measured on 5,000 posts: a count 1.9 ms instead of 3.4 ms.
-  const filter = both(parts.translated, { bucket_id: parts.bucketId, ...parts.viewMatch });
+  const unscoped = both(parts.translated, { bucket_id: parts.bucketId, ...parts.viewMatch });
+  const scope = parts.typeScope;
+  const filter = scope ? both(unscoped, { type: { $in: [...scope] } }) : unscoped;
   return {
     filter,
     pageFilter: parts.keyset ? both(filter, parts.keyset) : filter,

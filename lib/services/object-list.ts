@@ -12,11 +12,17 @@ import { afterCursorFilter } from './list-cursor.js';
 import { objectListQuery, objectListSort, randomPageStages, type ObjectListQuery } from './object-list-query.js';
 import { readOrderedPage } from './object-list-order.js';
 import { listTotal } from './object-list-total.js';
-import { viewFor, type ObjectView } from './object-views.js';
+import { scopedView, viewFor, type ObjectView } from './object-views.js';
 import { ByteBudget, readWithin, type ReadBounds } from './read-budget.js';
 
 /** The list parameters, already read and validated as text and numbers (see query/read-params.ts). */
-export type ListQuery = Pick<ParamValues, 'query' | 'sort' | 'props' | 'status' | 'limit' | 'skip' | 'after' | 'depth'>;
+export type ListQuery = Pick<
+  ParamValues,
+  'query' | 'sort' | 'props' | 'status' | 'limit' | 'skip' | 'after' | 'depth'
+> & {
+  /** The only Object types the caller may see (lib/accounts/type-scope.ts), or null for all. */
+  typeScope?: readonly string[] | null;
+};
 
 export interface ListResult {
   /** Projected to what `props` needs, when given. */
@@ -65,7 +71,7 @@ export async function listObjects(
 ): Promise<ListResult> {
   const translated = compileFilter(q.query, { metadataPaths: metadataPaths(types.values()) });
   const sort = objectListSort(q.sort, translated, types);
-  const view = viewFor(db, q.status);
+  const view = scopedView(viewFor(db, q.status), q.typeScope ?? null);
   const keyset = await afterCursorFilter({ ...view, what: 'Object' }, bucket, sort, q.after);
   const query = objectListQuery({
     bucketId: bucket._id,
@@ -75,6 +81,7 @@ export async function listObjects(
     keyset,
     skip: q.skip,
     limit: q.limit,
+    typeScope: q.typeScope ?? null,
   });
   const projection = propsProjection(q.props);
   const totalKey = ListTotals.key(bucket, view.coll.collectionName, query.filter);

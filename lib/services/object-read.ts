@@ -1,7 +1,7 @@
 import type { Db } from 'mongodb';
 import type { BucketDoc, ObjectDoc } from '../db/collections.js';
 import { expandRelated } from '../populate/fetch-related.js';
-import { viewFor, type StatusFilter } from './object-views.js';
+import { scopedView, viewFor, type StatusFilter } from './object-views.js';
 import { getObject } from './objects.js';
 import { ByteBudget, type ReadBounds } from './read-budget.js';
 
@@ -10,13 +10,14 @@ export async function getObjectExpanded(
   db: Db,
   bucket: BucketDoc,
   id: string,
-  opts: { status: StatusFilter; depth: number },
+  opts: { status: StatusFilter; depth: number; typeScope?: readonly string[] | null },
   bounds: ReadBounds,
 ): Promise<ObjectDoc> {
   const doc = await getObject(db, bucket, id, opts.status);
   if (opts.depth === 0) return doc;
   const budget = new ByteBudget(bounds.maxBytes);
   budget.add(doc);
-  const [expanded] = await expandRelated(viewFor(db, opts.status), bucket, [doc], opts.depth, bounds, budget);
+  const view = scopedView(viewFor(db, opts.status), opts.typeScope ?? null);
+  const [expanded] = await expandRelated(view, bucket, [doc], opts.depth, bounds, budget);
   return expanded ?? doc;
 }

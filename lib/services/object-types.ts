@@ -244,7 +244,7 @@ async function typesReferring(db: Db, bucket: BucketDoc, type: ObjectTypeDoc): P
  */
 /**
  * What happens to the Objects of a deleted type: v3 deletes them with it; a legacy route whose
- * clients were promised their Objects stay (v2) deletes only an empty type, since Objects
+ * clients were promised their Objects stay (v1 and v2) deletes only an empty type, since Objects
  * without a type could not be validated, rendered or filtered by it.
  */
 export type TypeObjects = 'delete' | 'refuse';

@@ -14,7 +14,7 @@ export interface ObjectView {
    */
   match: Filter<ObjectDoc>;
   /** Whether a document read from `coll` without `match` (by `_id`) is in this view. */
-  shows: (doc: Pick<ObjectDoc, 'status'>) => boolean;
+  shows: (doc: Pick<ObjectDoc, 'status' | 'type'>) => boolean;
   /** Options of every read on `coll` (its time limit). */
   readOptions: ReadOptions;
 }
@@ -38,6 +38,15 @@ export function viewFor(db: Db, status: StatusFilter): ObjectView {
     shows: (doc) => shown.includes(doc.status),
     readOptions: readOptions(db),
   };
+}
+
+/**
+ * `view` for a caller held to some Object types (a contributor, lib/accounts/type-scope.ts): a
+ * related Object of another type is not in it, so depth shows it as a missing relationship.
+ */
+export function scopedView(view: ObjectView, typeScope: readonly string[] | null): ObjectView {
+  if (typeScope === null) return view;
+  return { ...view, shows: (doc) => view.shows(doc) && typeScope.includes(doc.type) };
 }
 
 /** The stored Object without scheduling state: what a published copy or a revision keeps. */

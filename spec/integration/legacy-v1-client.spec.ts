@@ -294,6 +294,12 @@ describe('legacy v1 API driven by the cosmicjs 3.4.4 client', () => {
     assert.deepEqual(bucket.bucket.objects.map((o) => o.slug).sort(), ['ada-lovelace', 'grace-hopper', 'hello-again']);
     assert.equal(bucket.bucket.object_types.length, 2);
     assert.equal(bucket.bucket.media.length, 1);
+    // v1 kept a deleted type's Objects, which this service cannot: a type with Objects is refused, as on v2.
+    const kept = (await b.deleteObjectType({ slug: 'posts' })) as ErrorBody & { code: string };
+    assert.deepEqual([kept.status, kept.code], [400, 'type_has_objects']);
+    assert.match(kept.message, /still has 1 Object\b.*delete them first/);
+    const still = (await b.getObject({ slug: 'hello-again' })) as { object: V1Obj };
+    assert.equal(still.object.slug, 'hello-again');
     await b.deleteObject({ slug: 'hello-again' });
     const gone = (await b.deleteObjectType({ slug: 'posts' })) as { message: string };
     assert.match(gone.message, /deleted/);

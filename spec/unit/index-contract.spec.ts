@@ -95,6 +95,8 @@ const SORTS = [undefined, 'random', 'metadata.score', '-metadata.score'].concat(
   OBJECT_SORT_FIELDS.flatMap((f) => [f, `-${f}`]),
 );
 const STATUSES: StatusFilter[] = ['published', 'draft', 'any'];
+/** A contributor's list is narrowed to its Object types (lib/accounts/type-scope.ts); others are not. */
+const TYPE_SCOPES: Array<readonly string[] | null> = [null, ['posts'], ['posts', 'authors']];
 /** The last item of a previous page: with values, and without (the null bracket of the keyset). */
 const LAST_ITEMS: Array<Record<string, unknown> | null> = [
   null,
@@ -139,7 +141,9 @@ describe('index contract: Object list queries against the declared indexes', () 
             assert.ok(err instanceof BadRequestError && raw?.includes('metadata'), String(err));
             continue;
           }
-          for (const last of sort.random ? [null] : LAST_ITEMS) {
+          for (const [last, typeScope] of (sort.random ? [null] : LAST_ITEMS).flatMap((l) =>
+            TYPE_SCOPES.map((t) => [l, t] as const),
+          )) {
             const keyset = last && !sort.random ? keysetFilter(sort.fields, last) : null;
             const q = objectListQuery({
               bucketId,
@@ -149,8 +153,9 @@ describe('index contract: Object list queries against the declared indexes', () 
               keyset,
               skip: 0,
               limit: 10,
+              typeScope,
             });
-            const what = `${JSON.stringify(query)} sort=${raw} after=${last ? 'yes' : 'no'}`;
+            const what = `${JSON.stringify(query)} sort=${raw} after=${last ? 'yes' : 'no'} scope=${String(typeScope)}`;
             assert.ok(
               indexes.some((i) => serves(i, q.filter, null)),
               `the count of ${what}`,
@@ -170,6 +175,25 @@ describe('index contract: Object list queries against the declared indexes', () 
 
   it('checked a real spread of lists', () => {
     assert.ok(checked > 300, `only ${checked} lists checked`);
+  });
+
+  it('a type scope pins type to the scope beside any type the query names', () => {
+    const translated = compileFilter(JSON.stringify({ type: { $ne: 'posts' } }), {
+      metadataPaths: metadataPaths(types.values()),
+    });
+    const q = objectListQuery({
+      bucketId,
+      viewMatch: statusMatch('published'),
+      translated,
+      sort: objectListSort(undefined, translated, types),
+      keyset: null,
+      skip: 0,
+      limit: 10,
+      typeScope: ['authors'],
+    });
+    assert.deepEqual(q.filter, {
+      $and: [{ bucket_id: bucketId, status: 'published', type: { $ne: 'posts' } }, { type: { $in: ['authors'] } }],
+    });
   });
 
   it('reads related Objects through the _id index alone', () => {

@@ -1,6 +1,7 @@
 import type { Db } from 'mongodb';
 import type { AppState } from '../../cache/app-state.js';
 import type { Config } from '../../config.js';
+import { typeScopeOf } from '../../accounts/type-scope.js';
 import { requireRead } from '../../middleware/authenticate.js';
 import { bucketOf } from '../../middleware/load-bucket.js';
 import { readParams } from '../../middleware/read-params.js';
@@ -34,7 +35,9 @@ export function readOneV1Object(config: Config, db: Db, state: AppState): V1Rout
         const page = await readV1Objects(db, config, state, res, read, { limit: 1, skip: 0, depth });
         return { object: page.objects[0] };
       }
-      const objectId = objectIdFromHex(await objectIdBySlug(db, bucket, slug, { locale: req.query.locale }));
+      const objectId = objectIdFromHex(
+        await objectIdBySlug(db, bucket, slug, { locale: req.query.locale }, typeScopeOf(res)),
+      );
       if (!objectId) throw new Error('objectIdBySlug returned a malformed id');
       const found = await getRevision(db, bucket, objectId, revision);
       const ctx = await objectRenderContext(db, config, state.types, bucket);

@@ -3,6 +3,7 @@ import type { Db } from 'mongodb';
 import type { AppState } from '../../cache/app-state.js';
 import type { Config } from '../../config.js';
 import type { ObjectTypeDoc } from '../../db/collections.js';
+import { typeScopeOf } from '../../accounts/type-scope.js';
 import { noMatch } from '../../errors/not-found.js';
 import { bucketOf } from '../../middleware/load-bucket.js';
 import { pickProps } from '../../query/props.js';
@@ -64,6 +65,7 @@ export async function readV1Objects(
       props: params.projection,
       status: params.status,
       after: undefined,
+      typeScope: typeScopeOf(res),
       ...paging,
     },
     readBounds(config),

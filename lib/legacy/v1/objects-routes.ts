@@ -2,6 +2,7 @@ import type { Response } from 'express';
 import type { Db } from 'mongodb';
 import type { AppState } from '../../cache/app-state.js';
 import type { Config } from '../../config.js';
+import { typeScopeOf } from '../../accounts/type-scope.js';
 import type { ObjectDoc } from '../../db/collections.js';
 import { sendJson } from '../../http/respond.js';
 import { requireRead, requireWrite } from '../../middleware/authenticate.js';
@@ -61,7 +62,7 @@ export function objectRoutes(config: Config, db: Db, state: AppState): V1Route[]
     }),
     v1Route('put', '/:slug/edit-object', NO_PARAMS, body, requireWrite, async (req, res) => {
       const bucket = bucketOf(res);
-      const named = await objectNamedBy(db, bucket, req.body);
+      const named = await objectNamedBy(db, bucket, req.body, typeScopeOf(res));
       const { body: v3, notify } = v3ObjectBody(bodyOf(req.body), named.bySlug ? 'edit-by-slug' : 'edit-by-id');
       await answer(res, await updateObject(writes, bucket, named.id, v3, { notify }));
     }),
@@ -69,14 +70,14 @@ export function objectRoutes(config: Config, db: Db, state: AppState): V1Route[]
       const bucket = bucketOf(res);
       const raw = bodyOf(req.body);
       const { body: v3, notify } = v3MetafieldsEdit(raw);
-      const { id } = await objectNamedBy(db, bucket, raw);
+      const { id } = await objectNamedBy(db, bucket, raw, typeScopeOf(res));
       await answer(res, await updateObject(writes, bucket, id, v3, { notify }));
     }),
     v1Route('delete', '/:slug/objects/:object_slug', DELETE_PARAMS, body, requireWrite, async (req, res) => {
       const bucket = bucketOf(res);
       const slug = String(req.params.object_slug);
       const raw = bodyOf(req.body ?? {});
-      const id = await objectIdBySlug(db, bucket, slug, raw);
+      const id = await objectIdBySlug(db, bucket, slug, raw, typeScopeOf(res));
       await removeObject(writes, bucket, id, triggered(res, raw));
       sendJson(res, 200, { message: `Object with slug '${slug}' deleted successfully from bucket.` });
     }),
@@ -84,7 +85,7 @@ export function objectRoutes(config: Config, db: Db, state: AppState): V1Route[]
     v1Route('delete', '/:slug/delete-object', DELETE_PARAMS, body, requireWrite, async (req, res) => {
       const bucket = bucketOf(res);
       const raw = bodyOf(req.body);
-      const { id } = await objectNamedBy(db, bucket, raw);
+      const { id } = await objectNamedBy(db, bucket, raw, typeScopeOf(res));
       await removeObject(writes, bucket, id, triggered(res, raw));
       sendJson(res, 200, { message: `Object with id '${id}' deleted successfully from bucket.` });
     }),

@@ -1,6 +1,7 @@
 import type { Db } from 'mongodb';
 import type { AppState } from '../../cache/app-state.js';
 import type { Config } from '../../config.js';
+import { typeScopeOf } from '../../accounts/type-scope.js';
 import { sendJson } from '../../http/respond.js';
 import { requireRead, requireWrite } from '../../middleware/authenticate.js';
 import { bucketOf } from '../../middleware/load-bucket.js';
@@ -30,7 +31,9 @@ export function revisionRoutes(config: Config, db: Db, state: AppState): V1Route
     const { limit, skip, sort: rawSort } = readParams(res, LIST);
     const sort = parseSort(rawSort, { sortableKeys: new Set(), allowed: 'revisions' });
     const { props, hideMetafields } = parseV1Read(req.query, LIST_NAMES, []);
-    const objectId = objectIdFromHex(await objectIdBySlug(db, bucket, String(req.params.object_slug)));
+    const objectId = objectIdFromHex(
+      await objectIdBySlug(db, bucket, String(req.params.object_slug), {}, typeScopeOf(res)),
+    );
     if (!objectId) throw new Error('objectIdBySlug returned a malformed id');
     const direction = sort.random ? -1 : sort.fields[0][1];
     await sendRead(res, async () => {
@@ -44,7 +47,7 @@ export function revisionRoutes(config: Config, db: Db, state: AppState): V1Route
     v1Route('post', base, NO_PARAMS, writeBody(config.jsonBodyLimit), requireWrite, async (req, res) => {
       const bucket = bucketOf(res);
       const raw = bodyOf(req.body);
-      const id = await objectIdBySlug(db, bucket, String(req.params.object_slug), raw);
+      const id = await objectIdBySlug(db, bucket, String(req.params.object_slug), raw, typeScopeOf(res));
       // v1 bodies name the Object again (slug, type_slug, locale); the rest is judged by RevisionCreate.
       const { locale: _narrowed, ...body } = v3ObjectBody(raw, 'edit-by-slug').body;
       const revision = await createDraftRevision(state.writes, bucket, id, body);
