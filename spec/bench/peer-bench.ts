@@ -91,7 +91,7 @@ async function startServers(o: PeerBenchOptions, dbs: { service: string; parse: 
     const parseEnv = { PARSE_SERVER_LOGS_FOLDER: 'null' };
     started.push(await startServer('parse', o.uri, dbs.parse, { env: parseEnv, dropLines: /DeprecationWarning/ }));
     started.push(await startServer('service', o.uri, dbs.service));
-    started.push(await startServer('service', o.uri, dbs.service, { env: { LIST_ORDER_MAX_IDS: '0' } }));
+    started.push(await startServer('service', o.uri, dbs.service, { env: { BENCH_LIST_ORDER_MAX_IDS: '0' } }));
     started.push(await startServer('baseline', o.uri, dbs.service, { env }));
     for (const { root } of o.compare) {
       const script = pathToFileURL(path.join(root, 'dist', 'spec', 'bench', 'server-child.js'));

@@ -53,7 +53,12 @@ async function makeApp(m: ServerMode): Promise<Express> {
       // An env of its own: the benchmark must not pick up settings from the shell that runs it.
       return createApp({
         // The limiter counts as in production, with a budget the load cannot use up.
-        config: loadConfig({ PUBLIC_URL: 'http://127.0.0.1', RATE_LIMIT_READS_PER_MINUTE: '1000000000' }),
+        config: loadConfig({
+          PUBLIC_URL: 'http://127.0.0.1',
+          RATE_LIMIT_READS_PER_MINUTE: '1000000000',
+          // Set by the bench itself for the variant keeping no list orders.
+          ...(process.env.BENCH_LIST_ORDER_MAX_IDS ? { LIST_ORDER_MAX_IDS: process.env.BENCH_LIST_ORDER_MAX_IDS } : {}),
+        }),
         db,
         log: (msg) => {
           console.error(`[service] ${msg}`);
