@@ -44,6 +44,12 @@ export const OBJECT_LIST_INDEXES: readonly IndexSpec[] = [
   { key: { bucket_id: 1, refs: 1 }, name: 'bucket_refs' },
 ];
 
+/** One Object's revisions by creation (lib/services/revisions.ts revisionListQuery), either direction. */
+export const REVISION_LIST_INDEX: IndexSpec = {
+  key: { bucket_id: 1, object_id: 1, created_at: -1, _id: -1 },
+  name: 'object_history',
+};
+
 /**
  * The index of one sortable Metafield key, created when a type marking it is saved. Named by key,
  * not by type, so types sharing a key name share the index (bucket_id and type lead it anyway).
@@ -88,11 +94,7 @@ export async function ensureIndexes(db: Db): Promise<void> {
   }
   await objectsCollection(db).createIndex({ publish_at: 1 }, { name: 'publish_at', sparse: true }, undefined);
   await objectsCollection(db).createIndex({ unpublish_at: 1 }, { name: 'unpublish_at', sparse: true }, undefined);
-  await revisionsCollection(db).createIndex(
-    { bucket_id: 1, object_id: 1, created_at: -1, _id: -1 },
-    { name: 'object_history' },
-    undefined,
-  );
+  await revisionsCollection(db).createIndex(REVISION_LIST_INDEX.key, { name: REVISION_LIST_INDEX.name }, undefined);
   // Crash-repair markers (lib/services/pending-writes.ts) are looked up by Object on every write.
   await db.collection('pending_writes').createIndex({ object_id: 1 }, { name: 'object' }, undefined);
   await ensureMediaIndexes(db);

@@ -1,4 +1,6 @@
-import { GridFSBucket, type Collection, type Db, type ObjectId } from 'mongodb';
+import { GridFSBucket, MongoServerError, type Collection, type Db, type ObjectId } from 'mongodb';
+import { LEGACY_MEDIA_SORT_FIELDS } from '../query/sort.js';
+import type { IndexSpec } from './indexes.js';
 
 /**
  * A media item's record. The bytes live in GridFS (`media_files`, id `file_id`); this document
@@ -51,6 +53,31 @@ export function mediaVariants(db: Db): GridFSBucket {
 }
 
 /**
+ * The indexes that serve media lists (v3 sorts and the legacy v1/v2 ones): every list filter pins
+ * `bucket_id` (lib/services/media-list-query.ts), and the page is read in index order from
+ * `bucket_id, <sort>, _id`, `_id` being the tie-breaker every sort ends with and the `after`
+ * keyset compares. The index-contract unit test holds the media list query builder to this table.
+ */
+export const MEDIA_LIST_INDEXES: readonly IndexSpec[] = LEGACY_MEDIA_SORT_FIELDS.map((f) => ({
+  key: { bucket_id: 1, [f]: -1, _id: -1 },
+  name: `bucket_${f}`,
+}));
+
+/** Earlier `bucket_id, created_at` only: a prefix of `bucket_created_at`, so it serves nothing that one does not. */
+const SUPERSEDED_MEDIA_INDEX = 'bucket_created';
+/** The server's code for dropping an index that is not there (another process dropped it first). */
+const INDEX_NOT_FOUND = 27;
+
+async function dropSupersededIndex(media: Collection<MediaDoc>): Promise<void> {
+  if (!(await media.indexExists(SUPERSEDED_MEDIA_INDEX))) return;
+  try {
+    await media.dropIndex(SUPERSEDED_MEDIA_INDEX);
+  } catch (err) {
+    if (!(err instanceof MongoServerError && err.code === INDEX_NOT_FOUND)) throw err;
+  }
+}
+
+/**
  * Indexes of the media record and both GridFS buckets. The GridFS ones the driver would create
  * lazily on first upload are created here too, so concurrent first uploads never race for them.
  */
@@ -59,7 +86,8 @@ export async function ensureMediaIndexes(db: Db): Promise<void> {
   // `undefined` command options select the driver's three-argument createIndex; the two-argument
   // form, which mixed index and command options, is deprecated.
   await media.createIndex({ bucket_id: 1, name: 1 }, { unique: true, name: 'bucket_name_unique' }, undefined);
-  await media.createIndex({ bucket_id: 1, created_at: -1 }, { name: 'bucket_created' }, undefined);
+  for (const index of MEDIA_LIST_INDEXES) await media.createIndex(index.key, { name: index.name }, undefined);
+  await dropSupersededIndex(media);
   for (const bucketName of [MEDIA_FILES_BUCKET, MEDIA_VARIANTS_BUCKET]) {
     await db
       .collection(`${bucketName}.files`)

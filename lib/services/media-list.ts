@@ -1,12 +1,12 @@
-import type { Db, Document, Filter } from 'mongodb';
+import type { Db, Document } from 'mongodb';
 import type { BucketDoc } from '../db/collections.js';
-import { mediaCollection, type MediaDoc } from '../db/media-collection.js';
+import { mediaCollection } from '../db/media-collection.js';
 import type { ParamValues } from '../query/read-params.js';
-import { parseSort, type SortTarget } from '../query/sort.js';
 import { compileFilter } from '../query/translate-filter.js';
 import type { FieldInfo, FilterContext } from '../query/validate-filter.js';
 import type { ReadMedia } from '../serializers/media.js';
 import { afterCursorFilter } from './list-cursor.js';
+import { mediaListQuery, mediaListSort, mediaRandomPageStages, type MediaSorts } from './media-list-query.js';
 import { readOptions } from './query-time-limit.js';
 import { ByteBudget, readWithin } from './read-budget.js';
 
@@ -55,12 +55,10 @@ export async function listMedia(
   bucket: BucketDoc,
   q: MediaListQuery,
   maxBytes: number,
-  sorts: Extract<SortTarget, 'media' | 'legacy-media'> = 'media',
+  sorts: MediaSorts = 'media',
 ): Promise<{ docs: ReadMedia[]; total: number }> {
-  const translated = compileFilter(q.query, MEDIA_FILTER_CONTEXT) as Filter<MediaDoc>;
-  const sort = parseSort(q.sort, { sortableKeys: new Set(), allowed: sorts });
-  const base: Filter<MediaDoc> = { bucket_id: bucket._id };
-  const match: Filter<MediaDoc> = Object.keys(translated).length > 0 ? { $and: [base, translated] } : base;
+  const translated = compileFilter(q.query, MEDIA_FILTER_CONTEXT);
+  const sort = mediaListSort(q.sort, sorts);
   const media = mediaCollection(db);
   const options = readOptions(db);
   const keyset = await afterCursorFilter(
@@ -69,19 +67,16 @@ export async function listMedia(
     sort,
     q.after,
   );
-  const pageMatch: Filter<MediaDoc> = keyset ? { $and: [match, keyset] } : match;
+  const find = mediaListQuery({ bucketId: bucket._id, translated, sort, keyset, skip: q.skip, limit: q.limit });
   const projection = projectionFor(q.props);
-  const cursor = sort.random
-    ? media.aggregate<ReadMedia>(
-        [{ $match: match }, { $sample: { size: q.limit } }, ...(projection ? [{ $project: projection }] : [])],
-        options,
-      )
+  const cursor = find.sort.random
+    ? media.aggregate<ReadMedia>(mediaRandomPageStages(find, projection), options)
     : media
-        .find<ReadMedia>(pageMatch, projection ? { projection, ...options } : options)
-        .sort(sort.fields)
-        .skip(q.skip)
-        .limit(q.limit);
+        .find<ReadMedia>(find.pageFilter, projection ? { projection, ...options } : options)
+        .sort(find.sort.fields)
+        .skip(find.skip)
+        .limit(find.limit);
   const page = readWithin(cursor, new ByteBudget(maxBytes));
-  const [docs, total] = await Promise.all([page, media.countDocuments(match, options)]);
+  const [docs, total] = await Promise.all([page, media.countDocuments(find.filter, options)]);
   return { docs, total };
 }

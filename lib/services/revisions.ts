@@ -1,7 +1,8 @@
-import { ObjectId, type Db } from 'mongodb';
+import { ObjectId, type Db, type Filter } from 'mongodb';
 import { revisionsCollection, type BucketDoc, type ObjectDoc, type RevisionDoc } from '../db/collections.js';
 import { notFound } from '../errors/not-found.js';
 import { objectIdFromHex } from '../util/object-id.js';
+import type { SortDirection, SortSpec } from '../query/sort.js';
 import { readOptions } from './query-time-limit.js';
 
 /** Records the version `doc` now holds. Revisions are only ever inserted, never changed. */
@@ -43,20 +44,33 @@ export async function getRevision(
   return found;
 }
 
+/**
+ * What a revisions list asks the database, built without it: one Object's history by creation,
+ * `_id` breaking ties. The index-contract unit test holds it to REVISION_LIST_INDEX (lib/db/indexes.ts).
+ */
+export function revisionListQuery(
+  bucketId: ObjectId,
+  objectId: ObjectId,
+  direction: SortDirection,
+): { filter: Filter<RevisionDoc>; sort: Extract<SortSpec, { random: false }>['fields'] } {
+  return {
+    filter: { object_id: objectId, bucket_id: bucketId },
+    sort: [
+      ['created_at', direction],
+      ['_id', direction],
+    ],
+  };
+}
+
 export async function listRevisions(
   db: Db,
   bucket: BucketDoc,
   objectId: ObjectId,
-  opts: { direction: 1 | -1; limit: number; skip: number },
+  opts: { direction: SortDirection; limit: number; skip: number },
 ): Promise<{ revisions: RevisionDoc[]; total: number }> {
-  const filter = { object_id: objectId, bucket_id: bucket._id };
+  const { filter, sort } = revisionListQuery(bucket._id, objectId, opts.direction);
   const [revisions, total] = await Promise.all([
-    revisionsCollection(db)
-      .find(filter, readOptions(db))
-      .sort({ created_at: opts.direction, _id: opts.direction })
-      .skip(opts.skip)
-      .limit(opts.limit)
-      .toArray(),
+    revisionsCollection(db).find(filter, readOptions(db)).sort(sort).skip(opts.skip).limit(opts.limit).toArray(),
     revisionsCollection(db).countDocuments(filter, readOptions(db)),
   ]);
   return { revisions, total };

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
+import { ensureMediaIndexes, MEDIA_LIST_INDEXES } from '../../lib/db/media-collection.js';
 import type { IssuedKeys } from '../../lib/services/buckets.js';
 import { bucketClient } from '../support/client.js';
 import { freshHarness, type Harness } from '../support/harness.js';
@@ -66,17 +67,30 @@ describe('Media API: list, get, update, delete', () => {
     assert.deepEqual(res.body.media[0], item(4));
   });
 
-  it('has the media indexes: names unique per Bucket, lists by creation', async () => {
+  it('has the media indexes: names unique per Bucket, one list index per sort', async () => {
     const indexes = await h.db.collection('media').indexes();
     const unique = indexes.find((i) => i.name === 'bucket_name_unique');
     assert.ok(unique, 'the bucket_name_unique index exists');
     assert.deepEqual(unique.key, { bucket_id: 1, name: 1 });
     assert.equal(unique.unique, true);
-    assert.ok(indexes.some((i) => i.name === 'bucket_created'));
+    for (const declared of MEDIA_LIST_INDEXES) {
+      assert.deepEqual(indexes.find((i) => i.name === declared.name)?.key, declared.key, declared.name);
+    }
+    assert.ok(!indexes.some((i) => i.name === 'bucket_created'), 'the superseded list index is gone');
     const stored = await h.db.collection('media').findOne({ name: item(0).name });
     assert.ok(stored);
     const { _id, ...dup } = stored;
     await assert.rejects(h.db.collection('media').insertOne(dup), /duplicate key|E11000/);
+  });
+
+  it('drops the superseded bucket_id, created_at index of an older database, and may run again', async () => {
+    const media = h.db.collection('media');
+    await media.createIndex({ bucket_id: 1, created_at: -1 }, { name: 'bucket_created' }, undefined);
+    assert.equal(await media.indexExists('bucket_created'), true);
+    await ensureMediaIndexes(h.db);
+    await ensureMediaIndexes(h.db);
+    assert.equal(await media.indexExists('bucket_created'), false);
+    assert.equal(await media.indexExists(MEDIA_LIST_INDEXES.map((i) => i.name)), true);
   });
 
   it('requires the read key', async () => {

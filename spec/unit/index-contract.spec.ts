@@ -7,60 +7,18 @@ import { relatedFilter } from '../../lib/populate/related.js';
 import { keysetFilter } from '../../lib/query/cursor.js';
 import { metadataPaths } from '../../lib/query/metadata-paths.js';
 import type { StatusFilter } from '../../lib/query/read-params.js';
-import { OBJECT_SORT_FIELDS, type SortDirection } from '../../lib/query/sort.js';
+import { OBJECT_SORT_FIELDS } from '../../lib/query/sort.js';
 import { compileFilter } from '../../lib/query/translate-filter.js';
 import { objectListQuery, objectListSort, randomPageStages } from '../../lib/services/object-list-query.js';
 import { statusMatch } from '../../lib/services/object-views.js';
 import { newObjectTypeDoc } from '../../lib/services/object-types.js';
+import { isPoint, serves, type SortFields } from '../support/index-contract.js';
 
 /*
- * The index contract: on MongoDB every Object list reads an index that leads with `bucket_id`
- * and serves its sort, so the page is an index range read in order, never a collection scan or
- * an in-memory sort. The engine the tests run on ignores secondary indexes, so no timing or plan
- * would show a broken contract there; this checks what the builders build against what
- * lib/db/indexes.ts declares, for every status, sort, cursor and a spread of queries.
+ * The index contract for Object lists (see spec/support/index-contract.ts): what the builders
+ * build against what lib/db/indexes.ts declares, for every status, sort, cursor and a spread of
+ * queries.
  */
-
-type SortFields = ReadonlyArray<readonly [string, SortDirection]>;
-
-function isScalar(v: unknown): boolean {
-  return ['string', 'number', 'boolean'].includes(typeof v) || v instanceof ObjectId || v instanceof Date;
-}
-
-/** A value that pins its field to one value, or to a short list MongoDB reads as separate ranges. */
-function isPoint(v: unknown): boolean {
-  if (isScalar(v)) return true;
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
-  const entries = Object.entries(v);
-  if (entries.length !== 1) return false;
-  const [op, arg] = entries[0]!;
-  return (op === '$eq' && isScalar(arg)) || (op === '$in' && Array.isArray(arg) && arg.every(isScalar));
-}
-
-/** Fields `filter` pins at its top level or inside `$and` (other clauses only narrow the range). */
-function pinnedFields(filter: Document, out = new Set<string>()): Set<string> {
-  for (const [key, value] of Object.entries(filter)) {
-    if (key === '$and') for (const clause of value as Document[]) pinnedFields(clause, out);
-    else if (!key.startsWith('$') && isPoint(value)) out.add(key);
-  }
-  return out;
-}
-
-/**
- * Whether `index` serves `filter` sorted by `sort`: it leads with a pinned `bucket_id`, every
- * field before the sort is pinned, and the sort fields follow in index order (all directions as
- * declared, or all reversed: an index reads both ways). Without a sort, the pinned lead suffices.
- */
-function serves(index: IndexSpec, filter: Document, sort: SortFields | null): boolean {
-  const keys = Object.entries(index.key);
-  const pins = pinnedFields(filter);
-  if (keys[0]?.[0] !== 'bucket_id' || !pins.has('bucket_id')) return false;
-  if (!sort) return true;
-  const start = keys.findIndex(([k]) => k === sort[0]?.[0]);
-  if (start < 0 || keys.slice(0, start).some(([k]) => !pins.has(k))) return false;
-  const flip = keys[start]![1] === sort[0]![1] ? 1 : -1;
-  return sort.every(([field, dir], i) => keys[start + i]?.[0] === field && keys[start + i]![1] * flip === dir);
-}
 
 const bucketId = new ObjectId();
 const at = new Date('2026-01-01T00:00:00Z');
