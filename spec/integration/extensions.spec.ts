@@ -206,14 +206,11 @@ describe('Extensions: install, list, edit, delete (v1 and v2 paths)', () => {
         ['put', `${base}/${ext.id}`],
         ['delete', `${base}/${ext.id}`],
       ] as const) {
-        const refused = await request(f.app)
-          [method](path)
-          .set('Authorization', developer)
-          .send({ title: 'B' })
-          .expect(403);
+        const call = () => request(f.app)[method](path);
+        const refused = await call().set('Authorization', developer).send({ title: 'B' }).expect(403);
         assert.match(refused.body.message, /the developer role may not manage Extensions/);
-        await request(f.app)[method](path).set('Authorization', stranger).send({ title: 'B' }).expect(403);
-        await request(f.app)[method](path).send({ title: 'B' }).expect(401);
+        await call().set('Authorization', stranger).send({ title: 'B' }).expect(403);
+        await call().send({ title: 'B' }).expect(401);
       }
       await request(f.app).get(base).set('Authorization', stranger).expect(403);
       const keyOnly = await request(f.app).get(base).expect(401);
