@@ -75,6 +75,8 @@ export interface WebhookSettings {
 export interface ExtensionSettings {
   zipMaxBytes: number;
   zipMaxEntries: number;
+  /** The declared sizes of an archive's entries together; each entry is inflated once to check it. */
+  zipMaxUnpackedBytes: number;
   /** A zip_url or url check that has no complete answer by then fails with a 400. */
   fetchTimeoutMs: number;
 }
@@ -161,6 +163,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     extensions: {
       zipMaxBytes: Math.max(1, intFrom(env, 'EXTENSION_ZIP_MAX_BYTES', 20 * 1024 * 1024)),
       zipMaxEntries: Math.max(1, intFrom(env, 'EXTENSION_ZIP_MAX_ENTRIES', 1000)),
+      zipMaxUnpackedBytes: Math.max(1, intFrom(env, 'EXTENSION_MAX_UNPACKED_BYTES', 100 * 1024 * 1024)),
       fetchTimeoutMs: Math.max(1, intFrom(env, 'EXTENSION_FETCH_TIMEOUT_MS', 10_000)),
     },
     rateLimits: {

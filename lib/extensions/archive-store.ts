@@ -28,6 +28,14 @@ export async function readArchive(db: Db, fileId: ObjectId): Promise<Buffer> {
   return Buffer.concat(parts);
 }
 
+/** The bytes [start, end) of an archive: one entry's stored data. */
+export async function readArchiveRange(db: Db, fileId: ObjectId, start: number, end: number): Promise<Buffer> {
+  if (end <= start) return Buffer.alloc(0);
+  const parts: Buffer[] = [];
+  for await (const chunk of archives(db).openDownloadStream(fileId, { start, end })) parts.push(chunk as Buffer);
+  return Buffer.concat(parts);
+}
+
 export function removeArchive(db: Db, fileId: ObjectId): Promise<void> {
   return removeGridFile(db, EXTENSION_ARCHIVES_BUCKET, fileId);
 }

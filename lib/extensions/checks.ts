@@ -2,11 +2,18 @@ import { BadRequestError } from '../errors/http-errors.js';
 import { framingRefusal } from './framing.js';
 import { FetchFailure, guardedGet, type Fetched, type OutboundOptions } from './guarded-get.js';
 import { checkZip, ZipRefusal, type ZipEntry, type ZipLimits } from './zip-check.js';
+import { verifyContents } from './zip-unpack.js';
 
-/** The archive's entries, or 400 extension_zip_invalid naming what is wrong with it. */
-export function acceptArchive(bytes: Buffer, limits: ZipLimits, what: string): ZipEntry[] {
+export interface ArchiveLimits extends ZipLimits {
+  maxUnpackedBytes: number;
+}
+
+/** The archive's entries, once its structure and every entry's contents check out; or 400 extension_zip_invalid naming the problem. */
+export function acceptArchive(bytes: Buffer, limits: ArchiveLimits, what: string): ZipEntry[] {
   try {
-    return checkZip(bytes, limits);
+    const entries = checkZip(bytes, limits);
+    verifyContents(bytes, entries, limits.maxUnpackedBytes);
+    return entries;
   } catch (err) {
     if (err instanceof ZipRefusal) {
       throw new BadRequestError(`The extension archive ${what} was refused: ${err.message}`, 'extension_zip_invalid');
@@ -47,7 +54,7 @@ async function fetchFor(field: string, url: URL, opts: OutboundOptions, withBody
 export async function downloadArchive(
   url: URL,
   opts: OutboundOptions,
-  limits: ZipLimits,
+  limits: ArchiveLimits,
 ): Promise<{ bytes: Buffer; entries: ZipEntry[] }> {
   const { body } = await fetchFor('zip_url', url, opts, true);
   return { bytes: body, entries: acceptArchive(body, limits, `at ${url.href}`) };

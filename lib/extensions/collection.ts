@@ -1,4 +1,5 @@
 import type { Collection, Db, ObjectId } from 'mongodb';
+import type { ZipEntry } from './zip-check.js';
 
 /** The GridFS bucket holding accepted extension archives; each file's metadata names its Bucket. */
 export const EXTENSION_ARCHIVES_BUCKET = 'extension_archives';
@@ -6,12 +7,12 @@ export const EXTENSION_ARCHIVES_BUCKET = 'extension_archives';
 /** How an extension was installed: the three forms of POST .../extensions. */
 export type ExtensionSource = 'zip' | 'zip_url' | 'url';
 
-/** A stored archive: the GridFS file and what the checker found in it. */
+/** A stored archive: the GridFS file and its checked entries, so one file is read by its byte range. */
 export interface ExtensionArchive {
   file_id: ObjectId;
   name: string;
   bytes: number;
-  entries: number;
+  files: ZipEntry[];
 }
 
 export interface ExtensionDoc {

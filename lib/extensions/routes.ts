@@ -11,6 +11,7 @@ import { assertValid } from '../validation/ajv-messages.js';
 import { actorOf, requireExtensionAdmin, requireExtensionReader } from './access.js';
 import { readArchive } from './archive-store.js';
 import type { ExtensionDoc } from './collection.js';
+import { extensionFileHandler } from './files.js';
 import { extensionJson } from './serialize.js';
 import { ExtensionService } from './service.js';
 import { deleteExtension, findExtension, listExtensions } from './store.js';
@@ -19,7 +20,7 @@ import { extensionBody } from './upload.js';
 export type ExtensionMethod = 'get' | 'post' | 'put' | 'delete';
 export interface ExtensionRoute {
   method: ExtensionMethod;
-  /** Relative to the Bucket's Extensions path: '', '/:extension_id' or '/:extension_id/archive'. */
+  /** Relative to the Bucket's Extensions path: '', '/:extension_id', or below it '/archive' and '/files/*path'. */
   sub: string;
   handlers: RequestHandler[];
 }
@@ -57,8 +58,8 @@ export function extensionRoutes(deps: ExtensionRouteDeps, base: (slug: string) =
     ca: deps.outboundCa,
   });
   const served = async (res: Response, doc: ExtensionDoc) => {
-    const archiveUrl = `${config.publicUrl}${base(bucketOf(res).slug)}/${doc._id.toHexString()}/archive`;
-    return extensionJson(doc, await service.servedParams(doc), archiveUrl);
+    const address = `${config.publicUrl}${base(bucketOf(res).slug)}/${doc._id.toHexString()}`;
+    return extensionJson(doc, await service.servedParams(doc), address);
   };
   const install: RequestHandler = async (req, res) => {
     const bucket = bucketOf(res);
@@ -154,5 +155,7 @@ export function extensionRoutes(deps: ExtensionRouteDeps, base: (slug: string) =
         },
       ],
     },
+    // Public: a frame cannot send a token. The pages are sandboxed (lib/extensions/files.ts).
+    { method: 'get', sub: '/:extension_id/files/*path', handlers: [extensionFileHandler(db)] },
   ];
 }

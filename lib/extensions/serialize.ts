@@ -1,4 +1,5 @@
 import type { ExtensionDoc } from './collection.js';
+import { INDEX_PAGE } from './files.js';
 import { withQueryParams, type QueryParam } from './query-params.js';
 
 /** An Extension as the legacy API answers it (the spec's Extension fields, plus query_params). */
@@ -13,18 +14,25 @@ export interface ExtensionJson {
   query_params: QueryParam[];
 }
 
+/** The page that opens an Extension: its own url, or the root index.html of its kept archive. */
+function pageOf(doc: ExtensionDoc, address: string): string | null {
+  if (doc.url !== null) return doc.url;
+  return doc.archive?.files.some((f) => f.name === INDEX_PAGE) ? `${address}/files/${INDEX_PAGE}` : null;
+}
+
 /**
- * `params` are the decoded query parameters; they are appended to `url`, which is how the
- * extension receives them. `archiveUrl` is where the service serves back an uploaded archive:
- * the `zip_url` of an extension installed from an upload.
+ * `params` are the decoded query parameters; they are appended to the page's url, which is how
+ * the extension receives them. `address` is the Extension's own address in the API, under which
+ * the service serves a kept archive (`/archive`, the `zip_url` of an upload) and its files.
  */
-export function extensionJson(doc: ExtensionDoc, params: QueryParam[], archiveUrl: string): ExtensionJson {
+export function extensionJson(doc: ExtensionDoc, params: QueryParam[], address: string): ExtensionJson {
+  const page = pageOf(doc, address);
   return {
     id: doc._id.toHexString(),
     title: doc.title,
     image_url: doc.image_url,
-    url: doc.url === null ? null : withQueryParams(doc.url, params),
-    zip_url: doc.zip_url ?? (doc.archive ? archiveUrl : null),
+    url: page === null ? null : withQueryParams(page, params),
+    zip_url: doc.zip_url ?? (doc.archive ? `${address}/archive` : null),
     installed_at: doc.installed_at.toISOString(),
     font_awesome_class: doc.font_awesome_class,
     query_params: params,

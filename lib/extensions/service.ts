@@ -67,14 +67,15 @@ export class ExtensionService {
   }
 
   private get limits() {
-    return { maxBytes: this.settings.zipMaxBytes, maxEntries: this.settings.zipMaxEntries };
+    const { zipMaxBytes, zipMaxEntries, zipMaxUnpackedBytes } = this.settings;
+    return { maxBytes: zipMaxBytes, maxEntries: zipMaxEntries, maxUnpackedBytes: zipMaxUnpackedBytes };
   }
 
   async installZip(bucket: BucketDoc, actor: string, zip: UploadedZip, extra: Decorations): Promise<ExtensionDoc> {
     const entries = acceptArchive(zip.buffer, this.limits, `"${zip.originalname}"`);
     await this.assertRoom(bucket);
     const fileId = await storeArchive(this.db, bucket._id, zip.originalname, zip.buffer);
-    const archive = { file_id: fileId, name: zip.originalname, bytes: zip.buffer.length, entries: entries.length };
+    const archive = { file_id: fileId, name: zip.originalname, bytes: zip.buffer.length, files: entries };
     const title = extra.title ?? titleFromName(zip.originalname);
     return this.insert(bucket, actor, 'zip', { ...extra, title, url: null, zip_url: null, archive });
   }
@@ -85,7 +86,7 @@ export class ExtensionService {
     const { bytes, entries } = await downloadArchive(url, this.fetchOptions, this.limits);
     const name = url.pathname.split('/').pop() || 'extension.zip';
     const fileId = await storeArchive(this.db, bucket._id, name, bytes);
-    const archive = { file_id: fileId, name, bytes: bytes.length, entries: entries.length };
+    const archive = { file_id: fileId, name, bytes: bytes.length, files: entries };
     const title = extra.title ?? titleFromName(url.pathname);
     return this.insert(bucket, actor, 'zip_url', { ...extra, title, url: null, zip_url: url.href, archive });
   }
@@ -108,7 +109,16 @@ export class ExtensionService {
       if (url.href !== doc.url) await assertFrameable(url, this.fetchOptions);
       changes.url = url.href;
     }
-    if (body.query_params !== undefined) changes.query_params = await this.tokens.sign(doc._id, body.query_params);
+    if (body.query_params !== undefined) {
+      // Every API route reads `pretty`, the archive's files route included, so it cannot be the extension's.
+      if (body.query_params.some((p) => p.key === 'pretty')) {
+        throw new BadRequestError(
+          'Invalid body: query_params may not use the key "pretty", which the API reserves',
+          'invalid_body',
+        );
+      }
+      changes.query_params = await this.tokens.sign(doc._id, body.query_params);
+    }
     return updateExtension(this.db, bucket, doc._id, changes);
   }
 

@@ -55,10 +55,10 @@ describe('Extensions through the cosmicjs 3.4.4 client', () => {
     assert.equal(edited.extension.title, 'Renamed');
     const listed = (await bucket.getExtensions()) as { extensions: Ext[] };
     assert.deepEqual(
-      listed.extensions.map((e) => [e.title, e.url]),
+      listed.extensions.map((e) => [e.title, e.url?.replace(/[0-9a-f]{24}/, 'ID')]),
       [
-        ['charts', null],
-        ['ext', null],
+        ['charts', 'http://api.test/v1/legacy/extensions/ID/files/index.html'],
+        ['ext', 'http://api.test/v1/legacy/extensions/ID/files/index.html'],
         ['Renamed', `${f.sites.https}/open?token=abc`],
       ],
     );

@@ -50,7 +50,7 @@ describe('Extensions: install, list, edit, delete (v1 and v2 paths)', () => {
         'zip_url',
       ]);
       assert.equal(ext.title, 'reports');
-      assert.equal(ext.url, null);
+      assert.equal(ext.url, `http://api.test${base}/${ext.id}/files/index.html`);
       assert.equal(ext.font_awesome_class, 'fa-puzzle-piece');
       assert.equal(ext.zip_url, `http://api.test${base}/${ext.id}/archive`);
       const archive = await request(f.app)
