@@ -53,8 +53,9 @@ export function extensionFileHandler(db: Db): RequestHandler {
   return async (req, res) => {
     const bucket = bucketOf(res);
     const doc = await findExtension(db, bucket, String(req.params.extension_id));
+    // Express 5 hands a wildcard over as its path segments.
     const raw: unknown = req.params.path;
-    const requested = Array.isArray(raw) ? raw.map(String).join('/') : String(raw ?? '');
+    const requested = Array.isArray(raw) ? raw.map(String).join('/') : typeof raw === 'string' ? raw : '';
     const entry = fileOf(doc, requested);
     if (!doc.archive || !entry) {
       throw new NotFoundError(`No file '${requested}' in the archive of extension '${doc._id.toHexString()}'`);
