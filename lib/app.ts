@@ -37,6 +37,8 @@ export interface AppDeps {
   events?: DomainEvents;
   /** The app's metrics (one per app), when the caller also watches the database client or serves them on METRICS_PORT. */
   metrics?: AppMetrics;
+  /** Certificates outbound checks (Extensions) trust besides the system's: only tests pass one, for their own https server. */
+  outboundCa?: string | Buffer;
 }
 
 function logToStderr(msg: string): void {
@@ -44,7 +46,16 @@ function logToStderr(msg: string): void {
 }
 
 /** Builds the Express app without listening, so tests drive it through supertest. */
-export function createApp({ config, db, logger, log, health, events, metrics = new AppMetrics() }: AppDeps): Express {
+export function createApp({
+  config,
+  db,
+  logger,
+  log,
+  health,
+  events,
+  metrics = new AppMetrics(),
+  outboundCa,
+}: AppDeps): Express {
   setQueryTimeLimit(db, config.queryTimeoutMs);
   const failures =
     log ??
@@ -73,10 +84,10 @@ export function createApp({ config, db, logger, log, health, events, metrics = n
   v3.use(readParamsOnce(NO_PARAMS), v3RouteNotFound(config));
   app.use('/v3', v3);
   // Legacy v2 paths: the v3 handlers where the contract matches; an unknown one is a plain 404.
-  app.use('/v2', mountRoutes(v2Routes({ config, db, state, log: failures, health }), db, gate));
+  app.use('/v2', mountRoutes(v2Routes({ config, db, state, log: failures, health, outboundCa }), db, gate));
   // Public file URLs and the legacy upload address live outside /v3, so its 200 quirk never applies.
   app.use(mediaFileRoutes(db, state.media));
-  app.use('/v1', v1Router({ config, db, state, log: failures }, gate));
+  app.use('/v1', v1Router({ config, db, state, log: failures, outboundCa }, gate));
   app.use(plainNotFound);
   app.use(errorHandler(failures));
   return app;

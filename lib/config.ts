@@ -44,6 +44,8 @@ export interface Config {
   http: HttpServerSettings;
   /** Webhook delivery (lib/webhooks/). */
   webhooks: WebhookSettings;
+  /** Extension archives and the pages fetched to check them (lib/extensions/). */
+  extensions: ExtensionSettings;
   /** Requests per minute per Bucket and credential (lib/limits/rate-limits.ts). */
   rateLimits: RateLimitSettings;
   /** The plan of a Bucket that sets no limit of its own (PLAN_MAX_*); null: unlimited. */
@@ -69,6 +71,16 @@ export interface WebhookSettings {
   disableAfterFailures: number;
   /** Finished deliveries are removed this many days after they finished. */
   logDays: number;
+}
+
+/** Caps of an extension archive, uploaded or fetched, and of one outbound fetch. */
+export interface ExtensionSettings {
+  zipMaxBytes: number;
+  zipMaxEntries: number;
+  /** The declared sizes of an archive's entries together; each entry is inflated once to check it. */
+  zipMaxUnpackedBytes: number;
+  /** A zip_url or url check that has no complete answer by then fails with a 400. */
+  fetchTimeoutMs: number;
 }
 
 /** Bounds on what one client can hold of the HTTP server; 0 turns a setting off. */
@@ -151,6 +163,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxRelatedObjects: intFrom(env, 'MAX_RELATED_OBJECTS', 1000),
     http: httpServerSettings(env),
     webhooks: webhookSettings(env),
+    extensions: {
+      zipMaxBytes: Math.max(1, intFrom(env, 'EXTENSION_ZIP_MAX_BYTES', 20 * 1024 * 1024)),
+      zipMaxEntries: Math.max(1, intFrom(env, 'EXTENSION_ZIP_MAX_ENTRIES', 1000)),
+      zipMaxUnpackedBytes: Math.max(1, intFrom(env, 'EXTENSION_MAX_UNPACKED_BYTES', 100 * 1024 * 1024)),
+      fetchTimeoutMs: Math.max(1, intFrom(env, 'EXTENSION_FETCH_TIMEOUT_MS', 10_000)),
+    },
     rateLimits: {
       readsPerMinute: intFrom(env, 'RATE_LIMIT_READS_PER_MINUTE', 6000),
       writesPerMinute: intFrom(env, 'RATE_LIMIT_WRITES_PER_MINUTE', 1200),

@@ -11,9 +11,10 @@ import {
   userHandler,
 } from './account-routes.js';
 import { userRoutes } from './user-routes.js';
+import { extensionRoutes } from '../extensions/routes.js';
 
-/** The account-level v1 routes: token, the account's Buckets, and each Bucket's users. */
-export function v1AccountRoutes({ config, db, state }: RouteDeps): V1Route[] {
+/** The account-level v1 routes: token, the account's Buckets, and each Bucket's users and Extensions. */
+export function v1AccountRoutes({ config, db, state, outboundCa }: RouteDeps): V1Route[] {
   const body = jsonBody(config.jsonBodyLimit);
   return [
     v1Route('post', '/authenticate', NO_PARAMS, body, authenticateHandler(state, db)),
@@ -21,11 +22,14 @@ export function v1AccountRoutes({ config, db, state }: RouteDeps): V1Route[] {
     ...userRoutes(db, config.jsonBodyLimit).map((r) =>
       v1Route(r.method, `/:slug/users${r.sub}`, NO_PARAMS, ...r.handlers),
     ),
+    ...extensionRoutes({ config, db, outboundCa }, (slug) => `/v1/${slug}/extensions`).map((r) =>
+      v1Route(r.method, `/:slug/extensions${r.sub}`, NO_PARAMS, ...r.handlers),
+    ),
   ];
 }
 
 /** The account-level v2 routes: as v1's, plus the account itself and creating and deleting Buckets. */
-export function v2AccountRoutes({ config, db, state }: RouteDeps): RouteDef[] {
+export function v2AccountRoutes({ config, db, state, outboundCa }: RouteDeps): RouteDef[] {
   const body = jsonBody(config.jsonBodyLimit);
   return [
     route('post', '/authenticate', NO_PARAMS, body, authenticateHandler(state, db)),
@@ -35,6 +39,9 @@ export function v2AccountRoutes({ config, db, state }: RouteDeps): RouteDef[] {
     route('delete', '/buckets/:slug', NO_PARAMS, deleteBucketHandler(db)),
     ...userRoutes(db, config.jsonBodyLimit).map((r) =>
       route(r.method, `/buckets/:slug/users${r.sub}`, NO_PARAMS, ...r.handlers),
+    ),
+    ...extensionRoutes({ config, db, outboundCa }, (slug) => `/v2/buckets/${slug}/extensions`).map((r) =>
+      route(r.method, `/buckets/:slug/extensions${r.sub}`, NO_PARAMS, ...r.handlers),
     ),
   ];
 }

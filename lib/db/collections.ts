@@ -35,6 +35,7 @@ export const BUCKET_SCOPED_COLLECTIONS = [
   'blocks',
   'imports',
   'bucket_users',
+  'extensions',
 ];
 
 export interface ObjectTypeDoc {

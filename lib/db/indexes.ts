@@ -13,6 +13,7 @@ import { ensureRateLimitIndexes } from '../limits/rate-limits.js';
 import { ensureMergeRequestIndexes } from '../merge-requests/collection.js';
 import { ensureBlockIndexes } from '../services/blocks.js';
 import { ensureAccountIndexes } from '../accounts/indexes.js';
+import { ensureExtensionIndexes } from '../extensions/collection.js';
 
 /** Unique over `singleton_key`: one Object per locale of a singleton type (lib/services/singletons.ts). */
 export const SINGLETON_INDEX = 'singleton_unique';
@@ -103,6 +104,7 @@ export async function ensureIndexes(db: Db): Promise<void> {
   await ensureMergeRequestIndexes(db);
   await ensureBlockIndexes(db);
   await ensureAccountIndexes(db);
+  await ensureExtensionIndexes(db);
 }
 
 /** The sortableIndex of each key, on the latest versions and on the live copies. */

@@ -25,6 +25,18 @@ export const ERROR_CODES = {
     status: 400,
     description: 'A legacy route that keeps Objects was asked to delete an Object type that still has some.',
   },
+  extension_zip_invalid: {
+    status: 400,
+    description: 'An extension archive is not a zip, is damaged, has unsafe entry names or is over a cap.',
+  },
+  extension_fetch_failed: {
+    status: 400,
+    description: "An extension's zip_url or url could not be fetched or checked; the message says why.",
+  },
+  extension_unframeable: {
+    status: 400,
+    description: "An extension's url forbids framing (X-Frame-Options or CSP frame-ancestors).",
+  },
   unauthorized: { status: 401, description: 'The key or token is missing, wrong or expired.' },
   plan_limit_reached: {
     status: 402,
@@ -42,6 +54,7 @@ export const ERROR_CODES = {
   media_not_found: { status: 404, description: 'No media item of the Bucket has the id or file name in the path.' },
   webhook_not_found: { status: 404, description: 'No webhook of the Bucket has the id in the path.' },
   delivery_not_found: { status: 404, description: 'The webhook has no delivery with the id in the path.' },
+  extension_not_found: { status: 404, description: 'No Extension of the Bucket has the id in the path.' },
   no_match: { status: 404, description: 'A list query matched nothing; clients read this as "none".' },
   route_not_found: { status: 404, description: 'No route outside /v3 serves the path.' },
   request_timeout: {

@@ -13,6 +13,7 @@ const RESOURCES = {
   delivery: { label: 'Delivery', key: 'id', code: 'delivery_not_found' },
   metafield: { label: 'Metafield', key: 'key', code: 'not_found' },
   merge_request: { label: 'Merge request', key: 'id', code: 'not_found' },
+  extension: { label: 'Extension', key: 'id', code: 'extension_not_found' },
 } as const satisfies Record<string, { label: string; key: string; code: ErrorCodeFor<404> }>;
 
 export type NotFoundResource = keyof typeof RESOURCES;

@@ -1,5 +1,6 @@
 import type { Db, ObjectId } from 'mongodb';
 import { MEDIA_FILES_BUCKET, MEDIA_VARIANTS_BUCKET } from '../db/media-collection.js';
+import { EXTENSION_ARCHIVES_BUCKET } from '../extensions/collection.js';
 
 /** Ids removed per round trip when a whole Bucket's files go. */
 const BATCH = 500;
@@ -37,9 +38,9 @@ async function removeFilesWhere(db: Db, bucketName: string, filter: Record<strin
   }
 }
 
-/** All originals and variants of a Bucket (their files carry the Bucket id), for Bucket deletion. */
+/** All originals, variants and extension archives of a Bucket (their files carry the Bucket id), for Bucket deletion. */
 export async function removeBucketFiles(db: Db, bucketId: ObjectId): Promise<void> {
-  for (const bucketName of [MEDIA_FILES_BUCKET, MEDIA_VARIANTS_BUCKET]) {
+  for (const bucketName of [MEDIA_FILES_BUCKET, MEDIA_VARIANTS_BUCKET, EXTENSION_ARCHIVES_BUCKET]) {
     await removeFilesWhere(db, bucketName, { 'metadata.bucket_id': bucketId });
   }
 }

@@ -23,6 +23,8 @@ export interface RouteDeps {
   log: (msg: string) => void;
   /** The database's reachability as the driver sees it; absent: assumed up. */
   health?: HealthView | undefined;
+  /** Certificates outbound checks (Extensions) trust besides the system's: tests only. */
+  outboundCa?: string | Buffer | undefined;
 }
 
 /** All v3 routes, in matching order (specific paths before parameterised siblings). */

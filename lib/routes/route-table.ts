@@ -5,7 +5,8 @@ import { loadBucket } from '../middleware/load-bucket.js';
 import { readParamsOnce } from '../middleware/read-params.js';
 import type { ParamName, ParamSet } from '../query/read-params.js';
 
-export type Method = 'get' | 'post' | 'patch' | 'delete';
+/** v3 never edits with PUT; the legacy Extensions routes (v1 and v2 alike) do. */
+export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /**
  * Every v3 route is declared as data, so the app mounts exactly what the OpenAPI test checks

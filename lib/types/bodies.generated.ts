@@ -28,6 +28,8 @@ export type WebhookEventType =
  */
 export interface BodySchemas {
   BatchRequest: BatchRequest;
+  ExtensionCreate: ExtensionCreate;
+  ExtensionEdit: ExtensionEdit;
   MediaPatch: MediaPatch;
   MergeRequestCreate: MergeRequestCreate;
   ObjectCreate: ObjectCreate;
@@ -61,6 +63,73 @@ export interface BatchRequest {
     trigger_webhook?: boolean;
     [k: string]: unknown;
   }[];
+}
+/**
+ * JSON body of POST .../extensions in one of two forms: `zip_url` (http or https; the archive is downloaded and checked), or `title` and `url` (https; the page must allow framing). The third form is multipart/form-data with the archive in the file field `zip` (and optionally `title`, `image_url`, `font_awesome_class`). Unknown fields are rejected.
+ */
+export interface ExtensionCreate {
+  /**
+   * A name for people; required with `url`.
+   */
+  title?: string;
+  /**
+   * The https page the dashboard frames. It is fetched once (SSRF-guarded) and refused when X-Frame-Options or CSP frame-ancestors forbid framing from anywhere.
+   */
+  url?: string;
+  /**
+   * An http or https address of the extension's zip archive, downloaded once and checked like an upload.
+   */
+  zip_url?: string;
+  /**
+   * An icon for the extension.
+   */
+  image_url?: string | null;
+  /**
+   * An icon class such as `fa-puzzle-piece`.
+   */
+  font_awesome_class?: string | null;
+  /**
+   * Sent by the legacy client; ignored, as the account token authorizes the request.
+   */
+  write_key?: string;
+}
+/**
+ * Body of PUT .../extensions/{extension_id}: the fields to change. `query_params` replaces the stored list. Unknown fields are rejected.
+ */
+export interface ExtensionEdit {
+  /**
+   * Sent by the legacy client; the path names the Extension.
+   */
+  id?: string;
+  /**
+   * A name for people.
+   */
+  title?: string;
+  /**
+   * A new https page to frame, checked as on install.
+   */
+  url?: string;
+  /**
+   * An icon for the extension.
+   */
+  image_url?: string | null;
+  /**
+   * An icon class such as `fa-puzzle-piece`.
+   */
+  font_awesome_class?: string | null;
+  /**
+   * Parameters appended to the extension's `url` when it is served to users of the Bucket. Stored as signed tokens; a stored value that fails its signature is never served.
+   *
+   * @maxItems 50
+   */
+  query_params?: {
+    key: string;
+    value: string;
+  }[];
+  /**
+   * Sent by the legacy client; ignored, as the account token authorizes the request.
+   */
+  write_key?: string;
 }
 /**
  * Body of PATCH /media/{id}: at least one of folder, alt_text, metadata. The file itself is never replaced; metadata replaces the whole user metadata object.

@@ -36,7 +36,7 @@ export function createAgents(maxSockets: number): Agents {
 }
 
 /** Answers every lookup with the address already checked: the connection cannot go elsewhere. */
-function pinnedLookup(target: Target): LookupFunction {
+export function pinnedLookup(target: Target): LookupFunction {
   return (_host, options, callback) => {
     if (options.all) callback(null, [{ address: target.address, family: target.family }]);
     else callback(null, target.address, target.family);

@@ -33,8 +33,9 @@ function slugs(page: unknown): string[] {
 
 /**
  * The unchanged cosmicjs 3.4.4 client against the service: every method of the client this
- * service serves (extensions excepted; the account methods run last, as their token stays on the client). The client answers error bodies
- * instead of throwing, so errors are asserted as values.
+ * service serves (its extension methods are driven in extensions-client.spec.ts, against the test
+ * sites they fetch; the account methods run last, as their token stays on the client). The client
+ * answers error bodies instead of throwing, so errors are asserted as values.
  */
 describe('legacy v1 API driven by the cosmicjs 3.4.4 client', () => {
   let h: Harness;

@@ -50,7 +50,9 @@ describe('legacy v1 errors and media sorts', () => {
   });
 
   it('every v1 route answers a missing key with 401 unauthorized and the error body', async () => {
-    for (const { method, path } of addressed(routes, keys.slug)) {
+    // An Extension's archive files are public: the dashboard's frame cannot send a credential.
+    const keyed = routes.filter((r) => !r.path.includes('/files/'));
+    for (const { method, path } of addressed(keyed, keys.slug)) {
       const req = request(h.app)[method](path);
       // The upload judges the form before the key, as v3's does: send a well-formed one.
       const sent = method === 'post' && path.endsWith('/media') ? req.attach('media', Buffer.from('x'), 'x.txt') : req;

@@ -17,9 +17,9 @@ type OpenApiDoc = {
   components: Record<string, Record<string, unknown>>;
 };
 
-/** "/buckets/:slug/objects/:object_id" → "/buckets/{slug}/objects/{object_id}" */
+/** "/buckets/:slug/objects/:object_id" → "/buckets/{slug}/objects/{object_id}"; a wildcard `*path` → `{path}`. */
 function openApiPath(expressPath: string): string {
-  return expressPath.replace(/:([A-Za-z_]+)/g, '{$1}');
+  return expressPath.replace(/[:*]([A-Za-z_]+)/g, '{$1}');
 }
 
 type Param = { in: string; name: string } | { $ref: string };

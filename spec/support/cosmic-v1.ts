@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import path from 'node:path';
 
 type Call = (params?: Record<string, unknown>) => Promise<unknown>;
 
@@ -29,6 +30,10 @@ export interface V1Bucket {
   getUsers: Call;
   getUser: Call;
   addUser: Call;
+  getExtensions: Call;
+  addExtension: Call;
+  editExtension: Call;
+  deleteExtension: Call;
 }
 
 export type CosmicV1 = (config?: { token?: string }) => {
@@ -51,8 +56,17 @@ export function loadCosmicV1(baseUrl: string): CosmicV1 {
   process.env.UPLOAD_API_URL = baseUrl;
   // The v2 client's loader leaves COSMIC_API_VERSION=v2 behind; this client reads the same variable.
   process.env.COSMIC_API_VERSION = 'v1';
+  const require = createRequire(import.meta.url);
+  // The client reads the addresses when its modules load, so a second suite on another server
+  // loads them afresh (its axios, under its own node_modules, stays the one shared instance).
+  const own = path.dirname(require.resolve('cosmicjs-v1'));
+  for (const file of Object.keys(require.cache)) {
+    if (file.startsWith(own + path.sep) && !file.includes(`${path.sep}node_modules${path.sep}`, own.length)) {
+      Reflect.deleteProperty(require.cache, file);
+    }
+  }
   try {
-    return createRequire(import.meta.url)('cosmicjs-v1') as CosmicV1;
+    return require('cosmicjs-v1') as CosmicV1;
   } finally {
     if (saved.api === undefined) delete process.env.COSMIC_API_URL;
     else process.env.COSMIC_API_URL = saved.api;

@@ -72,6 +72,8 @@ describe('request-body types', () => {
   it('has a type for every JSON request body the OpenAPI document names', () => {
     const typed: Record<keyof BodySchemas, true> = {
       BatchRequest: true,
+      ExtensionCreate: true,
+      ExtensionEdit: true,
       MediaPatch: true,
       MergeRequestCreate: true,
       ObjectCreate: true,

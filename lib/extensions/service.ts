@@ -1,0 +1,163 @@
+import { ObjectId, type Db } from 'mongodb';
+import type { ExtensionSettings } from '../config.js';
+import type { BucketDoc } from '../db/collections.js';
+import { BadRequestError } from '../errors/http-errors.js';
+import type { ExtensionEdit } from '../types/bodies.generated.js';
+import { storeArchive } from './archive-store.js';
+import { acceptArchive, assertFrameable, downloadArchive, parseAddress } from './checks.js';
+import type { ExtensionDoc, ExtensionSource } from './collection.js';
+import type { OutboundOptions } from './guarded-get.js';
+import { QueryParamTokens, type QueryParam } from './query-params.js';
+import {
+  countExtensions,
+  insertExtension,
+  MAX_EXTENSIONS_PER_BUCKET,
+  updateExtension,
+  type ExtensionChanges,
+} from './store.js';
+
+/** An uploaded archive as multer hands it over (the spec's `zip`: `originalname` and `buffer`). */
+export interface UploadedZip {
+  originalname: string;
+  buffer: Buffer;
+}
+
+/** The optional fields every form takes. */
+interface Decorations {
+  title?: string | undefined;
+  image_url?: string | null | undefined;
+  font_awesome_class?: string | null | undefined;
+}
+
+const HTTPS = ['https:'];
+const HTTP_OR_HTTPS = ['http:', 'https:'];
+
+/** "reports.zip" → "reports"; the last path segment of a URL likewise. */
+function titleFromName(name: string): string {
+  const base = name.split(/[/\\]/).pop() ?? '';
+  return (
+    decodeURIComponentSafe(base)
+      .replace(/\.zip$/i, '')
+      .slice(0, 200) || 'Extension'
+  );
+}
+
+function decodeURIComponentSafe(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** Installs, edits and serves a Bucket's Extensions; one per app (its secret is read once). */
+export class ExtensionService {
+  readonly tokens: QueryParamTokens;
+
+  constructor(
+    private readonly db: Db,
+    private readonly settings: ExtensionSettings,
+    private readonly outbound: Omit<OutboundOptions, 'maxBytes' | 'timeoutMs'>,
+  ) {
+    this.tokens = new QueryParamTokens(db);
+  }
+
+  private get fetchOptions(): OutboundOptions {
+    return { ...this.outbound, maxBytes: this.settings.zipMaxBytes, timeoutMs: this.settings.fetchTimeoutMs };
+  }
+
+  private get limits() {
+    const { zipMaxBytes, zipMaxEntries, zipMaxUnpackedBytes } = this.settings;
+    return { maxBytes: zipMaxBytes, maxEntries: zipMaxEntries, maxUnpackedBytes: zipMaxUnpackedBytes };
+  }
+
+  async installZip(bucket: BucketDoc, actor: string, zip: UploadedZip, extra: Decorations): Promise<ExtensionDoc> {
+    const entries = acceptArchive(zip.buffer, this.limits, `"${zip.originalname}"`);
+    await this.assertRoom(bucket);
+    const fileId = await storeArchive(this.db, bucket._id, zip.originalname, zip.buffer);
+    const archive = { file_id: fileId, name: zip.originalname, bytes: zip.buffer.length, files: entries };
+    const title = extra.title ?? titleFromName(zip.originalname);
+    return this.insert(bucket, actor, 'zip', { ...extra, title, url: null, zip_url: null, archive });
+  }
+
+  async installFromZipUrl(bucket: BucketDoc, actor: string, zipUrl: string, extra: Decorations): Promise<ExtensionDoc> {
+    const url = parseAddress('zip_url', zipUrl, HTTP_OR_HTTPS);
+    await this.assertRoom(bucket);
+    const { bytes, entries } = await downloadArchive(url, this.fetchOptions, this.limits);
+    const name = url.pathname.split('/').pop() || 'extension.zip';
+    const fileId = await storeArchive(this.db, bucket._id, name, bytes);
+    const archive = { file_id: fileId, name, bytes: bytes.length, files: entries };
+    const title = extra.title ?? titleFromName(url.pathname);
+    return this.insert(bucket, actor, 'zip_url', { ...extra, title, url: null, zip_url: url.href, archive });
+  }
+
+  async installFromUrl(bucket: BucketDoc, actor: string, title: string, pageUrl: string, extra: Decorations) {
+    const url = parseAddress('url', pageUrl, HTTPS);
+    await this.assertRoom(bucket);
+    await assertFrameable(url, this.fetchOptions);
+    return this.insert(bucket, actor, 'url', { ...extra, title, url: url.href, zip_url: null, archive: null });
+  }
+
+  /** Applies an edit: a new url is checked like an install's; query_params are signed and replace the old. */
+  async edit(bucket: BucketDoc, doc: ExtensionDoc, body: ExtensionEdit): Promise<ExtensionDoc> {
+    const changes: ExtensionChanges = {};
+    if (body.title !== undefined) changes.title = body.title;
+    if (body.image_url !== undefined) changes.image_url = body.image_url;
+    if (body.font_awesome_class !== undefined) changes.font_awesome_class = body.font_awesome_class;
+    if (body.url !== undefined) {
+      const url = parseAddress('url', body.url, HTTPS);
+      if (url.href !== doc.url) await assertFrameable(url, this.fetchOptions);
+      changes.url = url.href;
+    }
+    if (body.query_params !== undefined) {
+      // Every API route reads `pretty`, the archive's files route included, so it cannot be the extension's.
+      if (body.query_params.some((p) => p.key === 'pretty')) {
+        throw new BadRequestError(
+          'Invalid body: query_params may not use the key "pretty", which the API reserves',
+          'invalid_body',
+        );
+      }
+      changes.query_params = await this.tokens.sign(doc._id, body.query_params);
+    }
+    return updateExtension(this.db, bucket, doc._id, changes);
+  }
+
+  /** The parameters served with the extension: none when any stored token fails its check. */
+  async servedParams(doc: ExtensionDoc): Promise<QueryParam[]> {
+    return (await this.tokens.decode(doc._id, doc.query_params)) ?? [];
+  }
+
+  private async assertRoom(bucket: BucketDoc): Promise<void> {
+    if ((await countExtensions(this.db, bucket)) >= MAX_EXTENSIONS_PER_BUCKET) {
+      throw new BadRequestError(
+        `The bucket '${bucket.slug}' already has ${MAX_EXTENSIONS_PER_BUCKET} Extensions, the most it may have: delete one first`,
+      );
+    }
+  }
+
+  private async insert(
+    bucket: BucketDoc,
+    actor: string,
+    source: ExtensionSource,
+    fields: Omit<Decorations, 'title'> & Pick<ExtensionDoc, 'title' | 'url' | 'zip_url' | 'archive'>,
+  ): Promise<ExtensionDoc> {
+    const now = new Date();
+    const doc: ExtensionDoc = {
+      _id: new ObjectId(),
+      bucket_id: bucket._id,
+      source,
+      title: fields.title,
+      url: fields.url,
+      zip_url: fields.zip_url,
+      image_url: fields.image_url ?? null,
+      font_awesome_class: fields.font_awesome_class ?? null,
+      archive: fields.archive,
+      query_params: [],
+      installed_at: now,
+      modified_at: now,
+      created_by: actor,
+    };
+    await insertExtension(this.db, doc);
+    return doc;
+  }
+}
