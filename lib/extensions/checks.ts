@@ -9,10 +9,10 @@ export interface ArchiveLimits extends ZipLimits {
 }
 
 /** The archive's entries, once its structure and every entry's contents check out; or 400 extension_zip_invalid naming the problem. */
-export function acceptArchive(bytes: Buffer, limits: ArchiveLimits, what: string): ZipEntry[] {
+export async function acceptArchive(bytes: Buffer, limits: ArchiveLimits, what: string): Promise<ZipEntry[]> {
   try {
     const entries = checkZip(bytes, limits);
-    verifyContents(bytes, entries, limits.maxUnpackedBytes);
+    await verifyContents(bytes, entries, limits.maxUnpackedBytes);
     return entries;
   } catch (err) {
     if (err instanceof ZipRefusal) {
@@ -57,7 +57,7 @@ export async function downloadArchive(
   limits: ArchiveLimits,
 ): Promise<{ bytes: Buffer; entries: ZipEntry[] }> {
   const { body } = await fetchFor('zip_url', url, opts, true);
-  return { bytes: body, entries: acceptArchive(body, limits, `at ${url.href}`) };
+  return { bytes: body, entries: await acceptArchive(body, limits, `at ${url.href}`) };
 }
 
 /**

@@ -74,6 +74,6 @@ export function extensionFileHandler(db: Db): RequestHandler {
         'x-content-type-options': 'nosniff',
         'cache-control': 'private, max-age=60',
       })
-      .send(unpackEntry(stored, entry));
+      .send(await unpackEntry(stored, entry));
   };
 }

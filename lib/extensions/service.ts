@@ -72,7 +72,7 @@ export class ExtensionService {
   }
 
   async installZip(bucket: BucketDoc, actor: string, zip: UploadedZip, extra: Decorations): Promise<ExtensionDoc> {
-    const entries = acceptArchive(zip.buffer, this.limits, `"${zip.originalname}"`);
+    const entries = await acceptArchive(zip.buffer, this.limits, `"${zip.originalname}"`);
     await this.assertRoom(bucket);
     const fileId = await storeArchive(this.db, bucket._id, zip.originalname, zip.buffer);
     const archive = { file_id: fileId, name: zip.originalname, bytes: zip.buffer.length, files: entries };
