@@ -8,6 +8,7 @@ import { startOwnedEngine } from '../lib/db/shared-engine.js';
 import { DomainEvents } from '../lib/services/domain-events.js';
 import { repairPendingRenames } from '../lib/services/object-type-rename.js';
 import { repairPendingWrites } from '../lib/services/pending-writes.js';
+import { PendingWriteSweeper, STALE_MARKER_MS } from '../lib/services/pending-sweep.js';
 import { Scheduler } from '../lib/services/scheduler.js';
 import { sweepOrphanChunks } from '../lib/media/orphan-sweep.js';
 import { DeliveryWorker } from '../lib/webhooks/worker.js';
@@ -68,6 +69,9 @@ async function main(): Promise<void> {
     { intervalMs: config.schedulerIntervalMs, log: logError },
   );
   scheduler.start();
+  // Writes that failed while this process lived on (its engine died under them) are repaired here.
+  const sweeper = new PendingWriteSweeper({ db: database.db, events }, STALE_MARKER_MS / 2, logError);
+  sweeper.start();
   // Sends the webhook outbox; deliveries a stopped or killed process held are sent once their claims lapse.
   const webhooks = new DeliveryWorker(database.db, config.webhooks, { log: logError });
   webhooks.start();
@@ -131,6 +135,7 @@ async function main(): Promise<void> {
     clearTimeout(force);
     metricsServer?.close();
     await scheduler.stop();
+    await sweeper.stop();
     await webhooks.stop();
     stopHealthLog();
     await database.close();

@@ -1,7 +1,7 @@
 import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { RefusedEndpoint, resolveEndpoint, type Lookup, type Target } from '../webhooks/resolve.js';
-import { pinnedLookup } from '../webhooks/send.js';
+import { pinnedRequestOptions } from '../webhooks/send.js';
 
 /** How the service fetches an extension's archive or page: the webhooks' address rules, bounded. */
 export interface OutboundOptions {
@@ -41,13 +41,9 @@ function getOnce(
   return new Promise((resolve, reject) => {
     const request = (secure ? https : http).request({
       method: 'GET',
-      protocol: target.url.protocol,
-      hostname: target.url.hostname.replace(/^\[(.*)\]$/, '$1'),
-      port: target.url.port === '' ? undefined : Number(target.url.port),
-      path: `${target.url.pathname}${target.url.search}`,
+      ...pinnedRequestOptions(target),
       headers: { accept: withBody ? 'application/zip, */*' : 'text/html, */*', 'user-agent': 'content-api-extensions' },
       agent: false,
-      lookup: pinnedLookup(target),
       signal,
       ...(secure && opts.ca !== undefined ? { ca: opts.ca } : {}),
     });

@@ -36,10 +36,21 @@ export function createAgents(maxSockets: number): Agents {
 }
 
 /** Answers every lookup with the address already checked: the connection cannot go elsewhere. */
-export function pinnedLookup(target: Target): LookupFunction {
+function pinnedLookup(target: Target): LookupFunction {
   return (_host, options, callback) => {
     if (options.all) callback(null, [{ address: target.address, family: target.family }]);
     else callback(null, target.address, target.family);
+  };
+}
+
+/** Where a request to the checked target goes: its URL's parts, with every lookup pinned to the checked address. */
+export function pinnedRequestOptions(target: Target) {
+  return {
+    protocol: target.url.protocol,
+    hostname: target.url.hostname.replace(/^\[(.*)\]$/, '$1'),
+    port: target.url.port === '' ? undefined : Number(target.url.port),
+    path: `${target.url.pathname}${target.url.search}`,
+    lookup: pinnedLookup(target),
   };
 }
 
@@ -80,13 +91,9 @@ export function postOnce(
     };
     const request = (secure ? https : http).request({
       method: 'POST',
-      protocol: target.url.protocol,
-      hostname: target.url.hostname.replace(/^\[(.*)\]$/, '$1'),
-      port: target.url.port === '' ? undefined : Number(target.url.port),
-      path: `${target.url.pathname}${target.url.search}`,
+      ...pinnedRequestOptions(target),
       headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
       agent: secure ? agents.https : agents.http,
-      lookup: pinnedLookup(target),
     });
     const timer = setTimeout(() => {
       request.destroy();

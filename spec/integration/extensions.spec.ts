@@ -5,17 +5,9 @@ import { extensionsCollection } from '../../lib/extensions/collection.js';
 import { account, setMember, tokenOf } from '../support/accounts.js';
 import { extensionFixture, type ExtensionFixture } from '../support/extension-harness.js';
 import { extensionZip } from '../support/zip-builder.js';
+import type { ExtensionJson } from '../../lib/extensions/serialize.js';
 
-interface ExtensionBody {
-  id: string;
-  title: string;
-  image_url: string | null;
-  url: string | null;
-  zip_url: string | null;
-  installed_at: string;
-  font_awesome_class: string | null;
-  query_params: { key: string; value: string }[];
-}
+type ExtensionBody = ExtensionJson;
 
 const BASES = ['/v1/tools/extensions', '/v2/buckets/tools/extensions'];
 
