@@ -158,8 +158,7 @@ export function memberAccess(db: Db): RequestHandler {
     }
     const bucket = bucketOf(res);
     const write = req.method !== 'GET' && req.method !== 'HEAD';
-    // v1's lists by type (`/object-type/:type_slug`) sit under an Object-type path but list Objects.
-    if (resourceOfPath(pathOf(req)) === 'objects' || LIST.test(pathOf(req))) {
+    if (resourceOfPath(pathOf(req)) === 'objects') {
       const why =
         (member.role === 'contributor' ? await contributorRefusal(db, bucket, member, req, write) : null) ??
         (write && member.publishing_restrictions === 'draft_only' ? await publishRefusal(db, bucket, req) : null);

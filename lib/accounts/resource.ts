@@ -2,6 +2,8 @@ import type { Resource } from './roles.js';
 
 /** The first path segment after the Bucket slug (v1 verbs such as add-object included) → what it touches. */
 const BY_SEGMENT: readonly (readonly [RegExp, Resource])[] = [
+  // v1's `/object-type/:type_slug` (and its `/search`) lists the Objects of a type.
+  [/^object-type$/, 'objects'],
   [/object-type/, 'object_types'],
   [/object|merge-request|preview-token/, 'objects'],
   [/media/, 'media'],

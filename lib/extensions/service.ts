@@ -7,6 +7,7 @@ import { storeArchive } from './archive-store.js';
 import { acceptArchive, assertFrameable, downloadArchive, parseAddress } from './checks.js';
 import type { ExtensionDoc, ExtensionSource } from './collection.js';
 import type { OutboundOptions } from './guarded-get.js';
+import type { ZipEntry } from './zip-check.js';
 import { QueryParamTokens, type QueryParam } from './query-params.js';
 import {
   countExtensions,
@@ -50,7 +51,7 @@ function decodeURIComponentSafe(text: string): string {
   }
 }
 
-/** Installs, edits and serves a Bucket's Extensions; one per app (its secret is read once). */
+/** Installs, edits and serves a Bucket's Extensions; one per mount (v1, v2), each reading the shared secret once. */
 export class ExtensionService {
   readonly tokens: QueryParamTokens;
 
@@ -74,8 +75,7 @@ export class ExtensionService {
   async installZip(bucket: BucketDoc, actor: string, zip: UploadedZip, extra: Decorations): Promise<ExtensionDoc> {
     const entries = await acceptArchive(zip.buffer, this.limits, `"${zip.originalname}"`);
     await this.assertRoom(bucket);
-    const fileId = await storeArchive(this.db, bucket._id, zip.originalname, zip.buffer);
-    const archive = { file_id: fileId, name: zip.originalname, bytes: zip.buffer.length, files: entries };
+    const archive = await this.keepArchive(bucket, zip.originalname, zip.buffer, entries);
     const title = extra.title ?? titleFromName(zip.originalname);
     return this.insert(bucket, actor, 'zip', { ...extra, title, url: null, zip_url: null, archive });
   }
@@ -85,8 +85,7 @@ export class ExtensionService {
     await this.assertRoom(bucket);
     const { bytes, entries } = await downloadArchive(url, this.fetchOptions, this.limits);
     const name = url.pathname.split('/').pop() || 'extension.zip';
-    const fileId = await storeArchive(this.db, bucket._id, name, bytes);
-    const archive = { file_id: fileId, name, bytes: bytes.length, files: entries };
+    const archive = await this.keepArchive(bucket, name, bytes, entries);
     const title = extra.title ?? titleFromName(url.pathname);
     return this.insert(bucket, actor, 'zip_url', { ...extra, title, url: null, zip_url: url.href, archive });
   }
@@ -125,6 +124,12 @@ export class ExtensionService {
   /** The parameters served with the extension: none when any stored token fails its check. */
   async servedParams(doc: ExtensionDoc): Promise<QueryParam[]> {
     return (await this.tokens.decode(doc._id, doc.query_params)) ?? [];
+  }
+
+  /** Stores an accepted archive in GridFS; what the Extension records of it. */
+  private async keepArchive(bucket: BucketDoc, name: string, bytes: Buffer, files: ZipEntry[]) {
+    const fileId = await storeArchive(this.db, bucket._id, name, bytes);
+    return { file_id: fileId, name, bytes: bytes.length, files };
   }
 
   private async assertRoom(bucket: BucketDoc): Promise<void> {

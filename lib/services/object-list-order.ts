@@ -1,5 +1,6 @@
 import type { Document, ObjectId } from 'mongodb';
-import { ListOrder, type ListOrders } from '../cache/list-orders.js';
+import { ListOrder, ListOrders } from '../cache/list-orders.js';
+import type { ListTotals } from '../cache/list-totals.js';
 import type { BucketDoc, ObjectDoc } from '../db/collections.js';
 import { relatedFilter } from '../populate/related.js';
 import type { SortSpec } from '../query/sort.js';
@@ -16,10 +17,9 @@ export interface OrderedPageArgs {
   /** The `after` cursor's Object, already checked to be in the Bucket. */
   after: ObjectId | undefined;
   orders: ListOrders;
-  /** The list's key in `orders` (ListOrders.key). */
-  key: string;
-  /** The list's total when this Bucket generation counted it before, else undefined. */
-  keptTotal: number | undefined;
+  totals: ListTotals;
+  /** The list's key in `totals` (ListTotals.key); with its sort, its key in `orders`. */
+  totalKey: string;
 }
 
 /**
@@ -28,10 +28,13 @@ export interface OrderedPageArgs {
  * generation and is short enough to keep. A list read once per write pays no extra read.
  */
 async function orderOf(a: OrderedPageArgs): Promise<ListOrder | undefined> {
-  const kept = a.orders.get(a.key);
-  if (kept !== undefined) return kept;
-  if (a.keptTotal === undefined || a.keptTotal > a.orders.maxIds) return undefined;
   const { view, query } = a;
+  const key = ListOrders.key(a.totalKey, query.sort);
+  const kept = a.orders.get(key);
+  if (kept !== undefined) return kept;
+  // A list not read before at this generation has no total kept yet.
+  const total = a.totals.get(a.totalKey);
+  if (total === undefined || total > a.orders.maxIds) return undefined;
   const ids = await view.coll
     .find(query.filter, view.readOptions)
     .sort(query.sort.fields)
@@ -40,7 +43,7 @@ async function orderOf(a: OrderedPageArgs): Promise<ListOrder | undefined> {
     .toArray();
   if (ids.length > a.orders.maxIds) return undefined;
   const order = ListOrder.of(ids.map((d) => d._id));
-  a.orders.set(a.key, order);
+  a.orders.set(key, order);
   return order;
 }
 

@@ -1,5 +1,5 @@
 import { ObjectId, type AbstractCursor, type Db, type Document } from 'mongodb';
-import { ListOrders } from '../cache/list-orders.js';
+import type { ListOrders } from '../cache/list-orders.js';
 import { ListTotals } from '../cache/list-totals.js';
 import type { BucketDoc, ObjectDoc, ObjectTypeDoc } from '../db/collections.js';
 import { expandRelated } from '../populate/fetch-related.js';
@@ -85,7 +85,6 @@ export async function listObjects(
   });
   const projection = propsProjection(q.props);
   const totalKey = ListTotals.key(bucket, view.coll.collectionName, query.filter);
-  const keptTotal = memos?.totals.get(totalKey);
   let budget = new ByteBudget(bounds.maxBytes);
   const ordered =
     memos && !sort.random
@@ -97,8 +96,8 @@ export async function listObjects(
             projection,
             after: q.after === undefined ? undefined : new ObjectId(q.after),
             orders: memos.orders,
-            key: ListOrders.key(totalKey, sort),
-            keptTotal,
+            totals: memos.totals,
+            totalKey,
           },
           budget,
         )
@@ -116,7 +115,6 @@ export async function listObjects(
   };
   const total =
     ordered?.total ??
-    keptTotal ??
     (await listTotal(memos?.totals, totalKey, page, () => view.coll.countDocuments(query.filter, view.readOptions)));
   return { docs, total };
 }

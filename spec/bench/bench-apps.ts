@@ -3,6 +3,8 @@ import os from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import type { Express } from 'express';
+import type { Db, MongoClient } from 'mongodb';
+import { ensureIndexes } from '../../lib/db/indexes.js';
 
 /** Apps listening on loopback for a same-run comparison, and how to stop them all. */
 export interface ListeningApps {
@@ -27,6 +29,14 @@ export async function listenApps(apps: Express[]): Promise<ListeningApps> {
       }
     },
   };
+}
+
+/** The bench's own database, emptied and indexed: every run starts from the same state. */
+export async function emptyDb(client: MongoClient, name: string): Promise<Db> {
+  const db = client.db(name);
+  await db.dropDatabase();
+  await ensureIndexes(db);
+  return db;
 }
 
 export const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;

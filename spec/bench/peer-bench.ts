@@ -2,11 +2,12 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { MongoClient } from 'mongodb';
 import { intEnv, intListEnv } from './bench-env.js';
-import { checkPage, load, measureOnce, medianSample, type LoadOptions, type Page, type Sample } from './measure.js';
+import { checkPage, load, type LoadOptions, type Page } from './measure.js';
 import { peerContent } from './peer-data.js';
 import { assertSamePages, compared, peerScenarios, S, type PeerServers } from './peer-scenarios.js';
 import { seedParse, seedService, PEER_BUCKET_SLUG } from './peer-seed.js';
-import { printReport, toRow, type Ratio, type Row } from './report.js';
+import { printReport, type Ratio, type Row } from './report.js';
+import { measureRounds } from './rounds.js';
 import { startServer, type ServerHandle } from './server-handle.js';
 
 /*
@@ -126,22 +127,7 @@ async function benchSize(o: PeerBenchOptions, client: MongoClient, posts: number
         await load(s.server.baseUrl + s.path, o.load.connections, o.engineWarmupSeconds, s.headers);
     }
     const opts: LoadOptions = { ...o.load, serverPids: new Set(children.map((c) => c.pid)) };
-    const samples = new Map<string, Sample[]>(scenarios.map((s) => [s.name, []]));
-    for (let round = 1; round <= o.rounds; round++) {
-      console.log(`Round ${round} of ${o.rounds}`);
-      for (const s of scenarios) {
-        const sample = await measureOnce(s, opts);
-        samples.get(s.name)!.push(sample);
-        const r = sample.result;
-        console.log(
-          `  ${s.name.padEnd(36)} ${(r['2xx'] / r.duration).toFixed(1).padStart(8)} req/s  p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms`,
-        );
-      }
-    }
-    const rows = scenarios.map((s) => {
-      const all = samples.get(s.name)!;
-      return toRow(s.name, s.server.mode, all, medianSample(all), pages.get(s.name)!.bytes);
-    });
+    const rows = await measureRounds(scenarios, opts, o.rounds, pages);
     const ratios = ratiosFor(rows, o.compare);
     printReport(rows, ratios, {
       bench: 'peers',

@@ -8,10 +8,9 @@
 import { MongoClient } from 'mongodb';
 import { createApp } from '../../lib/app.js';
 import { loadConfig } from '../../lib/config.js';
-import { ensureIndexes } from '../../lib/db/indexes.js';
 import { startEngine } from '../../lib/db/engine.js';
 import { createBucket } from '../../lib/services/buckets.js';
-import { listenApps, median, runWhenMain, type ListeningApps } from './bench-apps.js';
+import { emptyDb, listenApps, median, runWhenMain, type ListeningApps } from './bench-apps.js';
 
 const DB_NAME = 'content_api_bench_rate_limit';
 const TARGET_RATIO = 1.05;
@@ -61,9 +60,7 @@ export async function benchRateLimitCost(uri: string, rounds = 9, perRound = 150
   let apps: ListeningApps | null = null;
   try {
     await client.connect();
-    const db = client.db(DB_NAME);
-    await db.dropDatabase();
-    await ensureIndexes(db);
+    const db = await emptyDb(client, DB_NAME);
     const keys = await createBucket(db, SLUG, { kind: 'generate' }, { kind: 'none' });
     const quiet = () => undefined;
     const env = { SCHEDULER_INTERVAL_MS: '0', WEBHOOK_POLL_MS: '0' };

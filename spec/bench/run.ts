@@ -4,20 +4,11 @@ import { machineLine } from './bench-apps.js';
 import { MongoClient } from 'mongodb';
 import { startEngine } from '../../lib/db/engine.js';
 import { intEnv } from './bench-env.js';
-import {
-  checkPage,
-  load,
-  measureOnce,
-  medianSample,
-  type LoadOptions,
-  type Page,
-  type PageShape,
-  type Sample,
-  type Scenario,
-} from './measure.js';
+import { checkPage, load, type LoadOptions, type Page, type PageShape, type Scenario } from './measure.js';
 import { PEERS_INSTALL_HINT, peersInstalled } from './parse-peer.js';
 import { peerOptionsFromEnv, runPeerBench } from './peer-bench.js';
-import { printReport, toRow, type Ratio, type Row } from './report.js';
+import { printReport, type Ratio, type Row } from './report.js';
+import { measureRounds } from './rounds.js';
 import { countRoundTrips } from './round-trips.js';
 import { seed, BUCKET_SLUG, QUERIED_GENRE } from './seed.js';
 import { startServer, type ServerHandle } from './server-handle.js';
@@ -157,23 +148,7 @@ async function main(): Promise<void> {
       warmupSeconds: WARMUP,
       serverPids: new Set(children.map((c) => c.pid)),
     };
-    const samples = new Map<string, Sample[]>(scenarios.map((s) => [s.name, []]));
-    for (let round = 1; round <= ROUNDS; round++) {
-      console.log(`\nRound ${round} of ${ROUNDS}`);
-      for (const s of scenarios) {
-        const sample = await measureOnce(s, opts);
-        samples.get(s.name)!.push(sample);
-        const r = sample.result;
-        console.log(
-          `  ${s.name.padEnd(28)} ${(r['2xx'] / r.duration).toFixed(1).padStart(8)} req/s  p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms`,
-        );
-      }
-    }
-
-    const rows: Row[] = scenarios.map((s) => {
-      const all = samples.get(s.name)!;
-      return toRow(s.name, s.server.mode, all, medianSample(all), pages.get(s.name)!.bytes);
-    });
+    const rows: Row[] = await measureRounds(scenarios, opts, ROUNDS, pages);
     const row = (name: string) => rows.find((r) => r.scenario === name)!;
     const [base, uncached, cached, d0, d2, d0one, d2one] = scenarios.map((s) => row(s.name));
     assert.ok(base && uncached && cached && d0 && d2 && d0one && d2one, 'a row per scenario');

@@ -11,13 +11,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { MongoClient } from 'mongodb';
 import { startEngine } from '../../lib/db/engine.js';
-import { ensureIndexes } from '../../lib/db/indexes.js';
 import { deliveriesCollection } from '../../lib/webhooks/collections.js';
 import { createWebhook } from '../../lib/webhooks/manage.js';
 import { recordEvent } from '../../lib/webhooks/outbox.js';
 import { createBucket, findBucketBySlug } from '../../lib/services/buckets.js';
 import { WorkerProcess } from '../support/webhook-worker-process.js';
-import { runWhenMain } from './bench-apps.js';
+import { emptyDb, runWhenMain } from './bench-apps.js';
 import { benchWriteCost, printWriteCost } from './webhook-write-cost.js';
 
 const DB_NAME = 'content_api_bench_webhooks';
@@ -76,9 +75,7 @@ export async function benchWebhookDrain(uri: string): Promise<DrainResult> {
   let worker: WorkerProcess | null = null;
   try {
     await client.connect();
-    const db = client.db(DB_NAME);
-    await db.dropDatabase();
-    await ensureIndexes(db);
+    const db = await emptyDb(client, DB_NAME);
     await createBucket(db, 'bench-hooks', { kind: 'none' }, { kind: 'none' });
     const bucket = (await findBucketBySlug(db, 'bench-hooks'))!;
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));

@@ -7,11 +7,10 @@
 import { MongoClient } from 'mongodb';
 import { createApp } from '../../lib/app.js';
 import { loadConfig } from '../../lib/config.js';
-import { ensureIndexes } from '../../lib/db/indexes.js';
 import { createBucket, findBucketBySlug } from '../../lib/services/buckets.js';
 import { DomainEvents } from '../../lib/services/domain-events.js';
 import { createWebhook } from '../../lib/webhooks/manage.js';
-import { listenApps, median, type ListeningApps } from './bench-apps.js';
+import { emptyDb, listenApps, median, type ListeningApps } from './bench-apps.js';
 
 const DB_NAME = 'content_api_bench_write_cost';
 const TARGET_RATIO = 1.1;
@@ -38,8 +37,7 @@ async function createLatency(base: string, slug: string, count: number, round: n
     if (res.status !== 200) throw new Error(`create answered ${res.status}`);
     times.push(performance.now() - t0);
   }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)] ?? 0;
+  return median(times);
 }
 
 export async function benchWriteCost(uri: string, rounds = 5, perRound = 100): Promise<WriteCostResult> {
@@ -47,9 +45,7 @@ export async function benchWriteCost(uri: string, rounds = 5, perRound = 100): P
   let apps: ListeningApps | null = null;
   try {
     await client.connect();
-    const db = client.db(DB_NAME);
-    await db.dropDatabase();
-    await ensureIndexes(db);
+    const db = await emptyDb(client, DB_NAME);
     await createBucket(db, 'cost', { kind: 'none' }, { kind: 'none' });
     const bucket = (await findBucketBySlug(db, 'cost'))!;
     // Never reached: no worker runs, so each create only pays for queueing its delivery.

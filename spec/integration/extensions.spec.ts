@@ -7,8 +7,6 @@ import { extensionFixture, type ExtensionFixture } from '../support/extension-ha
 import { extensionZip } from '../support/zip-builder.js';
 import type { ExtensionJson } from '../../lib/extensions/serialize.js';
 
-type ExtensionBody = ExtensionJson;
-
 const BASES = ['/v1/tools/extensions', '/v2/buckets/tools/extensions'];
 
 describe('Extensions: install, list, edit, delete (v1 and v2 paths)', () => {
@@ -30,7 +28,7 @@ describe('Extensions: install, list, edit, delete (v1 and v2 paths)', () => {
         .field('font_awesome_class', 'fa-puzzle-piece')
         .attach('zip', zip, 'reports.zip')
         .expect(200);
-      const ext = added.body.extension as ExtensionBody;
+      const ext = added.body.extension as ExtensionJson;
       assert.deepEqual(Object.keys(ext).sort(), [
         'font_awesome_class',
         'id',
@@ -60,7 +58,7 @@ describe('Extensions: install, list, edit, delete (v1 and v2 paths)', () => {
         .expect('content-type', 'application/zip');
       assert.ok(Buffer.isBuffer(archive.body) && archive.body.equals(zip));
       const list = await request(f.app).get(base).set('Authorization', f.admin).expect(200);
-      assert.ok((list.body.extensions as ExtensionBody[]).some((e) => e.id === ext.id));
+      assert.ok((list.body.extensions as ExtensionJson[]).some((e) => e.id === ext.id));
       const edited = await request(f.app)
         .put(`${base}/${ext.id}`)
         .set('Authorization', f.admin)
@@ -126,7 +124,7 @@ describe('Extensions: install, list, edit, delete (v1 and v2 paths)', () => {
       assert.equal(stored?.query_params.length, 2);
       assert.ok(stored.query_params.every((t) => /^[\w-]+\.[\w-]+\.[\w-]+$/.test(t) && !t.includes('s3cret')));
       const listed = (await request(f.app).get(base).set('Authorization', f.admin).expect(200)).body
-        .extensions as ExtensionBody[];
+        .extensions as ExtensionJson[];
       const served = listed.find((e) => e.id === id);
       assert.equal(served?.url, `${f.sites.https}/open?x=0&api_key=s3cret+value&mode=a%26b`);
       // Forge the second token's payload (keeping its signature): it must not be served.
@@ -137,7 +135,7 @@ describe('Extensions: install, list, edit, delete (v1 and v2 paths)', () => {
         { $set: { 'query_params.1': `${head}.${forged}.${sig}` } },
       );
       const after = (await request(f.app).get(base).set('Authorization', f.admin).expect(200)).body
-        .extensions as ExtensionBody[];
+        .extensions as ExtensionJson[];
       const tampered = after.find((e) => e.id === id);
       assert.equal(tampered?.url, `${f.sites.https}/open?x=0`);
       assert.deepEqual(tampered.query_params, []);
@@ -191,7 +189,7 @@ describe('Extensions: install, list, edit, delete (v1 and v2 paths)', () => {
           .post(base)
           .set('Authorization', f.admin)
           .send({ title: 'A', url: `${f.sites.https}/open` })
-      ).body.extension as ExtensionBody;
+      ).body.extension as ExtensionJson;
       await request(f.app).get(base).set('Authorization', developer).expect(200);
       for (const [method, path] of [
         ['post', base],
