@@ -2,7 +2,6 @@ import express, { type Express } from 'express';
 import type { Db } from 'mongodb';
 import { pino } from 'pino';
 import { AppState } from './cache/app-state.js';
-import { v1Router } from './legacy/v1/index.js';
 import type { Config } from './config.js';
 import type { HealthView } from './db/db-health.js';
 import { corsPolicy } from './http/cors.js';
@@ -17,10 +16,8 @@ import { AppMetrics } from './observability/metrics.js';
 import { metricsEndpoint } from './observability/metrics-endpoint.js';
 import { observeRequests } from './observability/observe-requests.js';
 import { NO_PARAMS } from './query/read-params.js';
-import { v2Routes } from './legacy/v2/routes.js';
-import { v3Routes } from './routes/index.js';
-import { mediaFileRoutes } from './routes/media-files.js';
-import { mountRoutes } from './routes/route-table.js';
+import { routeRegistry } from './routes/registry.js';
+import { mountRoutes, ROUTER_OPTIONS } from './routes/route-table.js';
 import type { DomainEvents } from './services/domain-events.js';
 import { setQueryTimeLimit } from './services/query-time-limit.js';
 
@@ -66,9 +63,12 @@ export function createApp({
       : logToStderr);
   const app = express();
   app.disable('x-powered-by');
+  // Paths match as written (see ROUTER_OPTIONS): `/V3/…` and `/v3/…/` are no route of ours.
+  app.set('case sensitive routing', true);
+  app.set('strict routing', true);
   app.set('query parser', parseQueryString);
 
-  const v3 = express.Router();
+  const v3 = express.Router(ROUTER_OPTIONS);
   const state = new AppState(config, db, failures, events);
   const gate = requestGate(config, state);
   metrics.watchCache(state.reads);
@@ -79,15 +79,16 @@ export function createApp({
   const { metricsPort, metricsToken } = config.observability;
   if (metricsPort === null) app.get('/metrics', metricsEndpoint(metrics, metricsToken));
   app.use(accountToken(state.accountTokens));
-  v3.use(mountRoutes(v3Routes({ config, db, state, log: failures, health }), db, gate));
+  const routes = routeRegistry({ config, db, state, log: failures, health, outboundCa });
+  v3.use(mountRoutes(routes['/v3'], db, gate, '/v3'));
   // Unknown paths still honour (and check) `pretty`, as every /v3 response does.
   v3.use(readParamsOnce(NO_PARAMS), v3RouteNotFound(config));
   app.use('/v3', v3);
   // Legacy v2 paths: the v3 handlers where the contract matches; an unknown one is a plain 404.
-  app.use('/v2', mountRoutes(v2Routes({ config, db, state, log: failures, health, outboundCa }), db, gate));
+  app.use('/v2', mountRoutes(routes['/v2'], db, gate, '/v2'));
   // Public file URLs and the legacy upload address live outside /v3, so its 200 quirk never applies.
-  app.use(mediaFileRoutes(db, state.media));
-  app.use('/v1', v1Router({ config, db, state, log: failures, outboundCa }, gate));
+  app.use(mountRoutes(routes[''], db, gate, ''));
+  app.use('/v1', mountRoutes(routes['/v1'], db, gate, '/v1'));
   app.use(plainNotFound);
   app.use(errorHandler(failures));
   return app;

@@ -1,7 +1,7 @@
-import type { Request, Response } from 'express';
+import type { Response } from 'express';
 import { bucketOf } from '../middleware/load-bucket.js';
 import { accountErrorOf, accountOf, forbidden, markViaMember, memberOf } from './request-account.js';
-import { resourceOfPath } from './resource.js';
+import { bucketAccessOf } from '../routes/access.js';
 import { roleRefusal } from './roles.js';
 
 /**
@@ -10,14 +10,16 @@ import { roleRefusal } from './roles.js';
  * the account is not (or no longer) a user of the Bucket; a refused token's own 401.
  * False when no token was presented, so the caller answers its usual 401.
  */
-export function admitMember(req: Request, res: Response, write: boolean): boolean {
+export function admitMember(res: Response, write: boolean): boolean {
   const refused = accountErrorOf(res);
   if (refused) throw refused;
   if (!accountOf(res)) return false;
   const bucket = bucketOf(res);
   const member = memberOf(res);
   if (!member) throw forbidden(bucket.slug, 'the account is not a user of this Bucket');
-  const why = roleRefusal(member, resourceOfPath(req.originalUrl.split('?')[0] ?? ''), write);
+  // The matched route's declaration, never the URL: every spelling Express accepts is this route.
+  const access = bucketAccessOf(res);
+  const why = roleRefusal(member, access.resource, write || access.write);
   if (why !== null) throw forbidden(bucket.slug, why);
   markViaMember(res);
   return true;

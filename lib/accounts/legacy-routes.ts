@@ -12,18 +12,19 @@ import {
 } from './account-routes.js';
 import { userRoutes } from './user-routes.js';
 import { extensionRoutes } from '../extensions/routes.js';
+import { ACCOUNT, PUBLIC, writeAccess } from '../routes/access.js';
 
 /** The account-level v1 routes: token, the account's Buckets, and each Bucket's users and Extensions. */
 export function v1AccountRoutes({ config, db, state, outboundCa }: RouteDeps): V1Route[] {
   const body = jsonBody(config.jsonBodyLimit);
   return [
-    v1Route('post', '/authenticate', NO_PARAMS, body, authenticateHandler(state, db)),
-    v1Route('get', '/buckets', NO_PARAMS, bucketsHandler(db, '_id')),
+    v1Route('post', '/authenticate', NO_PARAMS, PUBLIC, body, authenticateHandler(state, db)),
+    v1Route('get', '/buckets', NO_PARAMS, ACCOUNT, bucketsHandler(db, '_id')),
     ...userRoutes(db, config.jsonBodyLimit).map((r) =>
-      v1Route(r.method, `/:slug/users${r.sub}`, NO_PARAMS, ...r.handlers),
+      v1Route(r.method, `/:slug/users${r.sub}`, NO_PARAMS, r.access, ...r.handlers),
     ),
     ...extensionRoutes({ config, db, outboundCa }, (slug) => `/v1/${slug}/extensions`).map((r) =>
-      v1Route(r.method, `/:slug/extensions${r.sub}`, NO_PARAMS, ...r.handlers),
+      v1Route(r.method, `/:slug/extensions${r.sub}`, NO_PARAMS, r.access, ...r.handlers),
     ),
   ];
 }
@@ -32,16 +33,16 @@ export function v1AccountRoutes({ config, db, state, outboundCa }: RouteDeps): V
 export function v2AccountRoutes({ config, db, state, outboundCa }: RouteDeps): RouteDef[] {
   const body = jsonBody(config.jsonBodyLimit);
   return [
-    route('post', '/authenticate', NO_PARAMS, body, authenticateHandler(state, db)),
-    route('get', '/user', NO_PARAMS, userHandler),
-    route('get', '/buckets', NO_PARAMS, bucketsHandler(db, 'id')),
-    route('post', '/buckets', NO_PARAMS, body, createBucketHandler(db)),
-    route('delete', '/buckets/:slug', NO_PARAMS, deleteBucketHandler(db)),
+    route('post', '/authenticate', NO_PARAMS, PUBLIC, body, authenticateHandler(state, db)),
+    route('get', '/user', NO_PARAMS, ACCOUNT, userHandler),
+    route('get', '/buckets', NO_PARAMS, ACCOUNT, bucketsHandler(db, 'id')),
+    route('post', '/buckets', NO_PARAMS, ACCOUNT, body, createBucketHandler(db)),
+    route('delete', '/buckets/:slug', NO_PARAMS, writeAccess('bucket'), deleteBucketHandler(db)),
     ...userRoutes(db, config.jsonBodyLimit).map((r) =>
-      route(r.method, `/buckets/:slug/users${r.sub}`, NO_PARAMS, ...r.handlers),
+      route(r.method, `/buckets/:slug/users${r.sub}`, NO_PARAMS, r.access, ...r.handlers),
     ),
     ...extensionRoutes({ config, db, outboundCa }, (slug) => `/v2/buckets/${slug}/extensions`).map((r) =>
-      route(r.method, `/buckets/:slug/extensions${r.sub}`, NO_PARAMS, ...r.handlers),
+      route(r.method, `/buckets/:slug/extensions${r.sub}`, NO_PARAMS, r.access, ...r.handlers),
     ),
   ];
 }

@@ -3,8 +3,9 @@ export const ROLES = ['admin', 'developer', 'editor', 'contributor'] as const;
 export type Role = (typeof ROLES)[number];
 export const PERMISSIONS = ['users', 'settings', 'sort_metafields'] as const;
 
-/** What a request touches, by the path segment after the Bucket (lib/accounts/resource.ts). */
-export type Resource = 'bucket' | 'objects' | 'media' | 'object_types' | 'webhooks' | 'settings' | 'users';
+/** What a route touches, as it declares it (lib/routes/access.ts). */
+export type Resource =
+  'bucket' | 'objects' | 'media' | 'object_types' | 'webhooks' | 'settings' | 'users' | 'extensions';
 
 export interface Grant {
   role: Role;
@@ -19,6 +20,9 @@ export function roleRefusal(grant: Grant, resource: Resource, write: boolean): s
   const { role } = grant;
   const has = (p: string) => grant.additional_permissions.includes(p);
   if (role === 'admin') return null;
+  // Any user of the Bucket may read its Extensions (their pages are its tools); only admins manage them.
+  if (resource === 'extensions')
+    return write ? `the ${role} role may not manage Extensions (admin access is needed)` : null;
   if (resource === 'users') {
     return has('users') ? null : `the ${role} role may not manage the Bucket's users (admin, or the users permission)`;
   }

@@ -7,6 +7,7 @@ import { addUser, editUser, getUser, listUsers, removeUser } from './members.js'
 import { forbidden, memberOf, requireAccountOf } from './request-account.js';
 import { roleRefusal } from './roles.js';
 import { parseUserAdd, parseUserEdit } from './user-input.js';
+import { readAccess, writeAccess, type BucketAccess } from '../routes/access.js';
 
 /** Spec rule 4: users routes need an account token with admin access (or the users permission). */
 const requireUsersAccess: RequestHandler = (_req, res, next) => {
@@ -24,6 +25,7 @@ export interface UserRoute {
   method: UserMethod;
   /** Relative to the Bucket's path: '' or '/:user_id'. */
   sub: string;
+  access: BucketAccess;
   handlers: RequestHandler[];
 }
 
@@ -34,6 +36,7 @@ export function userRoutes(db: Db, jsonBodyLimit: string): UserRoute[] {
   return [
     {
       method: 'get',
+      access: readAccess('users'),
       sub: '',
       handlers: [
         requireUsersAccess,
@@ -45,6 +48,7 @@ export function userRoutes(db: Db, jsonBodyLimit: string): UserRoute[] {
     },
     {
       method: 'post',
+      access: writeAccess('users'),
       sub: '',
       handlers: [
         requireUsersAccess,
@@ -64,6 +68,7 @@ export function userRoutes(db: Db, jsonBodyLimit: string): UserRoute[] {
     },
     {
       method: 'get',
+      access: readAccess('users'),
       sub: '/:user_id',
       handlers: [
         requireUsersAccess,
@@ -74,6 +79,7 @@ export function userRoutes(db: Db, jsonBodyLimit: string): UserRoute[] {
     },
     {
       method: 'patch',
+      access: writeAccess('users'),
       sub: '/:user_id',
       handlers: [
         requireUsersAccess,
@@ -86,6 +92,7 @@ export function userRoutes(db: Db, jsonBodyLimit: string): UserRoute[] {
     },
     {
       method: 'delete',
+      access: writeAccess('users'),
       sub: '/:user_id',
       handlers: [
         requireUsersAccess,

@@ -16,12 +16,14 @@ import { extensionJson } from './serialize.js';
 import { ExtensionService } from './service.js';
 import { deleteExtension, findExtension, listExtensions } from './store.js';
 import { extensionBody } from './upload.js';
+import { PUBLIC, readAccess, writeAccess, type Access } from '../routes/access.js';
 
 export type ExtensionMethod = 'get' | 'post' | 'put' | 'delete';
 export interface ExtensionRoute {
   method: ExtensionMethod;
   /** Relative to the Bucket's Extensions path: '', '/:extension_id', or below it '/archive' and '/files/*path'. */
   sub: string;
+  access: Access;
   handlers: RequestHandler[];
 }
 
@@ -93,6 +95,7 @@ export function extensionRoutes(deps: ExtensionRouteDeps, base: (slug: string) =
     {
       method: 'get',
       sub: '',
+      access: readAccess('extensions'),
       handlers: [
         requireExtensionReader,
         async (_req, res) => {
@@ -104,11 +107,13 @@ export function extensionRoutes(deps: ExtensionRouteDeps, base: (slug: string) =
     {
       method: 'post',
       sub: '',
+      access: writeAccess('extensions'),
       handlers: [requireExtensionAdmin, extensionBody(config.extensions.zipMaxBytes, config.jsonBodyLimit), install],
     },
     {
       method: 'put',
       sub: '/:extension_id',
+      access: writeAccess('extensions'),
       handlers: [
         requireExtensionAdmin,
         jsonBody(config.jsonBodyLimit),
@@ -127,6 +132,7 @@ export function extensionRoutes(deps: ExtensionRouteDeps, base: (slug: string) =
     {
       method: 'delete',
       sub: '/:extension_id',
+      access: writeAccess('extensions'),
       handlers: [
         requireExtensionAdmin,
         async (req, res) => {
@@ -140,6 +146,7 @@ export function extensionRoutes(deps: ExtensionRouteDeps, base: (slug: string) =
     {
       method: 'get',
       sub: '/:extension_id/archive',
+      access: readAccess('extensions'),
       handlers: [
         requireExtensionReader,
         async (req, res) => {
@@ -156,6 +163,6 @@ export function extensionRoutes(deps: ExtensionRouteDeps, base: (slug: string) =
       ],
     },
     // Public: a frame cannot send a token. The pages are sandboxed (lib/extensions/files.ts).
-    { method: 'get', sub: '/:extension_id/files/*path', handlers: [extensionFileHandler(db)] },
+    { method: 'get', sub: '/:extension_id/files/*path', access: PUBLIC, handlers: [extensionFileHandler(db)] },
   ];
 }

@@ -38,7 +38,7 @@ export const requireRead: RequestHandler = (req, res, next) => {
     keyMatches(presented, bucket.read_key_hash) ||
     keyMatches(presented, bucket.write_key_hash) ||
     keyMatches(bearer, bucket.write_key_hash) ||
-    admitMember(req, res, false)
+    admitMember(res, false)
   ) {
     next();
     return;
@@ -63,7 +63,7 @@ export const requireWrite: RequestHandler = (req, res, next) => {
     next();
     return;
   }
-  if (admitMember(req, res, true)) {
+  if (admitMember(res, true)) {
     next();
     return;
   }

@@ -2,7 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from './logger.js';
 import type { AppMetrics } from './metrics.js';
-import { routeOf } from './route-pattern.js';
+import { matchedRouteOf, routeBucketOf } from '../routes/access.js';
+
+/** The label of a request no route matched (so unknown paths cannot multiply metric series). */
+export const UNMATCHED = 'unmatched';
 
 /** A client's X-Request-Id is kept when it is a plain token (visible ASCII, no spaces, ≤ 128). */
 const ACCEPTED_ID = /^[\x21-\x7e]{1,128}$/;
@@ -38,11 +41,11 @@ function bodyBytes(req: Request, res: Response): number {
 }
 
 function summarize(req: Request, res: Response, started: bigint): RequestSummary {
-  const { pattern, bucket } = routeOf(req);
+  // The pattern the matched route declared, never a value from the URL: metrics label by it.
   return {
     method: req.method,
-    route: pattern,
-    bucket,
+    route: matchedRouteOf(res)?.pattern ?? UNMATCHED,
+    bucket: routeBucketOf(res),
     status: res.statusCode,
     duration_ms: Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100,
     bytes: bodyBytes(req, res),

@@ -15,26 +15,43 @@ import { issuePreviewToken } from '../services/preview-tokens.js';
 import { objectRenderContext } from '../services/render-context.js';
 import { assertValid } from '../validation/ajv-messages.js';
 import { route, type RouteDef } from './route-table.js';
+import { writeAccess } from './access.js';
 
 /** Write routes over several Objects at once, and the preview-token issuer (an addition to the spec). */
 export function batchAndPreviewRoutes(config: Config, db: Db, state: AppState, log: (m: string) => void): RouteDef[] {
   const body = writeBody(config.jsonBodyLimit);
   return [
-    route('post', '/buckets/:slug/objects/batch', NO_PARAMS, body, requireWrite, async (req, res) => {
-      const bucket = bucketOf(res);
-      const check = batchScopeCheck(db, bucket, typeScopeOf(res));
-      const results = await runBatch(state.writes, bucket, req.body, log, check);
-      const ctx = await objectRenderContext(db, config, state.types, bucket);
-      const operations = results.map((r) => ('object' in r ? { ...r, object: renderObject(r.object, ctx) } : r));
-      sendJson(res, 200, { operations } satisfies BatchResponse);
-    }),
-    route('post', '/buckets/:slug/preview-tokens', NO_PARAMS, body, requireWrite, async (req, res) => {
-      const bucket = bucketOf(res);
-      const input: unknown = req.body;
-      assertValid('PreviewTokenRequest', input, 'body');
-      const objectId = input.object_id ?? null;
-      if (objectId) await getObject(db, bucket, objectId, 'any');
-      sendJson(res, 200, await issuePreviewToken(state.previewSecret, bucket, objectId));
-    }),
+    route(
+      'post',
+      '/buckets/:slug/objects/batch',
+      NO_PARAMS,
+      writeAccess('objects', { batch: true }),
+      body,
+      requireWrite,
+      async (req, res) => {
+        const bucket = bucketOf(res);
+        const check = batchScopeCheck(db, bucket, typeScopeOf(res));
+        const results = await runBatch(state.writes, bucket, req.body, log, check);
+        const ctx = await objectRenderContext(db, config, state.types, bucket);
+        const operations = results.map((r) => ('object' in r ? { ...r, object: renderObject(r.object, ctx) } : r));
+        sendJson(res, 200, { operations } satisfies BatchResponse);
+      },
+    ),
+    route(
+      'post',
+      '/buckets/:slug/preview-tokens',
+      NO_PARAMS,
+      writeAccess('objects', { id: { body: ['object_id'] } }),
+      body,
+      requireWrite,
+      async (req, res) => {
+        const bucket = bucketOf(res);
+        const input: unknown = req.body;
+        assertValid('PreviewTokenRequest', input, 'body');
+        const objectId = input.object_id ?? null;
+        if (objectId) await getObject(db, bucket, objectId, 'any');
+        sendJson(res, 200, await issuePreviewToken(state.previewSecret, bucket, objectId));
+      },
+    ),
   ];
 }

@@ -6,13 +6,21 @@ import { paramSet } from '../query/read-params.js';
 import type { BlocksList } from '../serializers/responses.js';
 import { listBlocks, renderBlock } from '../services/blocks.js';
 import { route, type RouteDef } from './route-table.js';
+import { readAccess } from './access.js';
 
 /** The Blocks installed in the Bucket (bucketctl install-block); an empty list when none. */
 export function blocksRoutes(db: Db): RouteDef[] {
   return [
-    route('get', '/buckets/:slug/blocks', paramSet(['read_key']), requireRead, async (_req, res) => {
-      const blocks = await listBlocks(db, bucketOf(res));
-      sendJson(res, 200, { blocks: blocks.map(renderBlock) } satisfies BlocksList);
-    }),
+    route(
+      'get',
+      '/buckets/:slug/blocks',
+      paramSet(['read_key']),
+      readAccess('bucket'),
+      requireRead,
+      async (_req, res) => {
+        const blocks = await listBlocks(db, bucketOf(res));
+        sendJson(res, 200, { blocks: blocks.map(renderBlock) } satisfies BlocksList);
+      },
+    ),
   ];
 }

@@ -1,4 +1,4 @@
-import { Router, type Request } from 'express';
+import type { Request } from 'express';
 import type { Db } from 'mongodb';
 import { mediaFiles, mediaVariants, type MediaDoc } from '../db/media-collection.js';
 import { notFound } from '../errors/not-found.js';
@@ -7,6 +7,9 @@ import type { MediaRuntime } from '../media/media-runtime.js';
 import { sendBytes, sendStoredFile } from '../media/send-stored-file.js';
 import { findBucketBySlug } from '../services/buckets.js';
 import { findMediaByName } from '../services/media.js';
+import { NO_PARAMS } from '../query/read-params.js';
+import { PUBLIC } from './access.js';
+import { route, type RouteDef } from './route-table.js';
 
 /** The media item a public file URL names; both URLs answer 404 once it is deleted. */
 async function mediaAt(db: Db, req: Request): Promise<MediaDoc> {
@@ -23,10 +26,8 @@ async function mediaAt(db: Db, req: Request): Promise<MediaDoc> {
  * Public file addresses, outside /v3 and without keys (they are embedded in pages):
  * `/files/:bucket/:name` serves the original bytes, `/imgproc/:bucket/:name` a processed image.
  */
-export function mediaFileRoutes(db: Db, { images }: MediaRuntime): Router {
-  const router = Router();
-
-  router.get('/files/:bucket/:name', async (req, res) => {
+export function mediaFileRoutes(db: Db, { images }: MediaRuntime): RouteDef[] {
+  const file = route('get', '/files/:bucket/:name', NO_PARAMS, PUBLIC, async (req, res) => {
     const media = await mediaAt(db, req);
     await sendStoredFile(req, res, mediaFiles(db), {
       id: media.file_id,
@@ -36,7 +37,7 @@ export function mediaFileRoutes(db: Db, { images }: MediaRuntime): Router {
     });
   });
 
-  router.get('/imgproc/:bucket/:name', async (req, res) => {
+  const processed = route('get', '/imgproc/:bucket/:name', NO_PARAMS, PUBLIC, async (req, res) => {
     const requested = parseImgprocParams(req.query);
     const media = await mediaAt(db, req);
     if (requested === null || !PROCESSABLE_TYPES.has(media.type)) {
@@ -65,5 +66,5 @@ export function mediaFileRoutes(db: Db, { images }: MediaRuntime): Router {
     });
   });
 
-  return router;
+  return [file, processed];
 }

@@ -23,6 +23,7 @@ import { createMedia, deleteMedia, getMedia, updateMedia } from '../services/med
 import { listMedia } from '../services/media-list.js';
 import { readBounds } from '../services/read-budget.js';
 import { route, type RouteDef } from './route-table.js';
+import { readAccess, writeAccess } from './access.js';
 
 const noop = () => undefined;
 
@@ -96,9 +97,9 @@ export function mediaRoutes(config: Config, state: AppState): RouteDef[] {
   const one = `${base}/:media_id`;
   const body = writeBody(config.jsonBodyLimit);
   return [
-    route('post', base, NO_PARAMS, ...uploadHandlers(config, writes, media)),
-    route('get', base, MEDIA_LIST, requireRead, mediaListHandler(config, state, 'media')),
-    route('get', one, ONE, requireRead, async (req, res) => {
+    route('post', base, NO_PARAMS, writeAccess('media'), ...uploadHandlers(config, writes, media)),
+    route('get', base, MEDIA_LIST, readAccess('media'), requireRead, mediaListHandler(config, state, 'media')),
+    route('get', one, ONE, readAccess('media'), requireRead, async (req, res) => {
       const bucket = bucketOf(res);
       const params = readParams(res, ONE);
       await cachedRead(cache, req, res, params.useCache, async () => {
@@ -106,12 +107,12 @@ export function mediaRoutes(config: Config, state: AppState): RouteDef[] {
         return { media: pickProps(renderMedia(doc, config, bucket), params.props) } satisfies MediaResponse<Picked>;
       });
     }),
-    route('patch', one, NO_PARAMS, body, requireWrite, async (req, res) => {
+    route('patch', one, NO_PARAMS, writeAccess('media'), body, requireWrite, async (req, res) => {
       const bucket = bucketOf(res);
       const doc = await updateMedia(writes, bucket, String(req.params.media_id), req.body);
       sendJson(res, 200, { media: renderMedia(doc, config, bucket) } satisfies MediaResponse);
     }),
-    route('delete', one, DELETE_PARAMS, requireWrite, async (req, res) => {
+    route('delete', one, DELETE_PARAMS, writeAccess('media'), requireWrite, async (req, res) => {
       const id = String(req.params.media_id);
       await deleteMedia(writes, bucketOf(res), id, readParams(res, DELETE_PARAMS).trigger_webhook);
       sendJson(res, 200, { message: `Media with id '${id}' deleted successfully from bucket.` });

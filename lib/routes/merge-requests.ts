@@ -11,6 +11,7 @@ import { readParams } from '../middleware/read-params.js';
 import { writeBody } from '../middleware/write-body.js';
 import { NO_PARAMS, paramSet } from '../query/read-params.js';
 import { route, type RouteDef } from './route-table.js';
+import { writeAccess } from './access.js';
 
 const LIST = paramSet(['limit', 'skip']);
 
@@ -21,25 +22,32 @@ export function mergeRequestRoutes(config: Config, db: Db, state: AppState): Rou
   const one = `${base}/:merge_request_id`;
   const idOf = (params: Record<string, unknown>) => String(params.merge_request_id);
   return [
-    route('get', base, LIST, requireWrite, async (_req, res) => {
+    route('get', base, LIST, writeAccess('objects'), requireWrite, async (_req, res) => {
       const params = readParams(res, LIST);
       const { docs, total } = await listMergeRequests(db, bucketOf(res), params);
       sendJson(res, 200, { merge_requests: docs.map(renderMergeRequest), total });
     }),
-    route('post', base, NO_PARAMS, body, requireWrite, async (req, res) => {
+    route('post', base, NO_PARAMS, writeAccess('objects'), body, requireWrite, async (req, res) => {
       const created = await createMergeRequest(state.writes, bucketOf(res), req.body);
       sendJson(res, 200, { merge_request: renderMergeRequest(created) });
     }),
-    route('get', one, NO_PARAMS, requireWrite, async (req, res) => {
+    route('get', one, NO_PARAMS, writeAccess('objects'), requireWrite, async (req, res) => {
       sendJson(res, 200, {
         merge_request: renderMergeRequest(await getMergeRequest(db, bucketOf(res), idOf(req.params))),
       });
     }),
-    route('post', `${one}/merge`, NO_PARAMS, requireWrite, async (req, res) => {
-      const merged = await mergeMergeRequest(state.writes, bucketOf(res), idOf(req.params));
-      sendJson(res, 200, { merge_request: renderMergeRequest(merged) });
-    }),
-    route('post', `${one}/close`, NO_PARAMS, requireWrite, async (req, res) => {
+    route(
+      'post',
+      `${one}/merge`,
+      NO_PARAMS,
+      writeAccess('objects', { publishes: true }),
+      requireWrite,
+      async (req, res) => {
+        const merged = await mergeMergeRequest(state.writes, bucketOf(res), idOf(req.params));
+        sendJson(res, 200, { merge_request: renderMergeRequest(merged) });
+      },
+    ),
+    route('post', `${one}/close`, NO_PARAMS, writeAccess('objects'), requireWrite, async (req, res) => {
       const closed = await closeMergeRequest(db, bucketOf(res), idOf(req.params));
       sendJson(res, 200, { merge_request: renderMergeRequest(closed) });
     }),

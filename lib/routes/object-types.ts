@@ -19,6 +19,7 @@ import {
 } from '../services/object-types.js';
 import type { EventDeps } from '../services/domain-events.js';
 import { route, type RouteDef } from './route-table.js';
+import { readAccess, writeAccess } from './access.js';
 
 const READ = paramSet(['read_key']);
 
@@ -36,22 +37,37 @@ export function objectTypeRoutes(config: Config, { writes }: AppState): RouteDef
   const body = writeBody(config.jsonBodyLimit);
   const base = '/buckets/:slug/object-types';
   return [
-    route('get', base, READ, requireRead, async (_req, res) => {
+    route('get', base, READ, readAccess('object_types'), requireRead, async (_req, res) => {
       const types = await listObjectTypes(db, bucketOf(res));
       sendJson(res, 200, { object_types: types.map(renderObjectType) } satisfies ObjectTypeList);
     }),
-    route('post', base, NO_PARAMS, body, requireWrite, async (req, res) => {
+    route('post', base, NO_PARAMS, writeAccess('object_types'), body, requireWrite, async (req, res) => {
       const type = await createObjectType(writes, bucketOf(res), req.body);
       sendJson(res, 200, { object_type: renderObjectType(type) } satisfies ObjectTypeResponse);
     }),
-    route('get', `${base}/:type_slug`, READ, requireRead, async (req, res) => {
+    route('get', `${base}/:type_slug`, READ, readAccess('object_types'), requireRead, async (req, res) => {
       const type = await getObjectType(db, bucketOf(res), String(req.params.type_slug));
       sendJson(res, 200, { object_type: renderObjectType(type) } satisfies ObjectTypeResponse);
     }),
-    route('patch', `${base}/:type_slug`, NO_PARAMS, body, requireWrite, async (req, res) => {
-      const type = await updateObjectType(writes, bucketOf(res), String(req.params.type_slug), req.body);
-      sendJson(res, 200, { object_type: renderObjectType(type) } satisfies ObjectTypeResponse);
-    }),
-    route('delete', `${base}/:type_slug`, DELETE_PARAMS, requireWrite, typeDeleteHandler(writes, 'delete')),
+    route(
+      'patch',
+      `${base}/:type_slug`,
+      NO_PARAMS,
+      writeAccess('object_types'),
+      body,
+      requireWrite,
+      async (req, res) => {
+        const type = await updateObjectType(writes, bucketOf(res), String(req.params.type_slug), req.body);
+        sendJson(res, 200, { object_type: renderObjectType(type) } satisfies ObjectTypeResponse);
+      },
+    ),
+    route(
+      'delete',
+      `${base}/:type_slug`,
+      DELETE_PARAMS,
+      writeAccess('object_types'),
+      requireWrite,
+      typeDeleteHandler(writes, 'delete'),
+    ),
   ];
 }

@@ -23,6 +23,7 @@ import { removeObject } from '../services/object-delete.js';
 import { createObject, updateObject } from '../services/object-writes.js';
 import { objectRenderContext } from '../services/render-context.js';
 import { route, type RouteDef } from './route-table.js';
+import { readAccess, writeAccess, BY_OBJECT_ID } from './access.js';
 
 export const OBJECT_LIST_NAMES = [
   'read_key',
@@ -124,21 +125,36 @@ export function objectRoutes(config: Config, db: Db, state: AppState): RouteDef[
   const one = `${base}/:object_id`;
   const reads = objectReadHandlers(config, db, state, V3_READS);
   return [
-    route('get', base, OBJECT_LIST, requireRead, reads.list),
-    route('post', base, NO_PARAMS, body, requireWrite, async (req, res) => {
-      const bucket = bucketOf(res);
-      const doc = await createObject(writes, bucket, req.body);
-      const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
-      sendJson(res, 200, { object: renderObject(doc, ctx) } satisfies ObjectResponse);
-    }),
-    route('get', one, ONE, requireRead, reads.one),
-    route('patch', one, NO_PARAMS, body, requireWrite, async (req, res) => {
+    route(
+      'get',
+      base,
+      OBJECT_LIST,
+      readAccess('objects', { list: true, type: { filter: 'type' } }),
+      requireRead,
+      reads.list,
+    ),
+    route(
+      'post',
+      base,
+      NO_PARAMS,
+      writeAccess('objects', { creates: true, type: { body: ['type'] } }),
+      body,
+      requireWrite,
+      async (req, res) => {
+        const bucket = bucketOf(res);
+        const doc = await createObject(writes, bucket, req.body);
+        const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
+        sendJson(res, 200, { object: renderObject(doc, ctx) } satisfies ObjectResponse);
+      },
+    ),
+    route('get', one, ONE, readAccess('objects', BY_OBJECT_ID), requireRead, reads.one),
+    route('patch', one, NO_PARAMS, writeAccess('objects', BY_OBJECT_ID), body, requireWrite, async (req, res) => {
       const bucket = bucketOf(res);
       const doc = await updateObject(writes, bucket, String(req.params.object_id), req.body);
       const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
       sendJson(res, 200, { object: renderObject(doc, ctx) } satisfies ObjectResponse);
     }),
-    route('delete', one, DELETE_PARAMS, requireWrite, async (req, res) => {
+    route('delete', one, DELETE_PARAMS, writeAccess('objects', BY_OBJECT_ID), requireWrite, async (req, res) => {
       const id = String(req.params.object_id);
       await removeObject(writes, bucketOf(res), id, readParams(res, DELETE_PARAMS).trigger_webhook);
       sendJson(res, 200, { message: `Object with id '${id}' deleted successfully from bucket.` });

@@ -18,6 +18,7 @@ import { getObject } from '../services/objects.js';
 import { objectRenderContext } from '../services/render-context.js';
 import { getRevision, listRevisions } from '../services/revisions.js';
 import { route, type RouteDef } from './route-table.js';
+import { readAccess, writeAccess, BY_OBJECT_ID } from './access.js';
 
 // Revisions page with skip only; an ignored `after` would hand a client the first page forever.
 const LIST = paramSet(['read_key', 'preview_token', 'props', 'sort', 'limit', 'skip', 'useCache'], {
@@ -30,7 +31,7 @@ export function revisionRoutes(config: Config, db: Db, state: AppState): RouteDe
   const { reads: cache, types: bucketTypes, writes, previewSecret } = state;
   const base = '/buckets/:slug/objects/:object_id/revisions';
   return [
-    route('get', base, LIST, requireRead, async (req, res) => {
+    route('get', base, LIST, readAccess('objects', BY_OBJECT_ID), requireRead, async (req, res) => {
       const bucket = bucketOf(res);
       const params = readParams(res, LIST);
       const sort = parseSort(params.sort, { sortableKeys: new Set(), allowed: 'revisions' });
@@ -51,13 +52,21 @@ export function revisionRoutes(config: Config, db: Db, state: AppState): RouteDe
         } satisfies RevisionList;
       });
     }),
-    route('post', base, NO_PARAMS, writeBody(config.jsonBodyLimit), requireWrite, async (req, res) => {
-      const bucket = bucketOf(res);
-      const revision = await createDraftRevision(writes, bucket, String(req.params.object_id), req.body);
-      const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
-      sendJson(res, 200, { revision: renderRevision(revision, ctx) } satisfies RevisionResponse);
-    }),
-    route('get', `${base}/:revision_id`, ONE, requireRead, async (req, res) => {
+    route(
+      'post',
+      base,
+      NO_PARAMS,
+      writeAccess('objects', BY_OBJECT_ID),
+      writeBody(config.jsonBodyLimit),
+      requireWrite,
+      async (req, res) => {
+        const bucket = bucketOf(res);
+        const revision = await createDraftRevision(writes, bucket, String(req.params.object_id), req.body);
+        const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
+        sendJson(res, 200, { revision: renderRevision(revision, ctx) } satisfies RevisionResponse);
+      },
+    ),
+    route('get', `${base}/:revision_id`, ONE, readAccess('objects', BY_OBJECT_ID), requireRead, async (req, res) => {
       const bucket = bucketOf(res);
       const params = readParams(res, ONE);
       await previewAwareStatus(res, previewSecret, params.preview_token, 'any');

@@ -4,20 +4,24 @@ import { memberAccess } from '../accounts/member-access.js';
 import { loadBucket } from '../middleware/load-bucket.js';
 import { readParamsOnce } from '../middleware/read-params.js';
 import type { ParamName, ParamSet } from '../query/read-params.js';
+import { setMatchedRoute, type Access } from './access.js';
 
-/** v3 never edits with PUT; the legacy Extensions routes (v1 and v2 alike) do. */
+/** v3 never edits with PUT; the legacy routes (v1 edits, Extensions) do. */
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /**
- * Every v3 route is declared as data, so the app mounts exactly what the OpenAPI test checks
- * against the published document (no route can exist undocumented), query parameters included.
+ * Every route of every version is declared as data: the app mounts exactly these, the OpenAPI
+ * test checks them against the published document in both directions (query parameters
+ * included), the role check reads their `access`, and metrics label requests by their pattern.
  */
 export interface RouteDef {
   method: Method;
-  /** Express path relative to /v3, e.g. "/buckets/:slug/objects/:object_id". */
+  /** Express path relative to the version's prefix, e.g. "/buckets/:slug/objects/:object_id". */
   path: string;
   /** The query parameters the route takes; handlers read them with readParams(res, params). */
   params: ParamSet<ParamName>;
+  /** Who may call it (lib/routes/access.ts). */
+  access: Access;
   handlers: RequestHandler[];
 }
 
@@ -25,30 +29,48 @@ export function route(
   method: Method,
   path: string,
   params: ParamSet<ParamName>,
+  access: Access,
   ...handlers: RequestHandler[]
 ): RouteDef {
-  return { method, path, params, handlers };
+  return { method, path, params, access, handlers };
 }
 
 /**
- * Parameters are read first (so every response, a missing Bucket's 404 included, honours
- * `pretty`), then bucket-scoped paths load their Bucket, once, and pass `gate` (request budgets,
- * lib/middleware/request-gate.ts) before authentication.
+ * Paths are matched as written: case-sensitive, and a trailing slash is another path. Express's
+ * defaults (case-insensitive, optional trailing slash) would let spellings through that no
+ * declaration names; with these, a misspelt path is the version's route-not-found answer.
  */
-export function mountRoutes(defs: RouteDef[], db: Db, gate: RequestHandler): Router {
-  const router = Router();
+export const ROUTER_OPTIONS = { caseSensitive: true, strict: true } as const;
+
+/** Paths naming a Bucket: v3 and v2 `/buckets/:slug…`, v1 `/:slug…`. */
+const BUCKET_PATH = /^(\/buckets)?\/:slug(\/|$)/;
+
+/**
+ * Mounts routes under `prefix` (only used for the route's label). The matched route's
+ * declaration is recorded first, then parameters are read (so every response, a missing
+ * Bucket's 404 included, honours `pretty`); Bucket paths then load their Bucket, once, and pass
+ * `gate` (request budgets, lib/middleware/request-gate.ts) before authentication.
+ */
+export function mountRoutes(defs: readonly RouteDef[], db: Db, gate: RequestHandler, prefix: string): Router {
+  const router = Router(ROUTER_OPTIONS);
   const withBucket = loadBucket(db);
   const asMember = memberAccess(db);
   for (const def of defs) {
-    const scoped = def.path.startsWith('/buckets/:slug')
+    const matched = { pattern: `${prefix}${def.path}`, access: def.access };
+    const declare: RequestHandler = (req, res, next) => {
+      const bucket = req.params.slug ?? req.params.bucket;
+      setMatchedRoute(res, matched, typeof bucket === 'string' ? bucket : undefined);
+      next();
+    };
+    const scoped = BUCKET_PATH.test(def.path)
       ? [withBucket, gate, ...withMemberAccess(def.handlers, asMember)]
       : def.handlers;
-    router[def.method](def.path, readParamsOnce(def.params), ...scoped);
+    router[def.method](def.path, declare, readParamsOnce(def.params), ...scoped);
   }
   return router;
 }
 
 /** The role checks that need the parsed body (lib/accounts/member-access.ts) run just before the route's own handler. */
-export function withMemberAccess(handlers: RequestHandler[], asMember: RequestHandler): RequestHandler[] {
+function withMemberAccess(handlers: RequestHandler[], asMember: RequestHandler): RequestHandler[] {
   return [...handlers.slice(0, -1), asMember, ...handlers.slice(-1)];
 }

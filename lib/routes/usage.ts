@@ -6,11 +6,12 @@ import { bucketOf } from '../middleware/load-bucket.js';
 import { NO_PARAMS } from '../query/read-params.js';
 import { bucketUsage } from '../services/plans.js';
 import { route, type RouteDef } from './route-table.js';
+import { writeAccess } from './access.js';
 
 /** What the Bucket uses of its plan; the write key, as it speaks of the account rather than content. */
 export function usageRoutes(config: Config, { writes, requests }: AppState): RouteDef[] {
   return [
-    route('get', '/buckets/:slug/usage', NO_PARAMS, requireWrite, async (_req, res) => {
+    route('get', '/buckets/:slug/usage', NO_PARAMS, writeAccess('settings'), requireWrite, async (_req, res) => {
       res.set('Cache-Control', 'no-store');
       sendJson(res, 200, await bucketUsage(writes.db, bucketOf(res), config.planDefaults, requests));
     }),

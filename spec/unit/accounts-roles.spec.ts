@@ -1,30 +1,5 @@
 import assert from 'node:assert/strict';
-import { resourceOfPath } from '../../lib/accounts/resource.js';
 import { roleRefusal, type Resource } from '../../lib/accounts/roles.js';
-
-describe('resourceOfPath', () => {
-  it('maps v1, v2 and v3 Bucket paths to what they touch, unknown segments to settings', () => {
-    const cases: [string, Resource][] = [
-      ['/v3/buckets/b/objects/1', 'objects'],
-      ['/v3/buckets/b/objects/1/revisions', 'objects'],
-      ['/v3/buckets/b/objects/batch', 'objects'],
-      ['/v3/buckets/b/object-types/posts', 'object_types'],
-      ['/v2/buckets/b/media', 'media'],
-      ['/v3/buckets/b/webhooks/1/test', 'webhooks'],
-      ['/v3/buckets/b/usage', 'settings'],
-      ['/v1/b/add-object', 'objects'],
-      ['/v1/b/edit-object-type', 'object_types'],
-      ['/v1/b/object-types/x', 'object_types'],
-      ['/v1/b/users/1', 'users'],
-      ['/v1/b', 'bucket'],
-      ['/v3/buckets/b/something-new', 'settings'],
-    ];
-    assert.deepEqual(
-      cases.map(([p]) => [p, resourceOfPath(p)]),
-      cases,
-    );
-  });
-});
 
 describe('roleRefusal', () => {
   const grant = (role: 'admin' | 'developer' | 'editor' | 'contributor', extra: string[] = []) => ({

@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { loadConfig } from '../../lib/config.js';
 import { ConfigError } from '../../lib/errors/domain-errors.js';
 import { redactUrl, scrubSecrets } from '../../lib/observability/redact.js';
-import { matchRoute } from '../../lib/observability/route-pattern.js';
 import { parseCorsOrigins } from '../../lib/observability/settings.js';
 
 describe('scrubSecrets and redactUrl', () => {
@@ -30,21 +29,6 @@ describe('scrubSecrets and redactUrl', () => {
     assert.equal(redactUrl('/p?read%5Fkey=abc&x=1%202'), '/p?read_key=[REDACTED]&x=1%202');
     assert.equal(redactUrl('/p?token=a&token=b'), '/p?token=[REDACTED]&token=[REDACTED]');
     assert.equal(redactUrl('/p'), '/p');
-  });
-});
-
-describe('matchRoute', () => {
-  it('adds the mount prefix and reads the Bucket slug from the path', () => {
-    assert.deepEqual(matchRoute('/buckets/:slug/objects/:object_id', '/v3/buckets/my%20b/objects/42'), {
-      pattern: '/v3/buckets/:slug/objects/:object_id',
-      bucket: 'my b',
-    });
-    assert.deepEqual(matchRoute('/files/:bucket/:name', '/files/site/a.png'), {
-      pattern: '/files/:bucket/:name',
-      bucket: 'site',
-    });
-    assert.deepEqual(matchRoute('/status', '/v3/status/'), { pattern: '/v3/status', bucket: null });
-    assert.equal(matchRoute('/buckets/:slug/objects', '/x'), null);
   });
 });
 

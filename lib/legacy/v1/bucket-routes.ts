@@ -16,6 +16,7 @@ import { toV1Media } from './media-routes.js';
 import { toV1ObjectType } from './object-shape.js';
 import { readV1Objects, readV1Params } from './objects-read.js';
 import { sendRead, v1Route, type V1Route } from './route.js';
+import { readAccess, writeAccess } from '../../routes/access.js';
 
 const BUCKET = paramSet(['read_key', 'depth']);
 const TYPES = paramSet(['read_key']);
@@ -33,7 +34,7 @@ export function bucketRoutes(config: Config, db: Db, state: AppState): V1Route[]
   const body = writeBody(config.jsonBodyLimit);
   const { writes } = state;
   return [
-    v1Route('get', '/:slug', BUCKET, requireRead, async (req, res) => {
+    v1Route('get', '/:slug', BUCKET, readAccess('bucket'), requireRead, async (req, res) => {
       const bucket = bucketOf(res);
       const { depth } = readParams(res, BUCKET);
       const read = await readV1Params(db, state, req, res, []);
@@ -56,26 +57,50 @@ export function bucketRoutes(config: Config, db: Db, state: AppState): V1Route[]
         };
       });
     }),
-    v1Route('get', '/:slug/object-types', TYPES, requireRead, async (_req, res) => {
+    v1Route('get', '/:slug/object-types', TYPES, readAccess('object_types'), requireRead, async (_req, res) => {
       const types = await listObjectTypes(db, bucketOf(res));
       sendJson(res, 200, { object_types: types.map(toV1ObjectType) });
     }),
-    v1Route('post', '/:slug/add-object-type', NO_PARAMS, body, requireWrite, async (req, res) => {
-      const type = await createObjectType(writes, bucketOf(res), withoutKeys(req.body));
-      sendJson(res, 200, { object_type: toV1ObjectType(type) });
-    }),
-    v1Route('put', '/:slug/edit-object-type', NO_PARAMS, body, requireWrite, async (req, res) => {
-      const { slug, ...patch } = withoutKeys(req.body);
-      if (typeof slug !== 'string' || slug === '')
-        throw new BadRequestError('Name the Object type: send its slug', 'invalid_body');
-      const type = await updateObjectType(writes, bucketOf(res), slug, patch);
-      sendJson(res, 200, { object_type: toV1ObjectType(type) });
-    }),
-    v1Route('delete', '/:slug/object-types/:type_slug', DELETE_PARAMS, body, requireWrite, async (req, res) => {
-      const slug = String(req.params.type_slug);
-      // v1, like v2, promised a deleted type's Objects stay: the same refusal (README "v1 routes").
-      await deleteObjectType(writes, bucketOf(res), slug, triggered(res, bodyOf(req.body ?? {})), 'refuse');
-      sendJson(res, 200, { message: `Object Type with slug '${slug}' deleted successfully from bucket.` });
-    }),
+    v1Route(
+      'post',
+      '/:slug/add-object-type',
+      NO_PARAMS,
+      writeAccess('object_types'),
+      body,
+      requireWrite,
+      async (req, res) => {
+        const type = await createObjectType(writes, bucketOf(res), withoutKeys(req.body));
+        sendJson(res, 200, { object_type: toV1ObjectType(type) });
+      },
+    ),
+    v1Route(
+      'put',
+      '/:slug/edit-object-type',
+      NO_PARAMS,
+      writeAccess('object_types'),
+      body,
+      requireWrite,
+      async (req, res) => {
+        const { slug, ...patch } = withoutKeys(req.body);
+        if (typeof slug !== 'string' || slug === '')
+          throw new BadRequestError('Name the Object type: send its slug', 'invalid_body');
+        const type = await updateObjectType(writes, bucketOf(res), slug, patch);
+        sendJson(res, 200, { object_type: toV1ObjectType(type) });
+      },
+    ),
+    v1Route(
+      'delete',
+      '/:slug/object-types/:type_slug',
+      DELETE_PARAMS,
+      writeAccess('object_types'),
+      body,
+      requireWrite,
+      async (req, res) => {
+        const slug = String(req.params.type_slug);
+        // v1, like v2, promised a deleted type's Objects stay: the same refusal (README "v1 routes").
+        await deleteObjectType(writes, bucketOf(res), slug, triggered(res, bodyOf(req.body ?? {})), 'refuse');
+        sendJson(res, 200, { message: `Object Type with slug '${slug}' deleted successfully from bucket.` });
+      },
+    ),
   ];
 }

@@ -1,13 +1,15 @@
-import type { RequestHandler, Router } from 'express';
 import type { RouteDeps } from '../../routes/index.js';
 import { v1AccountRoutes } from '../../accounts/legacy-routes.js';
 import { bucketRoutes } from './bucket-routes.js';
 import { mediaRoutes } from './media-routes.js';
 import { objectRoutes } from './objects-routes.js';
-import { mountV1, type V1Route } from './route.js';
+import type { V1Route } from './route.js';
 import { webhookRoutes } from './webhook-routes.js';
 
-/** Every v1 route (paths relative to /v1), specific paths before `/:slug`. */
+/**
+ * Every v1 route (paths relative to /v1), specific paths before `/:slug`: thin adapters over the
+ * v3 services; unknown /v1 paths fall through to the 404.
+ */
 export function v1Routes(deps: RouteDeps): V1Route[] {
   const { config, db, state } = deps;
   const all = [
@@ -18,12 +20,4 @@ export function v1Routes(deps: RouteDeps): V1Route[] {
     ...bucketRoutes(config, db, state),
   ];
   return [...all.filter((r) => r.path !== '/:slug'), ...all.filter((r) => r.path === '/:slug')];
-}
-
-/**
- * The v1 surface: thin adapters over the v3 services; unknown /v1 paths fall through to the 404.
- * `gate` (rate limits and plans) runs once the Bucket is loaded, as on every v3 Bucket route.
- */
-export function v1Router(deps: RouteDeps, gate: RequestHandler): Router {
-  return mountV1(v1Routes(deps), deps.db, gate);
 }

@@ -18,6 +18,7 @@ import { readBounds } from '../../services/read-budget.js';
 import { bodyOf, triggered } from './bodies.js';
 import { parseV1Read, type V1ParamName } from './list-params.js';
 import { sendRead, v1Route, type V1Route } from './route.js';
+import { readAccess, writeAccess } from '../../routes/access.js';
 
 /** `sort` takes the v1/v2 media values (created, -created, size, -size, random) as well as v3's. */
 const MEDIA = paramSet(['read_key', 'sort', 'limit', 'skip']);
@@ -32,7 +33,7 @@ export function toV1Media(m: ReadMedia, config: Config, bucket: BucketDoc): Reco
 /** Media list, upload and delete at their v1 addresses. */
 export function mediaRoutes(config: Config, state: AppState): V1Route[] {
   const { writes } = state;
-  const list = v1Route('get', '/:slug/media', MEDIA, requireRead, async (req, res) => {
+  const list = v1Route('get', '/:slug/media', MEDIA, readAccess('media'), requireRead, async (req, res) => {
     const bucket = bucketOf(res);
     const { limit, skip, sort } = readParams(res, MEDIA);
     const { props } = parseV1Read(req.query, MEDIA_NAMES, []);
@@ -51,11 +52,12 @@ export function mediaRoutes(config: Config, state: AppState): V1Route[] {
     // `folder` filters media, not Objects, so the route reads it itself.
     { ...list, v1Params: [...MEDIA_NAMES, 'folder'] },
     // The v1 upload address (on the upload host in v1), answered exactly like v3's upload.
-    v1Route('post', '/:slug/media', NO_PARAMS, ...uploadHandlers(config, writes, state.media)),
+    v1Route('post', '/:slug/media', NO_PARAMS, writeAccess('media'), ...uploadHandlers(config, writes, state.media)),
     v1Route(
       'delete',
       '/:slug/media/:media_id',
       DELETE_PARAMS,
+      writeAccess('media'),
       writeBody(config.jsonBodyLimit),
       requireWrite,
       async (req, res) => {

@@ -12,6 +12,7 @@ import type { V1ParamName } from './list-params.js';
 import { toV1Revision } from './object-shape.js';
 import { readV1Params } from './objects-read.js';
 import { sendRead, v1Route, type V1Route } from './route.js';
+import { readAccess } from '../../routes/access.js';
 
 const NAMES: readonly V1ParamName[] = ['props', 'hide_metafields'];
 const PAGE = paramSet(['read_key', 'limit', 'skip'], {}, onlyParams(['read_key', 'limit', 'skip', ...NAMES]));
@@ -22,6 +23,7 @@ export function mergeRequestObjectsV1(config: Config, db: Db, state: AppState): 
     'get',
     '/:slug/merge-requests/:merge_request_id/objects',
     PAGE,
+    readAccess('objects'),
     requireRead,
     async (req, res) => {
       const bucket = bucketOf(res);

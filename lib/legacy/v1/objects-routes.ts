@@ -23,6 +23,14 @@ import { readOneV1Object } from './object-one.js';
 import { mergeRequestObjectsV1 } from './merge-request-objects.js';
 import { revisionRoutes } from './revisions-routes.js';
 import { sendRead, v1Route, type V1Route } from './route.js';
+import {
+  readAccess,
+  writeAccess,
+  BY_PATH_SLUG,
+  BY_PATH_TYPE,
+  NAMED_IN_BODY,
+  type ObjectsTouched,
+} from '../../routes/access.js';
 
 const V1_LIST = paramSet(['read_key', 'limit', 'skip', 'depth', 'useCache']);
 
@@ -39,8 +47,13 @@ export function objectRoutes(config: Config, db: Db, state: AppState): V1Route[]
     const ctx = await objectRenderContext(db, config, state.types, bucketOf(res));
     sendJson(res, 200, { object: toV1Object(renderObject(doc, ctx), ctx.types.get(doc.type), false) });
   };
-  const list = (path: string, names: readonly V1ParamName[], fixed: (p: Record<string, string>) => object[]) => ({
-    ...v1Route('get', path, V1_LIST, requireRead, async (req, res) => {
+  const list = (
+    path: string,
+    touched: ObjectsTouched,
+    names: readonly V1ParamName[],
+    fixed: (p: Record<string, string>) => object[],
+  ) => ({
+    ...v1Route('get', path, V1_LIST, readAccess('objects', touched), requireRead, async (req, res) => {
       const paging = readParams(res, V1_LIST);
       const read = await readV1Params(db, state, req, res, names, fixed(req.params as Record<string, string>));
       await sendRead(res, async () => {
@@ -51,44 +64,84 @@ export function objectRoutes(config: Config, db: Db, state: AppState): V1Route[]
     v1Params: names,
   });
   return [
-    list('/:slug/objects', LIST_NAMES, () => []),
-    list('/:slug/object-type/:type_slug', TYPE_NAMES, (p) => [{ type: p.type_slug }]),
-    list('/:slug/object-type/:type_slug/search', SEARCH_NAMES, (p) => [{ type: p.type_slug }]),
+    list('/:slug/objects', { list: true, type: { query: 'type' } }, LIST_NAMES, () => []),
+    list('/:slug/object-type/:type_slug', BY_PATH_TYPE, TYPE_NAMES, (p) => [{ type: p.type_slug }]),
+    list('/:slug/object-type/:type_slug/search', BY_PATH_TYPE, SEARCH_NAMES, (p) => [{ type: p.type_slug }]),
     readOneV1Object(config, db, state),
     mergeRequestObjectsV1(config, db, state),
-    v1Route('post', '/:slug/add-object', NO_PARAMS, body, requireWrite, async (req, res) => {
-      const { body: v3, notify } = v3ObjectBody(bodyOf(req.body), 'create');
-      await answer(res, await createObject(writes, bucketOf(res), v3, { notify }));
-    }),
-    v1Route('put', '/:slug/edit-object', NO_PARAMS, body, requireWrite, async (req, res) => {
-      const bucket = bucketOf(res);
-      const named = await objectNamedBy(db, bucket, req.body, typeScopeOf(res));
-      const { body: v3, notify } = v3ObjectBody(bodyOf(req.body), named.bySlug ? 'edit-by-slug' : 'edit-by-id');
-      await answer(res, await updateObject(writes, bucket, named.id, v3, { notify }));
-    }),
-    v1Route('patch', '/:slug/edit-object-metafields', NO_PARAMS, body, requireWrite, async (req, res) => {
-      const bucket = bucketOf(res);
-      const raw = bodyOf(req.body);
-      const { body: v3, notify } = v3MetafieldsEdit(raw);
-      const { id } = await objectNamedBy(db, bucket, raw, typeScopeOf(res));
-      await answer(res, await updateObject(writes, bucket, id, v3, { notify }));
-    }),
-    v1Route('delete', '/:slug/objects/:object_slug', DELETE_PARAMS, body, requireWrite, async (req, res) => {
-      const bucket = bucketOf(res);
-      const slug = String(req.params.object_slug);
-      const raw = bodyOf(req.body ?? {});
-      const id = await objectIdBySlug(db, bucket, slug, raw, typeScopeOf(res));
-      await removeObject(writes, bucket, id, triggered(res, raw));
-      sendJson(res, 200, { message: `Object with slug '${slug}' deleted successfully from bucket.` });
-    }),
+    v1Route(
+      'post',
+      '/:slug/add-object',
+      NO_PARAMS,
+      writeAccess('objects', { creates: true, type: { body: ['type_slug', 'type'] } }),
+      body,
+      requireWrite,
+      async (req, res) => {
+        const { body: v3, notify } = v3ObjectBody(bodyOf(req.body), 'create');
+        await answer(res, await createObject(writes, bucketOf(res), v3, { notify }));
+      },
+    ),
+    v1Route(
+      'put',
+      '/:slug/edit-object',
+      NO_PARAMS,
+      writeAccess('objects', NAMED_IN_BODY),
+      body,
+      requireWrite,
+      async (req, res) => {
+        const bucket = bucketOf(res);
+        const named = await objectNamedBy(db, bucket, req.body, typeScopeOf(res));
+        const { body: v3, notify } = v3ObjectBody(bodyOf(req.body), named.bySlug ? 'edit-by-slug' : 'edit-by-id');
+        await answer(res, await updateObject(writes, bucket, named.id, v3, { notify }));
+      },
+    ),
+    v1Route(
+      'patch',
+      '/:slug/edit-object-metafields',
+      NO_PARAMS,
+      writeAccess('objects', NAMED_IN_BODY),
+      body,
+      requireWrite,
+      async (req, res) => {
+        const bucket = bucketOf(res);
+        const raw = bodyOf(req.body);
+        const { body: v3, notify } = v3MetafieldsEdit(raw);
+        const { id } = await objectNamedBy(db, bucket, raw, typeScopeOf(res));
+        await answer(res, await updateObject(writes, bucket, id, v3, { notify }));
+      },
+    ),
+    v1Route(
+      'delete',
+      '/:slug/objects/:object_slug',
+      DELETE_PARAMS,
+      writeAccess('objects', BY_PATH_SLUG),
+      body,
+      requireWrite,
+      async (req, res) => {
+        const bucket = bucketOf(res);
+        const slug = String(req.params.object_slug);
+        const raw = bodyOf(req.body ?? {});
+        const id = await objectIdBySlug(db, bucket, slug, raw, typeScopeOf(res));
+        await removeObject(writes, bucket, id, triggered(res, raw));
+        sendJson(res, 200, { message: `Object with slug '${slug}' deleted successfully from bucket.` });
+      },
+    ),
     // The earlier clients' form: the Object named in the body.
-    v1Route('delete', '/:slug/delete-object', DELETE_PARAMS, body, requireWrite, async (req, res) => {
-      const bucket = bucketOf(res);
-      const raw = bodyOf(req.body);
-      const { id } = await objectNamedBy(db, bucket, raw, typeScopeOf(res));
-      await removeObject(writes, bucket, id, triggered(res, raw));
-      sendJson(res, 200, { message: `Object with id '${id}' deleted successfully from bucket.` });
-    }),
+    v1Route(
+      'delete',
+      '/:slug/delete-object',
+      DELETE_PARAMS,
+      writeAccess('objects', NAMED_IN_BODY),
+      body,
+      requireWrite,
+      async (req, res) => {
+        const bucket = bucketOf(res);
+        const raw = bodyOf(req.body);
+        const { id } = await objectNamedBy(db, bucket, raw, typeScopeOf(res));
+        await removeObject(writes, bucket, id, triggered(res, raw));
+        sendJson(res, 200, { message: `Object with id '${id}' deleted successfully from bucket.` });
+      },
+    ),
     ...revisionRoutes(config, db, state),
   ];
 }

@@ -19,6 +19,7 @@ import { objectIdBySlug } from './find-object.js';
 import { parseV1Read, type V1ParamName } from './list-params.js';
 import { toV1Revision } from './object-shape.js';
 import { sendRead, v1Route, type V1Route } from './route.js';
+import { readAccess, writeAccess, BY_PATH_SLUG } from '../../routes/access.js';
 
 const LIST = paramSet(['read_key', 'sort', 'limit', 'skip']);
 const LIST_NAMES: readonly V1ParamName[] = ['props', 'hide_metafields'];
@@ -26,7 +27,7 @@ const LIST_NAMES: readonly V1ParamName[] = ['props', 'hide_metafields'];
 /** Revisions of the Object a slug names, newest first, in the v1 Object shape plus their own id. */
 export function revisionRoutes(config: Config, db: Db, state: AppState): V1Route[] {
   const base = '/:slug/object/:object_slug/revisions';
-  const list = v1Route('get', base, LIST, requireRead, async (req, res) => {
+  const list = v1Route('get', base, LIST, readAccess('objects', BY_PATH_SLUG), requireRead, async (req, res) => {
     const bucket = bucketOf(res);
     const { limit, skip, sort: rawSort } = readParams(res, LIST);
     const sort = parseSort(rawSort, { sortableKeys: new Set(), allowed: 'revisions' });
@@ -44,15 +45,23 @@ export function revisionRoutes(config: Config, db: Db, state: AppState): V1Route
   });
   return [
     { ...list, v1Params: LIST_NAMES },
-    v1Route('post', base, NO_PARAMS, writeBody(config.jsonBodyLimit), requireWrite, async (req, res) => {
-      const bucket = bucketOf(res);
-      const raw = bodyOf(req.body);
-      const id = await objectIdBySlug(db, bucket, String(req.params.object_slug), raw, typeScopeOf(res));
-      // v1 bodies name the Object again (slug, type_slug, locale); the rest is judged by RevisionCreate.
-      const { locale: _narrowed, ...body } = v3ObjectBody(raw, 'edit-by-slug').body;
-      const revision = await createDraftRevision(state.writes, bucket, id, body);
-      const ctx = await objectRenderContext(db, config, state.types, bucket);
-      sendJson(res, 200, { revision: toV1Revision(revision, ctx, false) });
-    }),
+    v1Route(
+      'post',
+      base,
+      NO_PARAMS,
+      writeAccess('objects', BY_PATH_SLUG),
+      writeBody(config.jsonBodyLimit),
+      requireWrite,
+      async (req, res) => {
+        const bucket = bucketOf(res);
+        const raw = bodyOf(req.body);
+        const id = await objectIdBySlug(db, bucket, String(req.params.object_slug), raw, typeScopeOf(res));
+        // v1 bodies name the Object again (slug, type_slug, locale); the rest is judged by RevisionCreate.
+        const { locale: _narrowed, ...body } = v3ObjectBody(raw, 'edit-by-slug').body;
+        const revision = await createDraftRevision(state.writes, bucket, id, body);
+        const ctx = await objectRenderContext(db, config, state.types, bucket);
+        sendJson(res, 200, { revision: toV1Revision(revision, ctx, false) });
+      },
+    ),
   ];
 }

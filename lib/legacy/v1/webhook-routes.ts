@@ -11,6 +11,7 @@ import { createWebhook, deleteWebhook, listWebhooks } from '../../webhooks/manag
 import { renderWebhook } from '../../webhooks/render.js';
 import { bodyOf } from './bodies.js';
 import { v1Route, type V1Route } from './route.js';
+import { writeAccess } from '../../routes/access.js';
 
 /**
  * v1 events → the v3 events that cover them. v3 events do not carry the Object's status, so a
@@ -50,20 +51,28 @@ export function webhookRoutes(config: Config, db: Db): V1Route[] {
   const body = writeBody(config.jsonBodyLimit);
   const noStore = 'no-store';
   return [
-    v1Route('get', '/:slug/webhooks', NO_PARAMS, requireWrite, async (_req, res) => {
+    v1Route('get', '/:slug/webhooks', NO_PARAMS, writeAccess('webhooks'), requireWrite, async (_req, res) => {
       const all = await listWebhooks(db, bucketOf(res));
       res.set('Cache-Control', noStore);
       sendJson(res, 200, { webhooks: all.map((w) => renderWebhook(w)), total: all.length });
     }),
-    v1Route('post', '/:slug/webhooks', NO_PARAMS, body, requireWrite, async (req, res) => {
+    v1Route('post', '/:slug/webhooks', NO_PARAMS, writeAccess('webhooks'), body, requireWrite, async (req, res) => {
       const created = await createWebhook(db, bucketOf(res), v3WebhookBody(req.body));
       res.set('Cache-Control', noStore);
       sendJson(res, 200, { webhook: renderWebhook(created, true) });
     }),
-    v1Route('delete', '/:slug/webhooks/:webhook_id', NO_PARAMS, body, requireWrite, async (req, res) => {
-      const id = String(req.params.webhook_id);
-      await deleteWebhook(db, bucketOf(res), id);
-      sendJson(res, 200, { message: `Webhook with id '${id}' deleted successfully from bucket.` });
-    }),
+    v1Route(
+      'delete',
+      '/:slug/webhooks/:webhook_id',
+      NO_PARAMS,
+      writeAccess('webhooks'),
+      body,
+      requireWrite,
+      async (req, res) => {
+        const id = String(req.params.webhook_id);
+        await deleteWebhook(db, bucketOf(res), id);
+        sendJson(res, 200, { message: `Webhook with id '${id}' deleted successfully from bucket.` });
+      },
+    ),
   ];
 }

@@ -11,6 +11,7 @@ import { paramSet } from '../../query/read-params.js';
 import { route, type RouteDef } from '../../routes/route-table.js';
 import { renderRevision } from '../../serializers/revision.js';
 import { objectRenderContext } from '../../services/render-context.js';
+import { readAccess } from '../../routes/access.js';
 
 const NAMES = ['read_key', 'limit', 'skip', 'props'] as const;
 const PAGE = paramSet(NAMES, {}, onlyParams(NAMES));
@@ -21,7 +22,7 @@ const PAGE = paramSet(NAMES, {}, onlyParams(NAMES));
  */
 export function mergeRequestObjectsV2(config: Config, db: Db, state: AppState): RouteDef {
   const path = '/buckets/:slug/merge-requests/:merge_request_id/objects';
-  return route('get', path, PAGE, requireRead, async (req, res) => {
+  return route('get', path, PAGE, readAccess('objects'), requireRead, async (req, res) => {
     const bucket = bucketOf(res);
     const params = readParams(res, PAGE);
     const { revisions, total } = await recordedRevisions(db, bucket, String(req.params.merge_request_id), params);

@@ -17,6 +17,7 @@ import { objectRenderContext } from '../../services/render-context.js';
 import { isPlainObject } from '../../util/plain-object.js';
 import { route, type RouteDef } from '../../routes/route-table.js';
 import { metadataOfMetafields } from '../shared/metafield-values.js';
+import { readAccess, writeAccess, BY_OBJECT_ID } from '../../routes/access.js';
 
 const READ = paramSet(['read_key', 'status']);
 
@@ -61,11 +62,11 @@ export function metafieldRoutes(config: Config, db: Db, state: AppState): RouteD
     return metafieldsOf(renderObject(doc, ctx), ctx);
   };
   return [
-    route('get', base, READ, requireRead, async (req, res) => {
+    route('get', base, READ, readAccess('objects', BY_OBJECT_ID), requireRead, async (req, res) => {
       const metafields = await read(bucketOf(res), String(req.params.object_id), readParams(res, READ).status);
       sendJson(res, 200, { metafields, total: metafields.length });
     }),
-    route('get', `${base}/:key`, READ, requireRead, async (req, res) => {
+    route('get', `${base}/:key`, READ, readAccess('objects', BY_OBJECT_ID), requireRead, async (req, res) => {
       const bucket = bucketOf(res);
       const id = String(req.params.object_id);
       const key = String(req.params.key);
@@ -73,14 +74,22 @@ export function metafieldRoutes(config: Config, db: Db, state: AppState): RouteD
       if (!metafield) throw notFound('metafield', key, bucket.slug, id);
       sendJson(res, 200, { metafield });
     }),
-    route('patch', base, NO_PARAMS, body, requireWrite, async (req, res) => {
+    route('patch', base, NO_PARAMS, writeAccess('objects', BY_OBJECT_ID), body, requireWrite, async (req, res) => {
       const metafields = await patch(bucketOf(res), String(req.params.object_id), metafieldsPatch(req.body));
       sendJson(res, 200, { metafields, total: metafields.length });
     }),
-    route('patch', `${base}/:key`, NO_PARAMS, body, requireWrite, async (req, res) => {
-      const key = String(req.params.key);
-      const metafields = await patch(bucketOf(res), String(req.params.object_id), metafieldPatch(key, req.body));
-      sendJson(res, 200, { metafield: metafields.find((m) => m.key === key) });
-    }),
+    route(
+      'patch',
+      `${base}/:key`,
+      NO_PARAMS,
+      writeAccess('objects', BY_OBJECT_ID),
+      body,
+      requireWrite,
+      async (req, res) => {
+        const key = String(req.params.key);
+        const metafields = await patch(bucketOf(res), String(req.params.object_id), metafieldPatch(key, req.body));
+        sendJson(res, 200, { metafield: metafields.find((m) => m.key === key) });
+      },
+    ),
   ];
 }

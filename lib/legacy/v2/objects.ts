@@ -8,6 +8,7 @@ import { v1ListParamProblems } from '../../query/v1-list-params.js';
 import { OBJECT_LIST_NAMES, OBJECT_ONE_NAMES, objectReadHandlers, type ObjectAddition } from '../../routes/objects.js';
 import { route, type RouteDef } from '../../routes/route-table.js';
 import { metafieldsOf } from './metafields.js';
+import { readAccess, BY_OBJECT_ID } from '../../routes/access.js';
 
 const LIST = paramSet([...OBJECT_LIST_NAMES, 'show_metafields'], {}, v1ListParamProblems);
 const ONE = paramSet([...OBJECT_ONE_NAMES, 'show_metafields']);
@@ -26,7 +27,14 @@ export function v2ObjectReadRoutes(config: Config, db: Db, state: AppState): Rou
     addition: (res) => (paramOf(res, 'show_metafields') && paramOf(res, 'props') === null ? withMetafields : null),
   });
   return [
-    route('get', '/buckets/:slug/objects', LIST, requireRead, reads.list),
-    route('get', '/buckets/:slug/objects/:object_id', ONE, requireRead, reads.one),
+    route(
+      'get',
+      '/buckets/:slug/objects',
+      LIST,
+      readAccess('objects', { list: true, type: { filter: 'type' } }),
+      requireRead,
+      reads.list,
+    ),
+    route('get', '/buckets/:slug/objects/:object_id', ONE, readAccess('objects', BY_OBJECT_ID), requireRead, reads.one),
   ];
 }

@@ -10,19 +10,28 @@ import { V2_BODIES, V2_MIRRORED_PATHS, V2_OWN_OPERATIONS } from './operations.js
 import { mergeRequestObjectsV2 } from './merge-request-objects.js';
 import { metafieldRoutes } from './metafields.js';
 import { v2ObjectReadRoutes } from './objects.js';
+import { readAccess, writeAccess } from '../../routes/access.js';
 
 function ownRoutes(deps: RouteDeps): RouteDef[] {
   const { config, db, state } = deps;
   return [
     ...v2AccountRoutes(deps),
     ...v2ObjectReadRoutes(config, db, state),
-    route('get', '/buckets/:slug/media', MEDIA_LIST, requireRead, mediaListHandler(config, state, 'legacy-media')),
+    route(
+      'get',
+      '/buckets/:slug/media',
+      MEDIA_LIST,
+      readAccess('media'),
+      requireRead,
+      mediaListHandler(config, state, 'legacy-media'),
+    ),
     // v2 promised that deleting a type keeps its Objects; this service cannot keep them, so it
     // refuses a type that has any rather than delete what the client meant to keep (README).
     route(
       'delete',
       '/buckets/:slug/object-types/:type_slug',
       DELETE_PARAMS,
+      writeAccess('object_types'),
       requireWrite,
       typeDeleteHandler(state.writes, 'refuse'),
     ),

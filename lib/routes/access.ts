@@ -1,0 +1,106 @@
+import type { Response } from 'express';
+import type { Resource } from '../accounts/roles.js';
+
+/**
+ * Where a route finds the Object it addresses, or the type it names: a path parameter, a body
+ * field (the first of several that is present), a query parameter, or the v3 `query` filter's
+ * plain `type`. Named exactly as the route's handler reads it, so the role check and the handler
+ * can never look at different fields.
+ */
+export type Source =
+  | { readonly param: string }
+  | { readonly body: readonly string[] }
+  | { readonly query: string }
+  | { readonly filter: 'type' };
+
+/** What an Objects route touches, as far as a contributor's types and draft-only publishing care. */
+export interface ObjectsTouched {
+  /** The Object addressed by id. */
+  readonly id?: Source;
+  /** The Object addressed by v1 slug (narrowed by the request's `type_slug` and `locale`). */
+  readonly slug?: Source;
+  /** The Object type the request names: the type of a new Object, or the type a list reads. */
+  readonly type?: Source;
+  /** A list, which narrows itself to the caller's types when it names none. */
+  readonly list?: true;
+  /** A batch, which checks each operation against the Object it touches. */
+  readonly batch?: true;
+  /** Creates an Object (which is published unless the body says draft). */
+  readonly creates?: true;
+  /** Publishes whatever it touches (merging a merge request). */
+  readonly publishes?: true;
+}
+
+/**
+ * Who may call a route, declared where the route is registered. The access check reads the
+ * declaration of the route that matched, never the URL: Express decides which route runs, so
+ * any spelling it accepts is checked as that route.
+ */
+export type Access =
+  /** No credential (status, the OpenAPI document, public file URLs, login). */
+  | { readonly kind: 'public' }
+  /** An account token; no Bucket (the account's Buckets, the account itself). */
+  | { readonly kind: 'account' }
+  /** A Bucket's keys or a member's role, on `resource`, reading or writing. */
+  | {
+      readonly kind: 'bucket';
+      readonly resource: Resource;
+      readonly write: boolean;
+      readonly objects?: ObjectsTouched;
+    };
+
+export type BucketAccess = Extract<Access, { kind: 'bucket' }>;
+
+export const PUBLIC: Access = { kind: 'public' };
+export const ACCOUNT: Access = { kind: 'account' };
+
+export function readAccess(resource: Resource, objects?: ObjectsTouched): BucketAccess {
+  return objects ? { kind: 'bucket', resource, write: false, objects } : { kind: 'bucket', resource, write: false };
+}
+
+export function writeAccess(resource: Resource, objects?: ObjectsTouched): BucketAccess {
+  return objects ? { kind: 'bucket', resource, write: true, objects } : { kind: 'bucket', resource, write: true };
+}
+
+/** The Object addressed by the `:object_id` path parameter. */
+export const BY_OBJECT_ID: ObjectsTouched = { id: { param: 'object_id' } };
+/** v1: the Object addressed by the `:object_slug` path parameter. */
+export const BY_PATH_SLUG: ObjectsTouched = { slug: { param: 'object_slug' } };
+/** v1: the Objects of the type the `:type_slug` path parameter names. */
+export const BY_PATH_TYPE: ObjectsTouched = { list: true, type: { param: 'type_slug' } };
+/** v1 writes naming their Object in the body, by id first (lib/legacy/v1/find-object.ts), else by slug. */
+export const NAMED_IN_BODY: ObjectsTouched = { id: { body: ['id', '_id'] }, slug: { body: ['slug'] } };
+
+/** What the matched route declared, kept on the response by the router (lib/routes/route-table.ts). */
+export interface MatchedRoute {
+  /** The route's pattern with its mount prefix ("/v3/buckets/:slug/objects"): the metrics label. */
+  readonly pattern: string;
+  readonly access: Access;
+}
+
+interface RouteLocals {
+  matchedRoute?: MatchedRoute;
+  /** The Bucket slug the matched route's path names (`:slug`, or `:bucket` on file addresses): for the request line. */
+  routeBucket?: string;
+}
+
+export function setMatchedRoute(res: Response, matched: MatchedRoute, bucket: string | undefined): void {
+  const locals = res.locals as RouteLocals;
+  locals.matchedRoute = matched;
+  if (bucket !== undefined) locals.routeBucket = bucket;
+}
+
+export function routeBucketOf(res: Response): string | null {
+  return (res.locals as RouteLocals).routeBucket ?? null;
+}
+
+export function matchedRouteOf(res: Response): MatchedRoute | undefined {
+  return (res.locals as RouteLocals).matchedRoute;
+}
+
+/** The Bucket access the matched route declared; a Bucket route without one is a programming error, refused. */
+export function bucketAccessOf(res: Response): BucketAccess {
+  const access = matchedRouteOf(res)?.access;
+  if (access?.kind !== 'bucket') throw new Error('a Bucket route without an access declaration');
+  return access;
+}
