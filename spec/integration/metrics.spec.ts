@@ -88,6 +88,24 @@ describe('GET /metrics', () => {
     assert.ok(!res.text.includes('metered'), 'no series per Bucket');
   });
 
+  it('labels a wildcard route by its pattern alone: random paths under it add no series', async () => {
+    const routes = async () =>
+      new Set(
+        (await scrape()).filter((s) => s.name === 'http_request_duration_seconds_count').map((s) => s.labels.route),
+      );
+    const random = () => Math.random().toString(36).slice(2, 10);
+    for (let i = 0; i < 20; i++) {
+      await request(app).get(`/v2/buckets/${random()}/extensions/${'a'.repeat(24)}/files/${random()}/${random()}/${random()}.js`);
+      await request(app).get(`/v1/${random()}/extensions/${'b'.repeat(24)}/files/${random()}.html`);
+    }
+    const labels = [...(await routes())];
+    const pattern = (v: string) => `${v}/extensions/:extension_id/files/*path`;
+    assert.deepEqual(
+      labels.filter((r) => r?.includes('/extensions/')),
+      [pattern('/v2/buckets/:slug'), pattern('/v1/:slug')],
+    );
+  });
+
   it('counts read-cache hits and misses', async () => {
     const before = await scrape();
     const api = bucketClient(app, keys);
