@@ -27,6 +27,11 @@ export function roleRefusal(grant: Grant, resource: Resource, write: boolean): s
     return has('users') ? null : `the ${role} role may not manage the Bucket's users (admin, or the users permission)`;
   }
   if (role === 'developer') return null;
+  // A webhook sends the content of every type it subscribes to, drafts included, to an endpoint
+  // its editor picks, and its delivery log keeps those bodies: not for a role held to some types.
+  if (resource === 'webhooks' && role === 'contributor') {
+    return 'the contributor role may not manage webhooks: they carry Objects of every type and media';
+  }
   if (resource === 'webhooks' || resource === 'settings') {
     return has('settings') ? null : `the ${role} role may not change the Bucket's settings and webhooks`;
   }

@@ -338,7 +338,7 @@ export interface WebhookCreate {
    */
   payload?: boolean;
   /**
-   * Up to 10 extra request headers (name: value), such as an Authorization token. Hop-by-hop headers, Host, Content-Type, Content-Length, User-Agent and webhook-* are refused.
+   * Up to 10 extra request headers (name: value), such as an Authorization token. Hop-by-hop headers, Host, Content-Type, Content-Length, User-Agent and webhook-* are refused. Reads answer the names only, each value masked as "••••".
    */
   headers?: {
     [k: string]: string;
@@ -381,7 +381,7 @@ export interface WebhookPatch {
    */
   payload?: boolean;
   /**
-   * Up to 10 extra request headers (name: value), such as an Authorization token. Hop-by-hop headers, Host, Content-Type, Content-Length, User-Agent and webhook-* are refused. Replaces all of them.
+   * Up to 10 extra request headers (name: value), such as an Authorization token. Hop-by-hop headers, Host, Content-Type, Content-Length, User-Agent and webhook-* are refused. Replaces all of them; a value given as the mask reads answer ("••••") keeps the value stored under that name (case-insensitive), and is a 400 for a name with none.
    */
   headers?: {
     [k: string]: string;

@@ -1,12 +1,14 @@
 import { BlockList, isIPv4, isIPv6 } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 /**
  * Where a webhook may be sent, decided on the address actually connected to (see resolve.ts):
  * - `forbidden` always: link-local (which holds the 169.254.169.254 metadata service of AWS,
  *   GCP, Azure and others), other cloud metadata addresses, unspecified, multicast, reserved;
- * - `private` unless WEBHOOK_ALLOW_PRIVATE: loopback, RFC 1918, shared (CGNAT), unique local;
+ * - `private` unless WEBHOOK_ALLOW_PRIVATE: loopback, RFC 1918, shared (CGNAT), unique local,
+ *   site-local, local-use NAT64;
  * - `public` otherwise.
- * IPv6 forms that carry an IPv4 address (mapped, compatible, NAT64, 6to4) are judged by it too.
+ * IPv6 forms that carry an IPv4 address (EMBEDDINGS) are judged by the worse of the two.
  */
 export type AddressClass = 'public' | 'private' | 'forbidden';
 
@@ -38,49 +40,59 @@ const FORBIDDEN = list(
 
 const PRIVATE = list(
   ['127.0.0.0/8', '10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '100.64.0.0/10', '192.0.0.0/24', '198.18.0.0/15'],
-  ['::1/128', 'fc00::/7'],
+  // Site-local (deprecated, still routed inside some networks) and the local-use NAT64 prefix,
+  // which reaches only a translator of the local network, in a layout it chooses (RFC 8215).
+  ['::1/128', 'fc00::/7', 'fec0::/10', '64:ff9b:1::/48'],
 );
 
-/** The 16 bytes of an IPv6 address, or null. */
-function ipv6Bytes(address: string): number[] | null {
-  let text = address;
-  const tail: number[] = [];
-  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  if (dotted?.[1] !== undefined) {
-    if (!isIPv4(dotted[1])) return null;
-    tail.push(...dotted[1].split('.').map(Number));
-    text = `${text.slice(0, -dotted[1].length)}0:0`;
-  }
-  const halves = text.split('::');
-  if (halves.length > 2) return null;
-  const groups = (part: string | undefined) => (part === undefined || part === '' ? [] : part.split(':'));
-  const head = groups(halves[0]);
-  const rest = groups(halves[1]);
-  const fill = halves.length === 2 ? 8 - head.length - rest.length : 0;
-  const all = [...head, ...Array<string>(fill).fill('0'), ...rest];
-  if (all.length !== 8) return null;
-  const bytes = all.flatMap((g) => {
-    const n = parseInt(g, 16);
-    return [n >> 8, n & 0xff];
-  });
-  if (tail.length === 4) bytes.splice(12, 4, ...tail);
-  return bytes;
+/** Where an IPv6 form carries an IPv4 address: after `prefix`, at byte `at`, bit-inverted for Teredo's client. */
+interface Embedding {
+  prefix: readonly number[];
+  at: number;
+  inverted?: boolean;
 }
 
-const isZero = (bytes: number[]) => bytes.every((b) => b === 0);
+const zeros = (n: number) => Array<number>(n).fill(0);
 
-/** The IPv4 address an IPv6 one carries, if it is of a form that carries one. */
-export function embeddedIPv4(address: string): string | null {
-  const b = ipv6Bytes(address);
-  if (!b) return null;
-  const quad = (at: number) => b.slice(at, at + 4).join('.');
-  const mapped = isZero(b.slice(0, 10)) && b[10] === 0xff && b[11] === 0xff;
-  // The deprecated compatible form; :: and ::1 are themselves, not IPv4 addresses.
-  const compatible = isZero(b.slice(0, 15)) ? (b[15] ?? 0) > 1 : isZero(b.slice(0, 12));
-  const nat64 = b[0] === 0 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b && isZero(b.slice(4, 12));
-  if (mapped || compatible || nat64) return quad(12);
-  if (b[0] === 0x20 && b[1] === 0x02) return quad(2);
-  return null;
+/**
+ * Every form a connection can reach an IPv4 host through; each is judged by the IPv4 address
+ * too, since a stack or translator may deliver it there. Compatible (::a.b.c.d, deprecated but
+ * still routed by some stacks) holds ::, whose 0.0.0.0 is forbidden as :: is.
+ */
+const EMBEDDINGS: readonly Embedding[] = [
+  // IPv4-mapped, ::ffff:0:0/96.
+  { prefix: [...zeros(10), 0xff, 0xff], at: 12 },
+  // IPv4-translated (RFC 2765, RFC 6145), ::ffff:0:0:0/96.
+  { prefix: [...zeros(8), 0xff, 0xff, 0, 0], at: 12 },
+  // IPv4-compatible, ::/96.
+  { prefix: zeros(12), at: 12 },
+  // NAT64 well-known prefix, 64:ff9b::/96 (RFC 6052 allows it only as a /96).
+  { prefix: [0, 0x64, 0xff, 0x9b, ...zeros(8)], at: 12 },
+  // NAT64 local-use prefix, 64:ff9b:1::/48, in its /96 layout (PRIVATE holds all of it).
+  { prefix: [0, 0x64, 0xff, 0x9b, 0, 1, ...zeros(6)], at: 12 },
+  // 6to4, 2002::/16: the site's IPv4 address follows the prefix.
+  { prefix: [0x20, 0x02], at: 2 },
+  // Teredo, 2001::/32: its server, then (inverted) its client's mapped address.
+  { prefix: [0x20, 0x01, 0, 0], at: 4 },
+  { prefix: [0x20, 0x01, 0, 0], at: 12, inverted: true },
+];
+
+/** The IPv4 addresses an IPv6 address carries (none when it is of no embedding form). */
+export function carriedIPv4(address: string): string[] {
+  let bytes: number[];
+  try {
+    bytes = ipaddr.IPv6.parse(address).toByteArray();
+  } catch {
+    return [];
+  }
+  // ::1 is IPv6's own loopback, not the compatible form of 0.0.0.1.
+  if (bytes.every((b, i) => b === (i === 15 ? 1 : 0))) return [];
+  return EMBEDDINGS.filter(({ prefix }) => prefix.every((b, i) => bytes[i] === b)).map(({ at, inverted }) =>
+    bytes
+      .slice(at, at + 4)
+      .map((b) => (inverted ? b ^ 0xff : b))
+      .join('.'),
+  );
 }
 
 function classOfFamily(address: string, family: 'ipv4' | 'ipv6'): AddressClass {
@@ -96,11 +108,9 @@ export function classifyAddress(raw: string): AddressClass {
   const address = raw.replace(/%.*$/, '');
   if (isIPv4(address)) return classOfFamily(address, 'ipv4');
   if (!isIPv6(address)) return 'forbidden';
-  const own = classOfFamily(address, 'ipv6');
-  const v4 = embeddedIPv4(address);
-  if (v4 === null) return own;
-  const carried = classOfFamily(v4, 'ipv4');
-  return RANK[carried] > RANK[own] ? carried : own;
+  return carriedIPv4(address)
+    .map((v4) => classOfFamily(v4, 'ipv4'))
+    .reduce((worst, cls) => (RANK[cls] > RANK[worst] ? cls : worst), classOfFamily(address, 'ipv6'));
 }
 
 /** Null when the address may be connected to, otherwise why not. */

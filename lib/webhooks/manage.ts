@@ -8,6 +8,7 @@ import { parseProps } from '../query/props.js';
 import type { WebhookPatch } from '../types/bodies.generated.js';
 import { objectIdFromHex } from '../util/object-id.js';
 import { deliveriesCollection, webhooksCollection, type WebhookDoc } from './collections.js';
+import { HEADER_MASK, unmaskHeaders } from './header-mask.js';
 import { generateSecret } from './signing.js';
 import { assertWebhookCreate, assertWebhookPatch } from './validate.js';
 
@@ -20,8 +21,8 @@ function webhookId(bucket: BucketDoc, id: string): ObjectId {
   return oid;
 }
 
-/** The stored form of the fields a body may set (validated). */
-function storedFields(input: WebhookPatch): Partial<WebhookDoc> {
+/** The stored form of the fields a body may set (validated); `headers`: those stored now, which masks keep. */
+function storedFields(input: WebhookPatch, headers: WebhookDoc['headers'] = []): Partial<WebhookDoc> {
   const out: Partial<WebhookDoc> = {};
   if (input.title !== undefined) out.title = input.title;
   if (input.endpoint !== undefined) out.endpoint = input.endpoint;
@@ -32,8 +33,7 @@ function storedFields(input: WebhookPatch): Partial<WebhookDoc> {
     out.props = props === null ? null : props.join(',');
   }
   if (input.payload !== undefined) out.payload = input.payload;
-  if (input.headers !== undefined)
-    out.headers = Object.entries(input.headers).map(([name, value]) => ({ name, value }));
+  if (input.headers !== undefined) out.headers = unmaskHeaders(input.headers, headers);
   if (input.enabled !== undefined) {
     out.enabled = input.enabled;
     // Turning it on is the client's answer to why it was turned off.
@@ -100,10 +100,12 @@ async function updateFields(db: Db, bucket: BucketDoc, id: string, set: Partial<
   return updated;
 }
 
-export function updateWebhook(db: Db, bucket: BucketDoc, id: string, input: unknown): Promise<WebhookDoc> {
+export async function updateWebhook(db: Db, bucket: BucketDoc, id: string, input: unknown): Promise<WebhookDoc> {
   const oid = webhookId(bucket, id);
   assertWebhookPatch(input);
-  return updateFields(db, bucket, oid.toHexString(), storedFields(input));
+  const masked = Object.values(input.headers ?? {}).includes(HEADER_MASK);
+  const stored = masked ? (await getWebhook(db, bucket, oid.toHexString())).headers : [];
+  return updateFields(db, bucket, oid.toHexString(), storedFields(input, stored));
 }
 
 /** A new secret, effective for every attempt from now on, queued deliveries included. */

@@ -1,8 +1,9 @@
 import type { AttemptDoc, DeliveryDoc, WebhookDoc } from './collections.js';
+import { maskedHeaders } from './header-mask.js';
 
 const iso = (d: Date | null) => (d === null ? null : d.toISOString());
 
-/** A webhook as answered (schemas/Webhook.json); the secret only when it was just made. */
+/** A webhook as answered (schemas/Webhook.json); the secret only when it was just made, header values never. */
 export function renderWebhook(doc: WebhookDoc, withSecret = false): Record<string, unknown> {
   return {
     id: doc._id.toHexString(),
@@ -12,7 +13,7 @@ export function renderWebhook(doc: WebhookDoc, withSecret = false): Record<strin
     object_types: doc.object_types,
     props: doc.props,
     payload: doc.payload,
-    headers: Object.fromEntries(doc.headers.map(({ name, value }) => [name, value])),
+    headers: maskedHeaders(doc.headers),
     enabled: doc.enabled,
     disabled_reason: doc.disabled_reason,
     consecutive_failures: doc.consecutive_failures,

@@ -3,6 +3,7 @@ import { parseProps } from '../query/props.js';
 import type { WebhookCreate, WebhookPatch } from '../types/bodies.generated.js';
 import { assertValid } from '../validation/ajv-messages.js';
 import { quote } from '../util/quote.js';
+import { HEADER_MASK } from './header-mask.js';
 
 /** RFC 9110 field-name characters. */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -52,7 +53,9 @@ function headerProblems(headers: Record<string, string>, errors: ValidationError
     else if (RESERVED_HEADERS.has(lower) || lower.startsWith('webhook-')) {
       errors.add(`body.headers: ${quote(name)} cannot be set (hop-by-hop, Host, or a header the service sends itself)`);
     } else if (seen.has(lower)) errors.add(`body.headers: ${quote(name)} is given twice (names are case-insensitive)`);
-    if (!HEADER_VALUE.test(value)) errors.add(`body.headers.${name} must be printable ASCII without line breaks`);
+    // The mask stands for a stored value (header-mask.ts), resolved once the webhook is read.
+    if (!HEADER_VALUE.test(value) && value !== HEADER_MASK)
+      errors.add(`body.headers.${name} must be printable ASCII without line breaks`);
     seen.add(lower);
   }
 }

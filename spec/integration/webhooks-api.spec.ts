@@ -18,6 +18,8 @@ describe('webhook management API', () => {
     assert.deepEqual(h.errors, []);
   });
 
+  /** What reads answer for every custom header value. */
+  const MASK = '••••';
   const valid = { title: 'CI', endpoint: 'https://hooks.example.com/in', events: ['object.created'] };
 
   it('creates a webhook and answers its secret once, never on reads', async () => {
@@ -47,7 +49,7 @@ describe('webhook management API', () => {
         object_types: ['posts'],
         props: 'id,title,metadata.price',
         payload: true,
-        headers: { 'X-Token': 'abc' },
+        headers: { 'X-Token': MASK },
         enabled: true,
         disabled_reason: null,
         consecutive_failures: 0,
@@ -62,6 +64,39 @@ describe('webhook management API', () => {
     assert.ok(!JSON.stringify(list.body).includes(hook.secret));
     // Kept to sign with.
     assert.equal((await webhooksCollection(h.db).findOne({}))?.secret, hook.secret);
+  });
+
+  it('answers header names with masked values; an edit that sends the mask back keeps the stored value', async () => {
+    const secretHeaders = { Authorization: 'Bearer s3cret-token', 'X-Env': 'prod' };
+    const made = (await api.post('/webhooks', { ...valid, headers: secretHeaders }).expect(200)).body.webhook;
+    assert.deepEqual(made.headers, { Authorization: MASK, 'X-Env': MASK });
+    const one = (await api.get(`/webhooks/${made.id}`).expect(200)).body.webhook;
+    assert.deepEqual(one.headers, { Authorization: MASK, 'X-Env': MASK });
+    const list = await api.get('/webhooks').expect(200);
+    assert.ok(!JSON.stringify(list.body).includes('s3cret'));
+    const stored = async () =>
+      (await webhooksCollection(h.db).findOne({ endpoint: valid.endpoint, title: 'masked' }))?.headers;
+    // The read sent back with one value changed: the other keeps its secret.
+    const patched = await api
+      .patch(`/webhooks/${made.id}`, { title: 'masked', headers: { ...one.headers, 'X-Env': 'staging' } })
+      .expect(200);
+    assert.deepEqual(patched.body.webhook.headers, { Authorization: MASK, 'X-Env': MASK });
+    assert.deepEqual(await stored(), [
+      { name: 'Authorization', value: 'Bearer s3cret-token' },
+      { name: 'X-Env', value: 'staging' },
+    ]);
+    // Names are case-insensitive; the spelling sent is kept.
+    await api.patch(`/webhooks/${made.id}`, { headers: { authorization: MASK } }).expect(200);
+    assert.deepEqual(await stored(), [{ name: 'authorization', value: 'Bearer s3cret-token' }]);
+    // The mask of a header with nothing stored is a mistake, not a value: nothing changes.
+    const none = await api.patch(`/webhooks/${made.id}`, { headers: { authorization: MASK, 'X-New': MASK } });
+    assert.equal(none.status, 400);
+    assert.equal(none.body.code, 'invalid_body');
+    assert.match(none.body.message, /body\.headers\.X-New is the mask of a stored value, and "X-New" has none/);
+    assert.deepEqual(await stored(), [{ name: 'authorization', value: 'Bearer s3cret-token' }]);
+    const create = await api.post('/webhooks', { ...valid, headers: { 'X-A': MASK } }).expect(400);
+    assert.match(create.body.message, /body\.headers\.X-A is the mask of a stored value, and "X-A" has none/);
+    await api.delete(`/webhooks/${made.id}`).expect(200);
   });
 
   it('defaults title to the endpoint host, payload to true, filters to none', async () => {

@@ -33,5 +33,9 @@ describe('roleRefusal', () => {
     ]);
     assert.deepEqual(allowed(grant('contributor'), true), ['objects']);
     assert.deepEqual(allowed(grant('contributor'), false), ['objects', 'object_types']);
+    // Webhooks carry (and their delivery log keeps) content of every type: not for a type-limited role.
+    assert.deepEqual(allowed(grant('contributor', ['settings']), true), ['objects', 'settings']);
+    assert.deepEqual(allowed(grant('contributor', ['settings']), false), ['objects', 'object_types', 'settings']);
+    assert.match(roleRefusal(grant('contributor', ['settings']), 'webhooks', false) ?? '', /may not manage webhooks/);
   });
 });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { addressRefusal, classifyAddress, embeddedIPv4 } from '../../lib/webhooks/address-policy.js';
+import { addressRefusal, carriedIPv4, classifyAddress } from '../../lib/webhooks/address-policy.js';
 import { RefusedEndpoint, resolveEndpoint } from '../../lib/webhooks/resolve.js';
 
 describe('webhooks: which addresses an endpoint may reach', () => {
@@ -49,13 +49,16 @@ describe('webhooks: which addresses an endpoint may reach', () => {
   });
 
   it('judges IPv6 forms that carry an IPv4 address by that address too', () => {
-    assert.equal(embeddedIPv4('::ffff:169.254.169.254'), '169.254.169.254');
-    assert.equal(embeddedIPv4('::ffff:a9fe:a9fe'), '169.254.169.254');
-    assert.equal(embeddedIPv4('64:ff9b::a9fe:a9fe'), '169.254.169.254');
-    assert.equal(embeddedIPv4('2002:a9fe:a9fe::1'), '169.254.169.254');
-    assert.equal(embeddedIPv4('::7f00:1'), '127.0.0.1');
-    assert.equal(embeddedIPv4('::1'), null);
-    assert.equal(embeddedIPv4('2606:4700::1'), null);
+    assert.deepEqual(carriedIPv4('::ffff:169.254.169.254'), ['169.254.169.254']);
+    assert.deepEqual(carriedIPv4('::ffff:a9fe:a9fe'), ['169.254.169.254']);
+    assert.deepEqual(carriedIPv4('::ffff:0:a9fe:a9fe'), ['169.254.169.254']);
+    assert.deepEqual(carriedIPv4('64:ff9b::a9fe:a9fe'), ['169.254.169.254']);
+    assert.deepEqual(carriedIPv4('2002:a9fe:a9fe::1'), ['169.254.169.254']);
+    assert.deepEqual(carriedIPv4('2001:0:4136:e378:8000:63bf:3f57:fefd'), ['65.54.227.120', '192.168.1.2']);
+    assert.deepEqual(carriedIPv4('::7f00:1'), ['127.0.0.1']);
+    assert.deepEqual(carriedIPv4('::1'), []);
+    assert.deepEqual(carriedIPv4('0:0:0:0:0:0:0:1'), []);
+    assert.deepEqual(carriedIPv4('2606:4700::1'), []);
     assert.equal(classifyAddress('::ffff:169.254.169.254'), 'forbidden');
     assert.equal(classifyAddress('64:ff9b::a9fe:a9fe'), 'forbidden');
     assert.equal(classifyAddress('::ffff:127.0.0.1'), 'private');
