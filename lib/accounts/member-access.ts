@@ -3,43 +3,16 @@ import { ObjectId, type Db } from 'mongodb';
 import type { BucketDoc } from '../db/collections.js';
 import { objectsCollection } from '../db/collections.js';
 import { bucketOf } from '../middleware/load-bucket.js';
-import { bucketAccessOf, type ObjectsTouched, type Source } from '../routes/access.js';
+import { bucketAccessOf, type ObjectsTouched } from '../routes/access.js';
+import { bodyOf, queryOf, valueAt } from './declared-values.js';
 import { readOptions } from '../services/query-time-limit.js';
-import { isPlainObject } from '../util/plain-object.js';
 import { slugFilter } from '../legacy/v1/find-object.js';
 import { MAX_LIST_VALUES } from '../query/limits.js';
 import { runAsActor } from './actor.js';
+import { reorderRefusal } from './reorder-only.js';
 import { accountOf, forbidden, memberOf, viaMember } from './request-account.js';
 import { outsideScope, scopeMessage } from './type-scope.js';
 import type { MemberDoc } from './store.js';
-
-const bodyOf = (req: Request): Record<string, unknown> => (isPlainObject(req.body) ? req.body : {});
-const queryOf = (req: Request): Record<string, unknown> => (isPlainObject(req.query) ? req.query : {});
-
-/** The v3 `query` filter's plain `type` (or `{"$eq": type}`), if it names one. */
-function filterType(req: Request): unknown {
-  const raw = queryOf(req).query;
-  if (typeof raw !== 'string') return undefined;
-  try {
-    const filter: unknown = JSON.parse(raw);
-    const type = isPlainObject(filter) ? filter.type : undefined;
-    return isPlainObject(type) ? type.$eq : type;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The value a declared source names in the request, read where the route's handler reads it. */
-function valueAt(req: Request, source: Source | undefined): unknown {
-  if (source === undefined) return undefined;
-  if ('param' in source) return req.params[source.param];
-  if ('query' in source) return queryOf(req)[source.query];
-  if ('filter' in source) return filterType(req);
-  const body = bodyOf(req);
-  // The first field present, as the handler reads them (v1 names an Object by `id` before `_id`).
-  const field = source.body.find((f) => body[f] !== undefined && body[f] !== null && body[f] !== '');
-  return field === undefined ? undefined : body[field];
-}
 
 function addressedId(req: Request, touched: ObjectsTouched): string | undefined {
   const id = valueAt(req, touched.id);
@@ -164,6 +137,11 @@ export function memberAccess(db: Db): RequestHandler {
     }
     const bucket = bucketOf(res);
     const access = bucketAccessOf(res);
+    // Editors reach Object type writes only through sort_metafields (lib/accounts/roles.ts).
+    if (access.resource === 'object_types' && access.write && member.role === 'editor') {
+      const why = await reorderRefusal(db, bucket, req, access);
+      if (why !== null) throw forbidden(bucket.slug, why);
+    }
     if (access.resource === 'objects') {
       const touched = access.objects ?? {};
       const why =

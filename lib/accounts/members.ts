@@ -10,6 +10,7 @@ import {
   type AccountDoc,
   type MemberDoc,
 } from './store.js';
+import { forbidden } from './request-account.js';
 import type { MemberSettings, NewUser } from './user-input.js';
 
 /** A Bucket user as the legacy users routes answer it (the spec's Bucket user table). */
@@ -72,8 +73,9 @@ export async function getUser(db: Db, bucket: BucketDoc, id: string): Promise<Bu
  * Adds an account to the Bucket. An e-mail without an account gets a pending one, which sets its
  * password with `bucketctl set-password`; no e-mail is sent.
  */
-export async function addUser(db: Db, bucket: BucketDoc, input: NewUser): Promise<BucketUser> {
+export async function addUser(db: Db, bucket: BucketDoc, input: NewUser, byAdmin: boolean): Promise<BucketUser> {
   const { email, first_name, last_name, profile, ...settings } = input;
+  assertAdminMayOnly(bucket, byAdmin, settings.role === 'admin');
   const account =
     (await findAccountByEmail(db, email)) ??
     (await insertAccount(db, { email, first_name, last_name, profile, password: null }));
@@ -100,6 +102,15 @@ export async function addUser(db: Db, bucket: BucketDoc, input: NewUser): Promis
   return renderUser(account, member);
 }
 
+/**
+ * Only an admin grants the admin role or changes an admin: the `users` permission lets others
+ * manage users, not raise themselves (or anyone) above their own role or touch the owners.
+ */
+function assertAdminMayOnly(bucket: BucketDoc, byAdmin: boolean, touchesAdmin: boolean): void {
+  if (touchesAdmin && !byAdmin)
+    throw forbidden(bucket.slug, 'only an admin may grant the admin role or change or remove an admin');
+}
+
 /** Refuses a change that would leave the Bucket without an admin. */
 async function assertAdminRemains(db: Db, bucket: BucketDoc, member: MemberDoc, staysAdmin: boolean): Promise<void> {
   if (member.role !== 'admin' || staysAdmin) return;
@@ -107,8 +118,15 @@ async function assertAdminRemains(db: Db, bucket: BucketDoc, member: MemberDoc, 
   if (admins <= 1) throw new BadRequestError(`Bucket '${bucket.slug}' must keep at least one admin`, 'invalid_body');
 }
 
-export async function editUser(db: Db, bucket: BucketDoc, id: string, settings: MemberSettings): Promise<BucketUser> {
+export async function editUser(
+  db: Db,
+  bucket: BucketDoc,
+  id: string,
+  settings: MemberSettings,
+  byAdmin: boolean,
+): Promise<BucketUser> {
   const { account, member } = await memberById(db, bucket, id);
+  assertAdminMayOnly(bucket, byAdmin, member.role === 'admin' || settings.role === 'admin');
   await assertAdminRemains(db, bucket, member, settings.role === 'admin');
   const next = { ...member, ...settings, modified_at: new Date() };
   await membersCollection(db).replaceOne({ _id: member._id }, next);
@@ -116,8 +134,9 @@ export async function editUser(db: Db, bucket: BucketDoc, id: string, settings: 
 }
 
 /** Takes effect at once: every request reads the membership afresh (lib/middleware/load-bucket.ts). */
-export async function removeUser(db: Db, bucket: BucketDoc, id: string): Promise<void> {
+export async function removeUser(db: Db, bucket: BucketDoc, id: string, byAdmin: boolean): Promise<void> {
   const { member } = await memberById(db, bucket, id);
+  assertAdminMayOnly(bucket, byAdmin, member.role === 'admin');
   await assertAdminRemains(db, bucket, member, false);
   await membersCollection(db).deleteOne({ _id: member._id });
 }

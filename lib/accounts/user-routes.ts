@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { RequestHandler, Response } from 'express';
 import type { Db } from 'mongodb';
 import { jsonBody } from '../middleware/json-body.js';
 import { sendJson } from '../http/respond.js';
@@ -19,6 +19,9 @@ const requireUsersAccess: RequestHandler = (_req, res, next) => {
   if (why !== null) throw forbidden(bucket.slug, why);
   next();
 };
+
+/** Whether the caller (let in by requireUsersAccess) is an admin of the Bucket. */
+const byAdmin = (res: Response): boolean => memberOf(res)?.role === 'admin';
 
 export type UserMethod = 'get' | 'post' | 'patch' | 'delete';
 export interface UserRoute {
@@ -54,7 +57,7 @@ export function userRoutes(db: Db, jsonBodyLimit: string): UserRoute[] {
         requireUsersAccess,
         body,
         async (req, res) => {
-          const user = await addUser(db, bucketOf(res), parseUserAdd(req.body));
+          const user = await addUser(db, bucketOf(res), parseUserAdd(req.body), byAdmin(res));
           const pending =
             user.status === 'pending'
               ? ' (pending: no e-mail is sent; its password is set with bucketctl set-password)'
@@ -85,7 +88,7 @@ export function userRoutes(db: Db, jsonBodyLimit: string): UserRoute[] {
         requireUsersAccess,
         body,
         async (req, res) => {
-          const user = await editUser(db, bucketOf(res), id(req.params), parseUserEdit(req.body));
+          const user = await editUser(db, bucketOf(res), id(req.params), parseUserEdit(req.body), byAdmin(res));
           sendJson(res, 200, { message: `User ${user.email} edited successfully.`, user });
         },
       ],
@@ -97,7 +100,7 @@ export function userRoutes(db: Db, jsonBodyLimit: string): UserRoute[] {
       handlers: [
         requireUsersAccess,
         async (req, res) => {
-          await removeUser(db, bucketOf(res), id(req.params));
+          await removeUser(db, bucketOf(res), id(req.params), byAdmin(res));
           sendJson(res, 200, {
             message: `User with id '${id(req.params)}' removed from bucket '${bucketOf(res).slug}'.`,
           });

@@ -47,6 +47,8 @@ export type Access =
       readonly resource: Resource;
       readonly write: boolean;
       readonly objects?: ObjectsTouched;
+      /** Edits one Object type's definition, named here: the only Object type write `sort_metafields` may make (a reorder). */
+      readonly typeEdit?: Source;
     };
 
 export type BucketAccess = Extract<Access, { kind: 'bucket' }>;
@@ -60,6 +62,11 @@ export function readAccess(resource: Resource, objects?: ObjectsTouched): Bucket
 
 export function writeAccess(resource: Resource, objects?: ObjectsTouched): BucketAccess {
   return objects ? { kind: 'bucket', resource, write: true, objects } : { kind: 'bucket', resource, write: true };
+}
+
+/** A write that edits the Object type `named` names (and may be a mere reorder of its Metafields). */
+export function typeEditAccess(named: Source): BucketAccess {
+  return { kind: 'bucket', resource: 'object_types', write: true, typeEdit: named };
 }
 
 /** The Object addressed by the `:object_id` path parameter. */

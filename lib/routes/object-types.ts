@@ -19,7 +19,7 @@ import {
 } from '../services/object-types.js';
 import type { EventDeps } from '../services/domain-events.js';
 import { route, type RouteDef } from './route-table.js';
-import { readAccess, writeAccess } from './access.js';
+import { readAccess, typeEditAccess, writeAccess } from './access.js';
 
 const READ = paramSet(['read_key']);
 
@@ -53,7 +53,7 @@ export function objectTypeRoutes(config: Config, { writes }: AppState): RouteDef
       'patch',
       `${base}/:type_slug`,
       NO_PARAMS,
-      writeAccess('object_types'),
+      typeEditAccess({ param: 'type_slug' }),
       body,
       requireWrite,
       async (req, res) => {

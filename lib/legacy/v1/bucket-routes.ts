@@ -16,7 +16,7 @@ import { toV1Media } from './media-routes.js';
 import { toV1ObjectType } from './object-shape.js';
 import { readV1Objects, readV1Params } from './objects-read.js';
 import { sendRead, v1Route, type V1Route } from './route.js';
-import { readAccess, writeAccess } from '../../routes/access.js';
+import { readAccess, typeEditAccess, writeAccess } from '../../routes/access.js';
 
 const BUCKET = paramSet(['read_key', 'depth']);
 const TYPES = paramSet(['read_key']);
@@ -77,7 +77,7 @@ export function bucketRoutes(config: Config, db: Db, state: AppState): V1Route[]
       'put',
       '/:slug/edit-object-type',
       NO_PARAMS,
-      writeAccess('object_types'),
+      typeEditAccess({ body: ['slug'] }),
       body,
       requireWrite,
       async (req, res) => {
