@@ -17,7 +17,7 @@ function canonical(value: unknown): string {
     const keys = Object.keys(value).sort();
     return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(',')}}`;
   }
-  return JSON.stringify(value) ?? 'null';
+  return value === undefined ? 'null' : JSON.stringify(value);
 }
 
 const why = (detail: string) => `the sort_metafields permission only reorders an Object type's Metafields: ${detail}`;

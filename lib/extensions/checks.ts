@@ -38,6 +38,15 @@ export function parseAddress(field: string, text: string, protocols: readonly st
   return url;
 }
 
+/**
+ * An Extension's icon address as stored: an absolute http or https URL (the dashboard shows it in
+ * an img, so javascript:, data: and other schemes are refused with 400), or null or "" for none.
+ */
+export function iconAddress(value: string | null): string | null {
+  if (value === null || value === '') return value;
+  return parseAddress('image_url', value, ['http:', 'https:']).href;
+}
+
 async function fetchFor(field: string, url: URL, opts: OutboundOptions, withBody: boolean): Promise<Fetched> {
   try {
     return await guardedGet(url, opts, withBody);

@@ -1,12 +1,15 @@
 import type { RequestHandler } from 'express';
 import type { Db } from 'mongodb';
+import { RangeNotSatisfiableError } from '../errors/domain-errors.js';
 import { NotFoundError } from '../errors/http-errors.js';
+import { etagMatches, parseRange } from '../media/range.js';
 import { bucketOf } from '../middleware/load-bucket.js';
-import { readArchiveRange } from './archive-store.js';
+import { readArchive } from './archive-store.js';
 import type { ExtensionDoc } from './collection.js';
+import { openBody, pipeBody } from './send-body.js';
 import { findExtension } from './store.js';
 import type { ZipEntry } from './zip-check.js';
-import { unpackEntry } from './zip-unpack.js';
+import { entryBytes } from './zip-unpack.js';
 
 /** The page an archive's `url` opens, when the archive has one at its root. */
 export const INDEX_PAGE = 'index.html';
@@ -48,7 +51,13 @@ function fileOf(doc: ExtensionDoc, requested: string): ZipEntry | undefined {
   return doc.archive?.files.find((f) => f.name === name);
 }
 
-/** Serves one file of an Extension's kept archive, read by its byte range and inflated if it was deflated. */
+/**
+ * Serves one file of an Extension's kept archive, streamed: a stored entry is read for its byte
+ * range, a deflated one inflated as the client takes it, so memory per request stays a few
+ * chunks however large the file. A single byte range is honoured (a deflated entry is inflated
+ * from its start up to the range's end). The ETag is the archive's id and the entry's CRC-32:
+ * a kept archive never changes.
+ */
 export function extensionFileHandler(db: Db): RequestHandler {
   return async (req, res) => {
     const bucket = bucketOf(res);
@@ -60,20 +69,32 @@ export function extensionFileHandler(db: Db): RequestHandler {
     if (!doc.archive || !entry) {
       throw new NotFoundError(`No file '${requested}' in the archive of extension '${doc._id.toHexString()}'`);
     }
-    const stored = await readArchiveRange(
-      db,
-      doc.archive.file_id,
-      entry.dataOffset,
-      entry.dataOffset + entry.compressedSize,
-    );
-    res
-      .status(200)
-      .type(contentTypeOf(entry.name))
-      .set({
-        'content-security-policy': SANDBOX,
-        'x-content-type-options': 'nosniff',
-        'cache-control': 'private, max-age=60',
-      })
-      .send(await unpackEntry(stored, entry));
+    const fileId = doc.archive.file_id;
+    const etag = `"${fileId.toHexString()}-${entry.crc32.toString(16)}"`;
+    const ifRange = req.get('if-range');
+    const range = ifRange === undefined || ifRange === etag ? parseRange(req.get('range'), entry.size) : null;
+    const notModified = etagMatches(req.get('if-none-match'), etag);
+    if (range === 'unsatisfiable' && !notModified) {
+      throw new RangeNotSatisfiableError(req.get('range') ?? '', entry.size);
+    }
+    const slice = range === 'unsatisfiable' ? null : range;
+    const sendsBody = !notModified && req.method !== 'HEAD' && entry.size > 0;
+    const read = (start: number, end: number) => readArchive(db, fileId, start, end);
+    const body = sendsBody ? await openBody(entryBytes(read, entry, slice)) : null;
+    res.type(contentTypeOf(entry.name)).set({
+      'content-security-policy': SANDBOX,
+      'x-content-type-options': 'nosniff',
+      'cache-control': 'private, max-age=60',
+      etag,
+      'accept-ranges': 'bytes',
+    });
+    if (notModified) {
+      res.status(304).end();
+      return;
+    }
+    res.status(slice ? 206 : 200).set('content-length', String(slice ? slice.end - slice.start + 1 : entry.size));
+    if (slice) res.set('content-range', `bytes ${slice.start}-${slice.end}/${entry.size}`);
+    if (body) await pipeBody(res, body);
+    else res.end();
   };
 }

@@ -2,14 +2,13 @@ import type { RequestHandler, Response } from 'express';
 import type { Db } from 'mongodb';
 import type { Config } from '../config.js';
 import { BadRequestError } from '../errors/http-errors.js';
-import { notFound } from '../errors/not-found.js';
 import { sendJson } from '../http/respond.js';
 import { jsonBody } from '../middleware/json-body.js';
 import { bucketOf } from '../middleware/load-bucket.js';
 import type { ExtensionCreate } from '../types/bodies.generated.js';
 import { assertValid } from '../validation/ajv-messages.js';
 import { actorOf, requireExtensionAdmin, requireExtensionReader } from './access.js';
-import { readArchive } from './archive-store.js';
+import { archiveDownloadHandler } from './archive-download.js';
 import type { ExtensionDoc } from './collection.js';
 import { extensionFileHandler } from './files.js';
 import { extensionJson } from './serialize.js';
@@ -147,20 +146,7 @@ export function extensionRoutes(deps: ExtensionRouteDeps, base: (slug: string) =
       method: 'get',
       sub: '/:extension_id/archive',
       access: readAccess('extensions'),
-      handlers: [
-        requireExtensionReader,
-        async (req, res) => {
-          const bucket = bucketOf(res);
-          const doc = await findExtension(db, bucket, idOf(req.params));
-          if (!doc.archive) throw notFound('extension', `${idOf(req.params)}/archive`, bucket.slug);
-          const bytes = await readArchive(db, doc.archive.file_id);
-          res
-            .status(200)
-            .type('application/zip')
-            .set('content-disposition', `attachment; filename="${doc.archive.name.replace(/[^\w.-]/g, '_')}"`)
-            .send(bytes);
-        },
-      ],
+      handlers: [requireExtensionReader, archiveDownloadHandler(db)],
     },
     // Public: a frame cannot send a token. The pages are sandboxed (lib/extensions/files.ts).
     { method: 'get', sub: '/:extension_id/files/*path', access: PUBLIC, handlers: [extensionFileHandler(db)] },

@@ -4,7 +4,7 @@ import type { BucketDoc } from '../db/collections.js';
 import { BadRequestError } from '../errors/http-errors.js';
 import type { ExtensionEdit } from '../types/bodies.generated.js';
 import { storeArchive } from './archive-store.js';
-import { acceptArchive, assertFrameable, downloadArchive, parseAddress } from './checks.js';
+import { acceptArchive, assertFrameable, downloadArchive, iconAddress, parseAddress } from './checks.js';
 import type { ExtensionDoc, ExtensionSource } from './collection.js';
 import type { OutboundOptions } from './guarded-get.js';
 import type { ZipEntry } from './zip-check.js';
@@ -43,6 +43,11 @@ function titleFromName(name: string): string {
   );
 }
 
+/** The decorations as stored, refusing (400) an image_url that is not an http(s) address. */
+function checkedDecorations(extra: Decorations): Decorations {
+  return extra.image_url === undefined ? extra : { ...extra, image_url: iconAddress(extra.image_url) };
+}
+
 function decodeURIComponentSafe(text: string): string {
   try {
     return decodeURIComponent(text);
@@ -72,7 +77,8 @@ export class ExtensionService {
     return { maxBytes: zipMaxBytes, maxEntries: zipMaxEntries, maxUnpackedBytes: zipMaxUnpackedBytes };
   }
 
-  async installZip(bucket: BucketDoc, actor: string, zip: UploadedZip, extra: Decorations): Promise<ExtensionDoc> {
+  async installZip(bucket: BucketDoc, actor: string, zip: UploadedZip, given: Decorations): Promise<ExtensionDoc> {
+    const extra = checkedDecorations(given);
     const entries = await acceptArchive(zip.buffer, this.limits, `"${zip.originalname}"`);
     await this.assertRoom(bucket);
     const archive = await this.keepArchive(bucket, zip.originalname, zip.buffer, entries);
@@ -80,7 +86,8 @@ export class ExtensionService {
     return this.insert(bucket, actor, 'zip', { ...extra, title, url: null, zip_url: null, archive });
   }
 
-  async installFromZipUrl(bucket: BucketDoc, actor: string, zipUrl: string, extra: Decorations): Promise<ExtensionDoc> {
+  async installFromZipUrl(bucket: BucketDoc, actor: string, zipUrl: string, given: Decorations): Promise<ExtensionDoc> {
+    const extra = checkedDecorations(given);
     const url = parseAddress('zip_url', zipUrl, HTTP_OR_HTTPS);
     await this.assertRoom(bucket);
     const { bytes, entries } = await downloadArchive(url, this.fetchOptions, this.limits);
@@ -90,7 +97,8 @@ export class ExtensionService {
     return this.insert(bucket, actor, 'zip_url', { ...extra, title, url: null, zip_url: url.href, archive });
   }
 
-  async installFromUrl(bucket: BucketDoc, actor: string, title: string, pageUrl: string, extra: Decorations) {
+  async installFromUrl(bucket: BucketDoc, actor: string, title: string, pageUrl: string, given: Decorations) {
+    const extra = checkedDecorations(given);
     const url = parseAddress('url', pageUrl, HTTPS);
     await this.assertRoom(bucket);
     await assertFrameable(url, this.fetchOptions);
@@ -101,7 +109,7 @@ export class ExtensionService {
   async edit(bucket: BucketDoc, doc: ExtensionDoc, body: ExtensionEdit): Promise<ExtensionDoc> {
     const changes: ExtensionChanges = {};
     if (body.title !== undefined) changes.title = body.title;
-    if (body.image_url !== undefined) changes.image_url = body.image_url;
+    if (body.image_url !== undefined) changes.image_url = iconAddress(body.image_url);
     if (body.font_awesome_class !== undefined) changes.font_awesome_class = body.font_awesome_class;
     if (body.url !== undefined) {
       const url = parseAddress('url', body.url, HTTPS);

@@ -81,7 +81,7 @@ export interface ExtensionCreate {
    */
   zip_url?: string;
   /**
-   * An icon for the extension.
+   * An icon for the extension: an absolute http or https address, or null or "" for none. Other schemes (javascript:, data:, ...) are refused with 400 invalid_body.
    */
   image_url?: string | null;
   /**
@@ -110,7 +110,7 @@ export interface ExtensionEdit {
    */
   url?: string;
   /**
-   * An icon for the extension.
+   * An icon for the extension: an absolute http or https address, or null or "" for none. Other schemes (javascript:, data:, ...) are refused with 400 invalid_body.
    */
   image_url?: string | null;
   /**
