@@ -52,10 +52,23 @@ export async function importBundle(
   file: string,
   opts: ImportOptions,
 ): Promise<ImportSummary> {
-  const { db } = deps;
   if (!BUCKET_SLUG_PATTERN.test(slug)) throw new MigrationError(`Invalid bucket slug "${slug}"`);
   const reader = await BundleReader.open(file);
-  const { manifest } = reader;
+  try {
+    return await importFrom(deps, slug, reader, opts);
+  } finally {
+    await reader.close();
+  }
+}
+
+async function importFrom(
+  deps: ObjectWriteDeps,
+  slug: string,
+  reader: BundleReader,
+  opts: ImportOptions,
+): Promise<ImportSummary> {
+  const { db } = deps;
+  const { manifest, file } = reader;
   const summary: ImportSummary = {
     bucket: slug,
     bundle: manifest.bundle_id,

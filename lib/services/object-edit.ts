@@ -1,5 +1,6 @@
 import type { ObjectId } from 'mongodb';
 import { currentActor } from '../accounts/actor.js';
+import { isDraftOnly } from '../accounts/draft-only.js';
 import { objectsCollection, type BucketDoc, type ObjectDoc, type RevisionDoc } from '../db/collections.js';
 import { HttpError } from '../errors/http-errors.js';
 import type { EventDeps } from './domain-events.js';
@@ -75,6 +76,15 @@ export async function editObject(
     const actor = currentActor();
     // A write made with a Bucket key (or by the service) leaves the last account's name in place.
     if (actor !== null) plan.next.modified_by = actor;
+    if (plan.next.publish_at && actor !== null && (await isDraftOnly(deps.db, bucket._id, actor))) {
+      // A scheduled publish puts the latest version live at its time. A draft-only account may
+      // save drafts but not decide what goes live, so its edit of a scheduled Object cancels the
+      // schedule (its answer shows publish_at gone) instead of riding it: a publisher reschedules
+      // what they approve. Publishing the version the schedule was set on instead would need it
+      // kept whole beside the newer draft: an Object holds one latest and one live version, and
+      // revisions lack its thumbnail, order and locale.
+      plan.next.publish_at = null;
+    }
     // Conditional on the type as well: a rename that moved the Object meanwhile must not be undone.
     const filter = { _id: current._id, bucket_id: bucket._id, type: current.type, modified_at: current.modified_at };
     const commit = async (): Promise<ObjectDoc | null> => {

@@ -21,6 +21,7 @@ import { readOptions } from './query-time-limit.js';
 import { singletonKey, singletonRace } from './singletons.js';
 import { slugify } from './slugs.js';
 import { storedThumbnail } from './thumbnail.js';
+import { assertStorable } from './stored-size.js';
 
 /** The body of one version: what POST /objects takes, ids and media names already the target's. */
 export type VersionBody = Omit<ObjectCreate, 'type' | 'publish_at' | 'unpublish_at'>;
@@ -58,7 +59,8 @@ export interface ImportContext {
 
 /**
  * One version checked exactly as POST /objects checks a body (schema, locale, thumbnail, every
- * Metafield value, relationships and media, which may be `planned`), as the document to write.
+ * Metafield value, relationships and media, which may be `planned`), as the document to write,
+ * which must fit in one stored document (stored-size.ts).
  * `root` names the record in messages.
  */
 export async function checkImportVersion(
@@ -100,6 +102,8 @@ export async function checkImportVersion(
   };
   const key = singletonKey(type, locale);
   if (key !== undefined) doc.singleton_key = key;
+  // The check pass runs this too, so a version the database cannot take stops the import unwritten.
+  assertStorable(doc);
   return doc;
 }
 

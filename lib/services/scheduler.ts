@@ -104,13 +104,24 @@ export class Scheduler {
       at: now,
       reason: job === 'publish' ? 'scheduled-publish' : 'scheduled-unpublish',
       withdraw: job === 'unpublish',
-      // Conditional on still holding the claim: a process whose lease lapsed and was taken over
-      // writes nothing more.
+      // Conditional on still holding the claim (a process whose lease lapsed and was taken over
+      // writes nothing more) and on the version claimed: an edit that landed since (which copies
+      // the claim along) is not overwritten, and what it left is judged at the next tick (a
+      // draft-only account's edit has cleared publish_at: see object-edit.ts).
       commit: async () => {
-        const owned = { _id: doc._id, 'schedule_claim.by': this.id };
+        const owned = { _id: doc._id, 'schedule_claim.by': this.id, modified_at: doc.modified_at };
         return (await objectsCollection(this.deps.db).replaceOne(owned, next)).matchedCount > 0 ? next : null;
       },
     });
+    if (written === null) await this.release(doc);
     return written !== null;
+  }
+
+  /** Gives a claim back at once, so the next tick need not wait out its lease. */
+  private async release(doc: ObjectDoc): Promise<void> {
+    await objectsCollection(this.deps.db).updateOne(
+      { _id: doc._id, 'schedule_claim.by': this.id },
+      { $set: { schedule_claim: null } },
+    );
   }
 }

@@ -144,6 +144,19 @@ describe('bucketctl import: a bad record stops the import before anything is wri
     );
   });
 
+  it('refuses an Object too large to store as one document, naming it, before anything is written', async () => {
+    // 17 MB of text: over the 16 MiB a stored document may hold (compressible, so the bundle stays quick).
+    const huge: ObjectRecord = {
+      id: 'huge',
+      type: 'authors',
+      latest: { title: 'Huge', slug: 'huge', content: 'lorem ipsum '.repeat(1_500_000), metadata: { name: 'h' } },
+    };
+    await refused(
+      { types, objects: [author('a1'), huge] },
+      /objects\.ndjson line 2 \(latest version\): Object "huge" of type "authors" would be stored as 17\.2 MB; a stored Object holds at most 16\.0 MB/,
+    );
+  }).timeout(120_000);
+
   it('refuses a file that is not a bundle, and a truncated one', async () => {
     const text = path.join(dir, 'notes.txt');
     await fs.promises.writeFile(text, 'hello');
