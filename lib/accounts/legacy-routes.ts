@@ -17,7 +17,7 @@ import { extensionRoutes } from '../extensions/routes.js';
 export function v1AccountRoutes({ config, db, state, outboundCa }: RouteDeps): V1Route[] {
   const body = jsonBody(config.jsonBodyLimit);
   return [
-    v1Route('post', '/authenticate', NO_PARAMS, body, authenticateHandler(state, db)),
+    v1Route('post', '/authenticate', NO_PARAMS, body, authenticateHandler(state)),
     v1Route('get', '/buckets', NO_PARAMS, bucketsHandler(db, '_id')),
     ...userRoutes(db, config.jsonBodyLimit).map((r) =>
       v1Route(r.method, `/:slug/users${r.sub}`, NO_PARAMS, ...r.handlers),
@@ -32,7 +32,7 @@ export function v1AccountRoutes({ config, db, state, outboundCa }: RouteDeps): V
 export function v2AccountRoutes({ config, db, state, outboundCa }: RouteDeps): RouteDef[] {
   const body = jsonBody(config.jsonBodyLimit);
   return [
-    route('post', '/authenticate', NO_PARAMS, body, authenticateHandler(state, db)),
+    route('post', '/authenticate', NO_PARAMS, body, authenticateHandler(state)),
     route('get', '/user', NO_PARAMS, userHandler),
     route('get', '/buckets', NO_PARAMS, bucketsHandler(db, 'id')),
     route('post', '/buckets', NO_PARAMS, body, createBucketHandler(db)),

@@ -12,6 +12,11 @@ export interface Credential {
   entitled: boolean;
 }
 
+/** Whose share a request counts against when no key speaks for it: its address (IPv6: its /64). */
+export function clientOf(req: Request): string {
+  return clientOfAddress(req.ip ?? req.socket.remoteAddress ?? 'unknown');
+}
+
 /**
  * The credential a request presents to its Bucket. A key counts as itself only when it is one of
  * the Bucket's keys; anything else (no key, a wrong key, a write key sent only in a legacy body,
@@ -28,5 +33,5 @@ export function credentialOf(req: Request, bucket: BucketDoc, kind: RequestKind,
   if (presented.some((k) => keyMatches(k, bucket.read_key_hash)))
     return { budgetKey: `${id}:read-key`, entitled: kind === 'read' };
   const open = (kind === 'read' ? bucket.read_key_hash : bucket.write_key_hash) === null;
-  return { budgetKey: `${id}:ip:${clientOfAddress(req.ip ?? req.socket.remoteAddress ?? 'unknown')}`, entitled: open };
+  return { budgetKey: `${id}:ip:${clientOf(req)}`, entitled: open };
 }
