@@ -2,6 +2,7 @@ import path from 'node:path';
 import { ConfigError } from './errors/domain-errors.js';
 import { PLAN_LIMITS, type Plan } from './limits/plan.js';
 import type { RateLimitSettings } from './limits/rate-limits.js';
+import type { LoginSettings } from './accounts/throttle.js';
 import { observabilitySettings, type ObservabilitySettings } from './observability/settings.js';
 import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './webhooks/retry.js';
 
@@ -50,6 +51,8 @@ export interface Config {
   rateLimits: RateLimitSettings;
   /** The plan of a Bucket that sets no limit of its own (PLAN_MAX_*); null: unlimited. */
   planDefaults: Plan;
+  /** Login attempts per e-mail and per address, and password checks at once (lib/accounts/throttle.ts). */
+  logins: LoginSettings;
   /** Request logs, metrics and CORS (lib/observability/settings.ts). */
   observability: ObservabilitySettings;
 }
@@ -174,6 +177,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       writesPerMinute: intFrom(env, 'RATE_LIMIT_WRITES_PER_MINUTE', 1200),
     },
     planDefaults: planDefaults(env),
+    logins: {
+      perEmail: Math.max(1, intFrom(env, 'LOGIN_MAX_ATTEMPTS_PER_EMAIL', 10)),
+      perAddress: intFrom(env, 'LOGIN_MAX_ATTEMPTS_PER_ADDRESS', 100),
+      windowSeconds: durationSecondsFrom(env, 'LOGIN_WINDOW', 15 * 60),
+      concurrency: Math.max(1, intFrom(env, 'LOGIN_CONCURRENCY', 2)),
+      queue: intFrom(env, 'LOGIN_QUEUE', 8),
+    },
     observability: observabilitySettings(env),
   };
 }

@@ -5,11 +5,11 @@ import { bucketsCollection } from '../db/collections.js';
 import { BucketAdminError } from '../errors/domain-errors.js';
 import { BadRequestError } from '../errors/http-errors.js';
 import { sendJson } from '../http/respond.js';
+import { clientOf } from '../limits/credential.js';
 import { bucketOf } from '../middleware/load-bucket.js';
 import { createBucket, deleteBucket } from '../services/buckets.js';
 import { readOptions } from '../services/query-time-limit.js';
 import { isPlainObject } from '../util/plain-object.js';
-import { login } from './login.js';
 import { forbidden, memberOf, requireAccountOf } from './request-account.js';
 import { makeAdmin, membersCollection, type AccountDoc } from './store.js';
 
@@ -36,9 +36,9 @@ async function accountBuckets(db: Db, account: AccountDoc, idName: IdName) {
   }));
 }
 
-export function authenticateHandler(state: AppState, db: Db): RequestHandler {
+export function authenticateHandler(state: AppState): RequestHandler {
   return async (req, res) => {
-    const { account, issued } = await login(db, state.accountTokens, req.body);
+    const { account, issued } = await state.logins.login(req.body, clientOf(req));
     sendJson(res, 200, {
       success: true,
       token: issued.token,

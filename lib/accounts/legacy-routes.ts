@@ -18,7 +18,7 @@ import { ACCOUNT, PUBLIC, writeAccess } from '../routes/access.js';
 export function v1AccountRoutes({ config, db, state, outboundCa }: RouteDeps): V1Route[] {
   const body = jsonBody(config.jsonBodyLimit);
   return [
-    v1Route('post', '/authenticate', NO_PARAMS, PUBLIC, body, authenticateHandler(state, db)),
+    v1Route('post', '/authenticate', NO_PARAMS, PUBLIC, body, authenticateHandler(state)),
     v1Route('get', '/buckets', NO_PARAMS, ACCOUNT, bucketsHandler(db, '_id')),
     ...userRoutes(db, config.jsonBodyLimit).map((r) =>
       v1Route(r.method, `/:slug/users${r.sub}`, NO_PARAMS, r.access, ...r.handlers),
@@ -33,7 +33,7 @@ export function v1AccountRoutes({ config, db, state, outboundCa }: RouteDeps): V
 export function v2AccountRoutes({ config, db, state, outboundCa }: RouteDeps): RouteDef[] {
   const body = jsonBody(config.jsonBodyLimit);
   return [
-    route('post', '/authenticate', NO_PARAMS, PUBLIC, body, authenticateHandler(state, db)),
+    route('post', '/authenticate', NO_PARAMS, PUBLIC, body, authenticateHandler(state)),
     route('get', '/user', NO_PARAMS, ACCOUNT, userHandler),
     route('get', '/buckets', NO_PARAMS, ACCOUNT, bucketsHandler(db, 'id')),
     route('post', '/buckets', NO_PARAMS, ACCOUNT, body, createBucketHandler(db)),

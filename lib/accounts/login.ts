@@ -1,12 +1,17 @@
 import type { Db } from 'mongodb';
 import { BadRequestError, UnauthorizedError } from '../errors/http-errors.js';
+import { retryLater } from '../errors/retry-later.js';
+import { SaturatedError, Semaphore } from '../media/semaphore.js';
 import { isPlainObject } from '../util/plain-object.js';
 import { decoyHash, verifyPassword } from './password.js';
 import { findAccountByEmail, type AccountDoc } from './store.js';
-import { assertLoginAllowed, clearFailedLogins, recordFailedLogin } from './throttle.js';
+import { LoginThrottle, type LoginSettings } from './throttle.js';
 import type { AccountTokens, IssuedAccountToken } from './tokens.js';
 
 const MAX_FIELD = 1024;
+/** A check takes a fraction of a second; a login waiting longer than this is better told to retry. */
+const MAX_WAIT_MS = 5000;
+const BUSY_RETRY_AFTER_SECONDS = 2;
 
 function credentials(body: unknown): { email: string; password: string } {
   const b = isPlainObject(body) ? body : {};
@@ -25,22 +30,49 @@ function credentials(body: unknown): { email: string; password: string } {
 }
 
 /**
- * E-mail and password → a token. An unknown e-mail, a pending account and a wrong password all
- * cost one scrypt and answer the same 401, so neither the message nor the time tells them apart.
+ * E-mail and password → a token, for one app. An unknown e-mail, a pending account and a wrong
+ * password all cost one scrypt and answer the same 401, so neither the message nor the time tells
+ * them apart. That makes every attempt cost 128 MiB and a fraction of a CPU second, so:
+ * - each attempt is counted per e-mail and per client address before anything else (LoginThrottle,
+ *   shared by every process through MongoDB), and one past a limit is refused without a check;
+ * - a process runs at most `concurrency` checks at once (scrypt runs in libuv's thread pool, which
+ *   file and zlib work share), with a short queue; past it a login is answered 503 login_busy at
+ *   once, so a flood turns into quick refusals rather than every login waiting behind it.
  */
-export async function login(
-  db: Db,
-  tokens: AccountTokens,
-  body: unknown,
-): Promise<{ account: AccountDoc; issued: IssuedAccountToken }> {
-  const { email, password } = credentials(body);
-  await assertLoginAllowed(db, email);
-  const account = await findAccountByEmail(db, email);
-  const ok = await verifyPassword(password, account?.password_hash ?? (await decoyHash()));
-  if (!account?.password_hash || !ok) {
-    await recordFailedLogin(db, email);
-    throw new UnauthorizedError('The e-mail or password is not correct');
+export class Logins {
+  private readonly throttle: LoginThrottle;
+  private readonly checks: Semaphore;
+
+  constructor(
+    private readonly db: Db,
+    private readonly tokens: AccountTokens,
+    settings: LoginSettings,
+  ) {
+    this.throttle = new LoginThrottle(db, settings);
+    this.checks = new Semaphore({ concurrent: settings.concurrency, waiting: settings.queue, maxWaitMs: MAX_WAIT_MS });
   }
-  await clearFailedLogins(db, email);
-  return { account, issued: await tokens.issue(account) };
+
+  /** `client`: whose address budget the attempt spends (clientOf, lib/limits/credential.ts). */
+  async login(body: unknown, client: string): Promise<{ account: AccountDoc; issued: IssuedAccountToken }> {
+    const { email, password } = credentials(body);
+    await this.throttle.count(email, client);
+    const account = await findAccountByEmail(this.db, email);
+    const ok = await this.check(async () => verifyPassword(password, account?.password_hash ?? (await decoyHash())));
+    if (!account?.password_hash || !ok) throw new UnauthorizedError('The e-mail or password is not correct');
+    return { account, issued: await this.tokens.issue(account) };
+  }
+
+  private async check(work: () => Promise<boolean>): Promise<boolean> {
+    try {
+      return await this.checks.run(work);
+    } catch (err) {
+      if (!(err instanceof SaturatedError)) throw err;
+      throw retryLater(
+        503,
+        `Too many logins are being checked right now (${err.reason}); retry in ${BUSY_RETRY_AFTER_SECONDS} s`,
+        'login_busy',
+        BUSY_RETRY_AFTER_SECONDS,
+      );
+    }
+  }
 }

@@ -1,46 +1,100 @@
 import type { Db } from 'mongodb';
-import { HttpError } from '../errors/http-errors.js';
-import { readOptions } from '../services/query-time-limit.js';
+import { RateLimiterMongo, RateLimiterRes } from 'rate-limiter-flexible';
+import { retryLater } from '../errors/retry-later.js';
+import type { HttpError } from '../errors/http-errors.js';
+import { RATE_LIMITS_COLLECTION } from '../limits/rate-limits.js';
 import { emailKey } from './store.js';
 
-export const MAX_FAILED_LOGINS = 10;
-export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
-
-interface FailureDoc {
-  _id: string;
-  count: number;
-  window_start: Date;
+/** Login attempts allowed and password checks run at once (LOGIN_* settings). */
+export interface LoginSettings {
+  /** Attempts per e-mail (known or not) within a window; at least 1. */
+  perEmail: number;
+  /** Attempts per client address (IPv6: per /64) within a window; 0 turns the limit off. */
+  perAddress: number;
+  /** Length of a window, in seconds; it starts at the first attempt it counts. */
+  windowSeconds: number;
+  /** Password checks (scrypt, 128 MiB each) one process runs at once. */
+  concurrency: number;
+  /** Logins one process lets wait for a check; one more is answered 503 login_busy. */
+  queue: number;
 }
 
-const failures = (db: Db) => db.collection<FailureDoc>('login_failures');
+type Refusal = (retryAfterSeconds: number) => HttpError;
+
+function limiter(db: Db, keyPrefix: string, points: number, windowSeconds: number): RateLimiterMongo {
+  // The same collection, unique key index and expiry as the request budgets (ensureRateLimitIndexes).
+  return new RateLimiterMongo({
+    storeClient: db,
+    tableName: RATE_LIMITS_COLLECTION,
+    keyPrefix,
+    points,
+    duration: windowSeconds,
+    disableIndexesCreation: true,
+  });
+}
 
 /**
- * Failed logins per e-mail (known or not, so the throttle itself does not tell which exist),
- * kept in MongoDB so every process counts the same attempts.
+ * Counts every login attempt, per e-mail and per client address, in MongoDB before the password
+ * is checked: one upsert with `$inc` per key (rate-limiter-flexible's MongoDB store) returns the
+ * new count, so however many attempts race, in one process or many, at most the limit of a
+ * window get a count under it and reach the check; the others are refused at once with 429.
+ *
+ * Every attempt counts, a successful one too, and nothing resets a count before its window ends.
+ * A reset on success would let whoever logs in (the account's owner from a script, or an attacker
+ * with one known password sharing an address budget) hand fresh guesses to attempts against the
+ * same e-mail or from the same address; without one, the limit bounds the password checks of a
+ * window exactly. Tokens last days, so an owner needs few logins per window.
  */
-export async function assertLoginAllowed(db: Db, email: string, now = new Date()): Promise<void> {
-  const doc = await failures(db).findOne({ _id: emailKey(email) }, readOptions(db));
-  if (!doc || doc.count < MAX_FAILED_LOGINS) return;
-  const reopens = doc.window_start.getTime() + LOGIN_WINDOW_MS;
-  if (reopens <= now.getTime()) return;
-  const retryAfter = Math.max(1, Math.ceil((reopens - now.getTime()) / 1000));
-  throw new HttpError(
-    429,
-    `Too many failed logins for this e-mail: more than ${MAX_FAILED_LOGINS} in 15 minutes; retry after ${retryAfter} s`,
-    'login_throttled',
-    { headers: { 'Retry-After': String(retryAfter) } },
-  );
-}
+export class LoginThrottle {
+  private readonly perEmail: RateLimiterMongo;
+  private readonly perAddress: RateLimiterMongo | null;
 
-export async function recordFailedLogin(db: Db, email: string, now = new Date()): Promise<void> {
-  const _id = emailKey(email);
-  const windowOpen = new Date(now.getTime() - LOGIN_WINDOW_MS);
-  const inWindow = await failures(db).updateOne({ _id, window_start: { $gt: windowOpen } }, { $inc: { count: 1 } });
-  if (inWindow.matchedCount === 0) {
-    await failures(db).updateOne({ _id }, { $set: { count: 1, window_start: now } }, { upsert: true });
+  constructor(
+    db: Db,
+    private readonly settings: LoginSettings,
+  ) {
+    this.perEmail = limiter(db, 'login-email', settings.perEmail, settings.windowSeconds);
+    this.perAddress =
+      settings.perAddress > 0 ? limiter(db, 'login-address', settings.perAddress, settings.windowSeconds) : null;
+  }
+
+  /** Counts one attempt for the e-mail and for the address; 429 login_throttled when either is past its limit. */
+  async count(email: string, client: string): Promise<void> {
+    const { perEmail, perAddress, windowSeconds } = this.settings;
+    const minutes = Math.round(windowSeconds / 60);
+    const within = minutes >= 1 ? `${minutes} minutes` : `${windowSeconds} seconds`;
+    const key = emailKey(email);
+    // Both are counted whatever the other answers, so neither count can be dodged by tripping the other.
+    const [byEmail, byAddress] = await Promise.all([
+      this.consume(this.perEmail, key, (s) =>
+        throttled(`for the e-mail ${key}: at most ${perEmail} attempts in ${within}`, s),
+      ),
+      this.perAddress &&
+        this.consume(this.perAddress, client, (s) =>
+          throttled(`from this address: at most ${perAddress} attempts in ${within}`, s),
+        ),
+    ]);
+    const refusal = byEmail ?? byAddress;
+    if (refusal) throw refusal;
+  }
+
+  private async consume(rl: RateLimiterMongo, key: string, refuse: Refusal): Promise<HttpError | null> {
+    try {
+      await rl.consume(key);
+      return null;
+    } catch (refused) {
+      // Past the limit the library rejects with the window's state; anything else is a store failure.
+      if (!(refused instanceof RateLimiterRes)) throw refused;
+      return refuse(Math.max(1, Math.ceil(refused.msBeforeNext / 1000)));
+    }
   }
 }
 
-export async function clearFailedLogins(db: Db, email: string): Promise<void> {
-  await failures(db).deleteOne({ _id: emailKey(email) });
+function throttled(detail: string, retryAfterSeconds: number): HttpError {
+  return retryLater(
+    429,
+    `Too many login attempts ${detail}; retry after ${retryAfterSeconds} s`,
+    'login_throttled',
+    retryAfterSeconds,
+  );
 }

@@ -7,6 +7,7 @@ import { DomainEvents } from '../services/domain-events.js';
 import type { ObjectWriteDeps } from '../services/object-writes.js';
 import { PreviewSecret } from '../services/preview-tokens.js';
 import { AccountTokens } from '../accounts/tokens.js';
+import { Logins } from '../accounts/login.js';
 import { BucketTypes } from '../services/render-context.js';
 import { MetadataValidators } from '../validation/metadata-schema.js';
 import { ListOrders } from './list-orders.js';
@@ -33,6 +34,8 @@ export class AppState {
   readonly previewSecret: PreviewSecret;
   /** Signs and checks account access tokens (lib/accounts/tokens.ts). */
   readonly accountTokens: AccountTokens;
+  /** Logins: attempts counted in the database, password checks bounded per process (lib/accounts/login.ts). */
+  readonly logins: Logins;
   /** Image processing, upload admission and background file removal. */
   readonly media: MediaRuntime;
   /** Where every mutation hands its domain event (sinks registered by whoever made the app). */
@@ -56,6 +59,7 @@ export class AppState {
     this.orders = new ListOrders(config.cacheMaxBytes / 8, config.listOrderMaxIds);
     this.previewSecret = new PreviewSecret(db, config.previewTokenSecret);
     this.accountTokens = new AccountTokens(db, config);
+    this.logins = new Logins(db, this.accountTokens, config.logins);
     this.media = createMediaRuntime(config, db, log);
   }
 }

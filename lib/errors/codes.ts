@@ -94,7 +94,7 @@ export const ERROR_CODES = {
   },
   login_throttled: {
     status: 429,
-    description: 'Too many failed logins for the e-mail within 15 minutes; retry after `Retry-After` seconds.',
+    description: 'Too many login attempts for the e-mail or from this address; retry after `Retry-After`.',
   },
   headers_too_large: {
     status: 431,
@@ -110,6 +110,10 @@ export const ERROR_CODES = {
     description: 'Another Object type change of the Bucket is in progress; retry after `Retry-After` seconds.',
   },
   query_timeout: { status: 503, description: 'The query took longer than the time limit; narrow it.' },
+  login_busy: {
+    status: 503,
+    description: 'Too many password checks at once in this process; retry after `Retry-After` seconds.',
+  },
   server_busy: {
     status: 503,
     description: 'The server holds as many connections as it accepts; retry after `Retry-After` seconds.',

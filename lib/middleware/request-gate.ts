@@ -2,8 +2,11 @@ import type { RequestHandler, Response } from 'express';
 import type { AppState } from '../cache/app-state.js';
 import type { Config } from '../config.js';
 import { planLimitReached, rateLimitExceeded } from '../errors/limit-errors.js';
-import { credentialOf } from '../limits/credential.js';
+import { deferBodyKeyAdmission } from '../limits/body-key.js';
+import { credentialOf, writeKeyBudget } from '../limits/credential.js';
 import type { Admission } from '../limits/leased-budget.js';
+import type { RateLimits, RequestKind } from '../limits/rate-limits.js';
+import type { BucketDoc } from '../db/collections.js';
 import { effectivePlan, monthOf } from '../limits/plan.js';
 import { bucketOf } from './load-bucket.js';
 import { memberOf } from '../accounts/request-account.js';
@@ -19,6 +22,15 @@ function setRateLimitHeaders(res: Response, admission: Admission): number {
   return resetSeconds;
 }
 
+/** One request of `budgetKey`'s per-minute budget of `kind`, or 429 once it is used. */
+async function spend(rates: RateLimits, res: Response, bucket: BucketDoc, kind: RequestKind, budgetKey: string) {
+  const admission = await rates.admit(kind, budgetKey);
+  if (admission) {
+    const resetSeconds = setRateLimitHeaders(res, admission);
+    if (!admission.allowed) throw rateLimitExceeded(bucket.slug, kind, admission.limit, Math.max(1, resetSeconds));
+  }
+}
+
 /**
  * Runs on every Bucket route right after the Bucket is loaded, before authentication, the body
  * and the read cache, so a refused request costs neither: 429 when the credential's reads or
@@ -31,10 +43,13 @@ export function requestGate(config: Config, { rates, requests }: Pick<AppState, 
     const bucket = bucketOf(res);
     const kind = req.method === 'GET' || req.method === 'HEAD' ? 'read' : 'write';
     const credential = credentialOf(req, bucket, kind, memberOf(res)?.account_id.toHexString());
-    const admission = await rates.admit(kind, credential.budgetKey);
-    if (admission) {
-      const resetSeconds = setRateLimitHeaders(res, admission);
-      if (!admission.allowed) throw rateLimitExceeded(bucket.slug, kind, admission.limit, Math.max(1, resetSeconds));
+    await spend(rates, res, bucket, kind, credential.budgetKey);
+    // A legacy body `write_key` is seen once the body is read (lib/limits/body-key.ts): then its budget and month count too.
+    if (kind === 'write' && !credential.entitled) {
+      deferBodyKeyAdmission(res, async () => {
+        await spend(rates, res, bucket, 'write', writeKeyBudget(bucket));
+        await requests.admit(bucket._id, null);
+      });
     }
     const monthly = effectivePlan(bucket.plan, config.planDefaults).max_requests_per_month;
     if (!(await requests.admit(bucket._id, monthly, credential.entitled)) && monthly !== null) {

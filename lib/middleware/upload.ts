@@ -5,6 +5,8 @@ import type { Config } from '../config.js';
 import { DomainError, UploadTooLargeError } from '../errors/domain-errors.js';
 import { BadRequestError, HttpError, UnsupportedMediaTypeError } from '../errors/http-errors.js';
 import { closeAfterResponse } from '../http/close-after-response.js';
+import { MEDIA_FILES_BUCKET } from '../db/media-collection.js';
+import { admitBodyKey } from '../limits/body-key.js';
 import type { BackgroundRemover } from '../media/background-remover.js';
 import { GridFsStorage, type StoredUpload } from '../media/gridfs-storage.js';
 
@@ -92,8 +94,21 @@ export function mediaUpload(
       if (settled) return;
       settled = true;
       active.delete(req);
-      if (err === undefined || err === null) next();
-      else next(fromParser(err));
+      if (err !== undefined && err !== null) {
+        next(fromParser(err));
+        return;
+      }
+      // A write_key field counts against the key's budget; a refused upload's file is not kept.
+      admitBodyKey(req, res).then(
+        () => {
+          next();
+        },
+        (refused: unknown) => {
+          const stored = storedUpload(req);
+          if (stored) remover.remove(MEDIA_FILES_BUCKET, [stored.file_id]);
+          next(refused);
+        },
+      );
     };
     active.set(req, {
       fileStarting: () => {

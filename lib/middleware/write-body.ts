@@ -1,6 +1,7 @@
 import type { RequestHandler, Response } from 'express';
 import { UnauthorizedError } from '../errors/http-errors.js';
 import { closeAfterResponse } from '../http/close-after-response.js';
+import { admitBodyKey } from '../limits/body-key.js';
 import { MAX_UNAUTHENTICATED_BODY_BYTES } from '../validation/limits.js';
 import { bearerKey, requireWrite } from './authenticate.js';
 import { jsonBody } from './json-body.js';
@@ -26,11 +27,21 @@ function anonymousTooLarge(res: Response): UnauthorizedError {
  *   body-parser would otherwise drain a streamed body to its end before refusing it;
  * - a Bucket without a write key takes bodies up to `limit` from anyone, as it takes writes.
  * The route's own requireWrite still runs after this; it then finds the request authorized.
+ * A write key found only in the body spends its budget once the body is read (admitBodyKey).
  */
 export function writeBody(limit: string): RequestHandler {
   const full = jsonBody(limit);
   const small = jsonBody(MAX_UNAUTHENTICATED_BODY_BYTES);
   return (req, res, next) => {
+    const parsed = (err?: unknown) => {
+      if (err !== undefined && err !== null) {
+        next(err);
+        return;
+      }
+      admitBodyKey(req, res).then(() => {
+        next();
+      }, next);
+    };
     if (bucketOf(res).write_key_hash === null) {
       full(req, res, next);
       return;
@@ -42,7 +53,7 @@ export function writeBody(limit: string): RequestHandler {
         closeAfterResponse(res);
         throw refused;
       }
-      full(req, res, next);
+      full(req, res, parsed);
       return;
     }
     const streamed = req.get('transfer-encoding') !== undefined;
@@ -60,7 +71,7 @@ export function writeBody(limit: string): RequestHandler {
         next(refused);
         return;
       }
-      next();
+      parsed();
     });
   };
 }

@@ -95,7 +95,9 @@ describe('GET /metrics', () => {
       );
     const random = () => Math.random().toString(36).slice(2, 10);
     for (let i = 0; i < 20; i++) {
-      await request(app).get(`/v2/buckets/${random()}/extensions/${'a'.repeat(24)}/files/${random()}/${random()}/${random()}.js`);
+      await request(app).get(
+        `/v2/buckets/${random()}/extensions/${'a'.repeat(24)}/files/${random()}/${random()}/${random()}.js`,
+      );
       await request(app).get(`/v1/${random()}/extensions/${'b'.repeat(24)}/files/${random()}.html`);
     }
     const labels = [...(await routes())];

@@ -117,6 +117,38 @@ describe('rate limits: requests per minute per Bucket and credential (429)', () 
     assert.equal((await send().expect(429)).body.code, 'rate_limit_exceeded');
   });
 
+  it('counts a legacy body write_key against the key: a key spent through the header is refused in a body', async () => {
+    const keys = await h.bucket('body-key');
+    const api = bucketClient(h.app, keys);
+    for (let i = 0; i < 3; i++) await api.post('/object-types', { ...TYPE, slug: `h${i}` }).expect(200);
+    // This address has not written to the Bucket yet: only the key's budget is spent.
+    const json = await request(h.app)
+      .post('/v1/body-key/add-object-type')
+      .send({ title: 'Body', write_key: keys.write_key })
+      .expect(429);
+    assert.equal(json.body.code, 'rate_limit_exceeded');
+    assert.match(json.body.message, /at most 3 per minute/);
+    assert.equal(limitHeaders(json).remaining, 0);
+    const form = await request(h.app)
+      .post('/v1/body-key/media')
+      .field('write_key', keys.write_key!)
+      .attach('media', Buffer.from('hello'), { filename: 'a.txt', contentType: 'text/plain' })
+      .expect(429);
+    assert.equal(form.body.code, 'rate_limit_exceeded');
+  });
+
+  it('and the other way round: body write_key requests spend the budget header requests then find used', async () => {
+    const keys = await h.bucket('body-first');
+    for (let i = 0; i < 3; i++) {
+      await request(h.app)
+        .post('/v1/body-first/add-object-type')
+        .send({ title: `Body ${i}`, write_key: keys.write_key })
+        .expect(200);
+    }
+    const refused = await bucketClient(h.app, keys).post('/object-types', TYPE).expect(429);
+    assert.equal(refused.body.code, 'rate_limit_exceeded');
+  });
+
   it('spends the same budget on the v2 routes as on their v3 twins', async () => {
     const keys = await h.bucket('twins');
     const api = bucketClient(h.app, keys);
@@ -150,6 +182,22 @@ describe('rate limits turned off with 0', () => {
     await api.post('/object-types', { ...TYPE, slug: 'a' }).expect(200);
     await api.post('/object-types', { ...TYPE, slug: 'b' }).expect(200);
     await api.post('/object-types', { ...TYPE, slug: 'c' }).expect(429);
+    assert.deepEqual(h.errors, []);
+  });
+});
+
+describe('requests per month of a legacy body write_key', () => {
+  it('counts a request keyed only by a body write_key against the month, like the same key in the header', async () => {
+    const h = await freshHarness({ PLAN_MAX_REQUESTS_PER_MONTH: '2' });
+    const keys = await h.bucket('monthly-body');
+    for (let i = 0; i < 2; i++) {
+      await request(h.app)
+        .post('/v1/monthly-body/add-object-type')
+        .send({ title: `Body ${i}`, write_key: keys.write_key })
+        .expect(200);
+    }
+    const refused = await bucketClient(h.app, keys).get('/object-types').expect(402);
+    assert.equal(refused.body.code, 'plan_limit_reached');
     assert.deepEqual(h.errors, []);
   });
 });
