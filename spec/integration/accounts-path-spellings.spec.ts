@@ -147,14 +147,17 @@ describe('accounts: every spelling of a path is checked as the route that serves
       object_slug: 'page',
     };
     const wrong: string[] = [];
-    for (const { prefix, def } of everyRoute(h)) {
-      const fill = (p: string) => p.replace(/[:*](\w+)/g, (_m, name: string) => values[name] ?? absent);
+    const fill = (p: string) => p.replace(/[:*](\w+)/g, (_m, name: string) => values[name] ?? absent);
+    const routes = everyRoute(h);
+    // A spelling another route declares on purpose (v1's `/:slug/`, which its client asks for) is that route.
+    const declared = new Set(routes.map(({ prefix, def }) => `${def.method} ${prefix}${fill(def.path)}`));
+    for (const { prefix, def } of routes) {
       const path = fill(def.path);
       const variants = [upperCased(def.path, false), upperCased(def.path, true)].map((v) => `${prefix}${fill(v)}`);
       // A wildcard's last segment may end in a slash of its own; every other path is tried with one.
       if (!def.path.includes('*')) variants.push(`${prefix}${path}/`);
       // A path of parameters alone (v1's `/:slug`) has no spelling of its own to vary.
-      for (const variant of new Set(variants.filter((v) => v !== `${prefix}${path}`))) {
+      for (const variant of new Set(variants.filter((v) => !declared.has(`${def.method} ${v}`)))) {
         const agent = request(h.app);
         const res = await agent[def.method](variant)
           .set(write(contributor))

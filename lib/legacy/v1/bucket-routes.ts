@@ -33,30 +33,33 @@ function withoutKeys(raw: unknown): Record<string, unknown> {
 export function bucketRoutes(config: Config, db: Db, state: AppState): V1Route[] {
   const body = writeBody(config.jsonBodyLimit);
   const { writes } = state;
+  const bucketRead = v1Route('get', '/:slug', BUCKET, readAccess('bucket'), requireRead, async (req, res) => {
+    const bucket = bucketOf(res);
+    const { depth } = readParams(res, BUCKET);
+    const read = await readV1Params(db, state, req, res, []);
+    await sendRead(res, async () => {
+      const paging = { limit: BUCKET_LISTS, skip: 0, depth };
+      const objects = await readV1Objects(db, config, state, res, read, paging).then(
+        (page) => page.objects,
+        (err: unknown) => {
+          if (err instanceof HttpError && err.code === 'no_match') return [];
+          throw err;
+        },
+      );
+      const types = await listObjectTypes(db, bucket);
+      const q = { query: undefined, sort: undefined, props: null, limit: BUCKET_LISTS, skip: 0, after: undefined };
+      const files = await listMedia(db, bucket, q, readBounds(config).maxBytes);
+      const media = files.docs.map((m) => toV1Media(m, config, bucket));
+      const { slug } = bucket;
+      return {
+        bucket: { _id: bucket._id.toHexString(), slug, objects, object_types: types.map(toV1ObjectType), media },
+      };
+    });
+  });
   return [
-    v1Route('get', '/:slug', BUCKET, readAccess('bucket'), requireRead, async (req, res) => {
-      const bucket = bucketOf(res);
-      const { depth } = readParams(res, BUCKET);
-      const read = await readV1Params(db, state, req, res, []);
-      await sendRead(res, async () => {
-        const paging = { limit: BUCKET_LISTS, skip: 0, depth };
-        const objects = await readV1Objects(db, config, state, res, read, paging).then(
-          (page) => page.objects,
-          (err: unknown) => {
-            if (err instanceof HttpError && err.code === 'no_match') return [];
-            throw err;
-          },
-        );
-        const types = await listObjectTypes(db, bucket);
-        const q = { query: undefined, sort: undefined, props: null, limit: BUCKET_LISTS, skip: 0, after: undefined };
-        const files = await listMedia(db, bucket, q, readBounds(config).maxBytes);
-        const media = files.docs.map((m) => toV1Media(m, config, bucket));
-        const { slug } = bucket;
-        return {
-          bucket: { _id: bucket._id.toHexString(), slug, objects, object_types: types.map(toV1ObjectType), media },
-        };
-      });
-    }),
+    bucketRead,
+    // Paths match exactly as written, and the official v1 client's getBucket asks for `/v1/{slug}/`.
+    { ...bucketRead, path: '/:slug/' },
     v1Route('get', '/:slug/object-types', TYPES, readAccess('object_types'), requireRead, async (_req, res) => {
       const types = await listObjectTypes(db, bucketOf(res));
       sendJson(res, 200, { object_types: types.map(toV1ObjectType) });
