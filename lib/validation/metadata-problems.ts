@@ -6,7 +6,7 @@ import { joinPath, ownValue } from '../metafields/values.js';
 import { walkMetafields } from '../metafields/walk.js';
 import { isPlainObject } from '../util/plain-object.js';
 import type { BoundsReport } from './json-bounds.js';
-import { regexSubject, unsafeMetafieldRegex, UNSAFE_REGEX, type MetafieldRegexes } from './metadata-regex.js';
+import { linearMetafieldRegex, regexSubject, UNSAFE_REGEX, type MetafieldRegexes } from './metadata-regex.js';
 
 /**
  * Ajv says which value failed; the wording comes from the Metafield and the value itself, so a
@@ -141,7 +141,8 @@ function regexProblem(mf: Metafield, value: unknown, regexes: MetafieldRegexes):
   const regex = subject === null ? null : regexes.get(mf.regex);
   if (regex === UNSAFE_REGEX) {
     // Saved before regexes were checked: refusing the value is better than freezing the process.
-    return `the Metafield's regex cannot be run safely (${unsafeMetafieldRegex(mf.regex) ?? ''}); fix the Object type`;
+    const linear = linearMetafieldRegex(mf.regex);
+    return `the Metafield's regex cannot be run safely (${'problem' in linear ? linear.problem : ''}); fix the Object type`;
   }
   if (subject === null || !regex || regex.test(subject)) return null;
   return mf.regex_message ? mf.regex_message : `must match pattern ${JSON.stringify(mf.regex)}`;

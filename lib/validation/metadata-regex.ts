@@ -1,4 +1,5 @@
 import { MAX_METAFIELD_REGEX_LENGTH } from './limits.js';
+import { compileLinear, type LinearRegex } from './linear-regex.js';
 import { jsRegexProblem } from './regex-safety.js';
 
 /**
@@ -22,13 +23,27 @@ export function compileMetafieldRegex(regex: string): RegExp | null {
 }
 
 /**
- * Why a (compiling) Metafield regex must not run on this process, or null. It runs on the event
- * loop for every write, so one that backtracks exponentially would freeze every request.
+ * Why a (compiling) Metafield regex may not be saved, or null. This process runs it on a
+ * linear-time engine (see linearMetafieldRegex), which must be able to; it must also be safe for
+ * a backtracking one, as clients check values with RegExp before they send them.
  */
 export function unsafeMetafieldRegex(regex: string): string | null {
   if (regex.length > MAX_METAFIELD_REGEX_LENGTH) return `longer than ${MAX_METAFIELD_REGEX_LENGTH} characters`;
   const { source, flags } = sourceAndFlags(regex);
-  return jsRegexProblem(source, flags);
+  const linear = compileLinear(source, flags);
+  return jsRegexProblem(source, flags) ?? ('problem' in linear ? linear.problem : null);
+}
+
+/**
+ * The (compiling) Metafield regex on the linear-time engine, or why it cannot run there. Writes
+ * run it on the event loop, so nothing else may run it: a regex stored before the safety check
+ * existed may backtrack exponentially on RegExp, but not here.
+ */
+export function linearMetafieldRegex(regex: string): LinearRegex | { problem: string } {
+  if (regex.length > MAX_METAFIELD_REGEX_LENGTH)
+    return { problem: `longer than ${MAX_METAFIELD_REGEX_LENGTH} characters` };
+  const { source, flags } = sourceAndFlags(regex);
+  return compileLinear(source, flags);
 }
 
 /** Numbers are tested by their decimal text so a regex on a number Metafield means something. */
@@ -38,22 +53,23 @@ export function regexSubject(value: unknown): string | null {
   return null;
 }
 
-/** A stored regex that fails the safety check: it is never run. */
+/** A stored regex the linear-time engine cannot run (a back-reference, say): it is never run. */
 export const UNSAFE_REGEX = Symbol('unsafe regex');
 
 /**
  * Compiled Metafield regexes by source: sources repeat across requests and types, so each is
- * compiled (and judged) once. One per app (see lib/cache/app-state.ts); the oldest entry goes first.
+ * compiled once. One per app (see lib/cache/app-state.ts); the oldest entry goes first. null: the
+ * source does not compile as JavaScript, so a bad definition never blames a value.
  */
 export class MetafieldRegexes {
-  private readonly compiled = new Map<string, RegExp | typeof UNSAFE_REGEX | null>();
+  private readonly compiled = new Map<string, LinearRegex | typeof UNSAFE_REGEX | null>();
 
   constructor(private readonly maxEntries = 1000) {}
 
-  get(source: string): RegExp | typeof UNSAFE_REGEX | null {
+  get(source: string): LinearRegex | typeof UNSAFE_REGEX | null {
     if (this.compiled.has(source)) return this.compiled.get(source) ?? null;
-    const compiled = compileMetafieldRegex(source);
-    const regex = compiled && unsafeMetafieldRegex(source) !== null ? UNSAFE_REGEX : compiled;
+    const linear = compileMetafieldRegex(source) === null ? null : linearMetafieldRegex(source);
+    const regex = linear === null ? null : 'problem' in linear ? UNSAFE_REGEX : linear;
     const oldest = this.compiled.keys().next();
     if (this.compiled.size >= this.maxEntries && !oldest.done) this.compiled.delete(oldest.value);
     this.compiled.set(source, regex);

@@ -1,11 +1,14 @@
 import { RegExpParser, visitRegExpAST, type AST } from '@eslint-community/regexpp';
 import safeRegex from 'safe-regex2';
+import { ambiguityProblem } from './regex-ambiguity.js';
 
 /**
- * Whose engine will run the pattern: MongoDB's (PCRE, for `$regex`) or this process's (V8, for
- * Metafield `regex` rules). Both backtrack, so one catastrophic pattern pins an engine thread or
- * freezes the event loop. Both are checked by parsing the pattern as JavaScript (regexpp) and
- * asking safe-regex2 about its star height.
+ * Whose engine will run the pattern: MongoDB's (PCRE for mongod, java.util.regex for the embedded
+ * mongo-java-server, for `$regex`) or a JavaScript one (Metafield `regex` rules, which this
+ * process runs on a linear-time engine but clients may check with RegExp). The MongoDB engines
+ * backtrack and the embedded one ignores maxTimeMS, so one slow pattern holds every Bucket's
+ * reads. Both are checked by parsing the pattern as JavaScript (regexpp): safe-regex2 judges
+ * star height, then regex-ambiguity.ts refuses anything more than linear in the text's length.
  */
 type RegexDialect = 'mongodb' | 'javascript';
 
@@ -27,6 +30,10 @@ function mongoMisreading(node: AST.Character): string | null {
     return `the escape ${raw} has another meaning in MongoDB's regular expressions (\\g and \\k are back-references there); write the letter without "\\"`;
   if (/^\\[1-9]/.test(raw)) return `${raw} refers to no group`;
   if (raw === '{') return 'a literal "{" must be escaped as \\{ (MongoDB may read it as a quantifier)';
+  // Java reads [a[bc]] as a union of classes and PCRE [[:alpha:]] as a POSIX class, so the
+  // JavaScript reading (a class, then a literal "]") would be checked instead of what runs.
+  if (raw === '[' && (node.parent.type === 'CharacterClass' || node.parent.type === 'CharacterClassRange'))
+    return 'a literal "[" inside a character class must be escaped as \\[ (MongoDB may read it as a nested or POSIX class)';
   return null;
 }
 
@@ -68,11 +75,15 @@ function safetyProblem(source: string, flags: string, dialect: RegexDialect): st
   if (!safeRegex(source, { limit: Infinity }))
     return 'nested quantifiers (a quantified group containing a quantifier, such as (a+)+ or (a+)?) can take exponential time; write an optional group as (?:x|) rather than (x)?';
   if (!safeRegex(source, { limit: MAX_QUANTIFIERS })) return `more than ${MAX_QUANTIFIERS} quantifiers`;
-  return null;
+  return ambiguityProblem(ast, {
+    ignoreCase: flags.includes('i'),
+    multiline: flags.includes('m'),
+    dotAll: flags.includes('s'),
+  });
 }
 
 /**
- * Why a `$regex` pattern may run for exponential time on MongoDB, or null when it is safe.
+ * Why a `$regex` pattern may run for more than linear time on MongoDB, or null when it is safe.
  * Assumes it compiles as JavaScript (the filter validator reports that first). With the `x`
  * option MongoDB skips whitespace and `#` comments, reading "(a+) +" as "(a+)+", so such
  * patterns are only accepted when the option cannot change how they read.
@@ -80,7 +91,7 @@ function safetyProblem(source: string, flags: string, dialect: RegexDialect): st
 export function mongoRegexProblem(pattern: string, options: string): string | null {
   if (options.includes('x') && /[\s#]/.test(pattern))
     return 'with the x option the pattern may not contain whitespace or "#" (the option makes MongoDB skip them)';
-  return safetyProblem(pattern, '', 'mongodb');
+  return safetyProblem(pattern, options.replace(/[^ims]/g, ''), 'mongodb');
 }
 
 /** Why a JavaScript pattern (a Metafield `regex`) may freeze the process, or null. Assumes it compiles. */

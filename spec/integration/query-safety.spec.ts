@@ -51,6 +51,22 @@ describe('Queries cannot hold the database', () => {
       assert.match(res.body.message, /name\.\$regex: unsafe regular expression/);
     });
 
+    it("refuses the issue's polynomial pattern with 400, before the engine sees it", async () => {
+      // With a 400-character content, this held the embedded engine for 35 s (it ignores maxTimeMS).
+      const created = await api
+        .post('/objects', { title: 'Long', type: 'posts', content: 'a'.repeat(400) })
+        .expect(200);
+      const id = String(created.body.object.id);
+      const filter = { id, content: { $regex: '.*.*.*.*.*.*x' } };
+      const res = await api.get(`/objects?query=${q(filter)}`);
+      assert.equal(res.status, 400);
+      assert.equal(res.body.code, 'invalid_query');
+      assert.match(res.body.message, /content\.\$regex: unsafe regular expression: a leading \.\* adds nothing/);
+      const quadratic = await api.get(`/objects?query=${q({ title: { $regex: 'a+b' } })}`);
+      assert.equal(quadratic.status, 400);
+      assert.match(quadratic.body.message, /title\.\$regex: unsafe regular expression: a\+ can take time quadratic/);
+    });
+
     it('still answers plain patterns', async () => {
       const res = await api.get(`/objects?query=${q({ title: { $regex: '^a+b$', $options: 'i' } })}&props=title`);
       assert.equal(res.status, 200);

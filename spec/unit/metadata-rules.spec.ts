@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { ObjectId } from 'mongodb';
 import { HEX_A, bad, check, mf } from '../support/metadata-helpers.js';
 import { MetadataValidators } from '../../lib/validation/metadata-schema.js';
-import { compileMetafieldRegex } from '../../lib/validation/metadata-regex.js';
+import { compileMetafieldRegex, MetafieldRegexes, UNSAFE_REGEX } from '../../lib/validation/metadata-regex.js';
 
 describe('metadata validation rules', () => {
   describe('regex', () => {
@@ -40,6 +40,25 @@ describe('metadata validation rules', () => {
       for (let i = 0; i < 3; i++) assert.deepEqual(validate({ code: 'aaa' }), []);
       assert.equal(compileMetafieldRegex('/^a+$/gy')?.flags, '');
       assert.equal(compileMetafieldRegex('('), null);
+    });
+
+    it('runs on a linear-time engine, even a catastrophic regex stored before the check', () => {
+      const stored = new MetafieldRegexes().get('^(a|a)*$');
+      assert.ok(stored !== null && stored !== UNSAFE_REGEX, 'the regex runs');
+      // Checked first: RegExp would take about 2^40 steps on the value below.
+      assert.ok(!(stored instanceof RegExp) && stored.linear, 'not on the backtracking engine');
+      assert.equal(stored.test(`${'a'.repeat(40)}b`), false);
+      assert.equal(stored.test('aaaa'), true);
+      const field = mf('text', 'code', { regex: '^(a|a)*$' });
+      assert.deepEqual(check([field], { code: `${'a'.repeat(40)}b` }), [
+        bad('code', 'text', 'must match pattern "^(a|a)*$"'),
+      ]);
+    });
+
+    it('never runs a stored regex the linear-time engine cannot', () => {
+      assert.equal(new MetafieldRegexes().get('^(a+)\\1$'), UNSAFE_REGEX);
+      const [problem] = check([mf('text', 'code', { regex: '^(a+)\\1$' })], { code: 'aa' });
+      assert.match(problem ?? '', /the Metafield's regex cannot be run safely \(back-references cannot run/);
     });
 
     it('applies to numbers by their decimal text', () => {

@@ -131,6 +131,18 @@ describe('checkMetafieldDefinitions', () => {
         /Metafield "long" is not allowed: longer than 1000 characters/,
       );
     });
+
+    it('rejects alternatives that repeat alike, and what the linear-time engine cannot run', () => {
+      assert.match(
+        check([text('code', { regex: '^(a|a)*$' })])[0]!,
+        /^metafields\[0\]\.regex of Metafield "code" is not allowed: \(a\|a\)\* repeats alternatives/,
+      );
+      assert.match(
+        check([text('name', { regex: '/^\\p{Letter}+$/u' })])[0]!,
+        /Metafield "name" is not allowed: cannot run on the linear-time engine/,
+      );
+      assert.deepEqual(check([text('name', { regex: '/^\\p{L}+$/u' })]), []);
+    });
   });
 
   describe('keys and nesting', () => {
