@@ -45,7 +45,9 @@ describe('bucketctl: the migration commands from the command line', () => {
     assert.deepEqual(h.errors, []);
   });
 
-  it('builds, installs, exports and imports, printing JSON results and plain progress lines', async () => {
+  it('builds, installs, exports and imports, printing JSON results and plain progress lines', async function () {
+    // Sized for the work on a busy 2-core machine (many requests or child processes), not for speed.
+    this.timeout(180_000);
     const faq = path.join(dir, 'faq.tgz');
     assert.equal(json(await bucketctl('build-block', path.join(projectRoot, 'blocks', 'faq'), faq)).built, 'faq');
     const keys = await h.bucket('cli');
@@ -72,7 +74,9 @@ describe('bucketctl: the migration commands from the command line', () => {
     assert.match(String((imported.created_bucket as Record<string, unknown>).write_key), /^\S{16,}$/);
   });
 
-  it('answers usage mistakes with 2 and the usage, refusals with 1 and the reason', async () => {
+  it('answers usage mistakes with 2 and the usage, refusals with 1 and the reason', async function () {
+    // Sized for the work on a busy 2-core machine (many requests or child processes), not for speed.
+    this.timeout(180_000);
     const usage = await bucketctl('import', 'only-a-slug');
     assert.equal(usage.code, 2);
     assert.match(usage.stderr, /bucketctl: import takes <slug> <file>\n\nUsage: bucketctl/);

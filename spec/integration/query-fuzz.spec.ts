@@ -184,7 +184,9 @@ describe('GET /objects: no query string reaches a 5xx (property-based)', () => {
   const get = (query: string, extra = '') =>
     request(h.app).get(`/v3/buckets/fuzz/objects?read_key=${readKey}&query=${query}${extra}`);
 
-  it('answers every structured filter with 200, 400 or 404', async () => {
+  it('answers every structured filter with 200, 400 or 404', async function () {
+    // Sized for the work on a busy 2-core machine (many requests or child processes), not for speed.
+    this.timeout(180_000);
     await fc.assert(
       fc.asyncProperty(filter, async (f) => {
         const res = await get(encodeURIComponent(JSON.stringify(f)), '&useCache=false');
@@ -195,7 +197,9 @@ describe('GET /objects: no query string reaches a 5xx (property-based)', () => {
     );
   });
 
-  it('sends only whitelisted operators for filters that pass validation, and never a forbidden one', async () => {
+  it('sends only whitelisted operators for filters that pass validation, and never a forbidden one', async function () {
+    // Sized for the work on a busy 2-core machine (many requests or child processes), not for speed.
+    this.timeout(180_000);
     let reached = 0;
     await fc.assert(
       fc.asyncProperty(grammatical, async (f) => {
@@ -212,7 +216,9 @@ describe('GET /objects: no query string reaches a 5xx (property-based)', () => {
     for (const op of QUERY_OPERATORS) assert.ok(commands.seen.has(op), `${op} never reached MongoDB`);
   });
 
-  it('answers every raw string with 200, 400 or 404', async () => {
+  it('answers every raw string with 200, 400 or 404', async function () {
+    // Sized for the work on a busy 2-core machine (many requests or child processes), not for speed.
+    this.timeout(180_000);
     await fc.assert(
       fc.asyncProperty(fc.string({ maxLength: 80, unit: 'binary' }), async (s) => {
         const res = await get(encodeURIComponent(s), '&useCache=false');
@@ -222,7 +228,9 @@ describe('GET /objects: no query string reaches a 5xx (property-based)', () => {
     );
   });
 
-  it('answers random other list parameters with 200, 400 or 404', async () => {
+  it('answers random other list parameters with 200, 400 or 404', async function () {
+    // Sized for the work on a busy 2-core machine (many requests or child processes), not for speed.
+    this.timeout(180_000);
     const param = fc.constantFrom('limit', 'skip', 'after', 'sort', 'status', 'depth', 'props', 'useCache', 'pretty');
     const value = fc.oneof(
       fc.string({ maxLength: 30 }),
