@@ -114,13 +114,11 @@ describe('Bounds on what a write may carry', () => {
 
   describe('key counts and problem counts', () => {
     it('refuses 16,000 unknown fields at once, with a short answer', async () => {
-      const started = performance.now();
       const res = await api.post('/objects', { title: 'x', type: 'posts', ...manyKeys(16_000, 'f') });
-      const ms = performance.now() - started;
       assert.equal(res.status, 400);
       assert.equal(res.body.message, 'Invalid request body: body has 16002 keys, more than the 1000 allowed');
-      // It took seconds and answered 533 KB, one line per unknown field.
-      assert.ok(ms < 1500, `${Math.round(ms)} ms`);
+      // It once answered 533 KB, one line per unknown field (and took seconds to build it).
+      assert.ok(res.text.length < 1000, `${String(res.text.length)} bytes`);
     });
 
     it('refuses 200,000 metadata keys with a short answer', async () => {

@@ -86,12 +86,10 @@ describe('webhook delivery across processes', function () {
     assert.equal(held?.status, 'pending');
     assert.ok(held.claim && held.claim.until.getTime() > Date.now(), 'the dead process still holds its claim');
     assert.equal(held.attempt_count, 0, 'the killed attempt was never recorded');
-    const killedAt = Date.now();
 
     await start(env);
     await waitFor(() => receiver.received.length === 2, 10_000, 'the delivery after restart');
     assert.ok(Date.now() >= held.claim.until.getTime() - 50, 'not before the lease lapsed');
-    assert.ok(Date.now() - killedAt < 5000);
     assert.deepEqual(receiver.ids(), [held._id.toHexString(), held._id.toHexString()], 'the same delivery id');
     // The restarted process records its attempt just after the receiver has answered it.
     for (let i = 0; (await deliveriesCollection(h.db).findOne({ _id: held._id }))?.status !== 'delivered'; i++) {
