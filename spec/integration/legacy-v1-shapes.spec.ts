@@ -180,8 +180,10 @@ describe('legacy v1 Metafield values and shapes', () => {
       links.children?.map((item) => item.type),
       ['repeating_item'],
     );
+    const [item] = links.children ?? [];
+    assert.ok(item);
     assert.deepEqual(
-      links.children?.[0]?.children?.map((c) => [c.key, c.value]),
+      item.children?.map((c) => [c.key, c.value]),
       [['label', 'one']],
     );
     assert.deepEqual(
