@@ -223,4 +223,17 @@ describe('legacy v1 Metafield values and shapes', () => {
     assert.ok(reds);
     assert.equal((field(reds, 'captain').object as V1Obj).slug, 'ada');
   });
+  it('editObjectMetafields and editObject (client) read the strings by the edited Object type, untyped entries too', async () => {
+    const patched = (await b.editObjectMetafields({
+      slug: 'blues',
+      metafields: [{ key: 'rank', value: '13' }],
+    })) as { object: V1Obj };
+    assert.equal(patched.object.metadata.rank, 13);
+    const edited = (await b.editObject({
+      slug: 'blues',
+      metafields: [{ key: 'featured', value: 'yes' }],
+    })) as { object: V1Obj };
+    assert.equal(edited.object.metadata.featured, true);
+    assert.equal(edited.object.metadata.rank, 13);
+  });
 });
