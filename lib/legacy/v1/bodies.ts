@@ -4,6 +4,8 @@ import { readParams } from '../../middleware/read-params.js';
 import { DELETE_PARAMS } from '../../query/read-params.js';
 import { metadataOfMetafields } from '../shared/metafield-values.js';
 import { isPlainObject } from '../../util/plain-object.js';
+import type { Metafield } from '../../metafields/definition.js';
+import { typedBodyValue } from './string-values.js';
 
 /** Fields only v1 bodies carry: consumed here, never passed to the v3 validator. */
 const V1_ONLY = ['type_slug', 'metafields', 'options', 'write_key', 'read_key', 'trigger_webhook'];
@@ -56,24 +58,38 @@ export function triggered(res: Response, raw: Record<string, unknown>): boolean 
 }
 
 /**
- * v1 writes an `objects` value as comma-separated ids, where v3 takes an array; nested entries
- * (a parent's children, a repeater item's children) too. Everything else is the shared legacy form.
+ * v1 writes an `objects` value as comma-separated ids, where v3 takes an array, and number and
+ * switch values as the strings they spell (string-values.ts); nested entries (a parent's
+ * children, a repeater item's children) too. The kind is the Object type's Metafield's where
+ * it is known (`defs`), else the entry's own `type`. Everything else is the shared legacy form.
  */
-function v3Values(list: unknown): unknown {
+function v3Values(list: unknown, defs: readonly Metafield[] | undefined): unknown {
   if (!Array.isArray(list)) return list;
   return list.map((entry: unknown) => {
     if (!isPlainObject(entry)) return entry;
+    const def = defs?.find((d) => d.key === entry.key);
+    const kind = def?.type ?? entry.type;
     const out: Record<string, unknown> = { ...entry };
-    if (entry.type === 'objects' && typeof entry.value === 'string')
+    if (kind === 'objects' && typeof entry.value === 'string')
       out.value = entry.value === '' ? [] : entry.value.split(',').map((s) => s.trim());
-    if (Array.isArray(entry.children)) out.children = v3Values(entry.children);
+    else if (Object.hasOwn(entry, 'value')) out.value = typedBodyValue(kind, entry.value);
+    if (Array.isArray(entry.children)) out.children = nestedValues(kind, entry.children, def);
     return out;
   });
 }
 
-/** The v1 `metafields` array as v3 `metadata`: each entry's value under its key. */
-export function metadataOfV1Metafields(metafields: unknown): Record<string, unknown> {
-  return metadataOfMetafields(v3Values(metafields), 'body.metafields');
+/** A parent's children are Metafields of its level; a repeater's are items, each holding a level. */
+function nestedValues(kind: unknown, children: unknown[], def: Metafield | undefined): unknown {
+  if (kind !== 'repeater') return v3Values(children, def?.type === 'parent' ? (def.children ?? []) : undefined);
+  const fields = def?.type === 'repeater' ? def.repeater_fields : undefined;
+  return children.map((item: unknown) =>
+    isPlainObject(item) ? { ...item, children: v3Values(item.children, fields) } : item,
+  );
+}
+
+/** The v1 `metafields` array as v3 `metadata`: each entry's value under its key (`defs`: the Object type's, when known). */
+export function metadataOfV1Metafields(metafields: unknown, defs?: readonly Metafield[]): Record<string, unknown> {
+  return metadataOfMetafields(v3Values(metafields, defs), 'body.metafields');
 }
 
 /**
@@ -94,7 +110,7 @@ function checkDisplayOptions(options: unknown): void {
  * A v1 Add or Edit Object body as the v3 body. Everything left after the v1 fields goes to the
  * v3 schema, which refuses what it does not know.
  */
-export function v3ObjectBody(raw: Record<string, unknown>, mode: V1WriteMode): V1Write {
+export function v3ObjectBody(raw: Record<string, unknown>, mode: V1WriteMode, defs?: readonly Metafield[]): V1Write {
   checkDisplayOptions(raw.options);
   const notify = bodyFlag(raw, 'trigger_webhook');
   const body: Record<string, unknown> = {};
@@ -107,14 +123,14 @@ export function v3ObjectBody(raw: Record<string, unknown>, mode: V1WriteMode): V
   }
   if (mode === 'edit-by-slug') delete body.slug;
   if (raw.metafields !== undefined) {
-    const fromArray = metadataOfV1Metafields(raw.metafields);
+    const fromArray = metadataOfV1Metafields(raw.metafields, defs);
     body.metadata = { ...(isPlainObject(raw.metadata) ? raw.metadata : {}), ...fromArray };
   }
   return { body, notify };
 }
 
 /** An Edit Object Metafields body as the v3 patch: only `metadata`, from the Metafields sent (others untouched). */
-export function v3MetafieldsEdit(raw: Record<string, unknown>): V1Write {
+export function v3MetafieldsEdit(raw: Record<string, unknown>, defs?: readonly Metafield[]): V1Write {
   const unknown = Object.keys(raw).filter((k) => !METAFIELDS_EDIT.has(k));
   if (unknown.length > 0)
     throw new BadRequestError(
@@ -122,5 +138,5 @@ export function v3MetafieldsEdit(raw: Record<string, unknown>): V1Write {
       'invalid_body',
     );
   if (raw.metafields === undefined) throw new BadRequestError('metafields is required', 'invalid_body');
-  return { body: { metadata: metadataOfV1Metafields(raw.metafields) }, notify: bodyFlag(raw, 'trigger_webhook') };
+  return { body: { metadata: metadataOfV1Metafields(raw.metafields, defs) }, notify: bodyFlag(raw, 'trigger_webhook') };
 }

@@ -4,6 +4,7 @@ import { BadRequestError, NotFoundError } from '../../errors/http-errors.js';
 import { MAX_LIST_VALUES } from '../../query/limits.js';
 import { readOptions } from '../../services/query-time-limit.js';
 import { isPlainObject } from '../../util/plain-object.js';
+import { objectIdFromHex } from '../../util/object-id.js';
 
 /** The Object a v1 write body names, and whether it named it by slug (then `slug` is not a rename). */
 export interface NamedObject {
@@ -60,4 +61,15 @@ export async function objectIdsBySlug(db: Db, bucket: BucketDoc, slug: string): 
     .limit(MAX_LIST_VALUES)
     .toArray();
   return docs.map((d) => d._id.toHexString());
+}
+
+/** The Object type slug of the Object `id` names, to read a v1 body's values by its Metafields; undefined if none. */
+export async function typeSlugOf(db: Db, bucket: BucketDoc, id: string): Promise<string | undefined> {
+  const _id = objectIdFromHex(id);
+  if (!_id) return undefined;
+  const doc = await objectsCollection(db).findOne(
+    { _id, bucket_id: bucket._id },
+    { ...readOptions(db), projection: { type: 1 } },
+  );
+  return doc?.type;
 }

@@ -1,4 +1,5 @@
 import type { ObjectTypeDoc } from '../../db/collections.js';
+import type { MetafieldType } from '../../metafields/definition.js';
 import { BadRequestError } from '../../errors/http-errors.js';
 import { MAX_REGEX_LENGTH } from '../../query/limits.js';
 import { parseQueryParam } from '../../query/parse-query-param.js';
@@ -7,6 +8,7 @@ import type { StatusFilter } from '../../query/read-params.js';
 import { isObjectIdHex } from '../../util/object-id.js';
 import { escapeRegex } from '../../util/escape-regex.js';
 import { quote } from '../../util/quote.js';
+import { kindsByPath, typedQueryValue } from './string-values.js';
 
 /** What every v1 Object list reads besides the shared parameters. */
 export const V1_OBJECT_LIST_NAMES = [
@@ -89,6 +91,13 @@ function relationshipKeys(types: Iterable<ObjectTypeDoc>): string[] {
 
 type Query = Readonly<Record<string, unknown>>;
 type Report = (problem: string) => void;
+/** The Metafield kinds each key path has in the Bucket's types (string-values.ts). */
+type Kinds = ReadonlyMap<string, ReadonlySet<MetafieldType>>;
+
+/** A v1 string compared with the Metafield at `key`, read as that Metafield's kind reads it. */
+function metadataValue(name: string, key: string, raw: string, kinds: Kinds, report: Report): unknown {
+  return typedQueryValue(name, key, raw, kinds.get(key), valueOrIds, report);
+}
 
 function one(query: Query, name: string, report: Report): string | undefined {
   const raw = query[name];
@@ -116,7 +125,13 @@ function contains(name: string, text: string, report: Report): object {
 }
 
 /** The conditions v1's bracketed `metadata[key]` and `filters[name]` parameters add. */
-function bracketed(query: Query, names: ReadonlySet<string>, types: Iterable<ObjectTypeDoc>, report: Report) {
+function bracketed(
+  query: Query,
+  names: ReadonlySet<string>,
+  types: readonly ObjectTypeDoc[],
+  kinds: Kinds,
+  report: Report,
+) {
   const out: object[] = [];
   for (const name of Object.keys(query)) {
     const m = /^(metadata|filters)\[(.*)\]$/.exec(name);
@@ -125,7 +140,7 @@ function bracketed(query: Query, names: ReadonlySet<string>, types: Iterable<Obj
     if (!names.has(kind)) continue;
     const raw = one(query, name, report);
     if (raw === undefined) continue;
-    if (kind === 'metadata') out.push({ [`metadata.${key}`]: valueOrIds(raw) });
+    if (kind === 'metadata') out.push({ [`metadata.${key}`]: metadataValue(name, key, raw, kinds, report) });
     else if (!FILTER_NAMES.has(key))
       report(`filters[${key}] is not a filter; use filters[_id] or filters[connected_to]`);
     else if (key === '_id') out.push({ id: { $in: raw.split(',').map((p) => p.trim()) } });
@@ -139,12 +154,13 @@ function bracketed(query: Query, names: ReadonlySet<string>, types: Iterable<Obj
 }
 
 /** The deprecated search: `metafield_key` with exactly one way to match its value. */
-function deprecatedSearch(query: Query, names: ReadonlySet<string>, ctx: V1ReadContext, report: Report) {
+function deprecatedSearch(query: Query, names: ReadonlySet<string>, ctx: V1ReadContext, kinds: Kinds, report: Report) {
   const given = (name: V1ParamName) => (names.has(name) ? one(query, name, report) : undefined);
   const key = given('metafield_key');
   const matches: [string, () => unknown][] = [];
   const value = given('metafield_value');
-  if (value !== undefined) matches.push(['metafield_value', () => value]);
+  if (value !== undefined)
+    matches.push(['metafield_value', () => metadataValue('metafield_value', key ?? '', value, kinds, report)]);
   const id = given('metafield_object_id');
   if (id !== undefined) matches.push(['metafield_object_id', () => id]);
   const has = given('metafield_value_has');
@@ -186,6 +202,8 @@ export function parseV1Read(
   types: Iterable<ObjectTypeDoc>,
   ctx: V1ReadContext = {},
 ): V1ReadParams {
+  const typeList = [...types];
+  const kinds = kindsByPath(typeList);
   const problems: string[] = [];
   const report = (p: string): void => {
     problems.push(p);
@@ -202,8 +220,8 @@ export function parseV1Read(
     const pattern = contains('q', q, report);
     conditions.push({ $or: [{ title: pattern }, { content: pattern }] });
   }
-  conditions.push(...deprecatedSearch(query, takes, ctx, report));
-  conditions.push(...bracketed(query, takes, types, report));
+  conditions.push(...deprecatedSearch(query, takes, ctx, kinds, report));
+  conditions.push(...bracketed(query, takes, typeList, kinds, report));
   const rawQuery = given('query');
   if (rawQuery !== undefined) conditions.push(parseQueryParam(rawQuery));
 

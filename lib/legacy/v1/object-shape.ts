@@ -3,20 +3,9 @@ import type { ProjectedApiObject, RenderContext } from '../../serializers/object
 import { renderObjectType } from '../../serializers/object-type.js';
 import { renderRevision } from '../../serializers/revision.js';
 import { isPlainObject } from '../../util/plain-object.js';
+import { v1Metafields } from './metafield-shape.js';
 
 export type V1Object = Record<string, unknown>;
-
-/** A related Object rendered at depth: its id is what v1 calls the Metafield's value. */
-function idOf(value: unknown): unknown {
-  return isPlainObject(value) && typeof value.id === 'string' ? value.id : value;
-}
-
-/** The v1 write shape of a value: an id for `object`, comma-separated ids for `objects`. */
-function v1Value(type: string, value: unknown): unknown {
-  if (type === 'object') return idOf(value);
-  if (type === 'objects' && Array.isArray(value)) return value.map(idOf).join(',');
-  return value;
-}
 
 /** Related Objects inside metadata take the v1 shape too (without their own Metafield list). */
 function v1Metadata(metadata: Record<string, unknown>, type: ObjectTypeDoc | undefined): Record<string, unknown> {
@@ -32,7 +21,8 @@ function v1Metadata(metadata: Record<string, unknown>, type: ObjectTypeDoc | und
 
 /**
  * A v3-rendered Object in the v1 shape: `_id`, `type_slug`, beside `metadata` the type's
- * Metafields as an array, each with its value (left out with hide_metafields=true), and the
+ * Metafields as an array, each with its value in the v1 form (metafield-shape.ts; left out with
+ * hide_metafields=true), and the
  * display `options`, which this service keeps on the Object type.
  */
 export function toV1Object(
@@ -49,7 +39,7 @@ export function toV1Object(
   if (!isPlainObject(metadata)) return out;
   out.metadata = v1Metadata(metadata, type);
   if (!hideMetafields && type) {
-    out.metafields = type.metafields.map((m) => ({ ...m, value: v1Value(m.type, metadata[m.key] ?? null) }));
+    out.metafields = v1Metafields(type.metafields, metadata, (r) => toV1Object(r, undefined, true));
   }
   return out;
 }

@@ -15,7 +15,7 @@ import { removeObject } from '../../services/object-delete.js';
 import { createObject, updateObject } from '../../services/object-writes.js';
 import { objectRenderContext } from '../../services/render-context.js';
 import { bodyOf, triggered, v3MetafieldsEdit, v3ObjectBody } from './bodies.js';
-import { objectIdBySlug, objectNamedBy } from './find-object.js';
+import { objectIdBySlug, objectNamedBy, typeSlugOf } from './find-object.js';
 import { V1_OBJECT_LIST_NAMES, type V1ParamName } from './list-params.js';
 import { toV1Object } from './object-shape.js';
 import { readV1Objects, readV1Params } from './objects-read.js';
@@ -43,6 +43,12 @@ const SEARCH_NAMES: readonly V1ParamName[] = [...TYPE_NAMES, 'metafield_value_ha
 export function objectRoutes(config: Config, db: Db, state: AppState): V1Route[] {
   const body = writeBody(config.jsonBodyLimit);
   const { writes } = state;
+  /** The Metafields of the type a write names (by slug, or through the Object's id), to read v1 strings by. */
+  const defsOf = async (res: Response, typeSlug: unknown, objectId?: string) => {
+    const bucket = bucketOf(res);
+    const slug = objectId === undefined ? typeSlug : await typeSlugOf(db, bucket, objectId);
+    return typeof slug === 'string' ? (await state.types.of(db, bucket)).get(slug)?.metafields : undefined;
+  };
   const answer = async (res: Response, doc: ObjectDoc): Promise<void> => {
     const ctx = await objectRenderContext(db, config, state.types, bucketOf(res));
     sendJson(res, 200, { object: toV1Object(renderObject(doc, ctx), ctx.types.get(doc.type), false) });
@@ -77,7 +83,9 @@ export function objectRoutes(config: Config, db: Db, state: AppState): V1Route[]
       body,
       requireWrite,
       async (req, res) => {
-        const { body: v3, notify } = v3ObjectBody(bodyOf(req.body), 'create');
+        const raw = bodyOf(req.body);
+        const defs = await defsOf(res, raw.type_slug ?? raw.type);
+        const { body: v3, notify } = v3ObjectBody(raw, 'create', defs);
         await answer(res, await createObject(writes, bucketOf(res), v3, { notify }));
       },
     ),
@@ -91,7 +99,9 @@ export function objectRoutes(config: Config, db: Db, state: AppState): V1Route[]
       async (req, res) => {
         const bucket = bucketOf(res);
         const named = await objectNamedBy(db, bucket, req.body, typeScopeOf(res));
-        const { body: v3, notify } = v3ObjectBody(bodyOf(req.body), named.bySlug ? 'edit-by-slug' : 'edit-by-id');
+        const defs = await defsOf(res, undefined, named.id);
+        const mode = named.bySlug ? 'edit-by-slug' : 'edit-by-id';
+        const { body: v3, notify } = v3ObjectBody(bodyOf(req.body), mode, defs);
         await answer(res, await updateObject(writes, bucket, named.id, v3, { notify }));
       },
     ),
@@ -105,8 +115,10 @@ export function objectRoutes(config: Config, db: Db, state: AppState): V1Route[]
       async (req, res) => {
         const bucket = bucketOf(res);
         const raw = bodyOf(req.body);
-        const { body: v3, notify } = v3MetafieldsEdit(raw);
+        // A malformed body is refused before the Object is looked up; its values are read once its type is known.
+        v3MetafieldsEdit(raw);
         const { id } = await objectNamedBy(db, bucket, raw, typeScopeOf(res));
+        const { body: v3, notify } = v3MetafieldsEdit(raw, await defsOf(res, undefined, id));
         await answer(res, await updateObject(writes, bucket, id, v3, { notify }));
       },
     ),

@@ -15,7 +15,7 @@ import { objectRenderContext } from '../../services/render-context.js';
 import { listRevisions } from '../../services/revisions.js';
 import { objectIdFromHex } from '../../util/object-id.js';
 import { bodyOf, v3ObjectBody } from './bodies.js';
-import { objectIdBySlug } from './find-object.js';
+import { objectIdBySlug, typeSlugOf } from './find-object.js';
 import { parseV1Read, type V1ParamName } from './list-params.js';
 import { toV1Revision } from './object-shape.js';
 import { sendRead, v1Route, type V1Route } from './route.js';
@@ -57,7 +57,9 @@ export function revisionRoutes(config: Config, db: Db, state: AppState): V1Route
         const raw = bodyOf(req.body);
         const id = await objectIdBySlug(db, bucket, String(req.params.object_slug), raw, typeScopeOf(res));
         // v1 bodies name the Object again (slug, type_slug, locale); the rest is judged by RevisionCreate.
-        const { locale: _narrowed, ...body } = v3ObjectBody(raw, 'edit-by-slug').body;
+        const typeSlug = await typeSlugOf(db, bucket, id);
+        const defs = typeSlug === undefined ? undefined : (await state.types.of(db, bucket)).get(typeSlug)?.metafields;
+        const { locale: _narrowed, ...body } = v3ObjectBody(raw, 'edit-by-slug', defs).body;
         const revision = await createDraftRevision(state.writes, bucket, id, body);
         const ctx = await objectRenderContext(db, config, state.types, bucket);
         sendJson(res, 200, { revision: toV1Revision(revision, ctx, false) });
