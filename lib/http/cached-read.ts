@@ -34,9 +34,14 @@ export async function producedCapped(res: Response, produce: () => Promise<unkno
   return serializeCapped(res, body);
 }
 
+/** A random order must differ between reads, so such a read is never cached (nor answered from the cache). */
+function isRandom(res: Response): boolean {
+  return allParams(res).sort?.trim() === 'random';
+}
+
 /**
  * Serves a read from the cache when allowed, otherwise produces, caps (413) and caches it.
- * `useCache=false` reads through and refreshes the entry for later readers.
+ * `useCache=false` reads through and refreshes the entry for later readers; `sort=random` skips the cache.
  */
 export async function cachedRead(
   cache: ReadCache,
@@ -45,6 +50,10 @@ export async function cachedRead(
   useCache: boolean,
   produce: () => Promise<unknown>,
 ): Promise<void> {
+  if (isRandom(res)) {
+    sendText(res, await producedCapped(res, produce));
+    return;
+  }
   const key = cacheKey(req, res);
   if (useCache) {
     const hit = cache.get(key);
