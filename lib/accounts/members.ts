@@ -11,7 +11,8 @@ import {
   type MemberDoc,
 } from './store.js';
 import { forbidden } from './request-account.js';
-import type { MemberSettings, NewUser } from './user-input.js';
+import { assertContributorTypes } from './member-types.js';
+import type { MemberEdit, MemberSettings, NewUser } from './user-input.js';
 
 /** A Bucket user as the legacy users routes answer it (the spec's Bucket user table). */
 export interface BucketUser extends MemberSettings {
@@ -76,6 +77,7 @@ export async function getUser(db: Db, bucket: BucketDoc, id: string): Promise<Bu
 export async function addUser(db: Db, bucket: BucketDoc, input: NewUser, byAdmin: boolean): Promise<BucketUser> {
   const { email, first_name, last_name, profile, ...settings } = input;
   assertAdminMayOnly(bucket, byAdmin, settings.role === 'admin');
+  await assertContributorTypes(db, bucket, settings);
   const account =
     (await findAccountByEmail(db, email)) ??
     (await insertAccount(db, { email, first_name, last_name, profile, password: null }));
@@ -118,17 +120,20 @@ async function assertAdminRemains(db: Db, bucket: BucketDoc, member: MemberDoc, 
   if (admins <= 1) throw new BadRequestError(`Bucket '${bucket.slug}' must keep at least one admin`, 'invalid_body');
 }
 
+/** Changes the role and the settings `edit` carries; the others stay as they are. */
 export async function editUser(
   db: Db,
   bucket: BucketDoc,
   id: string,
-  settings: MemberSettings,
+  edit: MemberEdit,
   byAdmin: boolean,
 ): Promise<BucketUser> {
   const { account, member } = await memberById(db, bucket, id);
-  assertAdminMayOnly(bucket, byAdmin, member.role === 'admin' || settings.role === 'admin');
-  await assertAdminRemains(db, bucket, member, settings.role === 'admin');
-  const next = { ...member, ...settings, modified_at: new Date() };
+  assertAdminMayOnly(bucket, byAdmin, member.role === 'admin' || edit.role === 'admin');
+  await assertAdminRemains(db, bucket, member, edit.role === 'admin');
+  const next: MemberDoc = { ...member, ...edit, modified_at: new Date() };
+  // Types kept from before were checked when they were set; a type deleted since does not block other edits.
+  if (edit.object_types !== undefined || member.role !== next.role) await assertContributorTypes(db, bucket, next);
   await membersCollection(db).replaceOne({ _id: member._id }, next);
   return renderUser(account, next);
 }

@@ -12,6 +12,9 @@ export interface MemberSettings {
   object_types: string[];
 }
 
+/** A PATCH: the role, and only those other settings the body sent. */
+export type MemberEdit = Pick<MemberSettings, 'role'> & Partial<Omit<MemberSettings, 'role'>>;
+
 export interface NewUser extends MemberSettings {
   email: string;
   first_name: string;
@@ -44,28 +47,39 @@ function settings(body: Record<string, unknown>, problems: string[]): MemberSett
   if (restriction !== undefined && restriction !== null && restriction !== '' && restriction !== 'draft_only') {
     problems.push('publishing_restrictions must be "draft_only" (or null for none)');
   }
-  const object_types = stringList(body.object_types, 'object_types', null, problems);
-  if (role === 'contributor' && object_types.length === 0) {
-    problems.push('object_types is required when role is contributor: name the Object types it may edit');
-  }
   return {
     role: role as Role,
     publishing_restrictions: restriction === 'draft_only' ? 'draft_only' : null,
     additional_permissions: stringList(body.additional_permissions, 'additional_permissions', PERMISSIONS, problems),
-    object_types,
+    object_types: stringList(body.object_types, 'object_types', null, problems),
   };
+}
+
+/** A contributor edits only the types it names, so it must name some (checked on the settings it ends with). */
+export function contributorTypesProblem(settings: Pick<MemberSettings, 'role' | 'object_types'>): string | null {
+  return settings.role === 'contributor' && settings.object_types.length === 0
+    ? 'object_types is required when role is contributor: name the Object types it may edit'
+    : null;
 }
 
 function fail(problems: string[]): never {
   throw new BadRequestError(`Invalid body: ${problems.join('; ')}`, 'invalid_body', problems);
 }
 
-/** The PATCH body: role required, the other settings optional. Every problem reported at once. */
-export function parseUserEdit(raw: unknown): MemberSettings {
+/**
+ * The PATCH body: role required, the other settings optional; a setting the body leaves out is
+ * kept as it is (null or [] sent clears it). Every problem reported at once.
+ */
+export function parseUserEdit(raw: unknown): MemberEdit {
+  const body = isPlainObject(raw) ? raw : {};
   const problems: string[] = [];
-  const parsed = settings(isPlainObject(raw) ? raw : {}, problems);
+  const parsed = settings(body, problems);
   if (problems.length > 0) fail(problems);
-  return parsed;
+  const edit: MemberEdit = { role: parsed.role };
+  for (const name of ['publishing_restrictions', 'additional_permissions', 'object_types'] as const) {
+    if (body[name] !== undefined) Object.assign(edit, { [name]: parsed[name] });
+  }
+  return edit;
 }
 
 /** The POST body: names, e-mail and role required; profile fields optional strings. */
@@ -91,6 +105,8 @@ export function parseUserAdd(raw: unknown): NewUser {
     if (v !== undefined) profile[field] = v;
   }
   const member = settings(body, problems);
+  const types = contributorTypesProblem(member);
+  if (types !== null) problems.push(types);
   if (problems.length > 0) fail(problems);
   return { ...member, email: email.trim(), first_name, last_name, profile };
 }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
+import { bucketClient } from '../support/client.js';
 import { freshHarness, type Harness } from '../support/harness.js';
 import { account, PASSWORD, tokenOf } from '../support/accounts.js';
 import { forgetCosmicV1Token } from '../support/cosmic-v1.js';
@@ -10,7 +11,10 @@ describe('accounts: Bucket users routes and the legacy clients', () => {
   let admin: string;
   before(async () => {
     h = await freshHarness();
-    await h.bucket('team');
+    // Contributors name the Object types they may edit, which must exist.
+    await bucketClient(h.app, await h.bucket('team'))
+      .post('/object-types', { title: 'Posts' })
+      .expect(200);
     await account(h, 'boss@example.com', 'team');
     admin = await tokenOf(h, 'boss@example.com', 'v1');
   });
