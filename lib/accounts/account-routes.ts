@@ -1,9 +1,9 @@
 import type { Request, RequestHandler, Response } from 'express';
-import type { Db } from 'mongodb';
+import { ObjectId, type Db } from 'mongodb';
 import type { AppState } from '../cache/app-state.js';
 import { bucketsCollection } from '../db/collections.js';
 import { BucketAdminError } from '../errors/domain-errors.js';
-import { BadRequestError } from '../errors/http-errors.js';
+import { BadRequestError, NotFoundError } from '../errors/http-errors.js';
 import { sendJson } from '../http/respond.js';
 import { clientOf } from '../limits/credential.js';
 import { bucketOf } from '../middleware/load-bucket.js';
@@ -11,7 +11,7 @@ import { createBucket, deleteBucket } from '../services/buckets.js';
 import { readOptions } from '../services/query-time-limit.js';
 import { isPlainObject } from '../util/plain-object.js';
 import { forbidden, memberOf, requireAccountOf } from './request-account.js';
-import { makeAdmin, membersCollection, type AccountDoc } from './store.js';
+import { findMember, makeAdmin, membersCollection, type AccountDoc } from './store.js';
 
 /** The account itself, never its password hash. */
 export function renderAccount(a: AccountDoc) {
@@ -59,8 +59,8 @@ export const userHandler: RequestHandler = (_req, res) => {
   sendJson(res, 200, { user: renderAccount(requireAccountOf(res)) });
 };
 
-/** POST /v2/buckets: a Bucket owned by the caller; its keys are shown this once. */
-export function createBucketHandler(db: Db): RequestHandler {
+/** POST /v2/buckets (and v1's, with `_id`): a Bucket owned by the caller; its keys are shown this once. */
+export function createBucketHandler(db: Db, idName: IdName): RequestHandler {
   return async (req, res) => {
     const account = requireAccountOf(res);
     const slug = isPlainObject(req.body) ? req.body.slug : undefined;
@@ -70,7 +70,7 @@ export function createBucketHandler(db: Db): RequestHandler {
       const keys = await createBucket(db, slug, { kind: 'generate' }, { kind: 'generate' });
       const bucket = await bucketsCollection(db).findOne({ slug }, readOptions(db));
       if (bucket) await makeAdmin(db, bucket._id, account._id);
-      sendJson(res, 200, { bucket: { id: bucket?._id.toHexString(), ...keys, role: 'admin' } });
+      sendJson(res, 200, { bucket: { [idName]: bucket?._id.toHexString(), ...keys, role: 'admin' } });
     } catch (err) {
       if (err instanceof BucketAdminError) throw new BadRequestError(err.message, 'invalid_body');
       throw err;
@@ -88,3 +88,37 @@ export function deleteBucketHandler(db: Db): RequestHandler {
     sendJson(res, 200, { message: `Bucket '${bucket.slug}' deleted successfully.` });
   };
 }
+
+/**
+ * DELETE /v1/buckets/:bucket_id, as the v1 client addresses it (by id): admins only. A Bucket the
+ * account is not a user of is 404, as if absent, so ids cannot be probed for existence.
+ */
+export function deleteBucketByIdHandler(db: Db): RequestHandler {
+  return async (req, res) => {
+    const account = requireAccountOf(res);
+    const id = String(req.params.bucket_id);
+    const missing = new NotFoundError(`Bucket with id '${id}' not found`, 'bucket_not_found');
+    if (!ObjectId.isValid(id) || id.length !== 24) throw missing;
+    const bucket = await bucketsCollection(db).findOne({ _id: new ObjectId(id) }, readOptions(db));
+    const member = bucket ? await findMember(db, bucket._id, account._id) : null;
+    if (!bucket || !member) throw missing;
+    if (member.role !== 'admin') throw forbidden(bucket.slug, 'only an admin of the Bucket may delete it');
+    await deleteBucket(db, bucket.slug);
+    sendJson(res, 200, { message: `Bucket '${bucket.slug}' deleted successfully.` });
+  };
+}
+
+/** GET /v2/buckets/:slug: the Bucket itself (never its keys), with the caller's role when a member asks. */
+export const bucketHandler: RequestHandler = (_req, res) => {
+  const bucket = bucketOf(res);
+  const role = memberOf(res)?.role;
+  sendJson(res, 200, {
+    bucket: {
+      id: bucket._id.toHexString(),
+      slug: bucket.slug,
+      created_at: bucket.created_at.toISOString(),
+      modified_at: bucket.modified_at.toISOString(),
+      ...(role ? { role } : {}),
+    },
+  });
+};

@@ -1,25 +1,34 @@
 import { v1Route, type V1Route } from '../legacy/v1/route.js';
 import { jsonBody } from '../middleware/json-body.js';
-import { NO_PARAMS } from '../query/read-params.js';
+import { NO_PARAMS, paramSet } from '../query/read-params.js';
 import type { RouteDeps } from '../routes/index.js';
 import { route, type RouteDef } from '../routes/route-table.js';
 import {
   authenticateHandler,
+  bucketHandler,
   bucketsHandler,
   createBucketHandler,
+  deleteBucketByIdHandler,
   deleteBucketHandler,
   userHandler,
 } from './account-routes.js';
+import { requireRead } from '../middleware/authenticate.js';
 import { userRoutes } from './user-routes.js';
 import { extensionRoutes } from '../extensions/routes.js';
-import { ACCOUNT, PUBLIC, writeAccess } from '../routes/access.js';
+import { ACCOUNT, PUBLIC, readAccess, writeAccess } from '../routes/access.js';
 
-/** The account-level v1 routes: token, the account's Buckets, and each Bucket's users and Extensions. */
+/** GET /v2/buckets/:slug: a member's token, or the Bucket's read key. */
+const BUCKET_READ = paramSet(['read_key']);
+
+/** The account-level v1 routes: token, the account's Buckets (list, create, delete), and each Bucket's users and Extensions. */
 export function v1AccountRoutes({ config, db, state, outboundCa }: RouteDeps): V1Route[] {
   const body = jsonBody(config.jsonBodyLimit);
   return [
     v1Route('post', '/authenticate', NO_PARAMS, PUBLIC, body, authenticateHandler(state)),
     v1Route('get', '/buckets', NO_PARAMS, ACCOUNT, bucketsHandler(db, '_id')),
+    v1Route('post', '/buckets', NO_PARAMS, ACCOUNT, body, createBucketHandler(db, '_id')),
+    // The v1 client names the Bucket by id, so the handler finds it and checks the account's role itself.
+    v1Route('delete', '/buckets/:bucket_id', NO_PARAMS, ACCOUNT, deleteBucketByIdHandler(db)),
     ...userRoutes(db, config.jsonBodyLimit).map((r) =>
       v1Route(r.method, `/:slug/users${r.sub}`, NO_PARAMS, r.access, ...r.handlers),
     ),
@@ -29,14 +38,15 @@ export function v1AccountRoutes({ config, db, state, outboundCa }: RouteDeps): V
   ];
 }
 
-/** The account-level v2 routes: as v1's, plus the account itself and creating and deleting Buckets. */
+/** The account-level v2 routes: as v1's, plus the account itself and reading one Bucket. */
 export function v2AccountRoutes({ config, db, state, outboundCa }: RouteDeps): RouteDef[] {
   const body = jsonBody(config.jsonBodyLimit);
   return [
     route('post', '/authenticate', NO_PARAMS, PUBLIC, body, authenticateHandler(state)),
     route('get', '/user', NO_PARAMS, ACCOUNT, userHandler),
     route('get', '/buckets', NO_PARAMS, ACCOUNT, bucketsHandler(db, 'id')),
-    route('post', '/buckets', NO_PARAMS, ACCOUNT, body, createBucketHandler(db)),
+    route('post', '/buckets', NO_PARAMS, ACCOUNT, body, createBucketHandler(db, 'id')),
+    route('get', '/buckets/:slug', BUCKET_READ, readAccess('bucket'), requireRead, bucketHandler),
     route('delete', '/buckets/:slug', NO_PARAMS, writeAccess('bucket'), deleteBucketHandler(db)),
     ...userRoutes(db, config.jsonBodyLimit).map((r) =>
       route(r.method, `/buckets/:slug/users${r.sub}`, NO_PARAMS, r.access, ...r.handlers),

@@ -40,6 +40,8 @@ export type CosmicV1 = (config?: { token?: string }) => {
   bucket: (config: { slug: string; read_key?: string; write_key?: string }) => V1Bucket;
   authenticate: Call;
   getBuckets: Call;
+  addBucket: Call;
+  deleteBucket: Call;
 };
 
 /**

@@ -69,6 +69,7 @@ type CosmicV2 = (config?: { token?: string }) => {
   bucket(config: V2Keys): CosmicV2Bucket;
   authenticate: Call;
   getBuckets: Call;
+  getBucket: Call;
   getUser: Call;
 };
 

@@ -1,0 +1,102 @@
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import request from 'supertest';
+import { forgetCosmicV1Token, loadCosmicV1 } from '../support/cosmic-v1.js';
+import { cosmicV2For, rejection } from '../support/cosmic-v2.js';
+import { freshHarness, type Harness } from '../support/harness.js';
+import { account, PASSWORD, setMember, tokenOf } from '../support/accounts.js';
+import { findBucketBySlug } from '../../lib/services/buckets.js';
+
+interface V1Bucket {
+  bucket: { _id: string; slug: string; read_key: string; write_key: string; role: string };
+}
+
+/** The Bucket routes the unchanged clients call: v1 addBucket and deleteBucket, v2 getBucket. */
+describe('legacy Bucket routes through the unchanged clients', () => {
+  let h: Harness;
+  let server: http.Server;
+  before(async () => {
+    h = await freshHarness();
+    await h.bucket('home');
+    await account(h, 'owner@example.com', 'home');
+    await account(h, 'other@example.com');
+    server = http.createServer(h.app).listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+  });
+  after(() => {
+    forgetCosmicV1Token();
+    server.close();
+    assert.deepEqual(h.errors, []);
+  });
+
+  it('cosmicjs 3.4.4 addBucket creates a Bucket the caller administers; deleteBucket (by id) removes it', async () => {
+    const { port } = server.address() as AddressInfo;
+    const Cosmic = loadCosmicV1(`http://127.0.0.1:${String(port)}`);
+    try {
+      const auth = (await Cosmic().authenticate({ email: 'owner@example.com', password: PASSWORD })) as {
+        token: string;
+      };
+      const api = Cosmic({ token: auth.token });
+      const made = (await api.addBucket({ title: 'My New Bucket', slug: 'my-new-bucket' })) as V1Bucket;
+      assert.equal(made.bucket.slug, 'my-new-bucket', JSON.stringify(made));
+      assert.match(made.bucket._id, /^[0-9a-f]{24}$/);
+      assert.equal(made.bucket.role, 'admin');
+      const b = Cosmic().bucket({ slug: 'my-new-bucket', read_key: made.bucket.read_key });
+      const objects = (await b.getObjects()) as { status: number };
+      assert.equal(objects.status, 404, 'the new Bucket answers its read key (empty: 404)');
+      const again = (await api.addBucket({ title: 'Again', slug: 'my-new-bucket' })) as { status: number };
+      assert.equal(again.status, 400);
+      const deleted = (await api.deleteBucket({ id: made.bucket._id })) as { message: string };
+      assert.match(deleted.message, /deleted/, JSON.stringify(deleted));
+      assert.equal(await findBucketBySlug(h.db, 'my-new-bucket'), null);
+      const gone = (await api.deleteBucket({ id: made.bucket._id })) as { status: number };
+      assert.equal(gone.status, 404);
+    } finally {
+      forgetCosmicV1Token();
+    }
+  });
+
+  it('v1 deleteBucket: 404 for a Bucket the account is not a user of, 403 for a non-admin, 401 without a token', async () => {
+    const home = await findBucketBySlug(h.db, 'home');
+    const id = home?._id.toHexString() ?? '';
+    await request(h.app).delete(`/v1/buckets/${id}`).expect(401);
+    const stranger = await tokenOf(h, 'other@example.com', 'v1');
+    const res = await request(h.app).delete(`/v1/buckets/${id}`).set('Authorization', stranger).expect(404);
+    assert.equal(res.body.status, 404);
+    await request(h.app).delete('/v1/buckets/not-an-id').set('Authorization', stranger).expect(404);
+    const dev = await account(h, 'dev@example.com');
+    const settings = { publishing_restrictions: null, additional_permissions: [], object_types: [] };
+    await setMember(h, 'home', dev, { role: 'developer', ...settings });
+    const devToken = await tokenOf(h, 'dev@example.com', 'v1');
+    const refused = await request(h.app).delete(`/v1/buckets/${id}`).set('Authorization', devToken).expect(403);
+    assert.match(refused.body.message, /only an admin/);
+    assert.ok(await findBucketBySlug(h.db, 'home'));
+  });
+
+  it('cosmicjs 4.3.7 getBucket answers the Bucket to a member, and to its read key', async () => {
+    const Cosmic = await cosmicV2For(h);
+    const auth = await Cosmic().authenticate({ email: 'owner@example.com', password: PASSWORD });
+    const api = Cosmic({ token: String(auth.token) });
+    try {
+      const got = (await api.getBucket({ slug: 'home' })) as { bucket: Record<string, unknown> };
+      assert.equal(got.bucket.slug, 'home', JSON.stringify(got));
+      assert.match(String(got.bucket.id), /^[0-9a-f]{24}$/);
+      assert.equal(got.bucket.role, 'admin');
+      assert.equal(typeof got.bucket.created_at, 'string');
+      const missing = await rejection(api.getBucket({ slug: 'nowhere' }));
+      assert.equal(missing.status, 404);
+    } finally {
+      forgetCosmicV1Token();
+    }
+    const keys = await h.bucket('keyed');
+    const byKey = await request(h.app)
+      .get(`/v2/buckets/keyed?read_key=${encodeURIComponent(keys.read_key ?? '')}`)
+      .expect(200);
+    assert.equal(byKey.body.bucket.slug, 'keyed');
+    assert.equal(byKey.body.bucket.role, undefined);
+    await request(h.app).get('/v2/buckets/keyed').expect(401);
+    const stranger = await tokenOf(h, 'other@example.com');
+    await request(h.app).get('/v2/buckets/keyed').set('Authorization', stranger).expect(403);
+  });
+});
