@@ -17,7 +17,7 @@ import { readParams } from '../middleware/read-params.js';
 import { pickProps } from '../query/props.js';
 import { DELETE_PARAMS, NO_PARAMS, paramSet } from '../query/read-params.js';
 import { renderMedia } from '../serializers/media.js';
-import type { MediaList, MediaResponse, Picked } from '../serializers/responses.js';
+import type { LegacyMediaList, MediaList, MediaResponse, Picked } from '../serializers/responses.js';
 import type { EventDeps } from '../services/domain-events.js';
 import { createMedia, deleteMedia, getMedia, updateMedia } from '../services/media.js';
 import { listMedia } from '../services/media-list.js';
@@ -82,10 +82,10 @@ export function mediaListHandler(
     await cachedRead(cache, req, res, params.useCache, async () => {
       const { docs, total } = await listMedia(db, bucket, params, readBounds(config).maxBytes, sorts);
       if (docs.length === 0) throw noMatch('media', bucket.slug);
-      return {
-        media: docs.map((d) => pickProps(renderMedia(d, config, bucket), params.props)),
-        total,
-      } satisfies MediaList;
+      const media = docs.map((d) => pickProps(renderMedia(d, config, bucket), params.props));
+      // The v1/v2 list (the one taking the legacy sort values) also answers the limit it applied.
+      if (sorts === 'legacy-media') return { media, total, limit: params.limit } satisfies LegacyMediaList;
+      return { media, total } satisfies MediaList;
     });
   };
 }

@@ -21,6 +21,8 @@ export type ObjectTypeList = { object_types: ApiObjectType[] };
 
 export type MediaResponse<Item = ApiMedia> = { media: Item };
 export type MediaList<Item = Picked> = { media: Item[]; total: number };
+/** The v1/v2 media list: also the page size it applied. */
+export type LegacyMediaList<Item = Picked> = MediaList<Item> & { limit: number };
 
 export type RevisionResponse<Item = ApiRevision> = { revision: Item };
 export type RevisionList<Item = Picked> = { revisions: Item[]; total: number };

@@ -12,7 +12,7 @@ import { pickProps } from '../../query/props.js';
 import { DELETE_PARAMS, NO_PARAMS, paramSet } from '../../query/read-params.js';
 import { uploadHandlers } from '../../routes/media.js';
 import { renderMedia, type ReadMedia } from '../../serializers/media.js';
-import { deleteMedia } from '../../services/media.js';
+import { deleteMedia, updateMedia } from '../../services/media.js';
 import { listMedia } from '../../services/media-list.js';
 import { readBounds } from '../../services/read-budget.js';
 import { bodyOf, triggered } from './bodies.js';
@@ -30,7 +30,7 @@ export function toV1Media(m: ReadMedia, config: Config, bucket: BucketDoc): Reco
   return { _id: id, ...rest };
 }
 
-/** Media list, upload and delete at their v1 addresses. */
+/** Media list, upload, edit and delete at their v1 addresses. */
 export function mediaRoutes(config: Config, state: AppState): V1Route[] {
   const { writes } = state;
   const list = v1Route('get', '/:slug/media', MEDIA, readAccess('media'), requireRead, async (req, res) => {
@@ -45,7 +45,8 @@ export function mediaRoutes(config: Config, state: AppState): V1Route[] {
     await sendRead(res, async () => {
       const page = await listMedia(writes.db, bucket, q, readBounds(config).maxBytes, 'legacy-media');
       if (page.docs.length === 0) throw noMatch('media', bucket.slug);
-      return { media: page.docs.map((m) => pickProps(toV1Media(m, config, bucket), props)), total: page.total };
+      const media = page.docs.map((m) => pickProps(toV1Media(m, config, bucket), props));
+      return { media, total: page.total, limit };
     });
   });
   return [
@@ -53,6 +54,21 @@ export function mediaRoutes(config: Config, state: AppState): V1Route[] {
     { ...list, v1Params: [...MEDIA_NAMES, 'folder'] },
     // The v1 upload address (on the upload host in v1), answered exactly like v3's upload.
     v1Route('post', '/:slug/media', NO_PARAMS, writeAccess('media'), ...uploadHandlers(config, writes, state.media)),
+    // v3's media edit at the v1 address; the key may come in the body as `write_key`, which is not edited.
+    v1Route(
+      'patch',
+      '/:slug/media/:media_id',
+      NO_PARAMS,
+      writeAccess('media'),
+      writeBody(config.jsonBodyLimit),
+      requireWrite,
+      async (req, res) => {
+        const bucket = bucketOf(res);
+        const { write_key: _key, ...edit } = bodyOf(req.body ?? {});
+        const doc = await updateMedia(writes, bucket, String(req.params.media_id), edit);
+        sendJson(res, 200, { media: toV1Media(doc, config, bucket) });
+      },
+    ),
     v1Route(
       'delete',
       '/:slug/media/:media_id',
