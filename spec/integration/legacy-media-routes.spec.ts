@@ -52,7 +52,9 @@ describe('legacy media: list limit and the v1 media edit', () => {
     const b = Cosmic().bucket({ slug: keys.slug, read_key: keys.read_key ?? '' });
     const page = (await b.media.find().limit(2)) as unknown as MediaPage;
     assert.deepEqual([page.media.length, page.total, page.limit], [2, 3, 2], JSON.stringify(page));
-    const v3 = await request(h.app).get(`/v3/buckets/${keys.slug}/media?read_key=${keys.read_key ?? ''}`).expect(200);
+    const v3 = await request(h.app)
+      .get(`/v3/buckets/${keys.slug}/media?read_key=${keys.read_key ?? ''}`)
+      .expect(200);
     assert.equal(v3.body.limit, undefined);
   });
 
