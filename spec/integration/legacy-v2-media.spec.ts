@@ -43,7 +43,7 @@ describe('Legacy v2: the cosmicjs 4.3.7 client, unchanged, against /v2 (media, m
     assert.equal(second.size, large.length);
 
     const listed = await bucket.getMedia({ query: { name: m.name }, props: 'id,name' });
-    assert.deepEqual(listed, { media: [{ id: m.id, name: m.name }], total: 1 });
+    assert.deepEqual(listed, { media: [{ id: m.id, name: m.name }], total: 1, limit: 1000 });
     assert.deepEqual((await bucket.getMedia({ limit: 1, skip: 1, props: 'id' })).media, [{ id: m.id }]);
     assert.deepEqual((await bucket.media.find().props('id').limit(1).skip(1)).media, [{ id: m.id }]);
     assert.deepEqual((await bucket.media.find({ folder: 'pics' }).props('id')).media, [{ id: m.id }]);
