@@ -96,6 +96,8 @@ export interface ObjectDoc {
    * create finds the Object even when the create's answer was never kept (object-idempotency.ts).
    */
   idempotency_key?: string;
+  /** With idempotency_key: the hash of the create's request, so another request under the key is refused. */
+  idempotency_request?: string;
   /** A scheduler's lease on this Object's due work, so one process does it once. */
   schedule_claim?: { by: string; until: Date } | null;
 }

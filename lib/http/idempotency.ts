@@ -8,7 +8,15 @@ import { bucketOf } from '../middleware/load-bucket.js';
 import { storedUpload } from '../middleware/upload.js';
 import { matchedRouteOf } from '../routes/access.js';
 import type { CreateIdempotency } from '../services/object-idempotency.js';
-import { claimKey, keepAnswer, releaseKey, type KeptAnswer, type Ticket } from '../services/idempotency-store.js';
+import {
+  abandonKey,
+  claimKey,
+  keepAnswer,
+  keyReused,
+  releaseKey,
+  type KeptAnswer,
+  type Ticket,
+} from '../services/idempotency-store.js';
 
 /**
  * `Idempotency-Key` on the POSTs that write to a Bucket (takesIdempotencyKey, route-table.ts):
@@ -17,7 +25,8 @@ import { claimKey, keepAnswer, releaseKey, type KeptAnswer, type Ticket } from '
  *   kept status and body again with `Idempotent-Replayed: true`, and writes nothing;
  * - the same key with another request is 422 idempotency_key_reused; while the first is still
  *   running, 409 conflict with Retry-After;
- * - an answer that is not a 2xx is not kept: the key is free again and a retry runs again.
+ * - a refusal (4xx) is not kept: the key is free again, and a retry runs again; so does a retry
+ *   after a failure (5xx), still held to the same request.
  * Object creates also carry the key in the Object itself (object-idempotency.ts), so a retry
  * after a crash between the Object's write and the kept answer finds the Object, not a new one.
  * It runs just before the route's own handler: the body is read and the credential checked
@@ -41,9 +50,9 @@ export function idempotencyOf(res: Response): CreateIdempotency | undefined {
   return (res.locals as KeyLocals).idempotency;
 }
 
-/** The request as far as its key is concerned: its body, and an uploaded file's bytes. */
-function fingerprintOf(req: Request): string {
-  const hash = createHash('sha256').update(JSON.stringify(req.body ?? null));
+/** The request as far as its key is concerned: its route, its body, and an uploaded file's bytes. */
+function fingerprintOf(req: Request, route: string): string {
+  const hash = createHash('sha256').update(`${route}\0${JSON.stringify(req.body ?? null)}`);
   const stored = storedUpload(req);
   if (stored) hash.update(`\0file:${stored.original_name}\0${stored.type}\0${stored.size}\0${stored.sha256}`);
   else if (req.file?.buffer) hash.update('\0file:').update(req.file.buffer);
@@ -85,11 +94,16 @@ function settleOnSend(db: Db, res: Response, ticket: Ticket): void {
   const send = res.send.bind(res);
   res.send = (body?: unknown) => {
     res.send = send;
-    // Every answer here is sendJson's text; anything else is not kept (the key is given back).
-    const kept = res.statusCode >= 200 && res.statusCode < 300 && typeof body === 'string';
-    const settled = kept
-      ? keepAnswer(db, ticket, { status: res.statusCode, content_type: res.get('Content-Type') ?? '', body })
-      : releaseKey(db, ticket);
+    const status = res.statusCode;
+    // Every answer here is sendJson's text.
+    let settled = Promise.resolve();
+    if (status >= 200 && status < 300 && typeof body === 'string') {
+      settled = keepAnswer(db, ticket, { status, content_type: res.get('Content-Type') ?? '', body });
+    } else if (status >= 400 && status < 500) {
+      settled = releaseKey(db, ticket);
+    } else {
+      abandonKey(ticket);
+    }
     void settled
       .catch(noop)
       .then(() => send(body))
@@ -116,26 +130,20 @@ export function idempotencyKeys(db: Db): RequestHandler {
       );
     }
     const route = `${req.method} ${matchedRouteOf(res)?.pattern ?? req.path}`;
-    const claim = await claimKey(db, {
-      bucketId: bucketOf(res)._id,
-      key,
-      route,
-      fingerprint: fingerprintOf(req),
-    }).catch(async (err: unknown) => {
-      await discard();
-      throw err;
-    });
+    const fingerprint = fingerprintOf(req, route);
+    const claim = await claimKey(db, { bucketId: bucketOf(res)._id, key, route, fingerprint }).catch(
+      async (err: unknown) => {
+        await discard();
+        throw err;
+      },
+    );
     if (claim.kind !== 'run') await discard();
     switch (claim.kind) {
       case 'replay':
         replay(res, claim.answer, key);
         return;
       case 'mismatch':
-        throw new HttpError(
-          422,
-          `${IDEMPOTENCY_HEADER} '${key}' was already used with another request (another route or body) in the last 24 hours: use a new key`,
-          'idempotency_key_reused',
-        );
+        throw keyReused(key);
       case 'busy':
         throw new HttpError(
           409,
@@ -145,7 +153,11 @@ export function idempotencyKeys(db: Db): RequestHandler {
         );
       case 'run':
         settleOnSend(db, res, claim.ticket);
-        (res.locals as KeyLocals).idempotency = { key, replayed: () => res.set(REPLAYED_HEADER, 'true') };
+        (res.locals as KeyLocals).idempotency = {
+          key,
+          request: fingerprint,
+          replayed: () => res.set(REPLAYED_HEADER, 'true'),
+        };
         next();
     }
   };

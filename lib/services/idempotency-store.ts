@@ -1,4 +1,5 @@
 import { ObjectId, type Collection, type Db } from 'mongodb';
+import { HttpError } from '../errors/http-errors.js';
 import { isDuplicateKey } from '../errors/mongo-errors.js';
 
 /**
@@ -149,11 +150,28 @@ export async function keepAnswer(db: Db, { id, attempt }: Ticket, answer: KeptAn
   }
 }
 
-/** Gives the key back after an answer that is not kept (a refusal or a failure): a retry runs again. */
+/** Gives the key back after a refusal (4xx), which wrote nothing: a retry runs again. */
 export async function releaseKey(db: Db, { id, attempt }: Ticket): Promise<void> {
   try {
     await idempotencyCollection(db).deleteOne({ _id: id, attempt, answer: { $exists: false } });
   } finally {
     running.delete(attempt.toHexString());
   }
+}
+
+/**
+ * Lets go of the record after a failure (5xx), which may have written part of its work: the
+ * record stays, so a retry is still held to the same request, and takes it over at once.
+ */
+export function abandonKey({ attempt }: Ticket): void {
+  running.delete(attempt.toHexString());
+}
+
+/** The same key with another request. */
+export function keyReused(key: string): HttpError {
+  return new HttpError(
+    422,
+    `Idempotency-Key '${key}' was already used with another request (another route or body) in the last 24 hours: use a new key`,
+    'idempotency_key_reused',
+  );
 }

@@ -3,7 +3,7 @@ import { IDEMPOTENCY_INDEX } from '../db/indexes.js';
 import { HttpError } from '../errors/http-errors.js';
 import { isDuplicateKeyOn } from '../errors/mongo-errors.js';
 import type { EventDeps } from './domain-events.js';
-import { IDEMPOTENCY_TTL_MS } from './idempotency-store.js';
+import { IDEMPOTENCY_TTL_MS, keyReused } from './idempotency-store.js';
 import { repairObject } from './pending-writes.js';
 import { readOptions } from './query-time-limit.js';
 
@@ -13,10 +13,13 @@ import { readOptions } from './query-time-limit.js';
  * let a retry create again. The Object therefore carries the key itself, written in the same
  * insert that is the create's commit point (pending-writes.ts) under a unique index: a retry
  * looks for it first and answers the Object an earlier attempt wrote, whatever became of that
- * attempt's answer; two attempts racing past the look-up cannot both insert.
+ * attempt's answer; two attempts racing past the look-up cannot both insert. The Object keeps
+ * the request's hash too, so another request under the key is refused even without the record.
  */
 export interface CreateIdempotency {
   key: string;
+  /** The hash of the request (route and body) the key was sent with. */
+  request: string;
   /** Told when an earlier attempt's Object answers: the answer is then a replay. */
   replayed: () => void;
 }
@@ -44,6 +47,7 @@ export async function objectOfKey(
     await objects.updateOne({ _id: found._id, idempotency_key: value }, { $unset: { idempotency_key: '' } });
     return null;
   }
+  if (found.idempotency_request !== key.request) throw keyReused(key.key);
   await repairObject(deps, found._id);
   key.replayed();
   return (await objects.findOne({ _id: found._id }, readOptions(deps.db))) ?? found;

@@ -51,6 +51,13 @@ export function scopedView(view: ObjectView, typeScope: readonly string[] | null
 
 /** The stored Object without scheduling state or its create's key: what a published copy or a revision keeps. */
 export function contentOf(doc: ObjectDoc): ObjectDoc {
-  const { publish_at: _p, unpublish_at: _u, schedule_claim: _c, idempotency_key: _k, ...content } = doc;
+  const {
+    publish_at: _p,
+    unpublish_at: _u,
+    schedule_claim: _c,
+    idempotency_key: _k,
+    idempotency_request: _r,
+    ...content
+  } = doc;
   return content;
 }

@@ -138,7 +138,10 @@ export async function createObject(
         };
         const key = singletonKey(type, locale);
         if (key !== undefined) d.singleton_key = key;
-        if (idempotency) d.idempotency_key = objectIdempotencyKey(bucket, idempotency.key);
+        if (idempotency) {
+          d.idempotency_key = objectIdempotencyKey(bucket, idempotency.key);
+          d.idempotency_request = idempotency.request;
+        }
         try {
           await objects.insertOne(d);
           slot.keep();

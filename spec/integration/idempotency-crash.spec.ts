@@ -73,6 +73,9 @@ describe('Idempotency-Key: a create interrupted after its Object was written', (
     const body = { title: 'Orphaned key', type: 'posts' };
     await post(dyingApp(afterObjectWrite), '/objects', body, 'crash-2').expect(500);
     await h.db.collection('idempotency_keys').deleteMany({ key: 'crash-2' });
+    const other = await post(h.app, '/objects', { ...body, title: 'Not it' }, 'crash-2').expect(422);
+    assert.equal(other.body.code, 'idempotency_key_reused', 'the Object is held to its request too');
+    await h.db.collection('idempotency_keys').deleteMany({ key: 'crash-2' });
     const res = await post(h.app, '/objects', body, 'crash-2').expect(200);
     assert.equal(res.headers['idempotent-replayed'], 'true');
     await assertOneObjectInStep('Orphaned key', res.body.object.id as string);
