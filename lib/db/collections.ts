@@ -36,6 +36,7 @@ export const BUCKET_SCOPED_COLLECTIONS = [
   'imports',
   'bucket_users',
   'extensions',
+  'idempotency_keys',
 ];
 
 export interface ObjectTypeDoc {
@@ -90,6 +91,13 @@ export interface ObjectDoc {
   unpublish_at?: Date | null;
   /** Only on Objects of singleton types: the place this Object holds (see lib/services/singletons.ts). */
   singleton_key?: string;
+  /**
+   * Only on Objects created with an Idempotency-Key: "<bucket id>:<key>", so a retry of the
+   * create finds the Object even when the create's answer was never kept (object-idempotency.ts).
+   */
+  idempotency_key?: string;
+  /** With idempotency_key: the hash of the create's request, so another request under the key is refused. */
+  idempotency_request?: string;
   /** A scheduler's lease on this Object's due work, so one process does it once. */
   schedule_claim?: { by: string; until: Date } | null;
 }

@@ -14,9 +14,12 @@ import { ensureMergeRequestIndexes } from '../merge-requests/collection.js';
 import { ensureBlockIndexes } from '../services/blocks.js';
 import { ensureAccountIndexes } from '../accounts/indexes.js';
 import { ensureExtensionIndexes } from '../extensions/collection.js';
+import { ensureIdempotencyIndexes } from '../services/idempotency-store.js';
 
 /** Unique over `singleton_key`: one Object per locale of a singleton type (lib/services/singletons.ts). */
 export const SINGLETON_INDEX = 'singleton_unique';
+/** Unique over `idempotency_key`: one Object per Bucket and Idempotency-Key (lib/services/object-idempotency.ts). */
+export const IDEMPOTENCY_INDEX = 'idempotency_unique';
 
 export interface IndexSpec {
   key: Readonly<Record<string, 1 | -1>>;
@@ -85,6 +88,12 @@ export async function ensureIndexes(db: Db): Promise<void> {
     { unique: true, sparse: true, name: SINGLETON_INDEX },
     undefined,
   );
+  // A create's Idempotency-Key, carried by the Object it wrote; sparse for the same reason.
+  await objectsCollection(db).createIndex(
+    { idempotency_key: 1 },
+    { unique: true, sparse: true, name: IDEMPOTENCY_INDEX },
+    undefined,
+  );
   await publishedObjectsCollection(db).createIndex(
     { bucket_id: 1, type: 1, locale: 1, slug: 1 },
     { name: 'bucket_type_locale_slug' },
@@ -105,6 +114,7 @@ export async function ensureIndexes(db: Db): Promise<void> {
   await ensureBlockIndexes(db);
   await ensureAccountIndexes(db);
   await ensureExtensionIndexes(db);
+  await ensureIdempotencyIndexes(db);
 }
 
 /** The sortableIndex of each key, on the latest versions and on the live copies. */

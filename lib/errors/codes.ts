@@ -63,7 +63,8 @@ export const ERROR_CODES = {
   },
   conflict: {
     status: 409,
-    description: 'The write collides with another: a unique key taken, or the Object changed meanwhile; retry.',
+    description:
+      'The write collides with another: a unique key taken, the Object changed meanwhile, or a request with the same Idempotency-Key is running; retry.',
   },
   delivery_in_progress: {
     status: 409,
@@ -84,6 +85,10 @@ export const ERROR_CODES = {
   response_too_large: { status: 413, description: 'The response would exceed the 6 MB cap or the work bound.' },
   unsupported_media_type: { status: 415, description: 'The Content-Type is not one the route accepts.' },
   range_not_satisfiable: { status: 416, description: 'The requested byte range is outside the file.' },
+  idempotency_key_reused: {
+    status: 422,
+    description: 'The Idempotency-Key was used in the last 24 hours with another request (route or body).',
+  },
   rate_limited: {
     status: 429,
     description: 'Too many requests of this kind from this client at once; retry after Retry-After seconds.',

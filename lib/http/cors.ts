@@ -6,12 +6,13 @@ const WRITE_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'];
 
 /**
  * Request headers a page may send: keys and JSON or upload bodies (what the official SDK sends),
- * the request id, and the conditional and range headers of file downloads.
+ * the request id, a write's Idempotency-Key, and the conditional and range headers of file downloads.
  */
 const ALLOWED_HEADERS = [
   'Authorization',
   'Content-Type',
   'X-Request-Id',
+  'Idempotency-Key',
   'Range',
   'If-Range',
   'If-None-Match',
@@ -30,6 +31,7 @@ const EXPOSED_HEADERS = [
   'RateLimit-Limit',
   'RateLimit-Remaining',
   'RateLimit-Reset',
+  'Idempotent-Replayed',
 ];
 
 /** Browsers cap how long they keep a preflight answer (Chromium: 2 hours). */

@@ -1,4 +1,5 @@
 import { ObjectId, type Db } from 'mongodb';
+import { createHash } from 'node:crypto';
 import type { Writable } from 'node:stream';
 import { mediaFiles } from '../db/media-collection.js';
 import { FileStoreError, UploadTooLargeError } from '../errors/domain-errors.js';
@@ -15,6 +16,8 @@ export interface StoredUpload {
   type: string;
   width: number | null;
   height: number | null;
+  /** sha256 of the bytes, hex: a retried upload's Idempotency-Key is checked against the file too. */
+  sha256: string;
 }
 
 /** Keeps a copy of the first `max` bytes; copies, so the stream's larger buffers are not retained. */
@@ -79,6 +82,7 @@ export async function storeStream(
   // Failures arrive through the write/end callbacks; the listener only keeps 'error' from being unhandled.
   upload.on('error', () => {});
   const head = new HeadBytes(HEADER_BYTES);
+  const digest = createHash('sha256');
   let size = 0;
   try {
     for await (const piece of source) {
@@ -90,6 +94,7 @@ export async function storeStream(
         throw tooLarge;
       }
       head.add(chunk);
+      digest.update(chunk);
       await settle((done) => (upload as Writable).write(chunk, done));
     }
     await settle((done) => upload.end(done));
@@ -108,5 +113,6 @@ export async function storeStream(
     type,
     width: dims?.width ?? null,
     height: dims?.height ?? null,
+    sha256: digest.digest('hex'),
   };
 }

@@ -5,6 +5,7 @@ import type { Config } from '../config.js';
 import { typeScopeOf } from '../accounts/type-scope.js';
 import { noMatch } from '../errors/not-found.js';
 import { cachedRead } from '../http/cached-read.js';
+import { idempotencyOf } from '../http/idempotency.js';
 import { previewAwareStatus } from '../http/preview-status.js';
 import { sendJson } from '../http/respond.js';
 import { requireRead, requireWrite } from '../middleware/authenticate.js';
@@ -142,7 +143,7 @@ export function objectRoutes(config: Config, db: Db, state: AppState): RouteDef[
       requireWrite,
       async (req, res) => {
         const bucket = bucketOf(res);
-        const doc = await createObject(writes, bucket, req.body);
+        const doc = await createObject(writes, bucket, req.body, { idempotency: idempotencyOf(res) });
         const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
         sendJson(res, 200, { object: renderObject(doc, ctx) } satisfies ObjectResponse);
       },

@@ -1,6 +1,7 @@
 import { Router, type RequestHandler } from 'express';
 import type { Db } from 'mongodb';
 import { memberAccess } from '../accounts/member-access.js';
+import { idempotencyKeys } from '../http/idempotency.js';
 import { loadBucket } from '../middleware/load-bucket.js';
 import { readParamsOnce } from '../middleware/read-params.js';
 import type { ParamName, ParamSet } from '../query/read-params.js';
@@ -45,16 +46,23 @@ export const ROUTER_OPTIONS = { caseSensitive: true, strict: true } as const;
 /** Paths naming a Bucket: v3 and v2 `/buckets/:slug…`, v1 `/:slug…`. */
 const BUCKET_PATH = /^(\/buckets)?\/:slug(\/|$)/;
 
+/** The routes that take an Idempotency-Key (lib/http/idempotency.ts): POSTs that write to a Bucket. */
+export function takesIdempotencyKey(def: Pick<RouteDef, 'method' | 'path' | 'access'>): boolean {
+  return def.method === 'post' && BUCKET_PATH.test(def.path) && def.access.kind === 'bucket' && def.access.write;
+}
+
 /**
  * Mounts routes under `prefix` (only used for the route's label). The matched route's
  * declaration is recorded first, then parameters are read (so every response, a missing
  * Bucket's 404 included, honours `pretty`); Bucket paths then load their Bucket, once, and pass
- * `gate` (request budgets, lib/middleware/request-gate.ts) before authentication.
+ * `gate` (request budgets, lib/middleware/request-gate.ts) before authentication. Just before the
+ * handler, the role checks and, on the routes that take one, the Idempotency-Key check.
  */
 export function mountRoutes(defs: readonly RouteDef[], db: Db, gate: RequestHandler, prefix: string): Router {
   const router = Router(ROUTER_OPTIONS);
   const withBucket = loadBucket(db);
   const asMember = memberAccess(db);
+  const keyed = idempotencyKeys(db);
   for (const def of defs) {
     const matched = { pattern: `${prefix}${def.path}`, access: def.access };
     const declare: RequestHandler = (req, res, next) => {
@@ -63,14 +71,14 @@ export function mountRoutes(defs: readonly RouteDef[], db: Db, gate: RequestHand
       next();
     };
     const scoped = BUCKET_PATH.test(def.path)
-      ? [withBucket, gate, ...withMemberAccess(def.handlers, asMember)]
+      ? [withBucket, gate, ...beforeHandler(def.handlers, takesIdempotencyKey(def) ? [asMember, keyed] : [asMember])]
       : def.handlers;
     router[def.method](def.path, declare, readParamsOnce(def.params), ...scoped);
   }
   return router;
 }
 
-/** The role checks that need the parsed body (lib/accounts/member-access.ts) run just before the route's own handler. */
-function withMemberAccess(handlers: RequestHandler[], asMember: RequestHandler): RequestHandler[] {
-  return [...handlers.slice(0, -1), asMember, ...handlers.slice(-1)];
+/** Checks that need the parsed body (lib/accounts/member-access.ts, the key) run just before the route's own handler. */
+function beforeHandler(handlers: RequestHandler[], checks: RequestHandler[]): RequestHandler[] {
+  return [...handlers.slice(0, -1), ...checks, ...handlers.slice(-1)];
 }

@@ -49,8 +49,15 @@ export function scopedView(view: ObjectView, typeScope: readonly string[] | null
   return { ...view, shows: (doc) => view.shows(doc) && typeScope.includes(doc.type) };
 }
 
-/** The stored Object without scheduling state: what a published copy or a revision keeps. */
+/** The stored Object without scheduling state or its create's key: what a published copy or a revision keeps. */
 export function contentOf(doc: ObjectDoc): ObjectDoc {
-  const { publish_at: _p, unpublish_at: _u, schedule_claim: _c, ...content } = doc;
+  const {
+    publish_at: _p,
+    unpublish_at: _u,
+    schedule_claim: _c,
+    idempotency_key: _k,
+    idempotency_request: _r,
+    ...content
+  } = doc;
   return content;
 }

@@ -11,6 +11,7 @@ import { assertValid } from '../validation/ajv-messages.js';
 import type { MetadataValidators } from '../validation/metadata-schema.js';
 import type { EventDeps } from './domain-events.js';
 import { prepareMetadata } from './object-metadata.js';
+import { keyRace, objectIdempotencyKey, objectOfKey, type CreateIdempotency } from './object-idempotency.js';
 import { editObject, type EditPlan } from './object-edit.js';
 import { typeForWrite } from './objects.js';
 import { writeVersion } from './pending-writes.js';
@@ -69,6 +70,11 @@ export interface WriteOptions {
   notify?: boolean;
 }
 
+export interface CreateOptions extends WriteOptions {
+  /** The request's Idempotency-Key: an Object an earlier attempt created with it answers instead. */
+  idempotency?: CreateIdempotency | undefined;
+}
+
 /** An edit that applies only to one known version: any other version in place throws `otherwise`'s error. */
 export interface VersionGuard {
   at: Date;
@@ -79,10 +85,13 @@ export async function createObject(
   deps: ObjectWriteDeps,
   bucket: BucketDoc,
   input: unknown,
-  { root = 'body', notify }: WriteOptions = {},
+  { root = 'body', notify, idempotency }: CreateOptions = {},
 ): Promise<ObjectDoc> {
   const { db, validators } = deps;
   assertValid('ObjectCreate', input, root);
+  // Before every check an earlier attempt passed: its Object may have taken a singleton's place.
+  const earlier = idempotency ? await objectOfKey(deps, bucket, idempotency) : null;
+  if (earlier) return earlier;
   const now = new Date();
   const publishAt = parseScheduleTime('publish_at', input.publish_at, now);
   const unpublishAt = parseScheduleTime('unpublish_at', input.unpublish_at, now);
@@ -129,12 +138,16 @@ export async function createObject(
         };
         const key = singletonKey(type, locale);
         if (key !== undefined) d.singleton_key = key;
+        if (idempotency) {
+          d.idempotency_key = objectIdempotencyKey(bucket, idempotency.key);
+          d.idempotency_request = idempotency.request;
+        }
         try {
           await objects.insertOne(d);
           slot.keep();
         } catch (err) {
-          // Not a duplicate key to the slug retry: another create took the singleton's place.
-          throw singletonRace(err, type, locale) ?? err;
+          // Not a duplicate key to the slug retry: another create took the singleton's place or the key.
+          throw singletonRace(err, type, locale) ?? keyRace(err, idempotency) ?? err;
         }
         return d;
       },

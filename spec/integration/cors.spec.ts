@@ -58,6 +58,9 @@ describe('CORS: reads from any origin, writes from CORS_ORIGINS', () => {
       assert.equal(res.headers['access-control-allow-origin'], TRUSTED);
       assert.ok(listOf(res.headers['access-control-allow-methods']).includes(method.toLowerCase()));
       assert.ok(listOf(res.headers['access-control-allow-headers']).includes('authorization'));
+      // A page retries its writes safely with a key, and reads whether an answer was a replay.
+      assert.ok(listOf(res.headers['access-control-allow-headers']).includes('idempotency-key'));
+      assert.ok(listOf(res.headers['access-control-expose-headers']).includes('idempotent-replayed'));
       assert.match(res.headers.vary ?? '', /Origin/);
     }
     const local = await preflight(h, objects, 'http://localhost:5173', 'POST').expect(204);

@@ -5,7 +5,7 @@ import { AppState } from '../../lib/cache/app-state.js';
 import { v2Routes } from '../../lib/legacy/v2/routes.js';
 import { queryName } from '../../lib/query/read-params.js';
 import { v3Routes } from '../../lib/routes/index.js';
-import type { RouteDef } from '../../lib/routes/route-table.js';
+import { takesIdempotencyKey, type RouteDef } from '../../lib/routes/route-table.js';
 import { freshHarness, type Harness } from '../support/harness.js';
 import { v1Routes } from '../../lib/legacy/v1/index.js';
 
@@ -44,6 +44,15 @@ function paramMismatches(doc: OpenApiDoc, routes: readonly RouteDef[]) {
       documented: documentedQuery(doc, openApiPath(r.path), r.method),
     }))
     .filter((r) => r.reads.join() !== r.documented.join());
+}
+
+/** Whether an operation documents the Idempotency-Key request header (shared parameters resolved). */
+function documentsIdempotencyKey(doc: OpenApiDoc, path: string, method: string): boolean {
+  const shared = doc.components.parameters as Record<string, { in: string; name: string }>;
+  const op = doc.paths[path]?.[method] as { parameters?: Param[] } | undefined;
+  return (op?.parameters ?? [])
+    .map((p) => ('$ref' in p ? shared[p.$ref.split('/').pop() ?? ''] : p))
+    .some((p) => p?.in === 'header' && p.name === 'Idempotency-Key');
 }
 
 /** Legacy paths are described beside v3's, each version checked by its own tests. */
@@ -154,6 +163,23 @@ describe('GET /v3/openapi.json', () => {
         );
       assert.deepEqual(wrong, []);
     });
+  });
+
+  it('documents the Idempotency-Key header on exactly the routes that take it, every version', () => {
+    const deps = { config: h.config, db: h.db, state: new AppState(h.config, h.db, () => {}), log: () => {} };
+    const routes = [
+      ...v3Routes(deps).map((r) => ({ r, path: r.path })),
+      ...v2Routes(deps).map((r) => ({ r, path: `/v2${r.path}` })),
+      ...v1Routes(deps).map((r) => ({ r, path: `/v1${r.path}` })),
+    ];
+    const differ = routes
+      .filter(({ r, path }) => takesIdempotencyKey(r) !== documentsIdempotencyKey(doc, openApiPath(path), r.method))
+      .map(({ r, path }) => `${r.method} ${path} takes it: ${takesIdempotencyKey(r)}`);
+    assert.deepEqual(differ, []);
+    assert.ok(documentsIdempotencyKey(doc, '/buckets/{slug}/objects', 'post'));
+    assert.ok(documentsIdempotencyKey(doc, '/v1/{slug}/add-object', 'post'));
+    const post = doc.paths['/buckets/{slug}/objects']?.post as { responses: Record<string, unknown> };
+    for (const status of ['409', '422']) assert.ok(status in post.responses, status);
   });
 
   it('accepts an account token wherever a Bucket key is, with its 403', () => {

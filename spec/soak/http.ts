@@ -2,7 +2,16 @@ import { is5xx, Stats } from './stats.js';
 
 /** An HTTP answer, or none: `sent: false` only when the connection was refused (nothing was sent). */
 export type Answer =
-  | { sent: true; status: number; retryAfter: string | null; body: unknown; bytes: number; text: string }
+  | {
+      sent: true;
+      status: number;
+      retryAfter: string | null;
+      /** The answer is the kept answer of an earlier request with the same Idempotency-Key. */
+      replayed: boolean;
+      body: unknown;
+      bytes: number;
+      text: string;
+    }
   | { sent: false | 'maybe'; error: string };
 
 /** What a write's answer says about its effect. */
@@ -24,6 +33,8 @@ export interface RequestSpec {
   expect?: readonly number[];
   /** Read the body as bytes, not JSON. */
   binary?: boolean;
+  /** Sent as the Idempotency-Key header. */
+  idempotencyKey?: string;
 }
 
 /** Longer than any healthy answer; a request without answer by then counts as "no answer". */
@@ -50,6 +61,7 @@ export class Client {
     const headers: Record<string, string> = {};
     let body: string | FormData | undefined;
     if (spec.method && spec.method !== 'GET') headers.authorization = `Bearer ${this.writeKey}`;
+    if (spec.idempotencyKey !== undefined) headers['idempotency-key'] = spec.idempotencyKey;
     if (spec.json !== undefined) {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(spec.json);
@@ -84,6 +96,7 @@ export class Client {
         sent: true,
         status: res.status,
         retryAfter: res.headers.get('retry-after'),
+        replayed: res.headers.get('idempotent-replayed') === 'true',
         body: parsed,
         bytes,
         text,

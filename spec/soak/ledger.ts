@@ -79,11 +79,29 @@ function apply(e: Expected, tr: Transition): Expected {
 
 const HISTORY_KEPT = 6;
 
+/** How creates fared with their Idempotency-Key retries (object-ops.ts createOp). */
+export interface CreateRetries {
+  /** Creates that needed more than one request. */
+  retried: number;
+  /** An attempt answered 5xx, yet a retry's answer was a replay: the 5xx attempt had written the Object. */
+  answered5xxWrittenAnyway: number;
+  /** The same after attempts without an answer (and no 5xx). */
+  noAnswerWrittenAnyway: number;
+  /** Retries ran out without a clear answer: the create stays unknown. */
+  gaveUp: number;
+}
+
 export class Ledger {
   readonly objects: ObjectEntry[] = [];
   readonly media: MediaEntry[] = [];
   /** The webhook events the acknowledged writes owe. */
   readonly events = new ExpectedEvents();
+  readonly createRetries: CreateRetries = {
+    retried: 0,
+    answered5xxWrittenAnyway: 0,
+    noAnswerWrittenAnyway: 0,
+    gaveUp: 0,
+  };
 
   /** A create: acked with its id, or unknown (maybe created, id not known). */
   created(token: string, id: string | null, version: Version, fate: Fate): ObjectEntry | null {

@@ -1,21 +1,59 @@
-import { fateOf } from './http.js';
+import { fateOf, type Answer } from './http.js';
 import { certain, type ObjectEntry, type Transition, type Values, type Version } from './ledger.js';
 import { BASE, changedValues, metadataOf, newValues, nextToken, release, type WorkerState } from './worker-state.js';
 
 /** Writes of a worker's own Objects, each recorded in the ledger with what its answer said. */
 
+/** A create's retries: enough to outlast an engine restart, or a dead server's key lease (60 s). */
+const CREATE_ATTEMPTS = 30;
+const CREATE_RETRY_BUDGET_MS = 75_000;
+const sleep = (ms: number) =>
+  new Promise<void>((resolve) => {
+    setTimeout(resolve, ms);
+  });
+
+/** Worth retrying with the same key: no answer, a 5xx, or the key's first request still running (409). */
+const unclear = (a: Answer) => a.sent !== true || a.status >= 500 || a.status === 409;
+
+/**
+ * A create as a careful client makes it: with an Idempotency-Key, retried with that key until it
+ * gets a clear answer. A replayed 200 after an unclear attempt means that attempt had written
+ * the Object: the ledger counts those, and verify counts any create stored twice.
+ */
 export async function createOp(w: WorkerState): Promise<void> {
   const token = nextToken(w, 'o');
   const values = newValues(w, token);
   const status = w.rand.chance(0.7) ? 'published' : 'draft';
-  const a = await w.client.request('create', {
-    method: 'POST',
+  const spec = {
+    method: 'POST' as const,
     path: `${BASE}/objects`,
     json: { title: values.title, type: 'posts', status, metadata: metadataOf(values) },
-  });
+    idempotencyKey: `soak-${token}`,
+    expect: [200],
+  };
+  const start = Date.now();
+  let a = await w.client.request('create', spec);
+  let saw5xx = false;
+  let attempts = 1;
+  while (unclear(a) && attempts < CREATE_ATTEMPTS && Date.now() - start < CREATE_RETRY_BUDGET_MS) {
+    if (a.sent === true && a.status >= 500) saw5xx = true;
+    // The client already backs off after a 503 or no answer; a 409 says how long to wait.
+    if (a.sent === true && a.status === 409) await sleep(Math.min(5, Number(a.retryAfter) || 1) * 1000);
+    a = await w.client.request('create-retry', { ...spec, expect: [200, 409] });
+    attempts++;
+  }
+  const r = w.ledger.createRetries;
+  if (attempts > 1) r.retried++;
+  if (unclear(a)) r.gaveUp++;
+  if (attempts > 1 && a.sent === true && a.status === 200 && a.replayed) {
+    if (saw5xx) r.answered5xxWrittenAnyway++;
+    else r.noAnswerWrittenAnyway++;
+  }
   const id = a.sent === true && a.status === 200 ? (a.body as { object: { id: string } }).object.id : null;
   const version: Version = { values, status, live: status === 'published' ? values : null };
-  const entry = w.ledger.created(token, id, version, fateOf(a));
+  // Out of retries, the last answer (a refusal to connect, a 409) does not undo what an earlier attempt may have done.
+  const fate = attempts > 1 && unclear(a) ? 'unknown' : fateOf(a);
+  const entry = w.ledger.created(token, id, version, fate);
   if (entry && !entry.frozen) w.owned.push(entry);
 }
 

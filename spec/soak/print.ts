@@ -46,6 +46,11 @@ export function printReport(r: SoakReport, reportFile: string): void {
       `(outside outages ${r.noAnswer.outsideOutages}); unexpected 4xx ${r.unexpected4xx}; ` +
       `stale reads ${r.staleReads.stale} of ${r.staleReads.checked} checked`,
   );
+  const cr = r.createRetries;
+  out.push(
+    `creates retried with their Idempotency-Key ${cr.retried}: answered 5xx, written anyway ${cr.answered5xxWrittenAnyway}; ` +
+      `no answer, written anyway ${cr.noAnswerWrittenAnyway}; out of retries ${cr.gaveUp}`,
+  );
   const c = r.contention;
   out.push(`concurrent PATCH pairs ${c.pairs}: a change lost in ${c.lostUpdates}, live ≠ latest after ${c.viewSplits}`);
   out.push(

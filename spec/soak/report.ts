@@ -2,6 +2,7 @@ import type { ContentionChecks } from './contention-ops.js';
 import { inOutage, type FaultEvent } from './faults.js';
 import type { EngineSample, Point } from './monitor.js';
 import type { SoakOptions } from './options.js';
+import type { CreateRetries } from './ledger.js';
 import type { LagSummary, ProbeSample } from './probe.js';
 import { is5xx, percentile, type Incident, type Stats } from './stats.js';
 import type { Verification } from './verify.js';
@@ -36,6 +37,8 @@ export interface SoakReport {
   noAnswer: { total: number; outsideOutages: number };
   unexpected4xx: number;
   staleReads: { checked: number; stale: number };
+  /** Creates retried with their Idempotency-Key, and how many unclear attempts had written anyway. */
+  createRetries: CreateRetries;
   contention: ContentionChecks;
   kinds: KindRow[];
   server: MemoryReport & { lives: number; lag: LagSummary | null };

@@ -172,6 +172,7 @@ async function main(opts: SoakOptions): Promise<number> {
     noAnswer: { total: noAnswer.length, outsideOutages: noAnswer.filter((i) => !inOutage(i, faults)).length },
     unexpected4xx: stats.incidents.filter((i) => i.what.startsWith('unexpected')).length,
     staleReads: checks,
+    createRetries: ledger.createRetries,
     contention,
     kinds: kindRows(stats),
     server: {

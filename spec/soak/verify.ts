@@ -69,7 +69,8 @@ function found(s: Snapshot, entry: ObjectEntry): Found[] {
 function checkObjects(s: Snapshot, ledger: Ledger, v: Verification, repaired: boolean): void {
   for (const entry of ledger.objects) {
     const all = found(s, entry);
-    if (all.length > 1) v.duplicates++;
+    // By token, not id: a retried create that made a second Object leaves one the id does not name.
+    if ((s.byToken.get(entry.token)?.length ?? 0) > 1) v.duplicates++;
     // Before a restart has repaired interrupted writes, an Object whose last write had no clear
     // answer may have its views half-way; every acknowledged write is checked in full.
     const latestOnly = !repaired && entry.candidates.length > 1;

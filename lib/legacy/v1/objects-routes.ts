@@ -4,6 +4,7 @@ import type { AppState } from '../../cache/app-state.js';
 import type { Config } from '../../config.js';
 import { typeScopeOf } from '../../accounts/type-scope.js';
 import type { ObjectDoc } from '../../db/collections.js';
+import { idempotencyOf } from '../../http/idempotency.js';
 import { sendJson } from '../../http/respond.js';
 import { requireRead, requireWrite } from '../../middleware/authenticate.js';
 import { bucketOf } from '../../middleware/load-bucket.js';
@@ -86,7 +87,8 @@ export function objectRoutes(config: Config, db: Db, state: AppState): V1Route[]
         const raw = bodyOf(req.body);
         const defs = await defsOf(res, raw.type_slug ?? raw.type);
         const { body: v3, notify } = v3ObjectBody(raw, 'create', defs);
-        await answer(res, await createObject(writes, bucketOf(res), v3, { notify }));
+        const idempotency = idempotencyOf(res);
+        await answer(res, await createObject(writes, bucketOf(res), v3, { notify, idempotency }));
       },
     ),
     v1Route(
