@@ -180,6 +180,9 @@ export interface ObjectCreate {
    * The name of a media item of the Bucket; answered as its imgproc URL. null or "" removes it.
    */
   thumbnail?: string | null;
+  /**
+   * Metafield values by key; each value's shape follows its Metafield's kind (see Metafield). Open: a typed client may send any key its type defines.
+   */
   metadata?: {
     [k: string]: unknown;
   };
@@ -206,6 +209,9 @@ export interface ObjectPatch {
    * The name of a media item of the Bucket; answered as its imgproc URL. null or "" removes it.
    */
   thumbnail?: string | null;
+  /**
+   * Metafield values by key; each value's shape follows its Metafield's kind (see Metafield). Open: a typed client may send any key its type defines.
+   */
   metadata?: {
     [k: string]: unknown;
   };
@@ -297,6 +303,9 @@ export interface PreviewTokenRequest {
 export interface RevisionCreate {
   title?: string;
   content?: string;
+  /**
+   * Metafield values by key; each value's shape follows its Metafield's kind (see Metafield). Open: a typed client may send any key its type defines.
+   */
   metadata?: {
     [k: string]: unknown;
   };

@@ -191,6 +191,37 @@ describe('GET /v3/openapi.json', () => {
     assert.ok(doc.components.securitySchemes?.accountToken);
   });
 
+  it('gives every operation its own operationId, the outgoing webhooks included (generators name functions by it)', () => {
+    const ops = [...Object.values(doc.paths), ...Object.values((doc as { webhooks?: object }).webhooks ?? {})].flatMap(
+      (item) => Object.values(item as Record<string, { operationId?: string }>),
+    );
+    const ids = ops.map((op) => op.operationId).filter((id): id is string => typeof id === 'string');
+    assert.equal(ids.length, ops.filter((op) => typeof op === 'object' && 'responses' in op).length);
+    assert.deepEqual(
+      ids.filter((id, i) => ids.indexOf(id) !== i),
+      [],
+    );
+  });
+
+  it('asks no credential of a webhook receiver, and types metadata as an open object a typed client can fill', () => {
+    const hooks = Object.values(
+      (doc as { webhooks?: Record<string, { post: { security?: unknown } }> }).webhooks ?? {},
+    );
+    assert.ok(hooks.length > 0);
+    assert.deepEqual(
+      hooks.filter((h) => !Array.isArray(h.post.security) || (h.post.security as unknown[]).length > 0),
+      [],
+    );
+    const schemas = doc.components.schemas as Record<string, { properties: { metadata: object } }>;
+    for (const name of ['Object', 'ObjectCreate', 'ObjectPatch', 'Revision', 'RevisionCreate']) {
+      assert.equal(
+        (schemas[name]?.properties.metadata as { additionalProperties?: unknown }).additionalProperties,
+        true,
+        name,
+      );
+    }
+  });
+
   it('resolves every component reference', () => {
     const refs = JSON.stringify(doc).match(/"\$ref":"[^"]+"/g) ?? [];
     for (const ref of refs) {
