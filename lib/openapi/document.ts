@@ -5,6 +5,7 @@ import { v2MirroredPaths } from '../legacy/v2/openapi.js';
 import { addAccountSecurity } from './account-security.js';
 import { loadSchemas } from '../schemas.js';
 import { addGateAnswers } from './gate-answers.js';
+import { addParameterAnswers } from './parameter-answers.js';
 import { addIdempotencyKeys } from './idempotency.js';
 
 /** Bare-name references (Ajv's form) become component references (OpenAPI's form). */
@@ -57,6 +58,7 @@ export function openApiDocument(serverUrl: string): Record<string, unknown> {
   const paths = loadPaths();
   const all = { ...paths, ...v2MirroredPaths(paths) };
   addGateAnswers(all);
+  addParameterAnswers(all);
   addIdempotencyKeys(all);
   addAccountSecurity(all);
   base.paths = legacyServed(all, serverUrl);
