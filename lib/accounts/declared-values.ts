@@ -25,7 +25,8 @@ export function valueAt(req: Request, source: Source | undefined): unknown {
   if ('query' in source) return queryOf(req)[source.query];
   if ('filter' in source) return filterType(req);
   const body = bodyOf(req);
-  // The first field present, as the handler reads them (v1 names an Object by `id` before `_id`).
-  const field = source.body.find((f) => body[f] !== undefined && body[f] !== null && body[f] !== '');
+  // The first field that is not null or absent, as the handlers read them (`body.id ?? body._id`):
+  // an empty `id` is what the handler takes (and then names the Object by slug), so it is taken here too.
+  const field = source.body.find((f) => body[f] !== undefined && body[f] !== null);
   return field === undefined ? undefined : body[field];
 }

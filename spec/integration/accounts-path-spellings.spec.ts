@@ -121,6 +121,20 @@ describe('accounts: every spelling of a path is checked as the route that serves
     assert.equal(await liveTitle(ids.post), 'post live');
   });
 
+  it('v1 edit-object is checked against the Object the handler edits: an empty id names it by slug', async () => {
+    const draft = await request(h.app)
+      .post(`${base}/objects`)
+      .set(write(String(keys.write_key)))
+      .send({ title: 'a draft', type: 'posts', status: 'draft' })
+      .expect(200);
+    const res = await request(h.app)
+      .put(`/v1/${SLUG}/edit-object`)
+      .set(write(editor))
+      .send({ id: '', _id: String(draft.body.object.id), slug: 'post', title: 'changed live' });
+    assert.equal(res.status, 403, res.text);
+    assert.equal(await liveTitle(ids.post), 'post live');
+  });
+
   it('v1 add-object is checked against type_slug, the field it creates the Object with', async () => {
     const res = await request(h.app)
       .post(`/v1/${SLUG}/add-object`)
