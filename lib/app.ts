@@ -1,7 +1,7 @@
 import express, { type Express } from 'express';
 import type { Db } from 'mongodb';
 import { pino } from 'pino';
-import { AppState } from './cache/app-state.js';
+import { AppState } from './app-state.js';
 import type { Config } from './config.js';
 import type { HealthView } from './db/db-health.js';
 import { corsPolicy } from './http/cors.js';
@@ -18,8 +18,8 @@ import { observeRequests } from './observability/observe-requests.js';
 import { NO_PARAMS } from './query/read-params.js';
 import { routeRegistry } from './routes/registry.js';
 import { mountRoutes, ROUTER_OPTIONS } from './routes/route-table.js';
-import type { DomainEvents } from './services/domain-events.js';
-import { setQueryTimeLimit } from './services/query-time-limit.js';
+import type { DomainEvents } from './events/domain-events.js';
+import { setQueryTimeLimit } from './db/query-time-limit.js';
 
 export interface AppDeps {
   config: Config;

@@ -1,14 +1,14 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { ObjectId, type Db } from 'mongodb';
-import type { AppState } from '../cache/app-state.js';
+import type { AppState } from '../app-state.js';
 import { bucketsCollection } from '../db/collections.js';
 import { BucketAdminError } from '../errors/domain-errors.js';
 import { BadRequestError, NotFoundError } from '../errors/http-errors.js';
 import { sendJson } from '../http/respond.js';
 import { clientOf } from '../limits/credential.js';
 import { bucketOf } from '../middleware/load-bucket.js';
-import { createBucket, deleteBucket } from '../services/buckets.js';
-import { readOptions } from '../services/query-time-limit.js';
+import { createBucket, deleteBucket } from '../buckets/buckets.js';
+import { readOptions } from '../db/query-time-limit.js';
 import { isPlainObject } from '../util/plain-object.js';
 import { forbidden, memberOf, requireAccountOf } from './request-account.js';
 import { findMember, makeAdmin, membersCollection, type AccountDoc } from './store.js';

@@ -1,6 +1,6 @@
 import type { Db } from 'mongodb';
 import { BucketAdminError } from '../errors/domain-errors.js';
-import { findBucketBySlug } from '../services/buckets.js';
+import { findBucketBySlug } from '../buckets/buckets.js';
 import { findAccountByEmail, makeAdmin } from './store.js';
 
 /** `bucketctl set-owner`: the account becomes an admin of the Bucket. */

@@ -5,7 +5,7 @@ import { objectsCollection } from '../db/collections.js';
 import { bucketOf } from '../middleware/load-bucket.js';
 import { bucketAccessOf, type ObjectsTouched } from '../routes/access.js';
 import { bodyOf, queryOf, valueAt } from './declared-values.js';
-import { readOptions } from '../services/query-time-limit.js';
+import { readOptions } from '../db/query-time-limit.js';
 import { slugFilter } from '../legacy/v1/find-object.js';
 import { MAX_LIST_VALUES } from '../query/limits.js';
 import { runAsActor } from './actor.js';

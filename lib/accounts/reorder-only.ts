@@ -2,8 +2,8 @@ import type { Request } from 'express';
 import type { Db } from 'mongodb';
 import type { BucketDoc } from '../db/collections.js';
 import type { BucketAccess } from '../routes/access.js';
-import { renderObjectType } from '../serializers/object-type.js';
-import { findObjectType } from '../services/object-types.js';
+import { renderObjectType } from '../object-types/serialize.js';
+import { findObjectType } from '../object-types/object-types.js';
 import { isPlainObject } from '../util/plain-object.js';
 import { bodyOf, valueAt } from './declared-values.js';
 

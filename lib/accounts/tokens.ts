@@ -2,7 +2,7 @@ import { SignJWT, errors as joseErrors, jwtVerify } from 'jose';
 import { ObjectId, type Db } from 'mongodb';
 import type { Config } from '../config.js';
 import { UnauthorizedError } from '../errors/http-errors.js';
-import { PreviewSecret } from '../services/preview-tokens.js';
+import { PreviewSecret } from '../preview/preview-tokens.js';
 import { findAccountById, type AccountDoc } from './store.js';
 
 const ISSUER = 'content-api';

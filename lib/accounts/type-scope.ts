@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import { ObjectId, type Db } from 'mongodb';
 import { objectsCollection, type BucketDoc } from '../db/collections.js';
-import { readOptions } from '../services/query-time-limit.js';
+import { readOptions } from '../db/query-time-limit.js';
 import { isPlainObject } from '../util/plain-object.js';
 import { forbidden, memberOf, viaMember } from './request-account.js';
 

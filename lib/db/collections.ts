@@ -89,7 +89,7 @@ export interface ObjectDoc {
   publish_at?: Date | null;
   /** When set, the live version is withdrawn automatically at this time. */
   unpublish_at?: Date | null;
-  /** Only on Objects of singleton types: the place this Object holds (see lib/services/singletons.ts). */
+  /** Only on Objects of singleton types: the place this Object holds (see lib/objects/singletons.ts). */
   singleton_key?: string;
   /**
    * Only on Objects created with an Idempotency-Key: "<bucket id>:<key>", so a retry of the

@@ -6,19 +6,19 @@ import {
   publishedObjectsCollection,
   revisionsCollection,
 } from './collections.js';
-import { ensureMediaIndexes } from './media-collection.js';
+import { ensureMediaIndexes } from '../media/collection.js';
 import { OBJECT_SORT_FIELDS } from '../query/sort.js';
 import { ensureWebhookIndexes } from '../webhooks/collections.js';
 import { ensureRateLimitIndexes } from '../limits/rate-limits.js';
 import { ensureMergeRequestIndexes } from '../merge-requests/collection.js';
-import { ensureBlockIndexes } from '../services/blocks.js';
+import { ensureBlockIndexes } from '../blocks/blocks.js';
 import { ensureAccountIndexes } from '../accounts/indexes.js';
 import { ensureExtensionIndexes } from '../extensions/collection.js';
-import { ensureIdempotencyIndexes } from '../services/idempotency-store.js';
+import { ensureIdempotencyIndexes } from '../http/idempotency-store.js';
 
-/** Unique over `singleton_key`: one Object per locale of a singleton type (lib/services/singletons.ts). */
+/** Unique over `singleton_key`: one Object per locale of a singleton type (lib/objects/singletons.ts). */
 export const SINGLETON_INDEX = 'singleton_unique';
-/** Unique over `idempotency_key`: one Object per Bucket and Idempotency-Key (lib/services/object-idempotency.ts). */
+/** Unique over `idempotency_key`: one Object per Bucket and Idempotency-Key (lib/objects/object-idempotency.ts). */
 export const IDEMPOTENCY_INDEX = 'idempotency_unique';
 
 export interface IndexSpec {
@@ -28,7 +28,7 @@ export interface IndexSpec {
 
 /**
  * The indexes that serve Object lists, on the latest versions and on the live copies alike. Every
- * list filter pins `bucket_id` and `status` (lib/services/object-views.ts) and, when the query
+ * list filter pins `bucket_id` and `status` (lib/objects/object-views.ts) and, when the query
  * names one, `type`; the page is then read in index order from `bucket_id, type, status, <sort>,
  * _id` or, without a type, from `bucket_id, status, <sort>, _id`, never sorted in memory. The
  * index-contract unit test holds the list query builder to this table.
@@ -48,7 +48,7 @@ export const OBJECT_LIST_INDEXES: readonly IndexSpec[] = [
   { key: { bucket_id: 1, refs: 1 }, name: 'bucket_refs' },
 ];
 
-/** One Object's revisions by creation (lib/services/revisions.ts revisionListQuery), either direction. */
+/** One Object's revisions by creation (lib/revisions/revisions.ts revisionListQuery), either direction. */
 export const REVISION_LIST_INDEX: IndexSpec = {
   key: { bucket_id: 1, object_id: 1, created_at: -1, _id: -1 },
   name: 'object_history',
@@ -105,7 +105,7 @@ export async function ensureIndexes(db: Db): Promise<void> {
   await objectsCollection(db).createIndex({ publish_at: 1 }, { name: 'publish_at', sparse: true }, undefined);
   await objectsCollection(db).createIndex({ unpublish_at: 1 }, { name: 'unpublish_at', sparse: true }, undefined);
   await revisionsCollection(db).createIndex(REVISION_LIST_INDEX.key, { name: REVISION_LIST_INDEX.name }, undefined);
-  // Crash-repair markers (lib/services/pending-writes.ts) are looked up by Object on every write.
+  // Crash-repair markers (lib/objects/pending-writes.ts) are looked up by Object on every write.
   await db.collection('pending_writes').createIndex({ object_id: 1 }, { name: 'object' }, undefined);
   await ensureMediaIndexes(db);
   await ensureWebhookIndexes(db);

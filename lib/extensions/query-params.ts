@@ -1,6 +1,6 @@
 import { SignJWT, errors as joseErrors, jwtVerify } from 'jose';
 import type { Db, ObjectId } from 'mongodb';
-import { PreviewSecret } from '../services/preview-tokens.js';
+import { PreviewSecret } from '../preview/preview-tokens.js';
 
 export interface QueryParam {
   key: string;

@@ -7,7 +7,7 @@ import { requireWrite } from '../middleware/authenticate.js';
 import { bucketOf } from '../middleware/load-bucket.js';
 import { storedUpload } from '../middleware/upload.js';
 import { matchedRouteOf } from '../routes/access.js';
-import type { CreateIdempotency } from '../services/object-idempotency.js';
+import type { CreateIdempotency } from '../objects/object-idempotency.js';
 import {
   abandonKey,
   claimKey,
@@ -16,7 +16,7 @@ import {
   releaseKey,
   type KeptAnswer,
   type Ticket,
-} from '../services/idempotency-store.js';
+} from './idempotency-store.js';
 
 /**
  * `Idempotency-Key` on the POSTs that write to a Bucket (takesIdempotencyKey, route-table.ts):
@@ -45,7 +45,7 @@ interface KeyLocals {
   idempotency?: CreateIdempotency;
 }
 
-/** The request's key for a create to carry (lib/services/object-writes.ts), if it sent one. */
+/** The request's key for a create to carry (lib/objects/object-writes.ts), if it sent one. */
 export function idempotencyOf(res: Response): CreateIdempotency | undefined {
   return (res.locals as KeyLocals).idempotency;
 }

@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import { bucketOf } from '../middleware/load-bucket.js';
 import type { StatusFilter } from '../query/read-params.js';
-import { verifyPreviewToken, type PreviewSecret } from '../services/preview-tokens.js';
+import { verifyPreviewToken, type PreviewSecret } from '../preview/preview-tokens.js';
 import { markPrivate } from './cache-control.js';
 
 /**

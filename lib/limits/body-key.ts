@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { bucketOf } from '../middleware/load-bucket.js';
-import { keyMatches } from '../services/keys.js';
+import { keyMatches } from '../buckets/keys.js';
 
 /** What the gate leaves for later: spending the write key's budget, once the body is read. */
 type Deferred = () => Promise<void>;

@@ -1,5 +1,5 @@
 import type { Collection, Db, ObjectId } from 'mongodb';
-import { readOptions } from '../services/query-time-limit.js';
+import { readOptions } from '../db/query-time-limit.js';
 import { monthOf } from './plan.js';
 
 /** Requests a Bucket was served in one calendar month (UTC), summed over every process. */

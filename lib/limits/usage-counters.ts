@@ -1,9 +1,9 @@
 import type { Collection, Db, Filter, ObjectId } from 'mongodb';
 import { objectsCollection, objectTypesCollection, type BucketDoc } from '../db/collections.js';
-import { mediaCollection } from '../db/media-collection.js';
+import { mediaCollection } from '../media/collection.js';
 import { planLimitReached } from '../errors/limit-errors.js';
 import { isDuplicateKey } from '../errors/mongo-errors.js';
-import { readOptions } from '../services/query-time-limit.js';
+import { readOptions } from '../db/query-time-limit.js';
 import { webhooksCollection } from '../webhooks/collections.js';
 import { effectivePlan, limitOf, UNLIMITED, type CountedResource, type Plan } from './plan.js';
 

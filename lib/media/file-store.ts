@@ -1,5 +1,5 @@
 import type { Db, ObjectId } from 'mongodb';
-import { MEDIA_FILES_BUCKET, MEDIA_VARIANTS_BUCKET } from '../db/media-collection.js';
+import { MEDIA_FILES_BUCKET, MEDIA_VARIANTS_BUCKET } from './collection.js';
 import { EXTENSION_ARCHIVES_BUCKET } from '../extensions/collection.js';
 
 /** Ids removed per round trip when a whole Bucket's files go. */

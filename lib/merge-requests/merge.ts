@@ -3,8 +3,8 @@ import type { Db } from 'mongodb';
 import { currentActor } from '../accounts/actor.js';
 import { objectsCollection, revisionsCollection, type BucketDoc, type RevisionDoc } from '../db/collections.js';
 import { HttpError } from '../errors/http-errors.js';
-import { readOptions } from '../services/query-time-limit.js';
-import { updateObject, type ObjectWriteDeps } from '../services/object-writes.js';
+import { readOptions } from '../db/query-time-limit.js';
+import { updateObject, type ObjectWriteDeps } from '../objects/object-writes.js';
 import { mergeRequestsCollection, type MergeItem, type MergeRequestDoc } from './collection.js';
 import { getMergeRequest, notOpen } from './manage.js';
 

@@ -1,6 +1,6 @@
 import type { Operator } from '../query/operators.js';
 import type { FieldValueType, Leaf } from '../query/validate-filter.js';
-import type { MetadataRenderContext } from '../serializers/metadata-render.js';
+import type { MetadataRenderContext } from './render.js';
 import type { BoundsReport } from '../validation/json-bounds.js';
 import type { Metafield, MetafieldOf, MetafieldType } from './definition.js';
 

@@ -2,7 +2,7 @@ import type { Request, RequestHandler } from 'express';
 import { UnauthorizedError } from '../errors/http-errors.js';
 import { admitMember } from '../accounts/admit-member.js';
 import { markPrivate } from '../http/cache-control.js';
-import { keyMatches } from '../services/keys.js';
+import { keyMatches } from '../buckets/keys.js';
 import { bucketOf } from './load-bucket.js';
 import { paramOf } from './read-params.js';
 

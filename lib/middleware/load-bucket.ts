@@ -4,7 +4,7 @@ import type { BucketDoc } from '../db/collections.js';
 import { notFound } from '../errors/not-found.js';
 import { accountOf, setMember } from '../accounts/request-account.js';
 import { findMember } from '../accounts/store.js';
-import { findBucketBySlug } from '../services/buckets.js';
+import { findBucketBySlug } from '../buckets/buckets.js';
 
 /** Resolves :slug to its Bucket for every handler after it, and a token's account to its place there. */
 export function loadBucket(db: Db): RequestHandler {

@@ -1,5 +1,5 @@
 import type { RequestHandler, Response } from 'express';
-import type { AppState } from '../cache/app-state.js';
+import type { AppState } from '../app-state.js';
 import type { Config } from '../config.js';
 import { planLimitReached, rateLimitExceeded } from '../errors/limit-errors.js';
 import { deferBodyKeyAdmission } from '../limits/body-key.js';

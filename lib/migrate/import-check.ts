@@ -1,7 +1,7 @@
 import type { ObjectTypeDoc } from '../db/collections.js';
 import { parseUploadFields, type UploadFields } from '../media/upload-fields.js';
-import { checkImportVersion } from '../services/object-import.js';
-import { checkObjectTypeBody, newObjectTypeDoc } from '../services/object-types.js';
+import { checkImportVersion } from '../objects/object-import.js';
+import { checkObjectTypeBody, newObjectTypeDoc } from '../object-types/object-types.js';
 import type { WebhookCreate } from '../types/bodies.generated.js';
 import { assertWebhookCreate } from '../webhooks/validate.js';
 import type { MediaRecord, WebhookRecord } from './bundle-format.js';

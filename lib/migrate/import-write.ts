@@ -1,11 +1,11 @@
-import { findMediaByName, createMedia } from '../services/media.js';
+import { findMediaByName, createMedia } from '../media/media.js';
 import { removeOriginal } from '../media/file-store.js';
 import { storeStream } from '../media/store-stream.js';
 import { MigrationError } from '../errors/domain-errors.js';
 import type { Metafield } from '../metafields/definition.js';
-import { writeImportedObject } from '../services/object-import.js';
-import { createObjectType, findObjectType, listObjectTypes, updateObjectType } from '../services/object-types.js';
-import { referencedTypes, withoutReferences } from '../services/type-references.js';
+import { writeImportedObject } from '../objects/object-import.js';
+import { createObjectType, findObjectType, listObjectTypes, updateObjectType } from '../object-types/object-types.js';
+import { referencedTypes, withoutReferences } from '../object-types/type-references.js';
 import { createWebhook, listWebhooks } from '../webhooks/manage.js';
 import type { TypeRecord } from './bundle-format.js';
 import { objectsWithHistory } from './history.js';

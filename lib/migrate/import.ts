@@ -1,11 +1,11 @@
 import { ObjectId, type Db } from 'mongodb';
 import { objectsCollection, objectTypesCollection, type BucketDoc, type ObjectTypeDoc } from '../db/collections.js';
-import { mediaCollection } from '../db/media-collection.js';
+import { mediaCollection } from '../media/collection.js';
 import { MigrationError } from '../errors/domain-errors.js';
-import { recordBlock } from '../services/blocks.js';
-import { BUCKET_SLUG_PATTERN, createBucket, findBucketBySlug, type IssuedKeys } from '../services/buckets.js';
-import { listObjectTypes } from '../services/object-types.js';
-import type { ObjectWriteDeps } from '../services/object-writes.js';
+import { recordBlock } from '../blocks/blocks.js';
+import { BUCKET_SLUG_PATTERN, createBucket, findBucketBySlug, type IssuedKeys } from '../buckets/buckets.js';
+import { listObjectTypes } from '../object-types/object-types.js';
+import type { ObjectWriteDeps } from '../objects/object-writes.js';
 import type { Manifest } from './bundle-format.js';
 import { BundleReader } from './bundle-reader.js';
 import { importKey } from './id-plan.js';

@@ -1,5 +1,5 @@
 import type { ObjectDoc, ObjectTypeDoc, RevisionDoc } from '../db/collections.js';
-import type { MediaDoc } from '../db/media-collection.js';
+import type { MediaDoc } from '../media/collection.js';
 import type { Metafield } from '../metafields/definition.js';
 import type { WebhookDoc } from '../webhooks/collections.js';
 import type {

@@ -1,6 +1,6 @@
 import { ObjectId } from 'mongodb';
 import type { Metafield } from '../metafields/definition.js';
-import type { ImportedObject, ImportVersion, VersionBody } from '../services/object-import.js';
+import type { ImportedObject, ImportVersion, VersionBody } from '../objects/object-import.js';
 import type { RevisionReason, VersionRecord } from './bundle-format.js';
 import type { ObjectWithHistory } from './history.js';
 import { remapWriteForm, type DroppedRef, type Remap } from './metadata-forms.js';

@@ -3,7 +3,7 @@ import { UnauthorizedError } from '../errors/http-errors.js';
 import { errorHandler } from '../http/error-handler.js';
 import { plainNotFound } from '../http/route-not-found.js';
 import { bearerKey } from '../middleware/authenticate.js';
-import { hashKey, keyMatches } from '../services/keys.js';
+import { hashKey, keyMatches } from '../buckets/keys.js';
 import type { AppMetrics } from './metrics.js';
 
 /** GET /metrics: the Prometheus exposition; with a token, only for `Authorization: Bearer <token>`. */

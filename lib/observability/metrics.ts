@@ -9,7 +9,7 @@ import type {
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { ReadCache } from '../cache/read-cache.js';
 import type { HealthView } from '../db/db-health.js';
-import { scheduleDepth } from '../services/scheduler-depth.js';
+import { scheduleDepth } from '../scheduling/scheduler-depth.js';
 import { outboxDepth } from '../webhooks/outbox-depth.js';
 
 /** Seconds: a cached read takes well under a millisecond, an upload or a deep read seconds. */

@@ -28,7 +28,7 @@ interface TargetRules {
 
 /** The fields an Object list sorts by without a Metafield; lib/db/indexes.ts declares an index for each. */
 export const OBJECT_SORT_FIELDS = ['created_at', 'modified_at', 'order'] as const;
-/** The fields a media list sorts by (v3), and those the v1/v2 one adds; lib/db/media-collection.ts indexes each. */
+/** The fields a media list sorts by (v3), and those the v1/v2 one adds; lib/media/collection.ts indexes each. */
 export const MEDIA_SORT_FIELDS = ['created_at', 'modified_at'] as const;
 export const LEGACY_MEDIA_SORT_FIELDS = [...MEDIA_SORT_FIELDS, 'size'] as const;
 

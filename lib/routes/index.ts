@@ -1,23 +1,23 @@
 import type { Db } from 'mongodb';
-import type { AppState } from '../cache/app-state.js';
+import type { AppState } from '../app-state.js';
 import type { Config } from '../config.js';
-import { batchAndPreviewRoutes } from './batch-and-preview.js';
-import { blocksRoutes } from './blocks.js';
-import { mediaRoutes } from './media.js';
-import { mergeRequestRoutes } from './merge-requests.js';
+import { batchAndPreviewRoutes } from '../objects/batch-preview-routes.js';
+import { blocksRoutes } from '../blocks/routes.js';
+import { mediaRoutes } from '../media/routes.js';
+import { mergeRequestRoutes } from '../merge-requests/routes.js';
 import { metaRoutes } from './meta.js';
-import { objectTypeRoutes } from './object-types.js';
-import { objectRoutes } from './objects.js';
-import { revisionRoutes } from './revisions.js';
+import { objectTypeRoutes } from '../object-types/routes.js';
+import { objectRoutes } from '../objects/routes.js';
+import { revisionRoutes } from '../revisions/routes.js';
 import type { RouteDef } from './route-table.js';
-import { usageRoutes } from './usage.js';
-import { webhookRoutes } from './webhooks.js';
+import { usageRoutes } from '../buckets/usage-routes.js';
+import { webhookRoutes } from '../webhooks/routes.js';
 import type { HealthView } from '../db/db-health.js';
 
 export interface RouteDeps {
   config: Config;
   db: Db;
-  /** What this app keeps between requests; see lib/cache/app-state.ts. */
+  /** What this app keeps between requests; see lib/app-state.ts. */
   state: AppState;
   /** Where server-side failures are reported (never to clients). */
   log: (msg: string) => void;

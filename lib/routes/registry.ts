@@ -1,7 +1,7 @@
 import { v1Routes } from '../legacy/v1/index.js';
 import { v2Routes } from '../legacy/v2/routes.js';
 import { v3Routes, type RouteDeps } from './index.js';
-import { mediaFileRoutes } from './media-files.js';
+import { mediaFileRoutes } from '../media/file-routes.js';
 import type { RouteDef } from './route-table.js';
 
 /** Every route the app serves, by the prefix it is mounted under. */

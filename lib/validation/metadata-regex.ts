@@ -58,7 +58,7 @@ export const UNSAFE_REGEX = Symbol('unsafe regex');
 
 /**
  * Compiled Metafield regexes by source: sources repeat across requests and types, so each is
- * compiled once. One per app (see lib/cache/app-state.ts); the oldest entry goes first. null: the
+ * compiled once. One per app (see lib/app-state.ts); the oldest entry goes first. null: the
  * source does not compile as JavaScript, so a bad definition never blames a value.
  */
 export class MetafieldRegexes {

@@ -69,7 +69,7 @@ interface CacheEntry {
 
 /**
  * Validators of `metadata` compiled from stored Object types, one per (type, mode, slug), with
- * their own Ajv and regexes: one per app (see lib/cache/app-state.ts), so apps on different
+ * their own Ajv and regexes: one per app (see lib/app-state.ts), so apps on different
  * databases never see each other's types. A newer modified_at replaces the entry in place, so
  * stale validators of an edited type never linger. Map order doubles as recency for eviction.
  */

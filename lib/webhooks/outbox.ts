@@ -3,7 +3,7 @@ import type { BucketDoc } from '../db/collections.js';
 import { deliveriesCollection, webhooksCollection, type DeliveryDoc, type WebhookDoc } from './collections.js';
 import { EVENTS, type DeliveryType, type EventType } from './events.js';
 import { eventBody } from './payload.js';
-import { readOptions } from '../services/query-time-limit.js';
+import { readOptions } from '../db/query-time-limit.js';
 
 /** A change to a Bucket's content, as its write path reports it. */
 export interface DomainEvent {

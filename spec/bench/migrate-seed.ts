@@ -11,10 +11,10 @@ import {
   type RevisionDoc,
 } from '../../lib/db/collections.js';
 import { storeStream } from '../../lib/media/store-stream.js';
-import { createBucket, findBucketBySlug } from '../../lib/services/buckets.js';
-import { DomainEvents } from '../../lib/services/domain-events.js';
-import { createMedia } from '../../lib/services/media.js';
-import { createObjectType } from '../../lib/services/object-types.js';
+import { createBucket, findBucketBySlug } from '../../lib/buckets/buckets.js';
+import { DomainEvents } from '../../lib/events/domain-events.js';
+import { createMedia } from '../../lib/media/media.js';
+import { createObjectType } from '../../lib/object-types/object-types.js';
 
 const MB = 1024 * 1024;
 const MEDIA_FILES = 20;

@@ -2,9 +2,9 @@ import type { Collection, Db, Document, OptionalUnlessRequiredId } from 'mongodb
 import { loadConfig } from '../../lib/config.js';
 import { bucketsCollection, objectsCollection, publishedObjectsCollection } from '../../lib/db/collections.js';
 import { ensureIndexes } from '../../lib/db/indexes.js';
-import { createBucket } from '../../lib/services/buckets.js';
-import { DomainEvents } from '../../lib/services/domain-events.js';
-import { createObjectType } from '../../lib/services/object-types.js';
+import { createBucket } from '../../lib/buckets/buckets.js';
+import { DomainEvents } from '../../lib/events/domain-events.js';
+import { createObjectType } from '../../lib/object-types/object-types.js';
 import type { PeerContent } from './peer-data.js';
 import { AUTHORS_TYPE, objectDoc, POSTS_TYPE } from './seed.js';
 

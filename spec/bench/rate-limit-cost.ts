@@ -9,7 +9,7 @@ import { MongoClient } from 'mongodb';
 import { createApp } from '../../lib/app.js';
 import { loadConfig } from '../../lib/config.js';
 import { startEngine } from '../../lib/db/engine.js';
-import { createBucket } from '../../lib/services/buckets.js';
+import { createBucket } from '../../lib/buckets/buckets.js';
 import { emptyDb, listenApps, median, runWhenMain, type ListeningApps } from './bench-apps.js';
 
 const DB_NAME = 'content_api_bench_rate_limit';

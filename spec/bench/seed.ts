@@ -7,10 +7,10 @@ import {
   type ObjectDoc,
 } from '../../lib/db/collections.js';
 import { ensureIndexes } from '../../lib/db/indexes.js';
-import { createBucket } from '../../lib/services/buckets.js';
+import { createBucket } from '../../lib/buckets/buckets.js';
 import { loadConfig } from '../../lib/config.js';
-import { DomainEvents } from '../../lib/services/domain-events.js';
-import { createObjectType } from '../../lib/services/object-types.js';
+import { DomainEvents } from '../../lib/events/domain-events.js';
+import { createObjectType } from '../../lib/object-types/object-types.js';
 import { prng } from './peer-data.js';
 
 export const BUCKET_SLUG = 'bench';

@@ -14,7 +14,7 @@ import { startEngine } from '../../lib/db/engine.js';
 import { deliveriesCollection } from '../../lib/webhooks/collections.js';
 import { createWebhook } from '../../lib/webhooks/manage.js';
 import { recordEvent } from '../../lib/webhooks/outbox.js';
-import { createBucket, findBucketBySlug } from '../../lib/services/buckets.js';
+import { createBucket, findBucketBySlug } from '../../lib/buckets/buckets.js';
 import { WorkerProcess } from '../support/webhook-worker-process.js';
 import { emptyDb, runWhenMain } from './bench-apps.js';
 import { benchWriteCost, printWriteCost } from './webhook-write-cost.js';

@@ -7,8 +7,8 @@
 import { MongoClient } from 'mongodb';
 import { createApp } from '../../lib/app.js';
 import { loadConfig } from '../../lib/config.js';
-import { createBucket, findBucketBySlug } from '../../lib/services/buckets.js';
-import { DomainEvents } from '../../lib/services/domain-events.js';
+import { createBucket, findBucketBySlug } from '../../lib/buckets/buckets.js';
+import { DomainEvents } from '../../lib/events/domain-events.js';
 import { createWebhook } from '../../lib/webhooks/manage.js';
 import { emptyDb, listenApps, median, type ListeningApps } from './bench-apps.js';
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { ObjectId } from 'mongodb';
 import { bucketsCollection, objectsCollection, publishedObjectsCollection } from '../../lib/db/collections.js';
-import { PendingWriteSweeper, repairStalePendingWrites, STALE_MARKER_MS } from '../../lib/services/pending-sweep.js';
-import { markPending, pendingWritesCollection } from '../../lib/services/pending-writes.js';
+import { PendingWriteSweeper, repairStalePendingWrites, STALE_MARKER_MS } from '../../lib/objects/pending-sweep.js';
+import { markPending, pendingWritesCollection } from '../../lib/objects/pending-writes.js';
 import { bucketClient } from '../support/client.js';
 import { freshHarness, type Harness } from '../support/harness.js';
 

@@ -11,7 +11,7 @@ import {
   pendingWritesCollection,
   repairPendingWrites,
   writeVersion,
-} from '../../lib/services/pending-writes.js';
+} from '../../lib/objects/pending-writes.js';
 import { bucketClient } from '../support/client.js';
 import { freshHarness, type Harness } from '../support/harness.js';
 

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { ObjectId } from 'mongodb';
 import { bucketsCollection, objectsCollection, type BucketDoc } from '../../lib/db/collections.js';
-import { eventId } from '../../lib/services/domain-events.js';
-import { removeObject } from '../../lib/services/object-delete.js';
-import { updateObject } from '../../lib/services/object-writes.js';
-import { repairPendingWrites } from '../../lib/services/pending-writes.js';
+import { eventId } from '../../lib/events/domain-events.js';
+import { removeObject } from '../../lib/objects/object-delete.js';
+import { updateObject } from '../../lib/objects/object-writes.js';
+import { repairPendingWrites } from '../../lib/objects/pending-writes.js';
 import { MetadataValidators } from '../../lib/validation/metadata-schema.js';
 import { BucketSuite } from '../support/bucket-suite.js';
 import { Crash, interceptWrites, type WriteCall } from '../support/intercept-writes.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import type { IssuedKeys } from '../../lib/services/buckets.js';
-import type { DomainEvent } from '../../lib/services/domain-events.js';
-import { Scheduler } from '../../lib/services/scheduler.js';
+import type { IssuedKeys } from '../../lib/buckets/buckets.js';
+import type { DomainEvent } from '../../lib/events/domain-events.js';
+import { Scheduler } from '../../lib/scheduling/scheduler.js';
 import { bucketClient } from '../support/client.js';
 import { freshHarness, type Harness } from '../support/harness.js';
 import { upload } from '../support/media.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
 import { freshHarness, type Harness } from '../support/harness.js';
-import type { IssuedKeys } from '../../lib/services/buckets.js';
+import type { IssuedKeys } from '../../lib/buckets/buckets.js';
 
 describe('authentication (blocks route as the probe)', () => {
   let h: Harness;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
 import { objectsCollection, objectTypesCollection } from '../../lib/db/collections.js';
-import { mediaCollection } from '../../lib/db/media-collection.js';
+import { mediaCollection } from '../../lib/media/collection.js';
 import { bucketClient } from '../support/client.js';
 import { freshHarness, type Harness } from '../support/harness.js';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { ObjectId } from 'mongodb';
-import type { IssuedKeys } from '../../lib/services/buckets.js';
+import type { IssuedKeys } from '../../lib/buckets/buckets.js';
 import { bucketClient } from '../support/client.js';
 import { freshHarness, type Harness } from '../support/harness.js';
 import { upload } from '../support/media.js';

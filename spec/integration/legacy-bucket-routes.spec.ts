@@ -6,7 +6,7 @@ import { forgetCosmicV1Token, loadCosmicV1 } from '../support/cosmic-v1.js';
 import { cosmicV2For, rejection } from '../support/cosmic-v2.js';
 import { freshHarness, type Harness } from '../support/harness.js';
 import { account, PASSWORD, setMember, tokenOf } from '../support/accounts.js';
-import { findBucketBySlug } from '../../lib/services/buckets.js';
+import { findBucketBySlug } from '../../lib/buckets/buckets.js';
 
 interface V1Bucket {
   bucket: { _id: string; slug: string; read_key: string; write_key: string; role: string };

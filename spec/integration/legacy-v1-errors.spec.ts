@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
-import { AppState } from '../../lib/cache/app-state.js';
+import { AppState } from '../../lib/app-state.js';
 import { v1Routes } from '../../lib/legacy/v1/index.js';
 import type { V1Route } from '../../lib/legacy/v1/route.js';
-import type { IssuedKeys } from '../../lib/services/buckets.js';
+import type { IssuedKeys } from '../../lib/buckets/buckets.js';
 import { freshHarness, type Harness } from '../support/harness.js';
 import { upload } from '../support/media.js';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
-import { ensureMediaIndexes, MEDIA_LIST_INDEXES } from '../../lib/db/media-collection.js';
-import type { IssuedKeys } from '../../lib/services/buckets.js';
+import { ensureMediaIndexes, MEDIA_LIST_INDEXES } from '../../lib/media/collection.js';
+import type { IssuedKeys } from '../../lib/buckets/buckets.js';
 import { bucketClient } from '../support/client.js';
 import { freshHarness, type Harness } from '../support/harness.js';
 import { imageBytes, storedFileCounts, upload } from '../support/media.js';
@@ -266,7 +266,7 @@ describe('Media API: list, get, update, delete', () => {
   });
 
   it('deleting the Bucket removes its stored files', async () => {
-    const { deleteBucket } = await import('../../lib/services/buckets.js');
+    const { deleteBucket } = await import('../../lib/buckets/buckets.js');
     const other = await h.bucket('other');
     await upload(h.app, other, Buffer.from('keep me'), { filename: 'keep.txt' }).expect(200);
     await deleteBucket(h.db, 'library');

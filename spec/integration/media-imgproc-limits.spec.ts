@@ -3,7 +3,7 @@ import type { Document } from 'mongodb';
 import sharp from 'sharp';
 import request from 'supertest';
 import { MAX_STORED_VARIANTS_PER_IMAGE } from '../../lib/media/imgproc-limits.js';
-import type { IssuedKeys } from '../../lib/services/buckets.js';
+import type { IssuedKeys } from '../../lib/buckets/buckets.js';
 import { freshHarness, type Harness } from '../support/harness.js';
 import { eventually, imageBytes, randomishBytes, upload } from '../support/media.js';
 

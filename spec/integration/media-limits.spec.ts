@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createApp } from '../../lib/app.js';
 import { loadConfig } from '../../lib/config.js';
-import type { IssuedKeys } from '../../lib/services/buckets.js';
+import type { IssuedKeys } from '../../lib/buckets/buckets.js';
 import { freshHarness, type Harness } from '../support/harness.js';
 import { eventually, randomishBytes, storedFileCounts } from '../support/media.js';
 import {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { IssuedKeys } from '../../lib/services/buckets.js';
+import type { IssuedKeys } from '../../lib/buckets/buckets.js';
 import { bucketClient } from '../support/client.js';
 import { freshHarness, type Harness } from '../support/harness.js';
 import { imageBytes, upload } from '../support/media.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { CommandStartedEvent } from 'mongodb';
-import type { IssuedKeys } from '../../lib/services/buckets.js';
+import type { IssuedKeys } from '../../lib/buckets/buckets.js';
 import { freshHarness, type Harness } from '../support/harness.js';
 import { eventually, randomishBytes, storedFileCounts } from '../support/media.js';
 import { filePartHead, listen, startUpload, type Listening } from '../support/raw-upload.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { ObjectId } from 'mongodb';
 import request from 'supertest';
-import type { IssuedKeys } from '../../lib/services/buckets.js';
+import type { IssuedKeys } from '../../lib/buckets/buckets.js';
 import { freshHarness, type Harness } from '../support/harness.js';
 import { eventually, imageBytes, randomishBytes, storedFileCounts, upload } from '../support/media.js';
 

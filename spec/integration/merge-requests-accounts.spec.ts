@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { ObjectId } from 'mongodb';
 import request from 'supertest';
 import { mergeRequestsCollection } from '../../lib/merge-requests/collection.js';
-import type { IssuedKeys } from '../../lib/services/buckets.js';
+import type { IssuedKeys } from '../../lib/buckets/buckets.js';
 import { account, setMember, tokenOf } from '../support/accounts.js';
 import { freshHarness, type Harness } from '../support/harness.js';
 

@@ -4,7 +4,7 @@ import { createApp } from '../../lib/app.js';
 import { objectsCollection } from '../../lib/db/collections.js';
 import { AppMetrics } from '../../lib/observability/metrics.js';
 import { metricsApp } from '../../lib/observability/metrics-endpoint.js';
-import type { IssuedKeys } from '../../lib/services/buckets.js';
+import type { IssuedKeys } from '../../lib/buckets/buckets.js';
 import { bucketClient } from '../support/client.js';
 import { freshHarness, type Harness } from '../support/harness.js';
 

@@ -6,7 +6,7 @@ import { buildBlock } from '../../lib/migrate/block-source.js';
 import { installBlock } from '../../lib/migrate/install-block.js';
 import { SILENT } from '../../lib/migrate/progress.js';
 import { projectRoot } from '../../lib/project-root.js';
-import type { IssuedKeys } from '../../lib/services/buckets.js';
+import type { IssuedKeys } from '../../lib/buckets/buckets.js';
 import { validatorFor } from '../../lib/validation/ajv.js';
 import { MetadataValidators } from '../../lib/validation/metadata-schema.js';
 import { writeTestBundle } from '../support/bundle-builder.js';

@@ -7,7 +7,7 @@ import { revisionsCollection } from '../../lib/db/collections.js';
 import { exportBucket } from '../../lib/migrate/export.js';
 import { importBundle } from '../../lib/migrate/import.js';
 import { SILENT } from '../../lib/migrate/progress.js';
-import type { IssuedKeys } from '../../lib/services/buckets.js';
+import type { IssuedKeys } from '../../lib/buckets/buckets.js';
 import { MetadataValidators } from '../../lib/validation/metadata-schema.js';
 import { snapshot, readClient } from '../support/bucket-snapshot.js';
 import { freshHarness, type Harness } from '../support/harness.js';

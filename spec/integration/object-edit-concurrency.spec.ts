@@ -8,9 +8,9 @@ import {
   type BucketDoc,
 } from '../../lib/db/collections.js';
 import { HttpError } from '../../lib/errors/http-errors.js';
-import { EDIT_ATTEMPTS } from '../../lib/services/object-edit.js';
-import { updateObject } from '../../lib/services/object-writes.js';
-import { putLive } from '../../lib/services/objects.js';
+import { EDIT_ATTEMPTS } from '../../lib/objects/object-edit.js';
+import { updateObject } from '../../lib/objects/object-writes.js';
+import { putLive } from '../../lib/objects/objects.js';
 import { MetadataValidators } from '../../lib/validation/metadata-schema.js';
 import { bucketClient } from '../support/client.js';
 import { freshHarness, type Harness } from '../support/harness.js';

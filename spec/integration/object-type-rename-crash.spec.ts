@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { ObjectId } from 'mongodb';
 import { bucketsCollection, objectsCollection, objectTypesCollection } from '../../lib/db/collections.js';
 import { HttpError } from '../../lib/errors/http-errors.js';
-import { repairPendingRenames } from '../../lib/services/object-type-rename.js';
+import { repairPendingRenames } from '../../lib/object-types/object-type-rename.js';
 import {
   TYPE_WRITE_LEASE,
   typeWriteLeasesCollection,
   withTypeWriteLease,
-} from '../../lib/services/type-write-lease.js';
+} from '../../lib/object-types/type-write-lease.js';
 import { bucketClient } from '../support/client.js';
 import { freshHarness, type Harness } from '../support/harness.js';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { CommandStartedEvent } from 'mongodb';
 import { createApp } from '../../lib/app.js';
-import type { IssuedKeys } from '../../lib/services/buckets.js';
+import type { IssuedKeys } from '../../lib/buckets/buckets.js';
 import { bucketClient } from '../support/client.js';
 import { freshHarness, type Harness } from '../support/harness.js';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
 import { objectsCollection } from '../../lib/db/collections.js';
-import type { IssuedKeys } from '../../lib/services/buckets.js';
+import type { IssuedKeys } from '../../lib/buckets/buckets.js';
 import { bucketClient } from '../support/client.js';
 import { freshHarness, type Harness } from '../support/harness.js';
 import { imageBytes, upload } from '../support/media.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import request from 'supertest';
-import { AppState } from '../../lib/cache/app-state.js';
+import { AppState } from '../../lib/app-state.js';
 import { v2Routes } from '../../lib/legacy/v2/routes.js';
 import { queryName } from '../../lib/query/read-params.js';
 import { v3Routes } from '../../lib/routes/index.js';

@@ -4,8 +4,8 @@ import request from 'supertest';
 import { bucketsCollection } from '../../lib/db/collections.js';
 import { bucketClient } from '../support/client.js';
 import { freshHarness, type Harness } from '../support/harness.js';
-import type { IssuedKeys } from '../../lib/services/buckets.js';
-import { PreviewSecret, issuePreviewToken } from '../../lib/services/preview-tokens.js';
+import type { IssuedKeys } from '../../lib/buckets/buckets.js';
+import { PreviewSecret, issuePreviewToken } from '../../lib/preview/preview-tokens.js';
 
 describe('preview tokens', () => {
   let h: Harness;

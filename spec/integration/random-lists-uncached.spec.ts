@@ -3,7 +3,7 @@ import request from 'supertest';
 import { bucketClient } from '../support/client.js';
 import { freshHarness, type Harness } from '../support/harness.js';
 import { upload } from '../support/media.js';
-import type { IssuedKeys } from '../../lib/services/buckets.js';
+import type { IssuedKeys } from '../../lib/buckets/buckets.js';
 
 /** Enough items that two random orders agree only by a chance of 1 in 30!. */
 const ITEMS = 30;

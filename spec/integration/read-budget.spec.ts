@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { BSON } from 'mongodb';
 import { ResponseTooLargeError } from '../../lib/errors/domain-limits.js';
-import { ByteBudget, readWithin } from '../../lib/services/read-budget.js';
+import { ByteBudget, readWithin } from '../../lib/query/read-budget.js';
 import { freshHarness, type Harness } from '../support/harness.js';
 
 describe('readWithin: the byte cap counted while a cursor is read', () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import request from 'supertest';
 import { bucketClient } from '../support/client.js';
 import { freshHarness, type Harness } from '../support/harness.js';
-import type { IssuedKeys } from '../../lib/services/buckets.js';
+import type { IssuedKeys } from '../../lib/buckets/buckets.js';
 
 describe('read parameters and Cache-Control', () => {
   let h: Harness;

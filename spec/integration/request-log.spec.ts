@@ -3,7 +3,7 @@ import { MongoClient } from 'mongodb';
 import request from 'supertest';
 import { createApp } from '../../lib/app.js';
 import { createLogger } from '../../lib/observability/logger.js';
-import type { IssuedKeys } from '../../lib/services/buckets.js';
+import type { IssuedKeys } from '../../lib/buckets/buckets.js';
 import { bucketClient } from '../support/client.js';
 import { freshHarness, type Harness } from '../support/harness.js';
 import { upload } from '../support/media.js';

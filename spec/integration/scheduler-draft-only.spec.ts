@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
-import { Scheduler } from '../../lib/services/scheduler.js';
+import { Scheduler } from '../../lib/scheduling/scheduler.js';
 import { account, setMember, tokenOf } from '../support/accounts.js';
 import { bucketClient } from '../support/client.js';
 import { freshHarness, type Harness } from '../support/harness.js';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { Scheduler } from '../../lib/services/scheduler.js';
+import { Scheduler } from '../../lib/scheduling/scheduler.js';
 import { bucketClient } from '../support/client.js';
 import { freshHarness, type Harness } from '../support/harness.js';
 

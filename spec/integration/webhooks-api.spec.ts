@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
-import type { IssuedKeys } from '../../lib/services/buckets.js';
+import type { IssuedKeys } from '../../lib/buckets/buckets.js';
 import { deliveriesCollection, webhooksCollection } from '../../lib/webhooks/collections.js';
 import { webhookClient } from '../support/webhook-client.js';
 import { freshHarness, type Harness } from '../support/harness.js';

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import type { Harness } from './harness.js';
-import { findBucketBySlug } from '../../lib/services/buckets.js';
+import { findBucketBySlug } from '../../lib/buckets/buckets.js';
 import { insertAccount, makeAdmin, membersCollection } from '../../lib/accounts/store.js';
 import type { MemberSettings } from '../../lib/accounts/user-input.js';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Express } from 'express';
 import request from 'supertest';
-import type { IssuedKeys } from '../../lib/services/buckets.js';
+import type { IssuedKeys } from '../../lib/buckets/buckets.js';
 import { isPlainObject } from '../../lib/util/plain-object.js';
 
 /**

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import type { Express } from 'express';
-import type { IssuedKeys } from '../../lib/services/buckets.js';
+import type { IssuedKeys } from '../../lib/buckets/buckets.js';
 
 /** A thin supertest wrapper that sends a Bucket's keys the way real clients do. */
 export function bucketClient(app: Express, keys: IssuedKeys) {

@@ -3,8 +3,8 @@ import { MongoClient, type Db } from 'mongodb';
 import { createApp } from '../../lib/app.js';
 import { loadConfig, type Config } from '../../lib/config.js';
 import { ensureIndexes } from '../../lib/db/indexes.js';
-import { createBucket, type IssuedKeys, type KeyChoice } from '../../lib/services/buckets.js';
-import { DomainEvents, type DomainEvent, type EventDeps } from '../../lib/services/domain-events.js';
+import { createBucket, type IssuedKeys, type KeyChoice } from '../../lib/buckets/buckets.js';
+import { DomainEvents, type DomainEvent, type EventDeps } from '../../lib/events/domain-events.js';
 import { testEngine } from './test-engine.js';
 
 let client: MongoClient | null = null;

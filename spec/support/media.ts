@@ -2,7 +2,7 @@ import type { Express } from 'express';
 import type { Db } from 'mongodb';
 import sharp from 'sharp';
 import request from 'supertest';
-import type { IssuedKeys } from '../../lib/services/buckets.js';
+import type { IssuedKeys } from '../../lib/buckets/buckets.js';
 
 /** A real image of the given size and format, with varied pixels so encoders cannot collapse it. */
 export async function imageBytes(

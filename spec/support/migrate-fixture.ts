@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { Express } from 'express';
-import type { IssuedKeys } from '../../lib/services/buckets.js';
+import type { IssuedKeys } from '../../lib/buckets/buckets.js';
 import { bucketClient } from './client.js';
 import { everyMetafield } from './fixtures.js';
 import { imageBytes, randomishBytes, upload } from './media.js';

@@ -1,4 +1,4 @@
-import { AppState } from '../../lib/cache/app-state.js';
+import { AppState } from '../../lib/app-state.js';
 import { routeRegistry } from '../../lib/routes/registry.js';
 import type { RouteDef } from '../../lib/routes/route-table.js';
 import type { Harness } from './harness.js';

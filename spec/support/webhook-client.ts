@@ -1,6 +1,6 @@
 import request from 'supertest';
 import type { Express } from 'express';
-import type { IssuedKeys } from '../../lib/services/buckets.js';
+import type { IssuedKeys } from '../../lib/buckets/buckets.js';
 import { bucketClient } from './client.js';
 
 /** bucketClient whose reads send the write key too: every webhook route takes only the write key. */

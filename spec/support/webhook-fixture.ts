@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { bucketsCollection, type BucketDoc } from '../../lib/db/collections.js';
 import { deliveriesCollection, webhooksCollection } from '../../lib/webhooks/collections.js';
 import { recordEvent } from '../../lib/webhooks/outbox.js';
-import type { IssuedKeys } from '../../lib/services/buckets.js';
+import type { IssuedKeys } from '../../lib/buckets/buckets.js';
 import type { DeliveryWorker } from '../../lib/webhooks/worker.js';
 import { freshHarness, type Harness } from './harness.js';
 import { webhookClient } from './webhook-client.js';

@@ -239,7 +239,7 @@ describe('translateError', () => {
 
   describe('anything else: 500 internal_error that leaks nothing', () => {
     for (const [name, err] of [
-      ['a plain Error', new Error('TypeError in lib/services/objects.ts: secret')],
+      ['a plain Error', new Error('TypeError in lib/objects/objects.ts: secret')],
       ['an unknown server code', serverError(13, 'not authorized on content_api')],
       ['a thrown string', 'content_api secret'],
       ['undefined', undefined],

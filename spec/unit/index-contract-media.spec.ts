@@ -1,19 +1,19 @@
 import assert from 'node:assert/strict';
 import { ObjectId, type Document } from 'mongodb';
 import { REVISION_LIST_INDEX, type IndexSpec } from '../../lib/db/indexes.js';
-import { MEDIA_LIST_INDEXES } from '../../lib/db/media-collection.js';
+import { MEDIA_LIST_INDEXES } from '../../lib/media/collection.js';
 import { BadRequestError } from '../../lib/errors/http-errors.js';
 import { keysetFilter } from '../../lib/query/cursor.js';
 import { parseSort, type SortSpec } from '../../lib/query/sort.js';
 import { compileFilter } from '../../lib/query/translate-filter.js';
-import { MEDIA_FILTER_CONTEXT } from '../../lib/services/media-list.js';
+import { MEDIA_FILTER_CONTEXT } from '../../lib/media/media-list.js';
 import {
   mediaListQuery,
   mediaListSort,
   mediaRandomPageStages,
   type MediaSorts,
-} from '../../lib/services/media-list-query.js';
-import { revisionListQuery } from '../../lib/services/revisions.js';
+} from '../../lib/media/media-list-query.js';
+import { revisionListQuery } from '../../lib/revisions/revisions.js';
 import { serves, type SortFields } from '../support/index-contract.js';
 
 /*

@@ -9,9 +9,9 @@ import { metadataPaths } from '../../lib/query/metadata-paths.js';
 import type { StatusFilter } from '../../lib/query/read-params.js';
 import { OBJECT_SORT_FIELDS } from '../../lib/query/sort.js';
 import { compileFilter } from '../../lib/query/translate-filter.js';
-import { objectListQuery, objectListSort, randomPageStages } from '../../lib/services/object-list-query.js';
-import { statusMatch } from '../../lib/services/object-views.js';
-import { newObjectTypeDoc } from '../../lib/services/object-types.js';
+import { objectListQuery, objectListSort, randomPageStages } from '../../lib/objects/list/object-list-query.js';
+import { statusMatch } from '../../lib/objects/object-views.js';
+import { newObjectTypeDoc } from '../../lib/object-types/object-types.js';
 import { isPoint, serves, type SortFields } from '../support/index-contract.js';
 
 /*

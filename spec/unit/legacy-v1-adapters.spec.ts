@@ -7,8 +7,8 @@ import { parseV1Read, V1_PARAM_NAMES } from '../../lib/legacy/v1/list-params.js'
 import { toV1Object, toV1Revision } from '../../lib/legacy/v1/object-shape.js';
 import { v3WebhookBody } from '../../lib/legacy/v1/webhook-routes.js';
 import { loadSchemas } from '../../lib/schemas.js';
-import { newObjectTypeDoc } from '../../lib/services/object-types.js';
-import { renderObject, type RenderContext } from '../../lib/serializers/object.js';
+import { newObjectTypeDoc } from '../../lib/object-types/object-types.js';
+import { renderObject, type RenderContext } from '../../lib/objects/serialize.js';
 import { validatorFor } from '../../lib/validation/ajv.js';
 import { describeAjvErrors } from '../../lib/validation/ajv-messages.js';
 

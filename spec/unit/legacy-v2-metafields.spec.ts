@@ -3,7 +3,7 @@ import { ObjectId } from 'mongodb';
 import type { ObjectTypeDoc } from '../../lib/db/collections.js';
 import { v3ObjectBody } from '../../lib/legacy/v2/bodies.js';
 import { metafieldPatch, metafieldsOf, metafieldsPatch } from '../../lib/legacy/v2/metafields.js';
-import type { RenderContext } from '../../lib/serializers/object.js';
+import type { RenderContext } from '../../lib/objects/serialize.js';
 
 describe('v2 Metafield bodies and arrays', () => {
   it('turns a metafields body into the metadata patch it means, taking only values', () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { ObjectId } from 'mongodb';
 import { ListTotals } from '../../lib/cache/list-totals.js';
 import type { BucketDoc } from '../../lib/db/collections.js';
-import { listTotal, totalFromPage } from '../../lib/services/object-list-total.js';
+import { listTotal, totalFromPage } from '../../lib/objects/list/object-list-total.js';
 
 const bucket = (generation: number): BucketDoc => ({
   _id: new ObjectId('6650f0f0f0f0f0f0f0f0f0f0'),

@@ -8,7 +8,7 @@ import {
   renderMetadata,
   toStoredMetadata,
   type MetadataRenderContext,
-} from '../../lib/serializers/metadata.js';
+} from '../../lib/metafields/stored-values.js';
 import { MetadataValidators } from '../../lib/validation/metadata-schema.js';
 import { mf } from '../support/metadata-helpers.js';
 

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { METAFIELD_SCHEMA_FILE, generateMetafieldSchema } from '../../bin/gen-metafield-schema.js';
 import { METAFIELD_KINDS, METAFIELD_TYPES, kindOf } from '../../lib/metafields/kinds.js';
 import { walkMetafields, type MetafieldAt } from '../../lib/metafields/walk.js';
-import { toStoredMetadata } from '../../lib/serializers/metadata.js';
+import { toStoredMetadata } from '../../lib/metafields/stored-values.js';
 import { everyMetafield } from '../support/fixtures.js';
 import { check, mf } from '../support/metadata-helpers.js';
 

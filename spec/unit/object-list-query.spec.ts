@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { ObjectId } from 'mongodb';
-import { objectListQuery, randomPageStages } from '../../lib/services/object-list-query.js';
+import { objectListQuery, randomPageStages } from '../../lib/objects/list/object-list-query.js';
 
 describe('Object list query builder (pure)', () => {
   const bucketId = new ObjectId();

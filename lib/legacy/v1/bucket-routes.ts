@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import type { AppState } from '../../cache/app-state.js';
+import type { AppState } from '../../app-state.js';
 import type { Config } from '../../config.js';
 import { BadRequestError, HttpError } from '../../errors/http-errors.js';
 import { sendJson } from '../../http/respond.js';
@@ -8,9 +8,14 @@ import { bucketOf } from '../../middleware/load-bucket.js';
 import { readParams } from '../../middleware/read-params.js';
 import { writeBody } from '../../middleware/write-body.js';
 import { DELETE_PARAMS, NO_PARAMS, paramSet } from '../../query/read-params.js';
-import { listMedia } from '../../services/media-list.js';
-import { createObjectType, deleteObjectType, listObjectTypes, updateObjectType } from '../../services/object-types.js';
-import { readBounds } from '../../services/read-budget.js';
+import { listMedia } from '../../media/media-list.js';
+import {
+  createObjectType,
+  deleteObjectType,
+  listObjectTypes,
+  updateObjectType,
+} from '../../object-types/object-types.js';
+import { readBounds } from '../../query/read-budget.js';
 import { bodyOf, triggered } from './bodies.js';
 import { toV1Media } from './media-routes.js';
 import { toV1ObjectType } from './object-shape.js';

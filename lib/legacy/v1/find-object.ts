@@ -2,7 +2,7 @@ import type { Db, Document } from 'mongodb';
 import { objectsCollection, type BucketDoc } from '../../db/collections.js';
 import { BadRequestError, NotFoundError } from '../../errors/http-errors.js';
 import { MAX_LIST_VALUES } from '../../query/limits.js';
-import { readOptions } from '../../services/query-time-limit.js';
+import { readOptions } from '../../db/query-time-limit.js';
 import { isPlainObject } from '../../util/plain-object.js';
 import { objectIdFromHex } from '../../util/object-id.js';
 

@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import type { AppState } from '../../cache/app-state.js';
+import type { AppState } from '../../app-state.js';
 import type { Config } from '../../config.js';
 import { onlyParams, recordedRevisions } from '../../merge-requests/recorded.js';
 import { requireRead } from '../../middleware/authenticate.js';
@@ -7,7 +7,7 @@ import { bucketOf } from '../../middleware/load-bucket.js';
 import { readParams } from '../../middleware/read-params.js';
 import { pickProps } from '../../query/props.js';
 import { paramSet } from '../../query/read-params.js';
-import { objectRenderContext } from '../../services/render-context.js';
+import { objectRenderContext } from '../../objects/render-context.js';
 import type { V1ParamName } from './list-params.js';
 import { toV1Revision } from './object-shape.js';
 import { readV1Params } from './objects-read.js';

@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import type { AppState } from '../../cache/app-state.js';
+import type { AppState } from '../../app-state.js';
 import type { Config } from '../../config.js';
 import { typeScopeOf } from '../../accounts/type-scope.js';
 import { requireRead } from '../../middleware/authenticate.js';
@@ -7,8 +7,8 @@ import { bucketOf } from '../../middleware/load-bucket.js';
 import { readParams } from '../../middleware/read-params.js';
 import { pickProps } from '../../query/props.js';
 import { paramSet } from '../../query/read-params.js';
-import { objectRenderContext } from '../../services/render-context.js';
-import { getRevision } from '../../services/revisions.js';
+import { objectRenderContext } from '../../objects/render-context.js';
+import { getRevision } from '../../revisions/revisions.js';
 import { objectIdFromHex } from '../../util/object-id.js';
 import { objectIdBySlug } from './find-object.js';
 import type { V1ParamName } from './list-params.js';

@@ -1,7 +1,7 @@
 import type { ObjectTypeDoc, RevisionDoc } from '../../db/collections.js';
-import type { ProjectedApiObject, RenderContext } from '../../serializers/object.js';
-import { renderObjectType } from '../../serializers/object-type.js';
-import { renderRevision } from '../../serializers/revision.js';
+import type { ProjectedApiObject, RenderContext } from '../../objects/serialize.js';
+import { renderObjectType } from '../../object-types/serialize.js';
+import { renderRevision } from '../../revisions/serialize.js';
 import { isPlainObject } from '../../util/plain-object.js';
 import { v1Metafields } from './metafield-shape.js';
 

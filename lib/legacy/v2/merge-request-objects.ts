@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import type { AppState } from '../../cache/app-state.js';
+import type { AppState } from '../../app-state.js';
 import type { Config } from '../../config.js';
 import { sendJson } from '../../http/respond.js';
 import { onlyParams, recordedRevisions } from '../../merge-requests/recorded.js';
@@ -9,8 +9,8 @@ import { readParams } from '../../middleware/read-params.js';
 import { pickProps } from '../../query/props.js';
 import { paramSet } from '../../query/read-params.js';
 import { route, type RouteDef } from '../../routes/route-table.js';
-import { renderRevision } from '../../serializers/revision.js';
-import { objectRenderContext } from '../../services/render-context.js';
+import { renderRevision } from '../../revisions/serialize.js';
+import { objectRenderContext } from '../../objects/render-context.js';
 import { readAccess } from '../../routes/access.js';
 
 const NAMES = ['read_key', 'limit', 'skip', 'props'] as const;

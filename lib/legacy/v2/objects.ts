@@ -1,11 +1,11 @@
 import type { Db } from 'mongodb';
-import type { AppState } from '../../cache/app-state.js';
+import type { AppState } from '../../app-state.js';
 import type { Config } from '../../config.js';
 import { requireRead } from '../../middleware/authenticate.js';
 import { paramOf, readParams } from '../../middleware/read-params.js';
 import { paramSet } from '../../query/read-params.js';
 import { v1ListParamProblems } from '../../query/v1-list-params.js';
-import { OBJECT_LIST_NAMES, OBJECT_ONE_NAMES, objectReadHandlers, type ObjectAddition } from '../../routes/objects.js';
+import { OBJECT_LIST_NAMES, OBJECT_ONE_NAMES, objectReadHandlers, type ObjectAddition } from '../../objects/routes.js';
 import { route, type RouteDef } from '../../routes/route-table.js';
 import { metafieldsOf } from './metafields.js';
 import { readAccess, BY_OBJECT_ID } from '../../routes/access.js';

@@ -1,0 +1,65 @@
+import type { Db } from 'mongodb';
+import type { Config } from './config.js';
+import { MonthlyRequests } from './limits/monthly-requests.js';
+import { RateLimits } from './limits/rate-limits.js';
+import { createMediaRuntime, type MediaRuntime } from './media/media-runtime.js';
+import { DomainEvents } from './events/domain-events.js';
+import type { ObjectWriteDeps } from './objects/object-writes.js';
+import { PreviewSecret } from './preview/preview-tokens.js';
+import { AccountTokens } from './accounts/tokens.js';
+import { Logins } from './accounts/login.js';
+import { BucketTypes } from './objects/render-context.js';
+import { MetadataValidators } from './validation/metadata-schema.js';
+import { ListOrders } from './cache/list-orders.js';
+import { ListTotals } from './cache/list-totals.js';
+import { ReadCache } from './cache/read-cache.js';
+
+/**
+ * Everything an app keeps between requests, made once by createApp and handed to what needs
+ * it. Nothing of the kind lives in module variables: two apps in one process (two databases,
+ * or a test beside the server) share none of it, and each answers from its own database only.
+ */
+export class AppState {
+  /** Serialized read responses. */
+  readonly reads: ReadCache;
+  /** Totals of Object lists by Bucket generation and filter, so a list read again counts nothing. */
+  readonly totals: ListTotals;
+  /** Orders of Object lists by Bucket generation, filter and sort, so later pages are read by id. */
+  readonly orders: ListOrders;
+  /** Object types by Bucket generation, for filters, sorting and rendering. */
+  readonly types = new BucketTypes();
+  /** Compiled metadata validators of stored Object types. */
+  readonly validators = new MetadataValidators();
+  /** The preview-token signing secret of this app's database. */
+  readonly previewSecret: PreviewSecret;
+  /** Signs and checks account access tokens (lib/accounts/tokens.ts). */
+  readonly accountTokens: AccountTokens;
+  /** Logins: attempts counted in the database, password checks bounded per process (lib/accounts/login.ts). */
+  readonly logins: Logins;
+  /** Image processing, upload admission and background file removal. */
+  readonly media: MediaRuntime;
+  /** Where every mutation hands its domain event (sinks registered by whoever made the app). */
+  readonly events: DomainEvents;
+  /** What the write services take: this app's database, validators, event seam and default plan. */
+  readonly writes: ObjectWriteDeps;
+  /** Leases on the per-minute request budgets, whose counts every process shares. */
+  readonly rates: RateLimits;
+  /** Requests served per Bucket this month, gathered before they are added in the database. */
+  readonly requests: MonthlyRequests;
+
+  constructor(config: Config, db: Db, log: (msg: string) => void, events?: DomainEvents) {
+    this.events = events ?? new DomainEvents(config, this.types);
+    this.writes = { db, validators: this.validators, events: this.events, plans: config.planDefaults };
+    this.rates = new RateLimits(db, config.rateLimits);
+    this.requests = new MonthlyRequests(db);
+    this.reads = new ReadCache(config.cacheMaxBytes);
+    // A total is a number under a key of a few hundred bytes: a sixteenth of the response cache holds thousands.
+    this.totals = new ListTotals(config.cacheMaxBytes / 16);
+    // 12 bytes per match: an eighth of the response cache keeps a thousand lists of 5,000.
+    this.orders = new ListOrders(config.cacheMaxBytes / 8, config.listOrderMaxIds);
+    this.previewSecret = new PreviewSecret(db, config.previewTokenSecret);
+    this.accountTokens = new AccountTokens(db, config);
+    this.logins = new Logins(db, this.accountTokens, config.logins);
+    this.media = createMediaRuntime(config, db, log);
+  }
+}

@@ -1,0 +1,139 @@
+import type { Db } from 'mongodb';
+import type { Config } from '../config.js';
+import { bucketsCollection, type BucketDoc, type ObjectDoc, type ObjectTypeDoc } from '../db/collections.js';
+import type { MediaDoc } from '../media/collection.js';
+import type { Plan } from '../limits/plan.js';
+import { renderMedia, type ApiMedia } from '../media/serialize.js';
+import { renderObject, type ApiObject } from '../objects/serialize.js';
+import { renderObjectType, type ApiObjectType } from '../object-types/serialize.js';
+import { bumpGeneration } from '../buckets/bucket-generation.js';
+import { BucketTypes, objectRenderContext } from '../objects/render-context.js';
+import { readOptions } from '../db/query-time-limit.js';
+import type { EventType } from '../webhooks/events.js';
+import { recordEvent } from '../webhooks/outbox.js';
+
+/** The event names are the webhook events' table (lib/webhooks/events.ts), split by resource. */
+export type DomainEventType = EventType;
+export type ObjectEventType = Extract<EventType, `object.${string}`>;
+export type ObjectTypeEventType = Extract<EventType, `object_type.${string}`>;
+export type MediaEventType = Extract<EventType, `media.${string}`>;
+
+/** What a mutation changed, as its stored document: the event renders it as the v3 API answers. */
+export type Subject =
+  | { type: ObjectEventType; doc: ObjectDoc }
+  | { type: ObjectTypeEventType; doc: ObjectTypeDoc }
+  | { type: MediaEventType; doc: MediaDoc };
+
+/** One mutation, after its commit point. Plain JSON-like data: a pending-write marker can hold it. */
+export interface DomainEvent {
+  /** Stable per write (subject id, version time, type): a sink records each id once, so re-emitting is harmless. */
+  id: string;
+  type: DomainEventType;
+  /** The Bucket's slug. */
+  bucket: string;
+  bucketId: BucketDoc['_id'];
+  /** The Object type slug, for object.* (the Object's type) and object_type.* (the type itself). */
+  objectType?: string;
+  subjectId: string;
+  /** The resource as the v3 API answers it (as it was just before, for deletes). */
+  data: ApiObject | ApiObjectType | ApiMedia;
+}
+
+/** Where events go (the webhook outbox, a test's collector). It must be idempotent by event id. */
+export type EventSink = (db: Db, event: DomainEvent) => Promise<void>;
+
+/** The event id of a write: its subject, the version it wrote (modified_at) and what happened. */
+export function eventId(type: DomainEventType, subjectId: string, version: Date): string {
+  return `${subjectId}:${String(version.getTime())}:${type}`;
+}
+
+/**
+ * The event seam of one app: every mutation ends in `finishWrite`, so adding an effect to every
+ * write is one edit there, and consumers register as sinks. Sinks run in order, before the
+ * mutation returns (so before the HTTP response); a sink that throws fails the request after its
+ * commit point, and for Object writes the marker it leaves makes repair emit the event again.
+ */
+export class DomainEvents {
+  private readonly sinks: EventSink[] = [];
+
+  constructor(
+    private readonly config: Config,
+    private readonly types = new BucketTypes(),
+    /** false only to measure what webhooks cost a write (spec/bench). */
+    webhooks = true,
+  ) {
+    // Every change is offered to the Bucket's webhooks: the outbox queues one delivery per
+    // matching webhook, keyed by event id, so an event emitted again queues nothing new.
+    if (webhooks)
+      this.addSink(async (db, event) => {
+        await recordEvent(db, {
+          id: event.id,
+          bucket: { _id: event.bucketId, slug: event.bucket },
+          type: event.type,
+          ...(event.objectType === undefined ? {} : { objectType: event.objectType }),
+          data: event.data,
+        });
+      });
+  }
+
+  addSink(sink: EventSink): void {
+    this.sinks.push(sink);
+  }
+
+  /** The event of `subject` in `bucket`, rendered now. */
+  async describe(db: Db, bucket: BucketDoc, subject: Subject): Promise<DomainEvent> {
+    const base = {
+      type: subject.type,
+      bucket: bucket.slug,
+      bucketId: bucket._id,
+      subjectId: subject.doc._id.toHexString(),
+    };
+    const id = eventId(subject.type, base.subjectId, subject.doc.modified_at);
+    switch (subject.type) {
+      case 'media.created':
+      case 'media.edited':
+      case 'media.deleted':
+        return { ...base, id, data: renderMedia(subject.doc, this.config, bucket) };
+      case 'object_type.created':
+      case 'object_type.edited':
+      case 'object_type.deleted':
+        return { ...base, id, objectType: subject.doc.slug, data: renderObjectType(subject.doc) };
+      default: {
+        const ctx = await objectRenderContext(db, this.config, this.types, bucket);
+        return { ...base, id, objectType: subject.doc.type, data: renderObject(subject.doc, ctx) };
+      }
+    }
+  }
+
+  async emit(db: Db, event: DomainEvent): Promise<void> {
+    for (const sink of this.sinks) await sink(db, event);
+  }
+}
+
+/** What every mutation needs besides its own input. */
+export interface EventDeps {
+  db: Db;
+  events: DomainEvents;
+  /** The plan of Buckets that set no limit of their own (config PLAN_MAX_*); absent: unlimited. */
+  plans?: Plan;
+}
+
+/**
+ * The last steps of every mutation, after its commit point, in this order: bump the Bucket
+ * generation (caches drop reads of the old state), then hand the events to the sinks. Object
+ * writes run it before deleting their pending-write marker (see pending-writes.ts).
+ */
+export async function finishWrite(deps: EventDeps, bucketId: BucketDoc['_id'], events: DomainEvent[]): Promise<void> {
+  await bumpGeneration(deps.db, bucketId);
+  for (const event of events) await deps.events.emit(deps.db, event);
+}
+
+/** `finishWrite` of a mutation of one subject, which notifies unless told not to. */
+export async function finishChange(deps: EventDeps, bucket: BucketDoc, subject: Subject, notify = true): Promise<void> {
+  await finishWrite(deps, bucket._id, notify ? [await deps.events.describe(deps.db, bucket, subject)] : []);
+}
+
+/** The Bucket an Object write outside a request (scheduler, repair) renders its event with. */
+export async function bucketById(db: Db, id: BucketDoc['_id']): Promise<BucketDoc | null> {
+  return bucketsCollection(db).findOne({ _id: id }, readOptions(db));
+}

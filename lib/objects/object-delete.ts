@@ -1,0 +1,81 @@
+import type { ObjectId } from 'mongodb';
+import {
+  objectsCollection,
+  publishedObjectsCollection,
+  revisionsCollection,
+  type BucketDoc,
+  type ObjectDoc,
+} from '../db/collections.js';
+import { notFound } from '../errors/not-found.js';
+import { countRemoval, ensureUsage } from '../limits/usage-counters.js';
+import { finishWrite, type DomainEvent, type EventDeps } from '../events/domain-events.js';
+import { getObject, parseObjectId } from './objects.js';
+import { clearPending, pendingWritesCollection, repairObject } from './pending-writes.js';
+import { readOptions } from '../db/query-time-limit.js';
+
+/** Objects a type delete removes per round: bounds memory and the size of each delete. */
+const PAGE = 500;
+
+/**
+ * Deletes Objects as read (latest versions) with their live copies and revisions. Step order, by
+ * the marker protocol of pending-writes.ts: markers (each holding the Object's object.deleted
+ * event, rendered now, when `notify`) → delete from `objects` (the commit point) → live copies
+ * and revisions → bump and emit → clear the markers. Repair of a marker whose Object is gone
+ * finishes the rest and emits its event. Returns how many Objects it deleted.
+ */
+async function deleteObjects(deps: EventDeps, bucket: BucketDoc, docs: ObjectDoc[], notify: boolean): Promise<number> {
+  const { db } = deps;
+  const events: DomainEvent[] = [];
+  if (notify)
+    for (const doc of docs) events.push(await deps.events.describe(db, bucket, { type: 'object.deleted', doc }));
+  const at = new Date();
+  const markers = docs.map((doc, i) => ({
+    object_id: doc._id,
+    bucket_id: bucket._id,
+    at,
+    ...(notify && { event: events[i] }),
+  }));
+  const markerIds = Object.values((await pendingWritesCollection(db).insertMany(markers)).insertedIds);
+  const ids: ObjectId[] = docs.map((d) => d._id);
+  await ensureUsage(db, bucket._id);
+  const { deletedCount } = await objectsCollection(db).deleteMany({ _id: { $in: ids }, bucket_id: bucket._id });
+  if (deletedCount > 0) {
+    await countRemoval(db, bucket._id, 'objects', deletedCount);
+    await publishedObjectsCollection(db).deleteMany({ _id: { $in: ids }, bucket_id: bucket._id });
+    await revisionsCollection(db).deleteMany({ object_id: { $in: ids }, bucket_id: bucket._id });
+    await finishWrite(deps, bucket._id, events);
+  }
+  await clearPending(db, markerIds);
+  return deletedCount;
+}
+
+/** DELETE of one Object (route, batch). `notify`: the request's trigger_webhook. */
+export async function removeObject(deps: EventDeps, bucket: BucketDoc, id: string, notify: boolean): Promise<void> {
+  // An earlier crashed write of this Object settles first, with its own event.
+  await repairObject(deps, parseObjectId(bucket, id));
+  const doc = await getObject(deps.db, bucket, id, 'any');
+  // Another delete won the race: this one answers like any delete of an unknown id.
+  if ((await deleteObjects(deps, bucket, [doc], notify)) === 0) throw notFound('object', id, bucket.slug);
+}
+
+/**
+ * The cascade of a type delete: every Object of `typeSlug`, a page at a time, each through the
+ * same delete as a single one. `beforePage` lets the caller check it still holds its lease.
+ */
+export async function removeObjectsOfType(
+  deps: EventDeps,
+  bucket: BucketDoc,
+  typeSlug: string,
+  notify: boolean,
+  beforePage: () => void,
+): Promise<void> {
+  for (;;) {
+    beforePage();
+    const page = await objectsCollection(deps.db)
+      .find({ bucket_id: bucket._id, type: typeSlug }, readOptions(deps.db))
+      .limit(PAGE)
+      .toArray();
+    if (page.length === 0) break;
+    await deleteObjects(deps, bucket, page, notify);
+  }
+}

@@ -1,0 +1,107 @@
+import type { ObjectId } from 'mongodb';
+import { currentActor } from '../accounts/actor.js';
+import { isDraftOnly } from '../accounts/draft-only.js';
+import { objectsCollection, type BucketDoc, type ObjectDoc, type RevisionDoc } from '../db/collections.js';
+import { HttpError } from '../errors/http-errors.js';
+import type { EventDeps } from '../events/domain-events.js';
+import { getObject, parseObjectId } from './objects.js';
+import { repairObject, writeVersion, type Written } from './pending-writes.js';
+import { readOptions } from '../db/query-time-limit.js';
+
+/**
+ * Edits of an existing Object are read-merge-write: a PATCH changes only the keys it sends, so it
+ * starts from the version it read. Two edits of one Object at once would otherwise each write
+ * their merge over the same version, and the later would silently drop the earlier's change. So
+ * the write is conditional on the version read (its modified_at, which every version write moves
+ * strictly forward), and an edit that finds another version in place merges again from it.
+ */
+
+/** Merges before giving up with 409: each retry means another write of the Object just landed. */
+export const EDIT_ATTEMPTS = 8;
+
+/** What one attempt writes, built from the version it read. */
+export interface EditPlan {
+  next: ObjectDoc;
+  reason: RevisionDoc['reason'];
+  /** Turns a failed replace (a unique key taken) into the error the client gets. */
+  commitError?: (err: unknown) => unknown;
+}
+
+export interface EditOptions {
+  notify?: boolean;
+}
+
+/** Strictly after the current version, so versions (and the revisions named by them) never share a time. */
+export function nextVersionTime(current: Pick<ObjectDoc, 'modified_at'>, now = Date.now()): Date {
+  return new Date(Math.max(now, current.modified_at.getTime() + 1));
+}
+
+function typeMovedMeanwhile(current: ObjectDoc): HttpError {
+  return new HttpError(
+    409,
+    `The Object's type '${current.type}' was renamed or removed while this write ran; nothing was changed, retry the request`,
+    'conflict',
+  );
+}
+
+function tooContended(id: ObjectId): HttpError {
+  return new HttpError(
+    409,
+    `Object ${id.toHexString()} was changed by other writes ${EDIT_ATTEMPTS} times while this write merged its changes; nothing was changed, retry the request`,
+    'conflict',
+  );
+}
+
+/** A short random wait that grows with the attempts, so writers racing for one Object spread out. */
+function backoff(attempt: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, Math.random() * 5 * attempt));
+}
+
+/** Reads the latest version, lets `build` merge into it, and writes the merge only over that version. */
+export async function editObject(
+  deps: EventDeps,
+  bucket: BucketDoc,
+  id: string,
+  build: (current: ObjectDoc, at: Date) => Promise<EditPlan>,
+  { notify }: EditOptions = {},
+): Promise<Written> {
+  const objectId = parseObjectId(bucket, id);
+  const objects = objectsCollection(deps.db);
+  for (let attempt = 1; ; attempt++) {
+    // A crash may have left this Object's views behind its latest version: bring them in line first.
+    await repairObject(deps, objectId);
+    const current = await getObject(deps.db, bucket, id, 'any');
+    const at = nextVersionTime(current);
+    const plan = await build(current, at);
+    const actor = currentActor();
+    // A write made with a Bucket key (or by the service) leaves the last account's name in place.
+    if (actor !== null) plan.next.modified_by = actor;
+    if (plan.next.publish_at && actor !== null && (await isDraftOnly(deps.db, bucket._id, actor))) {
+      // A scheduled publish puts the latest version live at its time. A draft-only account may
+      // save drafts but not decide what goes live, so its edit of a scheduled Object cancels the
+      // schedule (its answer shows publish_at gone) instead of riding it: a publisher reschedules
+      // what they approve. Publishing the version the schedule was set on instead would need it
+      // kept whole beside the newer draft: an Object holds one latest and one live version, and
+      // revisions lack its thumbnail, order and locale.
+      plan.next.publish_at = null;
+    }
+    // Conditional on the type as well: a rename that moved the Object meanwhile must not be undone.
+    const filter = { _id: current._id, bucket_id: bucket._id, type: current.type, modified_at: current.modified_at };
+    const commit = async (): Promise<ObjectDoc | null> => {
+      try {
+        const replaced = await objects.replaceOne(filter, plan.next);
+        return replaced.matchedCount > 0 ? plan.next : null;
+      } catch (err) {
+        // The marker stays: a failed replace changed nothing, and repair of an unchanged Object is a no-op.
+        throw plan.commitError ? plan.commitError(err) : err;
+      }
+    };
+    const write = { objectId, bucketId: bucket._id, at, reason: plan.reason, commit };
+    const written = await writeVersion(deps, { ...write, ...(notify !== undefined && { notify }) });
+    if (written) return written;
+    const now = await objects.findOne({ _id: objectId, bucket_id: bucket._id }, readOptions(deps.db));
+    if (now && now.type !== current.type) throw typeMovedMeanwhile(current);
+    if (attempt >= EDIT_ATTEMPTS) throw tooContended(objectId);
+    await backoff(attempt);
+  }
+}

@@ -1,0 +1,49 @@
+import type { Db, ObjectId } from 'mongodb';
+import { publishedObjectsCollection, type BucketDoc, type ObjectDoc, type ObjectTypeDoc } from '../db/collections.js';
+import { BadRequestError } from '../errors/http-errors.js';
+import { isDuplicateKey } from '../errors/mongo-errors.js';
+import { notFound } from '../errors/not-found.js';
+import { objectIdFromHex } from '../util/object-id.js';
+import { findObjectType } from '../object-types/object-types.js';
+import { contentOf, viewFor, type StatusFilter } from './object-views.js';
+
+export type { StatusFilter } from './object-views.js';
+
+/** A malformed id cannot name any Object: it is a 404 like any unknown id, never a 500. */
+export function parseObjectId(bucket: BucketDoc, id: string): ObjectId {
+  const oid = objectIdFromHex(id);
+  if (!oid) throw notFound('object', id, bucket.slug);
+  return oid;
+}
+
+/** The Object as the given status sees it: its live version, or its latest one. */
+export async function getObject(db: Db, bucket: BucketDoc, id: string, status: StatusFilter): Promise<ObjectDoc> {
+  const view = viewFor(db, status);
+  const doc = await view.coll.findOne(
+    { _id: parseObjectId(bucket, id), bucket_id: bucket._id, ...view.match },
+    view.readOptions,
+  );
+  if (!doc) throw notFound('object', id, bucket.slug);
+  return doc;
+}
+
+export async function typeForWrite(db: Db, bucket: BucketDoc, slug: string): Promise<ObjectTypeDoc> {
+  const type = await findObjectType(db, bucket, slug);
+  if (!type) throw new BadRequestError(`Unknown object type "${slug}" in bucket '${bucket.slug}'`, 'invalid_body');
+  return type;
+}
+
+/** Makes `doc` the live version: the published view gets a copy without scheduling state. */
+export async function putLive(db: Db, doc: ObjectDoc): Promise<void> {
+  try {
+    // Never over a newer version: two writes of one Object may reach this step in either order.
+    await publishedObjectsCollection(db).replaceOne(
+      { _id: doc._id, modified_at: { $lte: doc.modified_at } },
+      contentOf(doc),
+      { upsert: true },
+    );
+  } catch (err) {
+    // The filter missed because a newer live version is in place; the upsert's insert then hits its _id.
+    if (!isDuplicateKey(err)) throw err;
+  }
+}

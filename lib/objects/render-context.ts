@@ -1,0 +1,42 @@
+import type { Db } from 'mongodb';
+import type { Config } from '../config.js';
+import type { BucketDoc, ObjectTypeDoc } from '../db/collections.js';
+import { mediaUrls } from '../util/media-urls.js';
+import type { RenderContext } from './serialize.js';
+import { listObjectTypes } from '../object-types/object-types.js';
+
+/**
+ * A Bucket's Object types by slug, kept per Bucket generation. Every type write bumps the
+ * Bucket's generation, so the types seen at one generation never change and can be kept
+ * without a round trip. One per app (see lib/app-state.ts): a Bucket id and generation
+ * name one state of one database only.
+ */
+export class BucketTypes {
+  private readonly byGeneration = new Map<string, ReadonlyMap<string, ObjectTypeDoc>>();
+
+  constructor(private readonly maxEntries = 1000) {}
+
+  async of(db: Db, bucket: BucketDoc): Promise<ReadonlyMap<string, ObjectTypeDoc>> {
+    const key = `${bucket._id.toHexString()}:${bucket.generation}`;
+    const hit = this.byGeneration.get(key);
+    if (hit) return hit;
+    const types = new Map((await listObjectTypes(db, bucket)).map((t) => [t.slug, t]));
+    const oldest = this.byGeneration.keys().next();
+    if (this.byGeneration.size >= this.maxEntries && !oldest.done) this.byGeneration.delete(oldest.value);
+    this.byGeneration.set(key, types);
+    return types;
+  }
+}
+
+/** What rendering Objects of a Bucket needs: its types' Metafields and its file addresses. */
+export async function objectRenderContext(
+  db: Db,
+  config: Config,
+  types: BucketTypes,
+  bucket: BucketDoc,
+): Promise<RenderContext> {
+  return {
+    types: await types.of(db, bucket),
+    fileUrls: (name) => (name ? mediaUrls(config, bucket.slug, name) : null),
+  };
+}

@@ -1,0 +1,164 @@
+import type { RequestHandler, Response } from 'express';
+import type { Db } from 'mongodb';
+import type { AppState } from '../app-state.js';
+import type { Config } from '../config.js';
+import { typeScopeOf } from '../accounts/type-scope.js';
+import { noMatch } from '../errors/not-found.js';
+import { cachedRead } from '../http/cached-read.js';
+import { idempotencyOf } from '../http/idempotency.js';
+import { previewAwareStatus } from '../http/preview-status.js';
+import { sendJson } from '../http/respond.js';
+import { requireRead, requireWrite } from '../middleware/authenticate.js';
+import { writeBody } from '../middleware/write-body.js';
+import { bucketOf } from '../middleware/load-bucket.js';
+import { readParams } from '../middleware/read-params.js';
+import { pickProps } from '../query/props.js';
+import { DELETE_PARAMS, NO_PARAMS, paramSet, type Params } from '../query/read-params.js';
+import { v1ListParamProblems } from '../query/v1-list-params.js';
+import { renderObject, renderObjects, type ProjectedApiObject, type RenderContext } from './serialize.js';
+import type { ObjectList, ObjectResponse, Picked } from '../openapi/responses.js';
+import { listObjects } from './list/object-list.js';
+import { getObjectExpanded } from './object-read.js';
+import { readBounds } from '../query/read-budget.js';
+import { removeObject } from './object-delete.js';
+import { createObject, updateObject } from './object-writes.js';
+import { objectRenderContext } from './render-context.js';
+import { route, type RouteDef } from '../routes/route-table.js';
+import { readAccess, writeAccess, BY_OBJECT_ID } from '../routes/access.js';
+
+export const OBJECT_LIST_NAMES = [
+  'read_key',
+  'preview_token',
+  'query',
+  'props',
+  'status',
+  'sort',
+  'limit',
+  'skip',
+  'after',
+  'depth',
+  'useCache',
+] as const;
+export const OBJECT_ONE_NAMES = ['read_key', 'preview_token', 'props', 'status', 'depth', 'useCache'] as const;
+export type ObjectListParams = Params<(typeof OBJECT_LIST_NAMES)[number]>;
+export type ObjectParams = Params<(typeof OBJECT_ONE_NAMES)[number]>;
+
+/** The v3 read parameters, plus the v1 filters a half-migrated client may still send (refused, see v1-list-params.ts). */
+export const OBJECT_LIST = paramSet(OBJECT_LIST_NAMES, {}, v1ListParamProblems);
+const ONE = paramSet(OBJECT_ONE_NAMES);
+
+/** A version's fields beside each Object a read answers (v2's `metafields`); v3 adds none. */
+export type ObjectAddition = (object: ProjectedApiObject, ctx: RenderContext) => Picked;
+
+/**
+ * How a version reads its Object routes: its parameters (the v3 ones, maybe more) and what it
+ * adds to each Object, decided from those parameters (null: nothing).
+ */
+export interface ObjectReadVersion {
+  list: (res: Response) => ObjectListParams;
+  one: (res: Response) => ObjectParams;
+  addition: (res: Response) => ObjectAddition | null;
+}
+
+const V3_READS: ObjectReadVersion = {
+  list: (res) => readParams(res, OBJECT_LIST),
+  one: (res) => readParams(res, ONE),
+  addition: () => null,
+};
+
+/** An Object narrowed to `props`, with what the version adds beside it. */
+function shaped(
+  o: ProjectedApiObject,
+  ctx: RenderContext,
+  props: readonly string[] | null,
+  add: ObjectAddition | null,
+) {
+  return add ? { ...pickProps(o, props), ...add(o, ctx) } : pickProps(o, props);
+}
+
+/** The Object list and single-Object reads; legacy versions answer with these same handlers. */
+export function objectReadHandlers(
+  config: Config,
+  db: Db,
+  state: AppState,
+  version: ObjectReadVersion,
+): { list: RequestHandler; one: RequestHandler } {
+  const { reads: cache, types: bucketTypes, previewSecret } = state;
+  const bounds = readBounds(config);
+  return {
+    list: async (req, res) => {
+      const bucket = bucketOf(res);
+      const params = version.list(res);
+      const add = version.addition(res);
+      const status = await previewAwareStatus(res, previewSecret, params.preview_token, params.status);
+      await cachedRead(cache, req, res, params.useCache, async () => {
+        const types = await bucketTypes.of(db, bucket);
+        const q = { ...params, status, typeScope: typeScopeOf(res) };
+        const { docs, total } = await listObjects(db, bucket, types, q, bounds, state);
+        if (docs.length === 0) throw noMatch('objects', bucket.slug);
+        const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
+        return {
+          objects: renderObjects(docs, ctx).map((o) => shaped(o, ctx, params.props, add)),
+          total,
+        } satisfies ObjectList;
+      });
+    },
+    one: async (req, res) => {
+      const bucket = bucketOf(res);
+      const params = version.one(res);
+      const add = version.addition(res);
+      const status = await previewAwareStatus(res, previewSecret, params.preview_token, params.status);
+      await cachedRead(cache, req, res, params.useCache, async () => {
+        const id = String(req.params.object_id);
+        const opts = { status, depth: params.depth, typeScope: typeScopeOf(res) };
+        const doc = await getObjectExpanded(db, bucket, id, opts, bounds);
+        const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
+        return { object: shaped(renderObject(doc, ctx), ctx, params.props, add) } satisfies ObjectResponse<Picked>;
+      });
+    },
+  };
+}
+
+export function objectRoutes(config: Config, db: Db, state: AppState): RouteDef[] {
+  const { types: bucketTypes, writes } = state;
+  const body = writeBody(config.jsonBodyLimit);
+  const base = '/buckets/:slug/objects';
+  const one = `${base}/:object_id`;
+  const reads = objectReadHandlers(config, db, state, V3_READS);
+  return [
+    route(
+      'get',
+      base,
+      OBJECT_LIST,
+      readAccess('objects', { list: true, type: { filter: 'type' } }),
+      requireRead,
+      reads.list,
+    ),
+    route(
+      'post',
+      base,
+      NO_PARAMS,
+      writeAccess('objects', { creates: true, type: { body: ['type'] } }),
+      body,
+      requireWrite,
+      async (req, res) => {
+        const bucket = bucketOf(res);
+        const doc = await createObject(writes, bucket, req.body, { idempotency: idempotencyOf(res) });
+        const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
+        sendJson(res, 200, { object: renderObject(doc, ctx) } satisfies ObjectResponse);
+      },
+    ),
+    route('get', one, ONE, readAccess('objects', BY_OBJECT_ID), requireRead, reads.one),
+    route('patch', one, NO_PARAMS, writeAccess('objects', BY_OBJECT_ID), body, requireWrite, async (req, res) => {
+      const bucket = bucketOf(res);
+      const doc = await updateObject(writes, bucket, String(req.params.object_id), req.body);
+      const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
+      sendJson(res, 200, { object: renderObject(doc, ctx) } satisfies ObjectResponse);
+    }),
+    route('delete', one, DELETE_PARAMS, writeAccess('objects', BY_OBJECT_ID), requireWrite, async (req, res) => {
+      const id = String(req.params.object_id);
+      await removeObject(writes, bucketOf(res), id, readParams(res, DELETE_PARAMS).trigger_webhook);
+      sendJson(res, 200, { message: `Object with id '${id}' deleted successfully from bucket.` });
+    }),
+  ];
+}

@@ -1,0 +1,32 @@
+import type { BucketDoc, RevisionDoc } from '../db/collections.js';
+import { collectRefs } from '../metafields/stored-values.js';
+import { assertValid } from '../validation/ajv-messages.js';
+import { prepareMetadata } from '../objects/object-metadata.js';
+import type { ObjectWriteDeps } from '../objects/object-writes.js';
+import { editObject, type EditPlan } from '../objects/object-edit.js';
+import { typeForWrite } from '../objects/objects.js';
+
+/**
+ * POST revisions: the sent changes, applied to the latest version, become a new draft version.
+ * The live version is untouched; `status=any` and preview tokens show the draft, and PATCH with
+ * `status: "published"` publishes it. A draft save is an edit: it emits object.edited.
+ */
+export async function createDraftRevision(
+  deps: ObjectWriteDeps,
+  bucket: BucketDoc,
+  objectId: string,
+  input: unknown,
+): Promise<RevisionDoc> {
+  const { db, validators } = deps;
+  assertValid('RevisionCreate', input, 'body');
+  const written = await editObject(deps, bucket, objectId, async (current, at): Promise<EditPlan> => {
+    const type = await typeForWrite(db, bucket, current.type);
+    const next = { ...current, status: 'draft' as const, modified_at: at };
+    if (input.title !== undefined) next.title = input.title;
+    if (input.content !== undefined) next.content = input.content;
+    next.metadata = await prepareMetadata(db, validators, bucket, type, input.metadata, current.metadata);
+    next.refs = collectRefs(type.metafields, next.metadata);
+    return { next, reason: 'draft' };
+  });
+  return written.revision;
+}

@@ -1,0 +1,36 @@
+import type { RevisionDoc } from '../db/collections.js';
+import { renderMetadata, type ApiMetadata } from '../metafields/stored-values.js';
+import type { RenderContext } from '../objects/serialize.js';
+
+/** A revision as the v3 API answers it (schemas/Revision.json). */
+export type ApiRevision = {
+  id: string;
+  object_id: string;
+  type: string;
+  slug: string;
+  title: string;
+  content: string;
+  metadata: ApiMetadata;
+  status: RevisionDoc['status'];
+  created_at: string;
+  created_by: string | null;
+  reason: RevisionDoc['reason'];
+};
+
+/** Stored revision → v3 JSON, metadata rendered by the type's current Metafields. */
+export function renderRevision(rev: RevisionDoc, ctx: RenderContext): ApiRevision {
+  const type = ctx.types.get(rev.type);
+  return {
+    id: rev._id.toHexString(),
+    object_id: rev.object_id.toHexString(),
+    type: rev.type,
+    slug: rev.slug,
+    title: rev.title,
+    content: rev.content,
+    metadata: renderMetadata(type?.metafields ?? [], rev.metadata, { fileUrls: ctx.fileUrls, renderRelated: (v) => v }),
+    status: rev.status,
+    created_at: rev.created_at.toISOString(),
+    created_by: rev.created_by,
+    reason: rev.reason,
+  };
+}
