@@ -2,9 +2,9 @@
 import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from '../lib/config.js';
 import { BucketAdminError, ConfigError, EngineUnavailableError, MigrationError } from '../lib/errors/domain-errors.js';
-import { connectDatabase } from '../lib/db/database.js';
+import { openDatabase } from '../lib/indexes.js';
 import { joinOrStartEngine } from '../lib/db/shared-engine.js';
-import { effectivePlan, PLAN_LIMITS, type PlanField } from '../lib/limits/plan.js';
+import { effectivePlan, PLAN_LIMITS, type PlanField } from '../lib/db/plan.js';
 import { MIGRATION_COMMANDS, MIGRATION_USAGE, OFFLINE_COMMANDS, UsageError } from '../lib/migrate/cli.js';
 import { createBucket, deleteBucket, listBuckets, rotateKeys, type KeyChoice } from '../lib/buckets/buckets.js';
 import { setPlan, type PlanChange } from '../lib/buckets/plans.js';
@@ -211,7 +211,7 @@ async function main(): Promise<number> {
     dataDir: config.dataDir,
     maxHeap: config.engineMaxHeap,
   });
-  const database = await connectDatabase(engine.uri, config.dbName);
+  const database = await openDatabase(engine.uri, config.dbName);
   try {
     if (migration) await migration({ db: database.db, config, print }, rest);
     else await run(database.db, config, command, rest);

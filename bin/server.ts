@@ -3,7 +3,7 @@ import { createApp } from '../lib/app.js';
 import { loadConfig } from '../lib/config.js';
 import { createHttpServer } from '../lib/http/http-server.js';
 import { ConfigError, EngineUnavailableError } from '../lib/errors/domain-errors.js';
-import { connectDatabase } from '../lib/db/database.js';
+import { openDatabase } from '../lib/indexes.js';
 import { startOwnedEngine } from '../lib/db/shared-engine.js';
 import { DomainEvents } from '../lib/events/domain-events.js';
 import { repairPendingRenames } from '../lib/object-types/object-type-rename.js';
@@ -48,7 +48,7 @@ async function main(): Promise<void> {
     },
   });
   log(`engine: ${engine.name}`);
-  const database = await connectDatabase(engine.uri, config.dbName, {
+  const database = await openDatabase(engine.uri, config.dbName, {
     monitorCommands: config.observability.engineCommandMetrics,
   });
   const stopHealthLog = database.health.onChange((status) => {

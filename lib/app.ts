@@ -8,7 +8,7 @@ import { corsPolicy } from './http/cors.js';
 import { errorHandler } from './http/error-handler.js';
 import { parseQueryString } from './http/query-string.js';
 import { plainNotFound, v3RouteNotFound } from './http/route-not-found.js';
-import { readParamsOnce } from './middleware/read-params.js';
+import { readParamsOnce } from './http/read-params.js';
 import { requestGate } from './middleware/request-gate.js';
 import { accountToken } from './middleware/account-token.js';
 import type { Logger } from './observability/logger.js';

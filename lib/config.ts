@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { ConfigError } from './errors/domain-errors.js';
-import { PLAN_LIMITS, type Plan } from './limits/plan.js';
+import { PLAN_LIMITS, type Plan } from './db/plan.js';
 import type { RateLimitSettings } from './limits/rate-limits.js';
 import type { LoginSettings } from './accounts/throttle.js';
 import { observabilitySettings, type ObservabilitySettings } from './observability/settings.js';

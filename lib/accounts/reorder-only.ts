@@ -3,7 +3,7 @@ import type { Db } from 'mongodb';
 import type { BucketDoc } from '../db/collections.js';
 import type { BucketAccess } from '../routes/access.js';
 import { renderObjectType } from '../object-types/serialize.js';
-import { findObjectType } from '../object-types/object-types.js';
+import { findObjectType } from '../object-types/type-reads.js';
 import { isPlainObject } from '../util/plain-object.js';
 import { bodyOf, valueAt } from './declared-values.js';
 

@@ -1,6 +1,5 @@
 import { MongoClient, type Db } from 'mongodb';
 import { DbHealth } from './db-health.js';
-import { ensureIndexes } from './indexes.js';
 
 export interface Database {
   client: MongoClient;
@@ -36,6 +35,5 @@ export async function connectDatabase(
   const health = new DbHealth(client);
   await client.connect();
   const db = client.db(dbName);
-  await ensureIndexes(db);
   return { client, db, health, close: () => client.close() };
 }

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { projectRoot } from '../project-root.js';
 import { ensurePrivateFile, prepareDataDir } from './data-dir.js';
-import type { Engine, EngineSupervision } from './engine.js';
+import type { Engine, EngineSupervision } from './engine-types.js';
 import { EngineSupervisor, type EngineExit, type EngineRun } from './engine-supervisor.js';
 
 const javaDir = path.join(projectRoot, 'lib', 'db', 'java');

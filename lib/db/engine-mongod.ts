@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { DIR_MODE, prepareDataDir } from './data-dir.js';
-import type { Engine } from './engine.js';
+import type { Engine } from './engine-types.js';
 
 /**
  * A real mongod through mongodb-memory-server, used only when a binary is already at hand

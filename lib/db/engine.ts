@@ -1,27 +1,9 @@
 import { EngineUnavailableError } from '../errors/domain-errors.js';
 import { startJavaEngine } from './engine-java.js';
 import { startMongodEngine } from './engine-mongod.js';
+import type { Engine, EngineSupervision } from './engine-types.js';
 
-/** A MongoDB wire-protocol server the service can connect to. */
-export interface Engine {
-  /** Human-readable, logged once at start-up. */
-  name: string;
-  uri: string;
-  stop(): Promise<void>;
-}
-
-/** What happens when the embedded engine process dies (only mongo-java-server is restarted). */
-export interface EngineSupervision {
-  /** Restarts and their reasons; console.error by default. */
-  log?: (msg: string) => void;
-  /**
-   * The engine died and repeated restarts failed: the database is gone for good. The caller should
-   * exit so that a process supervisor restarts the whole service.
-   */
-  onGiveUp?: (err: Error) => void;
-  /** The engine runs again, at the same address. */
-  onRestart?: () => void;
-}
+export type { Engine, EngineSupervision } from './engine-types.js';
 
 export interface EngineOptions {
   mongodbUri: string | null;

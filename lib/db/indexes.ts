@@ -6,15 +6,7 @@ import {
   publishedObjectsCollection,
   revisionsCollection,
 } from './collections.js';
-import { ensureMediaIndexes } from '../media/collection.js';
 import { OBJECT_SORT_FIELDS } from '../query/sort.js';
-import { ensureWebhookIndexes } from '../webhooks/collections.js';
-import { ensureRateLimitIndexes } from '../limits/rate-limits.js';
-import { ensureMergeRequestIndexes } from '../merge-requests/collection.js';
-import { ensureBlockIndexes } from '../blocks/blocks.js';
-import { ensureAccountIndexes } from '../accounts/indexes.js';
-import { ensureExtensionIndexes } from '../extensions/collection.js';
-import { ensureIdempotencyIndexes } from '../http/idempotency-store.js';
 
 /** Unique over `singleton_key`: one Object per locale of a singleton type (lib/objects/singletons.ts). */
 export const SINGLETON_INDEX = 'singleton_unique';
@@ -67,7 +59,7 @@ export function sortableIndex(key: string): IndexSpec {
 // two-argument form, which mixed index and command options in one object.
 
 /** Idempotent: createIndex is a no-op when an identical index exists, so every process may run it. */
-export async function ensureIndexes(db: Db): Promise<void> {
+export async function ensureContentIndexes(db: Db): Promise<void> {
   await bucketsCollection(db).createIndex({ slug: 1 }, { unique: true, name: 'slug_unique' }, undefined);
   await objectTypesCollection(db).createIndex(
     { bucket_id: 1, slug: 1 },
@@ -107,14 +99,6 @@ export async function ensureIndexes(db: Db): Promise<void> {
   await revisionsCollection(db).createIndex(REVISION_LIST_INDEX.key, { name: REVISION_LIST_INDEX.name }, undefined);
   // Crash-repair markers (lib/objects/pending-writes.ts) are looked up by Object on every write.
   await db.collection('pending_writes').createIndex({ object_id: 1 }, { name: 'object' }, undefined);
-  await ensureMediaIndexes(db);
-  await ensureWebhookIndexes(db);
-  await ensureRateLimitIndexes(db);
-  await ensureMergeRequestIndexes(db);
-  await ensureBlockIndexes(db);
-  await ensureAccountIndexes(db);
-  await ensureExtensionIndexes(db);
-  await ensureIdempotencyIndexes(db);
 }
 
 /** The sortableIndex of each key, on the latest versions and on the live copies. */

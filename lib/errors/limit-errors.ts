@@ -1,4 +1,4 @@
-import { PLAN_LIMITS, type PlanLimitName } from '../limits/plan.js';
+import { PLAN_LIMITS, type PlanLimitName } from '../db/plan.js';
 import { HttpError } from './http-errors.js';
 
 /**

@@ -2,7 +2,7 @@ import { isIPv6 } from 'node:net';
 import type { HttpServerSettings } from '../config.js';
 import type { HttpError } from '../errors/http-errors.js';
 import { retryLater } from '../errors/retry-later.js';
-import { PerClientLimit } from '../middleware/per-client-limit.js';
+import { PerClientLimit } from './per-client-limit.js';
 
 /** A client over its own share frees a connection as soon as one of its requests ends. */
 const PER_CLIENT_RETRY_AFTER_SECONDS = 1;

@@ -1,7 +1,7 @@
 import type { ErrorRequestHandler } from 'express';
 import { errorBody, HttpError } from '../errors/http-errors.js';
 import { errorDetail, translateError } from '../errors/translate.js';
-import { redactUrl } from '../observability/redact.js';
+import { redactUrl } from '../util/redact.js';
 import { sendJson } from './respond.js';
 
 /** The only place that turns errors into bodies; what a body says comes from the translator. */

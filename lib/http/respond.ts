@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { prettyOf } from '../middleware/read-params.js';
+import { prettyOf } from './read-params.js';
 
 /** The one way responses are written, so `pretty=true` applies to every JSON body, errors included. */
 export function sendJson(res: Response, status: number, body: unknown): void {

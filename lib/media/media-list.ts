@@ -3,7 +3,7 @@ import type { BucketDoc } from '../db/collections.js';
 import { mediaCollection } from './collection.js';
 import type { ParamValues } from '../query/read-params.js';
 import { compileFilter } from '../query/translate-filter.js';
-import type { FieldInfo, FilterContext } from '../query/validate-filter.js';
+import type { FieldInfo, FilterContext } from '../query/filter-types.js';
 import type { ReadMedia } from './serialize.js';
 import { afterCursorFilter } from '../query/list-cursor.js';
 import { mediaListQuery, mediaListSort, mediaRandomPageStages, type MediaSorts } from './media-list-query.js';

@@ -1,6 +1,6 @@
 import type { Db } from 'mongodb';
 import type { Config } from '../config.js';
-import { PerClientLimit } from '../middleware/per-client-limit.js';
+import { PerClientLimit } from '../http/per-client-limit.js';
 import { MAX_KEYLESS_UPLOADS_PER_CLIENT } from '../middleware/upload-key.js';
 import { BackgroundRemover } from './background-remover.js';
 import { ImageProcessor } from './imgproc.js';

@@ -7,7 +7,7 @@ import { mergeMergeRequest } from './merge.js';
 import { renderMergeRequest } from './render.js';
 import { requireWrite } from '../middleware/authenticate.js';
 import { bucketOf } from '../middleware/load-bucket.js';
-import { readParams } from '../middleware/read-params.js';
+import { readParams } from '../http/read-params.js';
 import { writeBody } from '../middleware/write-body.js';
 import { NO_PARAMS, paramSet } from '../query/read-params.js';
 import { route, type RouteDef } from '../routes/route-table.js';

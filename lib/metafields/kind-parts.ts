@@ -1,6 +1,6 @@
 import { isObjectId } from '../util/object-id.js';
 import { isPlainObject } from '../util/plain-object.js';
-import type { MetadataRenderContext } from './render.js';
+import type { MetadataRenderContext } from './render-types.js';
 import type { MetafieldKind, Schema } from './kind.js';
 import { passThrough, toObjectId } from './values.js';
 

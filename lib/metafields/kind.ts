@@ -1,6 +1,6 @@
 import type { Operator } from '../query/operators.js';
-import type { FieldValueType, Leaf } from '../query/validate-filter.js';
-import type { MetadataRenderContext } from './render.js';
+import type { FieldValueType, Leaf } from '../query/filter-types.js';
+import type { MetadataRenderContext } from './render-types.js';
 import type { BoundsReport } from '../validation/json-bounds.js';
 import type { Metafield, MetafieldOf, MetafieldType } from './definition.js';
 

@@ -6,13 +6,8 @@ import { walkMetafields } from './walk.js';
 import { isObjectId, isObjectIdHex } from '../util/object-id.js';
 import { isPlainObject } from '../util/plain-object.js';
 
-export {
-  renderMetadata,
-  type ApiFileUrls,
-  type ApiMetadata,
-  type ApiSelectValue,
-  type MetadataRenderContext,
-} from './render.js';
+export { renderMetadata } from './render.js';
+export type { ApiFileUrls, ApiMetadata, ApiSelectValue, MetadataRenderContext } from './render-types.js';
 
 /*
  * Stored form (see ObjectDoc): each kind's `store` (lib/metafields/kinds.ts): object → ObjectId,

@@ -4,7 +4,7 @@ import { admitMember } from '../accounts/admit-member.js';
 import { markPrivate } from '../http/cache-control.js';
 import { keyMatches } from '../buckets/keys.js';
 import { bucketOf } from './load-bucket.js';
-import { paramOf } from './read-params.js';
+import { paramOf } from '../http/read-params.js';
 
 /** `Authorization: Bearer <key>`, or the bare key, which the spec also accepts. */
 export function bearerKey(req: Request): string | undefined {

@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import { retryLater } from '../errors/retry-later.js';
 import { bearerKey, requireWrite } from './authenticate.js';
 import { bucketOf } from './load-bucket.js';
-import type { PerClientLimit } from './per-client-limit.js';
+import type { PerClientLimit } from '../http/per-client-limit.js';
 
 /** Uploads one address may have in progress while their key is still unknown. */
 export const MAX_KEYLESS_UPLOADS_PER_CLIENT = 2;

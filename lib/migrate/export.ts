@@ -11,7 +11,7 @@ import { mediaCollection } from '../media/collection.js';
 import { readOriginal } from '../media/file-store.js';
 import { MigrationError } from '../errors/domain-errors.js';
 import { findBucketBySlug } from '../buckets/buckets.js';
-import { listObjectTypes } from '../object-types/object-types.js';
+import { listObjectTypes } from '../object-types/type-reads.js';
 import { listWebhooks } from '../webhooks/manage.js';
 import type { Manifest, MediaRecord } from './bundle-format.js';
 import { BundleWriter } from './bundle-writer.js';

@@ -22,25 +22,9 @@ import { applySingletonSwitch, checkSingletonSwitch } from '../objects/singleton
 import { completeRename, finishPendingRenames } from './object-type-rename.js';
 import { insertWithUniqueSlug, slugify, slugsWhere } from '../objects/slugs.js';
 import { readOptions } from '../db/query-time-limit.js';
+import { findObjectType, getObjectType, listObjectTypes } from './type-reads.js';
 import { referencesTo, renameReferences } from './type-references.js';
 import { withTypeWriteLease } from './type-write-lease.js';
-
-export async function listObjectTypes(db: Db, bucket: BucketDoc): Promise<ObjectTypeDoc[]> {
-  return objectTypesCollection(db)
-    .find({ bucket_id: bucket._id }, readOptions(db))
-    .sort({ order: 1, _id: 1 })
-    .toArray();
-}
-
-export async function findObjectType(db: Db, bucket: BucketDoc, slug: string): Promise<ObjectTypeDoc | null> {
-  return objectTypesCollection(db).findOne({ bucket_id: bucket._id, slug }, readOptions(db));
-}
-
-export async function getObjectType(db: Db, bucket: BucketDoc, slug: string): Promise<ObjectTypeDoc> {
-  const type = await findObjectType(db, bucket, slug);
-  if (!type) throw notFound('object_type', slug, bucket.slug);
-  return type;
-}
 
 async function typeSlugs(db: Db, bucket: BucketDoc): Promise<Set<string>> {
   return new Set(await slugsWhere(objectTypesCollection(db), { bucket_id: bucket._id }, readOptions(db)));

@@ -5,18 +5,12 @@ import { sendJson } from '../http/respond.js';
 import { requireRead, requireWrite } from '../middleware/authenticate.js';
 import { writeBody } from '../middleware/write-body.js';
 import { bucketOf } from '../middleware/load-bucket.js';
-import { readParams } from '../middleware/read-params.js';
+import { readParams } from '../http/read-params.js';
 import { DELETE_PARAMS, NO_PARAMS, paramSet } from '../query/read-params.js';
 import { renderObjectType } from './serialize.js';
 import type { ObjectTypeList, ObjectTypeResponse } from '../openapi/responses.js';
-import {
-  createObjectType,
-  deleteObjectType,
-  getObjectType,
-  listObjectTypes,
-  updateObjectType,
-  type TypeObjects,
-} from './object-types.js';
+import { createObjectType, deleteObjectType, updateObjectType, type TypeObjects } from './object-types.js';
+import { getObjectType, listObjectTypes } from './type-reads.js';
 import type { EventDeps } from '../events/domain-events.js';
 import { route, type RouteDef } from '../routes/route-table.js';
 import { readAccess, typeEditAccess, writeAccess } from '../routes/access.js';

@@ -1,6 +1,6 @@
 import type { Db } from 'mongodb';
 import type { BucketDoc, ObjectDoc } from '../db/collections.js';
-import { expandRelated } from '../populate/fetch-related.js';
+import { expandRelated } from './populate/fetch-related.js';
 import { scopedView, viewFor, type StatusFilter } from './object-views.js';
 import { getObject } from './objects.js';
 import { ByteBudget, type ReadBounds } from '../query/read-budget.js';

@@ -4,7 +4,7 @@ import { BadRequestError } from '../errors/http-errors.js';
 import { isDuplicateKey } from '../errors/mongo-errors.js';
 import { notFound } from '../errors/not-found.js';
 import { objectIdFromHex } from '../util/object-id.js';
-import { findObjectType } from '../object-types/object-types.js';
+import { findObjectType } from '../object-types/type-reads.js';
 import { contentOf, viewFor, type StatusFilter } from './object-views.js';
 
 export type { StatusFilter } from './object-views.js';

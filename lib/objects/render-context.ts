@@ -3,7 +3,7 @@ import type { Config } from '../config.js';
 import type { BucketDoc, ObjectTypeDoc } from '../db/collections.js';
 import { mediaUrls } from '../util/media-urls.js';
 import type { RenderContext } from './serialize.js';
-import { listObjectTypes } from '../object-types/object-types.js';
+import { listObjectTypes } from '../object-types/type-reads.js';
 
 /**
  * A Bucket's Object types by slug, kept per Bucket generation. Every type write bumps the

@@ -1,6 +1,6 @@
 import { destination, pino, stdSerializers, type DestinationStream, type LogFn, type Logger } from 'pino';
 import pretty from 'pino-pretty';
-import { REDACT_PATHS, REDACTED, scrubSecrets } from './redact.js';
+import { REDACT_PATHS, REDACTED, scrubSecrets } from '../util/redact.js';
 import type { LogLevel } from './settings.js';
 
 export type { Logger };

@@ -7,7 +7,7 @@ const KEY_PARAMETER = { $ref: '#/components/parameters/idempotency_key' };
 const REPLAYED_HEADER = 'Idempotent-Replayed';
 
 /**
- * Every POST on a Bucket path takes an Idempotency-Key (lib/http/idempotency.ts), mounted once
+ * Every POST on a Bucket path takes an Idempotency-Key (lib/middleware/idempotency.ts), mounted once
  * for all of them (lib/routes/route-table.ts), so it is described once, here: the header, the
  * replay marker on its successful answers, and its 409 and 422. An operation's own 409 keeps its
  * description; the OpenAPI test checks that exactly the routes taking the key document it.

@@ -1,6 +1,6 @@
 /* Which stored field a query key names, and as what kind of value (lib/query/validate-filter.ts checks the rest). */
 import { MAX_METADATA_PATH_SEGMENTS } from './limits.js';
-import type { FieldInfo, FilterContext } from './validate-filter.js';
+import type { FieldInfo, FilterContext } from './filter-types.js';
 
 const FIXED_FIELDS: ReadonlyMap<string, FieldInfo> = new Map<string, FieldInfo>([
   ['id', { storagePath: '_id', valueType: 'id' }],

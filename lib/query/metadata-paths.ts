@@ -2,20 +2,7 @@ import type { ObjectTypeDoc } from '../db/collections.js';
 import type { PathQuery } from '../metafields/kind.js';
 import { kindOf } from '../metafields/kinds.js';
 import { walkMetafields } from '../metafields/walk.js';
-import type { FieldValueType } from './validate-filter.js';
-
-/** How one `metadata.…` path of a query is checked and translated. */
-export interface MetadataPath {
-  /** Where the value is stored: the path itself, or its Metafield's path for a sub-field such as `.key`. */
-  storagePath: string;
-  valueType: FieldValueType;
-  /** The operators that apply; absent: those the value type allows. */
-  operators?: ReadonlySet<string>;
-  /** The stored values one queried value stands for. */
-  expand?: PathQuery['expand'];
-  /** Why paths below this one cannot be queried. */
-  closed?: string;
-}
+import type { MetadataPath } from './filter-types.js';
 
 /** Two Object types naming the same path differently: the reading that refuses least wins, except that ids stay ids. */
 function merge(a: MetadataPath, b: MetadataPath): MetadataPath {

@@ -1,8 +1,11 @@
 import { isObjectIdHex } from '../util/object-id.js';
-import { DELIVERY_STATUSES, type DeliveryStatus } from '../webhooks/collections.js';
 import { quote } from '../util/quote.js';
 import { MAX_DEPTH } from './limits.js';
 import { parseProps } from './props.js';
+
+/** The states of a webhook delivery, read here as the `delivery_status` filter and stored by lib/webhooks. */
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'delivered', 'failed'];
 
 export type StatusFilter = 'published' | 'draft' | 'any';
 export const STATUSES: readonly StatusFilter[] = ['published', 'draft', 'any'];

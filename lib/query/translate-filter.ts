@@ -5,15 +5,10 @@ import { fieldUsage, filterUsage, type ValueKind } from './operators.js';
 import { parseQueryParam } from './parse-query-param.js';
 import { isPlainObject } from '../util/plain-object.js';
 import { classifyField } from './classify-field.js';
-import {
-  validateFilter,
-  type FieldInfo,
-  type FieldValueType,
-  type FilterContext,
-  type Leaf,
-} from './validate-filter.js';
+import { validateFilter } from './validate-filter.js';
+import type { FieldInfo, FieldValueType, FilterContext, Leaf } from './filter-types.js';
 
-export type { FilterContext } from './validate-filter.js';
+export type { FilterContext } from './filter-types.js';
 
 /** API value → stored value, per value type; nulls pass through so `{key: null}` still means unset. */
 const CONVERT: Record<FieldValueType, (v: unknown) => unknown> = {

@@ -1,5 +1,5 @@
 import { isObjectIdHex } from '../util/object-id.js';
-import type { MetadataPath } from './metadata-paths.js';
+import type { FieldInfo, FieldValueType, FilterContext, Leaf } from './filter-types.js';
 import { isPlainObject } from '../util/plain-object.js';
 import { quote } from '../util/quote.js';
 import { mongoRegexProblem } from '../validation/regex-safety.js';
@@ -8,31 +8,6 @@ import { parseIsoDate } from './iso-date.js';
 import { describeJson } from './parse-query-param.js';
 import { fieldUsage, filterUsage, type ValueKind } from './operators.js';
 import { MAX_FILTER_NODES, MAX_LIST_VALUES, MAX_LOGICAL_DEPTH, MAX_REGEX_LENGTH, REGEX_FLAGS } from './limits.js';
-
-export interface FilterContext {
-  /** Metadata paths with a meaning of their own (lib/query/metadata-paths.ts); any other is text. */
-  metadataPaths?: ReadonlyMap<string, MetadataPath>;
-  /**
-   * The queryable keys besides `metadata.<key>`, for resources other than Objects (media).
-   * Absent: the Object keys, and `status` is pointed to its own parameter.
-   */
-  fields?: ReadonlyMap<string, FieldInfo>;
-}
-
-/** What a queryable key stores, which decides the values it accepts and how they are converted. */
-export type FieldValueType = 'text' | 'id' | 'ref' | 'date' | 'number';
-
-export interface FieldInfo {
-  storagePath: string;
-  valueType: FieldValueType;
-  /** The operators that apply, when fewer than the value type allows. */
-  operators?: ReadonlySet<string>;
-  /** The stored values one queried value stands for. */
-  expand?: MetadataPath['expand'];
-}
-
-/** One value of a condition. */
-export type Leaf = string | number | boolean | null;
 
 function isLeaf(value: unknown): value is Leaf {
   return (

@@ -1,13 +1,13 @@
 import type { Db } from 'mongodb';
 import type { AppState } from '../app-state.js';
 import type { Config } from '../config.js';
-import { cachedRead } from '../http/cached-read.js';
-import { previewAwareStatus } from '../http/preview-status.js';
+import { cachedRead } from '../middleware/cached-read.js';
+import { previewAwareStatus } from '../preview/preview-status.js';
 import { sendJson } from '../http/respond.js';
 import { requireRead, requireWrite } from '../middleware/authenticate.js';
 import { writeBody } from '../middleware/write-body.js';
 import { bucketOf } from '../middleware/load-bucket.js';
-import { readParams } from '../middleware/read-params.js';
+import { readParams } from '../http/read-params.js';
 import { pickProps } from '../query/props.js';
 import { NO_PARAMS, paramSet } from '../query/read-params.js';
 import { parseSort } from '../query/sort.js';

@@ -1,9 +1,9 @@
 import { Router, type RequestHandler } from 'express';
 import type { Db } from 'mongodb';
 import { memberAccess } from '../accounts/member-access.js';
-import { idempotencyKeys } from '../http/idempotency.js';
+import { idempotencyKeys } from '../middleware/idempotency.js';
 import { loadBucket } from '../middleware/load-bucket.js';
-import { readParamsOnce } from '../middleware/read-params.js';
+import { readParamsOnce } from '../http/read-params.js';
 import type { ParamName, ParamSet } from '../query/read-params.js';
 import { setMatchedRoute, type Access } from './access.js';
 
@@ -46,7 +46,7 @@ export const ROUTER_OPTIONS = { caseSensitive: true, strict: true } as const;
 /** Paths naming a Bucket: v3 and v2 `/buckets/:slug…`, v1 `/:slug…`. */
 const BUCKET_PATH = /^(\/buckets)?\/:slug(\/|$)/;
 
-/** The routes that take an Idempotency-Key (lib/http/idempotency.ts): POSTs that write to a Bucket. */
+/** The routes that take an Idempotency-Key (lib/middleware/idempotency.ts): POSTs that write to a Bucket. */
 export function takesIdempotencyKey(def: Pick<RouteDef, 'method' | 'path' | 'access'>): boolean {
   return def.method === 'post' && BUCKET_PATH.test(def.path) && def.access.kind === 'bucket' && def.access.write;
 }

@@ -1,5 +1,5 @@
 import type { Config } from '../config.js';
-import type { ApiFileUrls } from '../metafields/render.js';
+import type { ApiFileUrls } from '../metafields/render-types.js';
 
 /** Public addresses of a stored file: the original bytes and the on-the-fly image processor. */
 export function mediaUrls(config: Config, bucketSlug: string, name: string): ApiFileUrls {

@@ -1,3 +1,4 @@
+import type { DeliveryStatus } from '../query/read-params.js';
 import type { Collection, Db, ObjectId } from 'mongodb';
 import type { DeliveryType, EventType } from './events.js';
 
@@ -26,9 +27,6 @@ export interface WebhookDoc {
   created_at: Date;
   modified_at: Date;
 }
-
-export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
-export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'delivered', 'failed'];
 
 export interface AttemptDoc {
   at: Date;
@@ -93,3 +91,5 @@ export async function ensureWebhookIndexes(db: Db): Promise<void> {
   // Expiry per document (expires_at), so a change of WEBHOOK_LOG_DAYS needs no index rebuild.
   await deliveries.createIndex({ expires_at: 1 }, { expireAfterSeconds: 0, name: 'expiry' }, undefined);
 }
+
+export { DELIVERY_STATUSES, type DeliveryStatus } from '../query/read-params.js';

@@ -4,7 +4,7 @@ import type { Config } from '../config.js';
 import { sendJson } from '../http/respond.js';
 import { requireWrite } from '../middleware/authenticate.js';
 import { bucketOf } from '../middleware/load-bucket.js';
-import { readParams } from '../middleware/read-params.js';
+import { readParams } from '../http/read-params.js';
 import { writeBody } from '../middleware/write-body.js';
 import { NO_PARAMS, paramSet } from '../query/read-params.js';
 import { getDelivery, listDeliveries, queuePing, redeliver } from './deliveries.js';

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import type { Express } from 'express';
 import type { Db, MongoClient } from 'mongodb';
-import { ensureIndexes } from '../../lib/db/indexes.js';
+import { ensureIndexes } from '../../lib/indexes.js';
 
 /** Apps listening on loopback for a same-run comparison, and how to stop them all. */
 export interface ListeningApps {

@@ -18,7 +18,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MongoClient, type Db } from 'mongodb';
 import { startEngine } from '../../lib/db/engine.js';
-import { ensureIndexes } from '../../lib/db/indexes.js';
+import { ensureIndexes } from '../../lib/indexes.js';
 import { exportBucket } from '../../lib/migrate/export.js';
 import { seed } from './migrate-seed.js';
 

@@ -1,7 +1,7 @@
 import type { Collection, Db, Document, OptionalUnlessRequiredId } from 'mongodb';
 import { loadConfig } from '../../lib/config.js';
 import { bucketsCollection, objectsCollection, publishedObjectsCollection } from '../../lib/db/collections.js';
-import { ensureIndexes } from '../../lib/db/indexes.js';
+import { ensureIndexes } from '../../lib/indexes.js';
 import { createBucket } from '../../lib/buckets/buckets.js';
 import { DomainEvents } from '../../lib/events/domain-events.js';
 import { createObjectType } from '../../lib/object-types/object-types.js';

@@ -6,7 +6,7 @@ import {
   type BucketDoc,
   type ObjectDoc,
 } from '../../lib/db/collections.js';
-import { ensureIndexes } from '../../lib/db/indexes.js';
+import { ensureIndexes } from '../../lib/indexes.js';
 import { createBucket } from '../../lib/buckets/buckets.js';
 import { loadConfig } from '../../lib/config.js';
 import { DomainEvents } from '../../lib/events/domain-events.js';

@@ -11,7 +11,7 @@ export const QUERY_OPERATORS: readonly string[] = Object.values(OPERATORS).flatM
 /**
  * What the read path adds around a translated filter: the stages of a random page
  * (lib/objects/list/object-list-query.ts), `$in` of the status view (lib/objects/object-views.ts)
- * and of relationship reads by `_id` (lib/populate/related.ts), `$type` of keyset cursors
+ * and of relationship reads by `_id` (lib/objects/populate/related.ts), `$type` of keyset cursors
  * (lib/query/cursor.ts), `$group` and `$sum` of the driver's countDocuments, and `$options`
  * paired with every `$regex`.
  */

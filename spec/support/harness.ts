@@ -2,7 +2,7 @@ import type { Express } from 'express';
 import { MongoClient, type Db } from 'mongodb';
 import { createApp } from '../../lib/app.js';
 import { loadConfig, type Config } from '../../lib/config.js';
-import { ensureIndexes } from '../../lib/db/indexes.js';
+import { ensureIndexes } from '../../lib/indexes.js';
 import { createBucket, type IssuedKeys, type KeyChoice } from '../../lib/buckets/buckets.js';
 import { DomainEvents, type DomainEvent, type EventDeps } from '../../lib/events/domain-events.js';
 import { testEngine } from './test-engine.js';

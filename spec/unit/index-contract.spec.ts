@@ -3,7 +3,7 @@ import { ObjectId, type Document } from 'mongodb';
 import type { ObjectTypeDoc } from '../../lib/db/collections.js';
 import { OBJECT_LIST_INDEXES, sortableIndex, type IndexSpec } from '../../lib/db/indexes.js';
 import { BadRequestError } from '../../lib/errors/http-errors.js';
-import { relatedFilter } from '../../lib/populate/related.js';
+import { relatedFilter } from '../../lib/objects/populate/related.js';
 import { keysetFilter } from '../../lib/query/cursor.js';
 import { metadataPaths } from '../../lib/query/metadata-paths.js';
 import type { StatusFilter } from '../../lib/query/read-params.js';

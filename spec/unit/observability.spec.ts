@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { loadConfig } from '../../lib/config.js';
 import { ConfigError } from '../../lib/errors/domain-errors.js';
-import { redactUrl, scrubSecrets } from '../../lib/observability/redact.js';
+import { redactUrl, scrubSecrets } from '../../lib/util/redact.js';
 import { parseCorsOrigins } from '../../lib/observability/settings.js';
 
 describe('scrubSecrets and redactUrl', () => {

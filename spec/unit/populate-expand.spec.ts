@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { ObjectId } from 'mongodb';
 import type { ObjectDoc } from '../../lib/db/collections.js';
 import fc from 'fast-check';
-import { expandPage, type RelatedMap } from '../../lib/populate/expand.js';
+import { expandPage, type RelatedMap } from '../../lib/objects/populate/expand.js';
 import { objectDocFixture } from '../support/object-doc.js';
 
 const unlimited = { max: Number.POSITIVE_INFINITY, error: () => new Error('no limit here') };

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { ObjectId } from 'mongodb';
-import { chunks, idsToLookUp, relatedFilter } from '../../lib/populate/related.js';
+import { chunks, idsToLookUp, relatedFilter } from '../../lib/objects/populate/related.js';
 import { objectDocFixture } from '../support/object-doc.js';
 
 describe('related Object lookups (pure)', () => {

@@ -13,7 +13,8 @@ import { OPERATORS, isOperator } from '../../lib/query/operators.js';
 import { parseQueryParam } from '../../lib/query/parse-query-param.js';
 import { compileFilter, translateFilter } from '../../lib/query/translate-filter.js';
 import { parseIsoDate } from '../../lib/query/iso-date.js';
-import { validateFilter, type FilterContext } from '../../lib/query/validate-filter.js';
+import type { FilterContext } from '../../lib/query/filter-types.js';
+import { validateFilter } from '../../lib/query/validate-filter.js';
 import { metadataPaths } from '../../lib/query/metadata-paths.js';
 import { mf } from '../support/metadata-helpers.js';
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { PerClientLimit } from '../../lib/middleware/per-client-limit.js';
+import { PerClientLimit } from '../../lib/http/per-client-limit.js';
 import { SaturatedError, Semaphore } from '../../lib/media/semaphore.js';
 
 /** A promise and the function that settles it, to hold work open from the test. */

@@ -5,16 +5,12 @@ import { BadRequestError, HttpError } from '../../errors/http-errors.js';
 import { sendJson } from '../../http/respond.js';
 import { requireRead, requireWrite } from '../../middleware/authenticate.js';
 import { bucketOf } from '../../middleware/load-bucket.js';
-import { readParams } from '../../middleware/read-params.js';
+import { readParams } from '../../http/read-params.js';
 import { writeBody } from '../../middleware/write-body.js';
 import { DELETE_PARAMS, NO_PARAMS, paramSet } from '../../query/read-params.js';
 import { listMedia } from '../../media/media-list.js';
-import {
-  createObjectType,
-  deleteObjectType,
-  listObjectTypes,
-  updateObjectType,
-} from '../../object-types/object-types.js';
+import { createObjectType, deleteObjectType, updateObjectType } from '../../object-types/object-types.js';
+import { listObjectTypes } from '../../object-types/type-reads.js';
 import { readBounds } from '../../query/read-budget.js';
 import { bodyOf, triggered } from './bodies.js';
 import { toV1Media } from './media-routes.js';

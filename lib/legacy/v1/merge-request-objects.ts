@@ -4,7 +4,7 @@ import type { Config } from '../../config.js';
 import { onlyParams, recordedRevisions } from '../../merge-requests/recorded.js';
 import { requireRead } from '../../middleware/authenticate.js';
 import { bucketOf } from '../../middleware/load-bucket.js';
-import { readParams } from '../../middleware/read-params.js';
+import { readParams } from '../../http/read-params.js';
 import { pickProps } from '../../query/props.js';
 import { paramSet } from '../../query/read-params.js';
 import { objectRenderContext } from '../../objects/render-context.js';

@@ -5,7 +5,7 @@ import { typeScopeOf } from '../../accounts/type-scope.js';
 import { sendJson } from '../../http/respond.js';
 import { requireRead, requireWrite } from '../../middleware/authenticate.js';
 import { bucketOf } from '../../middleware/load-bucket.js';
-import { readParams } from '../../middleware/read-params.js';
+import { readParams } from '../../http/read-params.js';
 import { writeBody } from '../../middleware/write-body.js';
 import { pickProps } from '../../query/props.js';
 import { NO_PARAMS, paramSet } from '../../query/read-params.js';

@@ -1,5 +1,5 @@
 import type { RequestHandler, Response } from 'express';
-import { producedCapped } from '../../http/cached-read.js';
+import { producedCapped } from '../../middleware/cached-read.js';
 import { sendText } from '../../http/respond-capped.js';
 import type { ParamName, ParamSet } from '../../query/read-params.js';
 import type { Access } from '../../routes/access.js';

@@ -5,7 +5,7 @@ import { sendJson } from '../../http/respond.js';
 import { onlyParams, recordedRevisions } from '../../merge-requests/recorded.js';
 import { requireRead } from '../../middleware/authenticate.js';
 import { bucketOf } from '../../middleware/load-bucket.js';
-import { readParams } from '../../middleware/read-params.js';
+import { readParams } from '../../http/read-params.js';
 import { pickProps } from '../../query/props.js';
 import { paramSet } from '../../query/read-params.js';
 import { route, type RouteDef } from '../../routes/route-table.js';

@@ -7,7 +7,7 @@ import { notFound } from '../../errors/not-found.js';
 import { sendJson } from '../../http/respond.js';
 import { requireRead, requireWrite } from '../../middleware/authenticate.js';
 import { bucketOf } from '../../middleware/load-bucket.js';
-import { readParams } from '../../middleware/read-params.js';
+import { readParams } from '../../http/read-params.js';
 import { writeBody } from '../../middleware/write-body.js';
 import { NO_PARAMS, paramSet, type StatusFilter } from '../../query/read-params.js';
 import { renderObject, type ProjectedApiObject, type RenderContext } from '../../objects/serialize.js';

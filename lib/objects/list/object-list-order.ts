@@ -2,7 +2,7 @@ import type { Document, ObjectId } from 'mongodb';
 import { ListOrder, ListOrders } from '../../cache/list-orders.js';
 import type { ListTotals } from '../../cache/list-totals.js';
 import type { BucketDoc, ObjectDoc } from '../../db/collections.js';
-import { relatedFilter } from '../../populate/related.js';
+import { relatedFilter } from '../populate/related.js';
 import type { SortSpec } from '../../query/sort.js';
 import type { ReadObject } from '../serialize.js';
 import type { ObjectListQuery } from './object-list-query.js';

@@ -2,7 +2,7 @@ import { ObjectId, type AbstractCursor, type Db, type Document } from 'mongodb';
 import type { ListOrders } from '../../cache/list-orders.js';
 import { ListTotals } from '../../cache/list-totals.js';
 import type { BucketDoc, ObjectDoc, ObjectTypeDoc } from '../../db/collections.js';
-import { expandRelated } from '../../populate/fetch-related.js';
+import { expandRelated } from '../populate/fetch-related.js';
 import { metadataPaths } from '../../query/metadata-paths.js';
 import { propsProjection } from '../../query/props.js';
 import type { ParamValues } from '../../query/read-params.js';

@@ -1,8 +1,8 @@
 import type { Response } from 'express';
 import { bucketOf } from '../middleware/load-bucket.js';
 import type { StatusFilter } from '../query/read-params.js';
-import { verifyPreviewToken, type PreviewSecret } from '../preview/preview-tokens.js';
-import { markPrivate } from './cache-control.js';
+import { verifyPreviewToken, type PreviewSecret } from './preview-tokens.js';
+import { markPrivate } from '../http/cache-control.js';
 
 /**
  * The status a read uses: a valid `preview_token` makes it `any` (latest drafts included);

@@ -3,9 +3,9 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { Db } from 'mongodb';
 import { BadRequestError, HttpError } from '../errors/http-errors.js';
 import { removeOriginal } from '../media/file-store.js';
-import { requireWrite } from '../middleware/authenticate.js';
-import { bucketOf } from '../middleware/load-bucket.js';
-import { storedUpload } from '../middleware/upload.js';
+import { requireWrite } from './authenticate.js';
+import { bucketOf } from './load-bucket.js';
+import { storedUpload } from './upload.js';
 import { matchedRouteOf } from '../routes/access.js';
 import type { CreateIdempotency } from '../objects/object-idempotency.js';
 import {

@@ -3,7 +3,7 @@ import { HttpError } from '../errors/http-errors.js';
 import { isDuplicateKey } from '../errors/mongo-errors.js';
 
 /**
- * The requests made with an Idempotency-Key (lib/http/idempotency.ts), one record per Bucket and
+ * The requests made with an Idempotency-Key (lib/middleware/idempotency.ts), one record per Bucket and
  * key: what the request was (route and body hash), who is answering it, and its answer once it
  * succeeded. Records live 24 hours (a TTL index, and every read treats a lapsed one as absent).
  */

@@ -1,8 +1,8 @@
-import type { BucketDoc, ObjectDoc } from '../db/collections.js';
-import { RelatedObjectsCapError, ResponseTooLargeError } from '../errors/domain-limits.js';
-import { MIN_RENDERED_OBJECT_BYTES } from '../objects/serialize.js';
-import type { ObjectView } from '../objects/object-views.js';
-import { readWithin, type ByteBudget, type ReadBounds } from '../query/read-budget.js';
+import type { BucketDoc, ObjectDoc } from '../../db/collections.js';
+import { RelatedObjectsCapError, ResponseTooLargeError } from '../../errors/domain-limits.js';
+import { MIN_RENDERED_OBJECT_BYTES } from '../serialize.js';
+import type { ObjectView } from '../object-views.js';
+import { readWithin, type ByteBudget, type ReadBounds } from '../../query/read-budget.js';
 import { expandPage, type RelatedMap } from './expand.js';
 import { chunks, idsToLookUp, relatedFilter } from './related.js';
 

@@ -1,5 +1,5 @@
 import { ObjectId } from 'mongodb';
-import type { ObjectDoc } from '../db/collections.js';
+import type { ObjectDoc } from '../../db/collections.js';
 
 /** Related Objects by hex id; null marks an id that was looked up and is not visible. */
 export type RelatedMap = Map<string, ObjectDoc | null>;

@@ -1,10 +1,10 @@
 import type { Request, Response } from 'express';
 import { typeScopeOf } from '../accounts/type-scope.js';
 import type { ReadCache } from '../cache/read-cache.js';
-import { bucketOf } from '../middleware/load-bucket.js';
-import { allParams } from '../middleware/read-params.js';
+import { bucketOf } from './load-bucket.js';
+import { allParams } from '../http/read-params.js';
 import { ReadLimitError } from '../errors/domain-limits.js';
-import { readLimitAnswer, sendText, serializeCapped } from './respond-capped.js';
+import { readLimitAnswer, sendText, serializeCapped } from '../http/respond-capped.js';
 
 /** Parameters that never change what a read returns (auth is checked before the cache). */
 const IGNORED = new Set(['read_key', 'useCache']);

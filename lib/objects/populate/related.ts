@@ -1,5 +1,5 @@
 import type { Filter, ObjectId } from 'mongodb';
-import type { ObjectDoc } from '../db/collections.js';
+import type { ObjectDoc } from '../../db/collections.js';
 
 /**
  * The ids a level of expansion must look up: every id in the `refs` of `docs`, once, except those
