@@ -3,6 +3,7 @@
  * responses (the default) or smaller values such as the total of a list. Keys start with the
  * Bucket id and its write generation (see bucket-generation.ts): a write in any process bumps
  * the generation stored with the Bucket, so stale entries are never read again and simply age out.
+ * Not lru-cache: it needs every size to be a positive integer, and an empty body here counts 0.
  */
 export class ReadCache<V = string> {
   private readonly entries = new Map<string, V>();

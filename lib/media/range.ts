@@ -11,6 +11,8 @@ const SINGLE = /^bytes=(\d*)-(\d*)$/;
  * A `Range` header against a file of `size` bytes: the one range to send, 'unsatisfiable' for
  * 416, or null to send the whole file. Only single byte ranges are honoured; multiple ranges
  * and malformed headers are ignored (the whole file is sent), which HTTP allows.
+ * Not range-parser (Express's req.range): it answers unsatisfiable for a suffix longer than the
+ * file, which RFC 9110 serves whole, and for a reversed range, which is invalid and ignored here.
  */
 export function parseRange(header: string | undefined, size: number): ByteRange | 'unsatisfiable' | null {
   if (header === undefined) return null;

@@ -1,6 +1,8 @@
 /**
  * MIME types from content, not from what the client claims: a stored type decides how a file
  * is served and whether it is processed as an image, so it must not be taken on trust.
+ * Not file-type: its API is async only, it reads text starting "BM" as a bitmap and an ftyp box
+ * of major brand mif1 with an avif brand as HEIF, and its current major needs Node 22.
  */
 
 /** Bytes of a file's start that `sniffType` needs at most. */

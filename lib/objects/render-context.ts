@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Db } from 'mongodb';
 import type { Config } from '../config.js';
 import type { BucketDoc, ObjectTypeDoc } from '../db/collections.js';
@@ -12,17 +13,14 @@ import { listObjectTypes } from '../object-types/type-reads.js';
  * name one state of one database only.
  */
 export class BucketTypes {
-  private readonly byGeneration = new Map<string, ReadonlyMap<string, ObjectTypeDoc>>();
-
-  constructor(private readonly maxEntries = 1000) {}
+  /** A thousand Bucket generations; the least recently read goes first. */
+  private readonly byGeneration = new LRUCache<string, ReadonlyMap<string, ObjectTypeDoc>>({ max: 1000 });
 
   async of(db: Db, bucket: BucketDoc): Promise<ReadonlyMap<string, ObjectTypeDoc>> {
     const key = `${bucket._id.toHexString()}:${bucket.generation}`;
     const hit = this.byGeneration.get(key);
     if (hit) return hit;
     const types = new Map((await listObjectTypes(db, bucket)).map((t) => [t.slug, t]));
-    const oldest = this.byGeneration.keys().next();
-    if (this.byGeneration.size >= this.maxEntries && !oldest.done) this.byGeneration.delete(oldest.value);
     this.byGeneration.set(key, types);
     return types;
   }

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { MAX_METAFIELD_REGEX_LENGTH } from './limits.js';
 import { compileLinear, type LinearRegex } from './linear-regex.js';
 import { jsRegexProblem } from './regex-safety.js';
@@ -58,21 +59,20 @@ export const UNSAFE_REGEX = Symbol('unsafe regex');
 
 /**
  * Compiled Metafield regexes by source: sources repeat across requests and types, so each is
- * compiled once. One per app (see lib/app-state.ts); the oldest entry goes first. null: the
- * source does not compile as JavaScript, so a bad definition never blames a value.
+ * compiled once. One per app (see lib/app-state.ts); the least recently used goes first.
+ * null: the source does not compile as JavaScript, so a bad definition never blames a value.
  */
 export class MetafieldRegexes {
-  private readonly compiled = new Map<string, LinearRegex | typeof UNSAFE_REGEX | null>();
-
-  constructor(private readonly maxEntries = 1000) {}
+  // Boxed, as the cache holds no null: "does not compile" is an answer worth keeping too.
+  private readonly compiled = new LRUCache<string, { regex: LinearRegex | typeof UNSAFE_REGEX | null }>({
+    max: 1000,
+    memoMethod: (source) => {
+      const linear = compileMetafieldRegex(source) === null ? null : linearMetafieldRegex(source);
+      return { regex: linear === null ? null : 'problem' in linear ? UNSAFE_REGEX : linear };
+    },
+  });
 
   get(source: string): LinearRegex | typeof UNSAFE_REGEX | null {
-    if (this.compiled.has(source)) return this.compiled.get(source) ?? null;
-    const linear = compileMetafieldRegex(source) === null ? null : linearMetafieldRegex(source);
-    const regex = linear === null ? null : 'problem' in linear ? UNSAFE_REGEX : linear;
-    const oldest = this.compiled.keys().next();
-    if (this.compiled.size >= this.maxEntries && !oldest.done) this.compiled.delete(oldest.value);
-    this.compiled.set(source, regex);
-    return regex;
+    return this.compiled.memo(source).regex;
   }
 }

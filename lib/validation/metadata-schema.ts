@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { ObjectTypeDoc } from '../db/collections.js';
 import type { Metafield } from '../metafields/definition.js';
 import type { NestedSchemas, Schema } from '../metafields/kind.js';
@@ -71,15 +72,20 @@ interface CacheEntry {
  * Validators of `metadata` compiled from stored Object types, one per (type, mode, slug), with
  * their own Ajv and regexes: one per app (see lib/app-state.ts), so apps on different
  * databases never see each other's types. A newer modified_at replaces the entry in place, so
- * stale validators of an edited type never linger. Map order doubles as recency for eviction.
+ * stale validators of an edited type never linger; the least recently used goes first.
  */
 export class MetadataValidators {
   private readonly ajv = newAjv();
   private readonly ajvFirstError = newAjv({ allErrors: false });
   private readonly regexes = new MetafieldRegexes();
-  private readonly entries = new Map<string, CacheEntry>();
-
-  constructor(private readonly maxEntries = METADATA_VALIDATOR_CACHE_LIMIT) {}
+  private readonly entries = new LRUCache<string, CacheEntry>({
+    max: METADATA_VALIDATOR_CACHE_LIMIT,
+    // Replaced or evicted: Ajv keeps every compiled schema object in its own cache; without this it would grow forever.
+    dispose: (entry) => {
+      this.ajv.removeSchema(entry.schemas[0]);
+      this.ajvFirstError.removeSchema(entry.schemas[1]);
+    },
+  });
 
   /**
    * A validator for the `metadata` of Objects of `type`, compiled once per type revision.
@@ -89,12 +95,7 @@ export class MetadataValidators {
     const key = `${String(type._id)}|${mode}|${type.slug ?? ''}`;
     const stamp = type.modified_at.getTime();
     const hit = this.entries.get(key);
-    if (hit && hit.stamp === stamp) {
-      this.entries.delete(key);
-      this.entries.set(key, hit);
-      return hit.validate;
-    }
-    if (hit) this.forget(key, hit);
+    if (hit && hit.stamp === stamp) return hit.validate;
 
     const metafields = type.metafields;
     // Each instance gets its own copy: Ajv caches compiled code by schema object.
@@ -110,17 +111,6 @@ export class MetadataValidators {
       return problems;
     };
     this.entries.set(key, { stamp, schemas, validate });
-    for (const [oldestKey, oldest] of this.entries) {
-      if (this.entries.size <= this.maxEntries) break;
-      this.forget(oldestKey, oldest);
-    }
     return validate;
-  }
-
-  private forget(key: string, entry: CacheEntry): void {
-    this.entries.delete(key);
-    // Ajv keeps every compiled schema object in its own cache; without this it would grow forever.
-    this.ajv.removeSchema(entry.schemas[0]);
-    this.ajvFirstError.removeSchema(entry.schemas[1]);
   }
 }
