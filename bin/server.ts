@@ -4,6 +4,7 @@ import { loadConfig } from '../lib/config.js';
 import { createHttpServer } from '../lib/http/http-server.js';
 import { ConfigError, EngineUnavailableError } from '../lib/errors/domain-errors.js';
 import { openDatabase } from '../lib/indexes.js';
+import { withQueryTimeLimit } from '../lib/db/query-time-limit.js';
 import { startOwnedEngine } from '../lib/db/shared-engine.js';
 import { DomainEvents } from '../lib/events/domain-events.js';
 import { repairPendingRenames } from '../lib/object-types/object-type-rename.js';
@@ -60,20 +61,19 @@ async function main(): Promise<void> {
   // Process metrics start now, so the first scrape already sees the event loop's history.
   const metrics = new AppMetrics({ processMetrics: true });
   metrics.watchClient(database.client);
-  const app = createApp({ config, db: database.db, logger, health: database.health, events, metrics });
+  // One handle for the app and the workers beside it, carrying the query time limit.
+  const db = withQueryTimeLimit(database.db, config.queryTimeoutMs);
+  const app = createApp({ config, db, logger, health: database.health, events, metrics });
   // Writes a crash interrupted are finished (or undone), events included, before anything reads them.
-  await repairPendingWrites({ db: database.db, events });
+  await repairPendingWrites({ db, events });
   // Its first tick runs now: publishing that fell due while the service was down happens at start.
-  const scheduler = new Scheduler(
-    { db: database.db, events },
-    { intervalMs: config.schedulerIntervalMs, log: logError },
-  );
+  const scheduler = new Scheduler({ db, events }, { intervalMs: config.schedulerIntervalMs, log: logError });
   scheduler.start();
   // Writes that failed while this process lived on (its engine died under them) are repaired here.
-  const sweeper = new PendingWriteSweeper({ db: database.db, events }, STALE_MARKER_MS / 2, logError);
+  const sweeper = new PendingWriteSweeper({ db, events }, STALE_MARKER_MS / 2, logError);
   sweeper.start();
   // Sends the webhook outbox; deliveries a stopped or killed process held are sent once their claims lapse.
-  const webhooks = new DeliveryWorker(database.db, config.webhooks, { log: logError });
+  const webhooks = new DeliveryWorker(db, config.webhooks, { log: logError });
   webhooks.start();
   const server = createHttpServer(app, config.http);
   await new Promise<void>((resolve, reject) => {
@@ -95,7 +95,7 @@ async function main(): Promise<void> {
   }
   // An Object type rename a crash interrupted is finished here (or by the Bucket's next type write).
   // It may wait out the lease the crashed process left, so it runs beside serving.
-  repairPendingRenames(database.db).then(
+  repairPendingRenames(db).then(
     (buckets) => {
       if (buckets > 0) log(`finished interrupted Object type renames in ${buckets} Buckets`);
     },
@@ -106,7 +106,7 @@ async function main(): Promise<void> {
   // Uploads a crash cut short leave GridFS chunks without a file; removing them can take a while
   // on a large store and nothing reads them, so it runs beside serving. The grace period spares
   // uploads other processes are still writing.
-  sweepOrphanChunks(database.db, { olderThanMs: ORPHAN_GRACE_MS }).then(
+  sweepOrphanChunks(db, { olderThanMs: ORPHAN_GRACE_MS }).then(
     ({ files, chunks }) => {
       if (files > 0) log(`removed ${chunks} stored chunks of ${files} uploads a crash interrupted`);
     },

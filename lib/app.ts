@@ -19,7 +19,7 @@ import { NO_PARAMS } from './query/read-params.js';
 import { routeRegistry } from './routes/registry.js';
 import { mountRoutes, ROUTER_OPTIONS } from './routes/route-table.js';
 import type { DomainEvents } from './events/domain-events.js';
-import { setQueryTimeLimit } from './db/query-time-limit.js';
+import { withQueryTimeLimit } from './db/query-time-limit.js';
 
 export interface AppDeps {
   config: Config;
@@ -45,7 +45,7 @@ function logToStderr(msg: string): void {
 /** Builds the Express app without listening, so tests drive it through supertest. */
 export function createApp({
   config,
-  db,
+  db: given,
   logger,
   log,
   health,
@@ -53,7 +53,8 @@ export function createApp({
   metrics = new AppMetrics(),
   outboundCa,
 }: AppDeps): Express {
-  setQueryTimeLimit(db, config.queryTimeoutMs);
+  // The app's own handle, carrying its query time limit to every service it calls.
+  const db = withQueryTimeLimit(given, config.queryTimeoutMs);
   const failures =
     log ??
     (logger

@@ -14,14 +14,13 @@ import {
 } from './account-routes.js';
 import { requireRead } from '../middleware/authenticate.js';
 import { userRoutes } from './user-routes.js';
-import { extensionRoutes } from '../extensions/routes.js';
 import { ACCOUNT, PUBLIC, readAccess, writeAccess } from '../routes/access.js';
 
 /** GET /v2/buckets/:slug: a member's token, or the Bucket's read key. */
 const BUCKET_READ = paramSet(['read_key']);
 
-/** The account-level v1 routes: token, the account's Buckets (list, create, delete), and each Bucket's users and Extensions. */
-export function v1AccountRoutes({ config, db, state, outboundCa }: RouteDeps): V1Route[] {
+/** The account-level v1 routes: token, the account's Buckets (list, create, delete), and each Bucket's users. */
+export function v1AccountRoutes({ config, db, state }: RouteDeps): V1Route[] {
   const body = jsonBody(config.jsonBodyLimit);
   return [
     v1Route('post', '/authenticate', NO_PARAMS, PUBLIC, body, authenticateHandler(state)),
@@ -32,14 +31,11 @@ export function v1AccountRoutes({ config, db, state, outboundCa }: RouteDeps): V
     ...userRoutes(db, config.jsonBodyLimit).map((r) =>
       v1Route(r.method, `/:slug/users${r.sub}`, NO_PARAMS, r.access, ...r.handlers),
     ),
-    ...extensionRoutes({ config, db, outboundCa }, (slug) => `/v1/${slug}/extensions`).map((r) =>
-      v1Route(r.method, `/:slug/extensions${r.sub}`, NO_PARAMS, r.access, ...r.handlers),
-    ),
   ];
 }
 
 /** The account-level v2 routes: as v1's, plus the account itself and reading one Bucket. */
-export function v2AccountRoutes({ config, db, state, outboundCa }: RouteDeps): RouteDef[] {
+export function v2AccountRoutes({ config, db, state }: RouteDeps): RouteDef[] {
   const body = jsonBody(config.jsonBodyLimit);
   return [
     route('post', '/authenticate', NO_PARAMS, PUBLIC, body, authenticateHandler(state)),
@@ -50,9 +46,6 @@ export function v2AccountRoutes({ config, db, state, outboundCa }: RouteDeps): R
     route('delete', '/buckets/:slug', NO_PARAMS, writeAccess('bucket'), deleteBucketHandler(db)),
     ...userRoutes(db, config.jsonBodyLimit).map((r) =>
       route(r.method, `/buckets/:slug/users${r.sub}`, NO_PARAMS, r.access, ...r.handlers),
-    ),
-    ...extensionRoutes({ config, db, outboundCa }, (slug) => `/v2/buckets/${slug}/extensions`).map((r) =>
-      route(r.method, `/buckets/:slug/extensions${r.sub}`, NO_PARAMS, r.access, ...r.handlers),
     ),
   ];
 }

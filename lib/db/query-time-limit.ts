@@ -1,4 +1,4 @@
-import type { Db } from 'mongodb';
+import { Db } from 'mongodb';
 
 /**
  * The server-side time limit (`maxTimeMS`) of every find, aggregate and count this service
@@ -6,14 +6,21 @@ import type { Db } from 'mongodb';
  * rather than as the client's `timeoutMS`, which is deprecated in driver 7 and would also cut
  * GridFS streams (a 900 MB upload or download runs for minutes).
  *
- * The value is configuration (QUERY_TIMEOUT_MS), registered by createApp for the database
- * handle it serves, because that handle is what every service is given. A handle nobody
- * registered (an admin script's) runs without a limit.
+ * The value is configuration (QUERY_TIMEOUT_MS) and travels in the database handle itself:
+ * `withQueryTimeLimit` makes a handle of its own for whoever owns the setting (an app, the
+ * server's workers), and every service reads it from the handle it is given. No module keeps
+ * it, so two apps in one process can have two limits; a handle made without one (an admin
+ * script's) runs without a limit.
  */
-const limits = new WeakMap<Db, number>();
+const QUERY_TIME_LIMIT = Symbol('query time limit in ms');
 
-export function setQueryTimeLimit(db: Db, ms: number): void {
-  limits.set(db, ms);
+type LimitedDb = Db & { [QUERY_TIME_LIMIT]?: number };
+
+/** A new handle on `db`'s database and client whose reads carry `ms`; `db` is left as it was. */
+export function withQueryTimeLimit(db: Db, ms: number): Db {
+  const own: LimitedDb = new Db(db.client, db.databaseName, db.options);
+  own[QUERY_TIME_LIMIT] = ms;
+  return own;
 }
 
 export interface ReadOptions {
@@ -22,6 +29,6 @@ export interface ReadOptions {
 
 /** Options to pass to find/findOne/aggregate/countDocuments on `db`'s collections. */
 export function readOptions(db: Db): ReadOptions {
-  const ms = limits.get(db);
+  const ms = (db as LimitedDb)[QUERY_TIME_LIMIT];
   return ms === undefined || ms === 0 ? {} : { maxTimeMS: ms };
 }

@@ -1,5 +1,6 @@
 import type { RouteDeps } from '../../routes/index.js';
 import { v1AccountRoutes } from '../../accounts/legacy-routes.js';
+import { v1ExtensionRoutes } from '../../extensions/versioned-routes.js';
 import { bucketRoutes } from './bucket-routes.js';
 import { mediaRoutes } from './media-routes.js';
 import { objectRoutes } from './objects-routes.js';
@@ -14,6 +15,7 @@ export function v1Routes(deps: RouteDeps): V1Route[] {
   const { config, db, state } = deps;
   const all = [
     ...v1AccountRoutes(deps),
+    ...v1ExtensionRoutes(deps),
     ...objectRoutes(config, db, state),
     ...webhookRoutes(config, db),
     ...mediaRoutes(config, state),

@@ -1,4 +1,5 @@
 import { v2AccountRoutes } from '../../accounts/legacy-routes.js';
+import { v2ExtensionRoutes } from '../../extensions/versioned-routes.js';
 import { requireRead, requireWrite } from '../../middleware/authenticate.js';
 import { DELETE_PARAMS } from '../../query/read-params.js';
 import { v3Routes, type RouteDeps } from '../../routes/index.js';
@@ -16,6 +17,7 @@ function ownRoutes(deps: RouteDeps): RouteDef[] {
   const { config, db, state } = deps;
   return [
     ...v2AccountRoutes(deps),
+    ...v2ExtensionRoutes(deps),
     ...v2ObjectReadRoutes(config, db, state),
     route(
       'get',
