@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { createApp } from '../lib/app.js';
 import { loadConfig } from '../lib/config.js';
+import { optionsHelp } from '../lib/config/options-docs.js';
 import { createHttpServer } from '../lib/http/http-server.js';
 import { ConfigError, EngineUnavailableError } from '../lib/errors/domain-errors.js';
 import { openDatabase } from '../lib/indexes.js';
@@ -23,7 +24,16 @@ const ORPHAN_GRACE_MS = 60 * 60 * 1000;
 /** Made once the configuration (which names the level) is read; a failure to read it is logged at info. */
 let processLogger: Logger | null = null;
 
+const USAGE = `Usage: npm start  (or: node dist/bin/server.js [--help])
+
+Serves the content API. Configuration comes from environment variables:
+`;
+
 async function main(): Promise<void> {
+  if (process.argv.includes('--help') || process.argv.includes('-h')) {
+    process.stdout.write(`${USAGE}\n${optionsHelp()}\n`);
+    return;
+  }
   const config = loadConfig();
   const logger = createLogger(config.observability.logLevel);
   processLogger = logger;

@@ -4,7 +4,7 @@ import { PLAN_LIMITS, type Plan } from './db/plan.js';
 import type { RateLimitSettings } from './limits/rate-limits.js';
 import type { LoginSettings } from './accounts/throttle.js';
 import { observabilitySettings, type ObservabilitySettings } from './observability/settings.js';
-import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './webhooks/retry.js';
+import { EnvReader } from './config/env-reader.js';
 
 /** Everything the service reads from the environment, parsed once and typed. */
 export interface Config {
@@ -104,21 +104,13 @@ export interface HttpServerSettings {
   maxHeadersCount: number;
 }
 
-function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0) throw new ConfigError(`${name} must be a non-negative integer, got "${raw}"`);
-  return n;
-}
-
 function stripSlash(url: string): string {
   return url.replace(/\/+$/, '');
 }
 
 /** ENGINE_MAX_HEAP: a JVM size ("512m", "2g"), or "default" for the JVM's own choice. */
-function engineMaxHeapFrom(env: NodeJS.ProcessEnv): string | null {
-  const text = env.ENGINE_MAX_HEAP || '1g';
+function engineMaxHeapFrom(read: EnvReader): string | null {
+  const text = read.given('ENGINE_MAX_HEAP');
   if (text === 'default') return null;
   if (!/^[1-9][0-9]*[kmg]$/i.test(text)) {
     throw new Error(`ENGINE_MAX_HEAP must be a size such as "512m" or "2g", or "default", got "${text}"`);
@@ -126,71 +118,61 @@ function engineMaxHeapFrom(env: NodeJS.ProcessEnv): string | null {
   return text;
 }
 
-const DURATION_UNITS: Readonly<Record<string, number>> = { s: 1, m: 60, h: 3600, d: 86_400 };
-
-/** A duration such as "7d", "12h", "30m" or "45s" (a bare number is seconds). */
-function durationSecondsFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const text = env[name];
-  if (text === undefined || text === '') return fallback;
-  const m = /^([1-9][0-9]*)([smhd]?)$/.exec(text.trim());
-  if (!m) throw new ConfigError(`${name} must be a duration such as "7d", "12h", "30m" or "45s", got "${text}"`);
-  return Number(m[1]) * (DURATION_UNITS[m[2] || 's'] ?? 1);
-}
-
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const port = intFrom(env, 'PORT', 3000);
-  const host = env.HOST || '0.0.0.0';
-  const publicUrl = stripSlash(env.PUBLIC_URL || `http://localhost:${port}`);
+  const read = new EnvReader(env);
+  const port = read.int('PORT');
+  const host = read.given('HOST');
+  const publicUrl = stripSlash(read.text('PUBLIC_URL') ?? `http://localhost:${port}`);
   return {
     port,
     host,
-    mongodbUri: env.MONGODB_URI || null,
-    dbName: env.DB_NAME || 'content_api',
-    dataDir: path.resolve(env.DATA_DIR || 'data'),
-    engineMaxHeap: engineMaxHeapFrom(env),
-    region: env.REGION || 'local',
+    mongodbUri: read.text('MONGODB_URI'),
+    dbName: read.given('DB_NAME'),
+    dataDir: path.resolve(read.given('DATA_DIR')),
+    engineMaxHeap: engineMaxHeapFrom(read),
+    region: read.given('REGION'),
     publicUrl,
-    uploadUrl: stripSlash(env.UPLOAD_URL || publicUrl),
-    agentsUrl: stripSlash(env.AGENTS_URL || publicUrl),
-    jsonBodyLimit: env.JSON_BODY_LIMIT || '5mb',
-    cacheMaxBytes: intFrom(env, 'CACHE_MAX_MB', 64) * 1024 * 1024,
-    listOrderMaxIds: intFrom(env, 'LIST_ORDER_MAX_IDS', 20_000),
-    mediaMaxBytes: intFrom(env, 'MEDIA_MAX_BYTES', 900 * 1024 * 1024),
-    imgprocCacheBytesPerBucket: intFrom(env, 'IMGPROC_CACHE_MB_PER_BUCKET', 256) * 1024 * 1024,
-    imgprocConcurrency: Math.max(1, intFrom(env, 'IMGPROC_CONCURRENCY', 2)),
-    previewTokenSecret: env.PREVIEW_TOKEN_SECRET || null,
-    accountTokenSecret: env.ACCOUNT_TOKEN_SECRET || null,
-    accountTokenTtlSeconds: durationSecondsFrom(env, 'ACCOUNT_TOKEN_TTL', 7 * 24 * 3600),
-    schedulerIntervalMs: intFrom(env, 'SCHEDULER_INTERVAL_MS', 5000),
-    queryTimeoutMs: intFrom(env, 'QUERY_TIMEOUT_MS', 5000),
-    maxRelatedObjects: intFrom(env, 'MAX_RELATED_OBJECTS', 1000),
-    http: httpServerSettings(env),
-    webhooks: webhookSettings(env),
+    uploadUrl: stripSlash(read.text('UPLOAD_URL') ?? publicUrl),
+    agentsUrl: stripSlash(read.text('AGENTS_URL') ?? publicUrl),
+    jsonBodyLimit: read.given('JSON_BODY_LIMIT'),
+    cacheMaxBytes: read.int('CACHE_MAX_MB') * 1024 * 1024,
+    listOrderMaxIds: read.int('LIST_ORDER_MAX_IDS'),
+    mediaMaxBytes: read.int('MEDIA_MAX_BYTES'),
+    imgprocCacheBytesPerBucket: read.int('IMGPROC_CACHE_MB_PER_BUCKET') * 1024 * 1024,
+    imgprocConcurrency: read.int('IMGPROC_CONCURRENCY'),
+    previewTokenSecret: read.text('PREVIEW_TOKEN_SECRET'),
+    accountTokenSecret: read.text('ACCOUNT_TOKEN_SECRET'),
+    accountTokenTtlSeconds: read.seconds('ACCOUNT_TOKEN_TTL'),
+    schedulerIntervalMs: read.int('SCHEDULER_INTERVAL_MS'),
+    queryTimeoutMs: read.int('QUERY_TIMEOUT_MS'),
+    maxRelatedObjects: read.int('MAX_RELATED_OBJECTS'),
+    http: httpServerSettings(read),
+    webhooks: webhookSettings(read),
     extensions: {
-      zipMaxBytes: Math.max(1, intFrom(env, 'EXTENSION_ZIP_MAX_BYTES', 20 * 1024 * 1024)),
-      zipMaxEntries: Math.max(1, intFrom(env, 'EXTENSION_ZIP_MAX_ENTRIES', 1000)),
-      zipMaxUnpackedBytes: Math.max(1, intFrom(env, 'EXTENSION_MAX_UNPACKED_BYTES', 100 * 1024 * 1024)),
-      fetchTimeoutMs: Math.max(1, intFrom(env, 'EXTENSION_FETCH_TIMEOUT_MS', 10_000)),
+      zipMaxBytes: read.int('EXTENSION_ZIP_MAX_BYTES'),
+      zipMaxEntries: read.int('EXTENSION_ZIP_MAX_ENTRIES'),
+      zipMaxUnpackedBytes: read.int('EXTENSION_MAX_UNPACKED_BYTES'),
+      fetchTimeoutMs: read.int('EXTENSION_FETCH_TIMEOUT_MS'),
     },
     rateLimits: {
-      readsPerMinute: intFrom(env, 'RATE_LIMIT_READS_PER_MINUTE', 6000),
-      writesPerMinute: intFrom(env, 'RATE_LIMIT_WRITES_PER_MINUTE', 1200),
+      readsPerMinute: read.int('RATE_LIMIT_READS_PER_MINUTE'),
+      writesPerMinute: read.int('RATE_LIMIT_WRITES_PER_MINUTE'),
     },
-    planDefaults: planDefaults(env),
+    planDefaults: planDefaults(read),
     logins: {
-      perEmail: Math.max(1, intFrom(env, 'LOGIN_MAX_ATTEMPTS_PER_EMAIL', 10)),
-      perAddress: intFrom(env, 'LOGIN_MAX_ATTEMPTS_PER_ADDRESS', 100),
-      windowSeconds: durationSecondsFrom(env, 'LOGIN_WINDOW', 15 * 60),
-      concurrency: Math.max(1, intFrom(env, 'LOGIN_CONCURRENCY', 2)),
-      queue: intFrom(env, 'LOGIN_QUEUE', 8),
+      perEmail: read.int('LOGIN_MAX_ATTEMPTS_PER_EMAIL'),
+      perAddress: read.int('LOGIN_MAX_ATTEMPTS_PER_ADDRESS'),
+      windowSeconds: read.seconds('LOGIN_WINDOW'),
+      concurrency: read.int('LOGIN_CONCURRENCY'),
+      queue: read.int('LOGIN_QUEUE'),
     },
-    observability: observabilitySettings(env),
+    observability: observabilitySettings(read),
   };
 }
 
 /** Unset means unlimited; 0 is a limit too (none allowed). */
-function planDefaults(env: NodeJS.ProcessEnv): Plan {
-  const limit = (name: string) => (env[name] === undefined || env[name] === '' ? null : intFrom(env, name, 0));
+function planDefaults(read: EnvReader): Plan {
+  const limit = (name: string) => read.limit(name);
   const { objects, media_bytes, object_types, webhooks, requests_per_month } = PLAN_LIMITS;
   return {
     max_objects: limit(objects.env),
@@ -201,30 +183,17 @@ function planDefaults(env: NodeJS.ProcessEnv): Plan {
   };
 }
 
-function flagFrom(env: NodeJS.ProcessEnv, name: string): boolean {
-  const raw = env[name] ?? '';
-  if (raw === '' || raw === 'false' || raw === '0') return false;
-  if (raw === 'true' || raw === '1') return true;
-  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
-}
-
-function webhookSettings(env: NodeJS.ProcessEnv): WebhookSettings {
-  const scheduleText = env.WEBHOOK_RETRY_SCHEDULE ?? DEFAULT_RETRY_SCHEDULE;
-  const retryScheduleMs = parseRetrySchedule(scheduleText);
-  if (retryScheduleMs === null) {
-    throw new ConfigError(
-      `WEBHOOK_RETRY_SCHEDULE must be comma-separated waits such as "30s,2m,1h" (units ms, s, m, h, d), got "${scheduleText}"`,
-    );
-  }
+function webhookSettings(read: EnvReader): WebhookSettings {
+  const retryScheduleMs = read.durations('WEBHOOK_RETRY_SCHEDULE');
   const settings: WebhookSettings = {
-    allowPrivate: flagFrom(env, 'WEBHOOK_ALLOW_PRIVATE'),
+    allowPrivate: read.flag('WEBHOOK_ALLOW_PRIVATE'),
     retryScheduleMs,
-    timeoutMs: Math.max(1, intFrom(env, 'WEBHOOK_TIMEOUT_MS', 10_000)),
-    leaseMs: intFrom(env, 'WEBHOOK_LEASE_MS', 60_000),
-    pollMs: intFrom(env, 'WEBHOOK_POLL_MS', 1000),
-    concurrency: Math.max(1, intFrom(env, 'WEBHOOK_CONCURRENCY', 16)),
-    disableAfterFailures: Math.max(1, intFrom(env, 'WEBHOOK_DISABLE_AFTER_FAILURES', 20)),
-    logDays: Math.max(1, intFrom(env, 'WEBHOOK_LOG_DAYS', 30)),
+    timeoutMs: read.int('WEBHOOK_TIMEOUT_MS'),
+    leaseMs: read.int('WEBHOOK_LEASE_MS'),
+    pollMs: read.int('WEBHOOK_POLL_MS'),
+    concurrency: read.int('WEBHOOK_CONCURRENCY'),
+    disableAfterFailures: read.int('WEBHOOK_DISABLE_AFTER_FAILURES'),
+    logDays: read.int('WEBHOOK_LOG_DAYS'),
   };
   // A claim that lapses while its request may still be answered would let a second worker send it too.
   if (settings.leaseMs <= settings.timeoutMs) {
@@ -233,16 +202,16 @@ function webhookSettings(env: NodeJS.ProcessEnv): WebhookSettings {
   return settings;
 }
 
-function httpServerSettings(env: NodeJS.ProcessEnv): HttpServerSettings {
+function httpServerSettings(read: EnvReader): HttpServerSettings {
   const settings: HttpServerSettings = {
-    headersTimeoutMs: intFrom(env, 'HTTP_HEADERS_TIMEOUT_MS', 20_000),
+    headersTimeoutMs: read.int('HTTP_HEADERS_TIMEOUT_MS'),
     // 900 MB (MEDIA_MAX_BYTES) in 10 minutes needs 1.5 MB/s; slower links need a longer limit.
-    requestTimeoutMs: intFrom(env, 'HTTP_REQUEST_TIMEOUT_MS', 10 * 60_000),
-    idleTimeoutMs: intFrom(env, 'HTTP_IDLE_TIMEOUT_MS', 60_000),
-    keepAliveTimeoutMs: intFrom(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 5_000),
-    maxConnections: intFrom(env, 'HTTP_MAX_CONNECTIONS', 4096),
-    maxConnectionsPerIp: intFrom(env, 'HTTP_MAX_CONNECTIONS_PER_IP', 256),
-    maxHeadersCount: intFrom(env, 'HTTP_MAX_HEADERS_COUNT', 100),
+    requestTimeoutMs: read.int('HTTP_REQUEST_TIMEOUT_MS'),
+    idleTimeoutMs: read.int('HTTP_IDLE_TIMEOUT_MS'),
+    keepAliveTimeoutMs: read.int('HTTP_KEEP_ALIVE_TIMEOUT_MS'),
+    maxConnections: read.int('HTTP_MAX_CONNECTIONS'),
+    maxConnectionsPerIp: read.int('HTTP_MAX_CONNECTIONS_PER_IP'),
+    maxHeadersCount: read.int('HTTP_MAX_HEADERS_COUNT'),
   };
   // Node refuses to start otherwise: the headers are part of the request.
   if (settings.requestTimeoutMs > 0 && settings.headersTimeoutMs > settings.requestTimeoutMs) {

@@ -1,3 +1,4 @@
+import type { EnvReader } from '../config/env-reader.js';
 import { ConfigError } from '../errors/domain-errors.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -50,23 +51,19 @@ export function parseCorsOrigins(raw: string): string[] | '*' {
   });
 }
 
-export function observabilitySettings(env: NodeJS.ProcessEnv): ObservabilitySettings {
-  const level = (env.LOG_LEVEL || 'info').toLowerCase();
+export function observabilitySettings(read: EnvReader): ObservabilitySettings {
+  const level = read.given('LOG_LEVEL').toLowerCase();
   if (!isLogLevel(level)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${level}"`);
-  const port = env.METRICS_PORT ?? '';
-  const metricsPort = port === '' ? null : Number(port);
+  const port = read.text('METRICS_PORT');
+  const metricsPort = port === null ? null : Number(port);
   if (metricsPort !== null && (!Number.isInteger(metricsPort) || metricsPort < 1 || metricsPort > 65535)) {
     throw new ConfigError(`METRICS_PORT must be a port number (1-65535), got "${port}"`);
   }
-  const commands = (env.METRICS_ENGINE_COMMANDS ?? '').toLowerCase();
-  if (!['', 'true', 'false', '1', '0'].includes(commands)) {
-    throw new ConfigError(`METRICS_ENGINE_COMMANDS must be true or false, got "${commands}"`);
-  }
   return {
     logLevel: level,
-    corsOrigins: parseCorsOrigins(env.CORS_ORIGINS ?? ''),
-    metricsToken: env.METRICS_TOKEN || null,
+    corsOrigins: parseCorsOrigins(read.text('CORS_ORIGINS') ?? ''),
+    metricsToken: read.text('METRICS_TOKEN'),
     metricsPort,
-    engineCommandMetrics: commands === 'true' || commands === '1',
+    engineCommandMetrics: read.flag('METRICS_ENGINE_COMMANDS'),
   };
 }

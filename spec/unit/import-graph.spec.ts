@@ -8,6 +8,7 @@ import { importCycles, importsOf, layerViolations, readImportGraph } from '../su
  */
 const LOWER = [
   'lib/types',
+  'lib/config',
   'lib/db',
   'lib/errors',
   'lib/util',
