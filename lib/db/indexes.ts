@@ -7,6 +7,7 @@ import {
   revisionsCollection,
 } from './collections.js';
 import { ensureMediaIndexes } from './media-collection.js';
+import { ensureMediaFolderIndexes } from './media-folders-collection.js';
 import { OBJECT_SORT_FIELDS } from '../query/sort.js';
 import { ensureWebhookIndexes } from '../webhooks/collections.js';
 import { ensureRateLimitIndexes } from '../limits/rate-limits.js';
@@ -108,6 +109,7 @@ export async function ensureIndexes(db: Db): Promise<void> {
   // Crash-repair markers (lib/services/pending-writes.ts) are looked up by Object on every write.
   await db.collection('pending_writes').createIndex({ object_id: 1 }, { name: 'object' }, undefined);
   await ensureMediaIndexes(db);
+  await ensureMediaFolderIndexes(db);
   await ensureWebhookIndexes(db);
   await ensureRateLimitIndexes(db);
   await ensureMergeRequestIndexes(db);

@@ -4,6 +4,7 @@ import type { Config } from '../config.js';
 import { batchAndPreviewRoutes } from './batch-and-preview.js';
 import { blocksRoutes } from './blocks.js';
 import { mediaRoutes } from './media.js';
+import { mediaFolderRoutes } from './media-folders.js';
 import { mergeRequestRoutes } from './merge-requests.js';
 import { metaRoutes } from './meta.js';
 import { objectTypeRoutes } from './object-types.js';
@@ -37,6 +38,7 @@ export function v3Routes({ config, db, state, log, health }: RouteDeps): RouteDe
     ...objectRoutes(config, db, state),
     ...revisionRoutes(config, db, state),
     ...mediaRoutes(config, state),
+    ...mediaFolderRoutes(config, db, state),
     ...webhookRoutes(config, db),
     ...usageRoutes(config, state),
     ...mergeRequestRoutes(config, db, state),
