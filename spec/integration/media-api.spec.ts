@@ -4,7 +4,7 @@ import { ensureMediaIndexes, MEDIA_LIST_INDEXES } from '../../lib/db/media-colle
 import type { IssuedKeys } from '../../lib/services/buckets.js';
 import { bucketClient } from '../support/client.js';
 import { freshHarness, type Harness } from '../support/harness.js';
-import { imageBytes, storedFileCounts, upload } from '../support/media.js';
+import { declareFolders, imageBytes, storedFileCounts, upload } from '../support/media.js';
 
 const q = (filter: unknown) => encodeURIComponent(JSON.stringify(filter));
 
@@ -36,6 +36,7 @@ describe('Media API: list, get, update, delete', () => {
     h = await freshHarness();
     keys = await h.bucket('library');
     api = bucketClient(h.app, keys);
+    await declareFolders(h.app, keys, ['animals', 'docs', 'big', 'pets']);
     const png = await imageBytes(30, 20, 'png');
     const specs = [
       { file: png, filename: 'a-cat.png', folder: 'animals' },
