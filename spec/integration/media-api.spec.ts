@@ -266,13 +266,16 @@ describe('Media API: list, get, update, delete', () => {
     assert.match(bad.body.message, /trigger_webhook/);
   });
 
-  it('deleting the Bucket removes its stored files', async () => {
+  it('deleting the Bucket removes its stored files and media folders', async () => {
     const { deleteBucket } = await import('../../lib/services/buckets.js');
     const other = await h.bucket('other');
+    await declareFolders(h.app, other, ['kept']);
     await upload(h.app, other, Buffer.from('keep me'), { filename: 'keep.txt' }).expect(200);
+    assert.equal(await h.db.collection('media_folders').countDocuments(), 5);
     await deleteBucket(h.db, 'library');
     const counts = await storedFileCounts(h.db);
     assert.deepEqual([counts.files, counts.variants], [1, 0]);
     assert.equal(await h.db.collection('media').countDocuments(), 1);
+    assert.deepEqual(await h.db.collection('media_folders').distinct('slug'), ['kept']);
   });
 });
