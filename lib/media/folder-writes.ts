@@ -44,7 +44,14 @@ export async function createFolder(db: Db, bucket: BucketDoc, input: unknown): P
       'invalid_body',
     );
   const now = new Date();
-  const doc: MediaFolderDoc = { _id: new ObjectId(), bucket_id: bucket._id, slug, title, created_at: now, modified_at: now };
+  const doc: MediaFolderDoc = {
+    _id: new ObjectId(),
+    bucket_id: bucket._id,
+    slug,
+    title,
+    created_at: now,
+    modified_at: now,
+  };
   await underUniqueSlug(slug, () => mediaFoldersCollection(db).insertOne(doc));
   await bumpGeneration(db, bucket._id);
   return folderView(slug, doc, await mediaCountIn(db, bucket, slug));

@@ -61,7 +61,8 @@ export async function listMedia(
   const filtered = compileFilter(q.query, MEDIA_FILTER_CONTEXT);
   // `folder=` is the plain-parameter form of `query={"folder": …}`, and narrows any query given.
   const inFolder = q.folder === undefined ? null : { folder: q.folder };
-  const translated = inFolder && Object.keys(filtered).length > 0 ? { $and: [filtered, inFolder] } : (inFolder ?? filtered);
+  const translated =
+    inFolder && Object.keys(filtered).length > 0 ? { $and: [filtered, inFolder] } : (inFolder ?? filtered);
   const sort = mediaListSort(q.sort, sorts);
   const media = mediaCollection(db);
   const options = readOptions(db);
