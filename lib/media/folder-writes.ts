@@ -4,6 +4,7 @@ import { mediaFoldersCollection, type MediaFolderDoc } from '../db/media-folders
 import { SlugTakenError } from '../errors/domain-errors.js';
 import { BadRequestError } from '../errors/http-errors.js';
 import { isDuplicateKey } from '../errors/mongo-errors.js';
+import { notFound } from '../errors/not-found.js';
 import { bumpGeneration } from '../services/bucket-generation.js';
 import { slugify } from '../services/slugs.js';
 import { assertValid } from '../validation/ajv-messages.js';
@@ -85,7 +86,8 @@ export async function renameFolder(db: Db, bucket: BucketDoc, slug: string, inpu
     await folders.insertOne(made);
     return made;
   });
-  if (!saved) throw new BadRequestError(`Folder '${slug}' was deleted while it was being renamed`);
+  // Deleted by another request between the read and this write.
+  if (!saved) throw notFound('media_folder', slug, bucket.slug);
   if (moves) {
     await moveMedia(db, bucket, slug, newSlug);
     await folders.updateOne({ _id: saved._id }, { $unset: { moving_from: '' } });

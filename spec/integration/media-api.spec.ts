@@ -109,6 +109,14 @@ describe('Media API: list, get, update, delete', () => {
     assert.equal(byId.body.media[0].name, item(1).name);
     const animals = await api.get(`/media?query=${q({ folder: 'animals', type: 'image/png' })}`).expect(200);
     assert.equal(animals.body.total, 3);
+    // folder= is the same filter as a plain parameter, and narrows a query given beside it.
+    const byParam = await api.get('/media?folder=docs').expect(200);
+    assert.deepEqual(
+      byParam.body.media.map((m: MediaItem) => m.original_name),
+      ['report.pdf'],
+    );
+    const both = await api.get(`/media?folder=animals&query=${q({ 'metadata.rank': { $gte: 2 } })}`).expect(200);
+    assert.deepEqual(both.body.media.map((m: MediaItem) => m.original_name).sort(), ['b-dog.png', 'c-bird.png']);
     const regex = await api.get(`/media?query=${q({ original_name: { $regex: '^B-', $options: 'i' } })}`).expect(200);
     assert.deepEqual(
       regex.body.media.map((m: MediaItem) => m.original_name),
