@@ -4,6 +4,7 @@ import request from 'supertest';
 import { mediaCollection } from '../../lib/db/media-collection.js';
 import { bumpGeneration } from '../../lib/services/bucket-generation.js';
 import { findBucketBySlug, type IssuedKeys } from '../../lib/services/buckets.js';
+import { validatorFor } from '../../lib/validation/ajv.js';
 import { freshHarness, type Harness } from '../support/harness.js';
 
 /*
@@ -15,6 +16,11 @@ import { freshHarness, type Harness } from '../support/harness.js';
  */
 
 type Body = Record<string, unknown>;
+/** The answer matches the schema the OpenAPI document publishes for it. */
+function assertSchema(id: string, body: unknown): void {
+  const validate = validatorFor(id);
+  assert.ok(validate(body), `${id}: ${JSON.stringify(validate.errors)}`);
+}
 const png = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex');
 
 for (const version of ['v3', 'v2'] as const) {
@@ -45,6 +51,7 @@ for (const version of ['v3', 'v2'] as const) {
     const errorOf = (res: request.Response, status: number, code: string) => {
       assert.equal(res.status, status, res.text);
       assert.deepEqual([res.body.status, res.body.code, typeof res.body.message], [status, code, 'string']);
+      assertSchema('Error', res.body);
       return String(res.body.message);
     };
 
@@ -70,6 +77,8 @@ for (const version of ['v3', 'v2'] as const) {
       const explicit = folderOf(await post('/media-folders', { title: 'Docs', slug: 'docs' }).expect(200));
       assert.equal(explicit.slug, 'docs');
       const list = (await get('/media-folders').expect(200)).body as Body;
+      assertSchema('MediaFolderList', list);
+      assertSchema('MediaFolderResponse', { folder: made });
       assert.deepEqual(
         (list.folders as Body[]).map((f) => [f.slug, f.title]),
         [
@@ -195,6 +204,7 @@ for (const version of ['v3', 'v2'] as const) {
       const listed = ((await get('/media-folders').expect(200)).body.folders as Body[]).find(
         (f) => f.slug === 'Old Pics',
       );
+      assertSchema('MediaFolder', listed);
       assert.deepEqual(listed, {
         id: null,
         slug: 'Old Pics',
