@@ -94,6 +94,13 @@ for (const version of ['v3', 'v2'] as const) {
       const derived = errorOf(await post('/media-folders', { title: 'Holiday photos 2024!' }), 400, 'slug_taken');
       assert.match(derived, /holiday-photos-2024/);
       errorOf(await post('/media-folders', { title: 'Other', slug: 'docs' }), 400, 'slug_taken');
+      // Unique per Bucket: another Bucket has its own "docs".
+      const other = await h.bucket(`${slug}-other`);
+      await request(h.app)
+        .post(`/${version}/buckets/${other.slug}/media-folders`)
+        .set('Authorization', `Bearer ${String(other.write_key)}`)
+        .send({ title: 'Docs' })
+        .expect(200);
       assert.deepEqual(await slugs(), ['docs', 'holiday-photos-2024']);
     });
 
