@@ -2,6 +2,7 @@ import type { Db } from 'mongodb';
 import { connectDatabase, type Database } from './db/database.js';
 import { ensureContentIndexes } from './db/indexes.js';
 import { ensureMediaIndexes } from './media/collection.js';
+import { ensureMediaFolderIndexes } from './media/folders-collection.js';
 import { ensureWebhookIndexes } from './webhooks/collections.js';
 import { ensureRateLimitIndexes } from './limits/rate-limits.js';
 import { ensureMergeRequestIndexes } from './merge-requests/collection.js';
@@ -18,6 +19,7 @@ import { ensureIdempotencyIndexes } from './middleware/idempotency-store.js';
 export async function ensureIndexes(db: Db): Promise<void> {
   await ensureContentIndexes(db);
   await ensureMediaIndexes(db);
+  await ensureMediaFolderIndexes(db);
   await ensureWebhookIndexes(db);
   await ensureRateLimitIndexes(db);
   await ensureMergeRequestIndexes(db);

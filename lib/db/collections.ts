@@ -27,6 +27,7 @@ export const BUCKET_SCOPED_COLLECTIONS = [
   'published_objects',
   'revisions',
   'media',
+  'media_folders',
   'webhooks',
   'webhook_deliveries',
   'bucket_usage',

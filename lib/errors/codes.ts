@@ -25,6 +25,14 @@ export const ERROR_CODES = {
     status: 400,
     description: 'A legacy route that keeps Objects was asked to delete an Object type that still has some.',
   },
+  folder_unknown: {
+    status: 400,
+    description: 'An upload, media edit or move_to names a media folder the Bucket does not have; create it first.',
+  },
+  folder_has_media: {
+    status: 400,
+    description: 'A media folder that still holds media was asked to be deleted without move_to.',
+  },
   extension_zip_invalid: {
     status: 400,
     description: 'An extension archive is not a zip, is damaged, has unsafe entry names or is over a cap.',
@@ -52,6 +60,7 @@ export const ERROR_CODES = {
   object_type_not_found: { status: 404, description: 'No Object type of the Bucket has the slug in the path.' },
   revision_not_found: { status: 404, description: 'The Object has no revision with the id in the path.' },
   media_not_found: { status: 404, description: 'No media item of the Bucket has the id or file name in the path.' },
+  folder_not_found: { status: 404, description: 'No media folder of the Bucket has the slug in the path.' },
   webhook_not_found: { status: 404, description: 'No webhook of the Bucket has the id in the path.' },
   delivery_not_found: { status: 404, description: 'The webhook has no delivery with the id in the path.' },
   extension_not_found: { status: 404, description: 'No Extension of the Bucket has the id in the path.' },

@@ -9,6 +9,7 @@ const RESOURCES = {
   revision: { label: 'Revision', key: 'id', code: 'revision_not_found' },
   media: { label: 'Media', key: 'id', code: 'media_not_found' },
   media_file: { label: 'Media', key: 'name', code: 'media_not_found' },
+  media_folder: { label: 'Folder', key: 'slug', code: 'folder_not_found' },
   webhook: { label: 'Webhook', key: 'id', code: 'webhook_not_found' },
   delivery: { label: 'Delivery', key: 'id', code: 'delivery_not_found' },
   metafield: { label: 'Metafield', key: 'key', code: 'not_found' },

@@ -33,7 +33,8 @@ const MEDIA_FIELDS: ReadonlyMap<string, FieldInfo> = new Map<string, FieldInfo>(
 export const MEDIA_FILTER_CONTEXT: FilterContext = { fields: MEDIA_FIELDS };
 
 /** The media list parameters, already read (see query/read-params.ts). */
-export type MediaListQuery = Pick<ParamValues, 'query' | 'sort' | 'props' | 'limit' | 'skip' | 'after'>;
+export type MediaListQuery = Pick<ParamValues, 'query' | 'sort' | 'props' | 'limit' | 'skip' | 'after'> &
+  Partial<Pick<ParamValues, 'folder'>>;
 
 /**
  * User metadata is the one part of a record that can be large; a list whose props do not ask
@@ -57,7 +58,11 @@ export async function listMedia(
   maxBytes: number,
   sorts: MediaSorts = 'media',
 ): Promise<{ docs: ReadMedia[]; total: number }> {
-  const translated = compileFilter(q.query, MEDIA_FILTER_CONTEXT);
+  const filtered = compileFilter(q.query, MEDIA_FILTER_CONTEXT);
+  // `folder=` is the plain-parameter form of `query={"folder": …}`, and narrows any query given.
+  const inFolder = q.folder === undefined ? null : { folder: q.folder };
+  const translated =
+    inFolder && Object.keys(filtered).length > 0 ? { $and: [filtered, inFolder] } : (inFolder ?? filtered);
   const sort = mediaListSort(q.sort, sorts);
   const media = mediaCollection(db);
   const options = readOptions(db);

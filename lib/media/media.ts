@@ -7,6 +7,7 @@ import { countRemoval, ensureUsage, reserve } from '../limits/usage-counters.js'
 import { removeOriginal, removeVariantsOf } from './file-store.js';
 import type { StoredUpload } from './gridfs-storage.js';
 import { metadataProblems, type UploadFields } from './upload-fields.js';
+import { assertFolderExists } from './folder-reads.js';
 import { assertValid } from '../validation/ajv-messages.js';
 import { finishChange, type EventDeps } from '../events/domain-events.js';
 import { objectIdFromHex } from '../util/object-id.js';
@@ -83,6 +84,7 @@ export async function updateMedia(deps: EventDeps, bucket: BucketDoc, id: string
   const set: Partial<MediaDoc> = { modified_at: new Date() };
   if (input.folder !== undefined)
     set.folder = input.folder === null || input.folder.trim() === '' ? null : input.folder.trim();
+  if (set.folder) await assertFolderExists(deps.db, bucket, set.folder, 'body.folder');
   if (input.alt_text !== undefined) set.alt_text = input.alt_text;
   if (input.metadata !== undefined) set.metadata = input.metadata;
   const updated = await mediaCollection(deps.db).findOneAndUpdate(

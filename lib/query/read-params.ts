@@ -32,6 +32,10 @@ export interface ParamValues {
   trigger_webhook: boolean;
   /** v2 Object reads: add each Object's `metafields` array. */
   show_metafields: boolean;
+  /** The media list's folder filter: a folder slug. */
+  folder: string | undefined;
+  /** A media folder delete: the folder that receives its media. */
+  move_to: string | undefined;
   /** A webhook delivery log's `status` filter; undefined: every status. */
   delivery_status: DeliveryStatus | undefined;
 }
@@ -107,6 +111,8 @@ const RULES: { readonly [K in ParamName]: Rule<ParamValues[K]> } = {
   pretty: flag(false),
   trigger_webhook: flag(false),
   show_metafields: flag(false),
+  folder: text,
+  move_to: text,
   delivery_status: {
     spellings: ['status'],
     fallback: undefined,

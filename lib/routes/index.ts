@@ -5,6 +5,7 @@ import { batchAndPreviewRoutes } from '../objects/batch-preview-routes.js';
 import { blocksRoutes } from '../blocks/routes.js';
 import { mediaRoutes } from '../media/routes.js';
 import { mergeRequestRoutes } from '../merge-requests/routes.js';
+import { mediaFolderRoutes } from '../media/folder-routes.js';
 import { metaRoutes } from './meta.js';
 import { objectTypeRoutes } from '../object-types/routes.js';
 import { objectRoutes } from '../objects/routes.js';
@@ -37,6 +38,7 @@ export function v3Routes({ config, db, state, log, health }: RouteDeps): RouteDe
     ...objectRoutes(config, db, state),
     ...revisionRoutes(config, db, state),
     ...mediaRoutes(config, state),
+    ...mediaFolderRoutes(config, db, state),
     ...webhookRoutes(config, db),
     ...usageRoutes(config, state),
     ...mergeRequestRoutes(config, db, state),

@@ -30,6 +30,8 @@ export interface BodySchemas {
   BatchRequest: BatchRequest;
   ExtensionCreate: ExtensionCreate;
   ExtensionEdit: ExtensionEdit;
+  MediaFolderCreate: MediaFolderCreate;
+  MediaFolderPatch: MediaFolderPatch;
   MediaPatch: MediaPatch;
   MergeRequestCreate: MergeRequestCreate;
   ObjectCreate: ObjectCreate;
@@ -132,11 +134,28 @@ export interface ExtensionEdit {
   write_key?: string;
 }
 /**
+ * Body of POST /buckets/{slug}/media-folders. Unknown fields are rejected.
+ */
+export interface MediaFolderCreate {
+  title: string;
+  /**
+   * Unique within the Bucket; derived from title when omitted. A slug media already name declares that folder.
+   */
+  slug?: string;
+}
+/**
+ * Body of PATCH /buckets/{slug}/media-folders/{folder_slug}: a new title, a new slug, or both. A new title keeps the slug; a new slug moves the folder's media to it.
+ */
+export interface MediaFolderPatch {
+  title?: string;
+  slug?: string;
+}
+/**
  * Body of PATCH /media/{id}: at least one of folder, alt_text, metadata. The file itself is never replaced; metadata replaces the whole user metadata object.
  */
 export interface MediaPatch {
   /**
-   * Folder slug; empty or null removes the item from its folder
+   * Folder slug: one of the Bucket's media folders (an unknown one answers 400 folder_unknown); empty or null removes the item from its folder
    */
   folder?: string | null;
   alt_text?: string;

@@ -24,6 +24,10 @@ const ACTIONS = {
   'edit pages': (t: string) => send(t, 'patch', `${base}/objects/${fixture.page}`, { title: 'Page, edited' }),
   'read media': (t: string) => get(t, `${base}/media`),
   'delete media': (t: string) => send(t, 'delete', `${base}/media/${absent}`, {}),
+  'read media folders': (t: string) => get(t, `${base}/media-folders`),
+  'write media folders': (t: string) =>
+    send(t, 'post', `${base}/media-folders`, { title: `F${String(Math.random()).slice(2, 8)}` }),
+  'v2 rename media folder': (t: string) => send(t, 'patch', `/v2/buckets/${SLUG}/media-folders/absent`, { title: 'G' }),
   'read object types': (t: string) => get(t, `${base}/object-types`),
   'write object types': (t: string) =>
     send(t, 'post', `${base}/object-types`, { title: `T${String(Math.random()).slice(2, 8)}` }),
@@ -62,6 +66,9 @@ const ALLOWED: Record<Role, readonly Action[]> = {
     'edit pages',
     'read media',
     'delete media',
+    'read media folders',
+    'write media folders',
+    'v2 rename media folder',
     'read object types',
     'v1 read pages',
     'v1 write posts',

@@ -6,7 +6,7 @@ import type { IssuedKeys } from '../../lib/buckets/buckets.js';
 import { loadCosmicV1 } from '../support/cosmic-v1.js';
 import { cosmicV2For } from '../support/cosmic-v2.js';
 import { freshHarness, type Harness } from '../support/harness.js';
-import { upload } from '../support/media.js';
+import { declareFolders, upload } from '../support/media.js';
 
 interface MediaPage {
   media: { _id?: string; id?: string }[];
@@ -23,6 +23,7 @@ describe('legacy media: list limit and the v1 media edit', () => {
   before(async () => {
     h = await freshHarness();
     keys = await h.bucket('pics');
+    await declareFolders(h.app, keys, ['docs', 'x']);
     for (let i = 0; i < 3; i++) {
       const res = await upload(h.app, keys, Buffer.from(`bytes ${i}`), { filename: `p${i}.txt` }).expect(200);
       ids.push(String(res.body.media.id));

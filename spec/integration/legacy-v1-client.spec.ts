@@ -6,6 +6,7 @@ import type { IssuedKeys } from '../../lib/buckets/buckets.js';
 import { forgetCosmicV1Token, loadCosmicV1, type CosmicV1, type V1Bucket } from '../support/cosmic-v1.js';
 import { freshHarness, type Harness } from '../support/harness.js';
 import { account, PASSWORD } from '../support/accounts.js';
+import { declareFolders } from '../support/media.js';
 
 type V1Obj = Record<string, unknown> & {
   _id: string;
@@ -265,6 +266,13 @@ describe('legacy v1 API driven by the cosmicjs 3.4.4 client', () => {
   });
 
   it('media: addMedia (write_key form field), getMedia (props, folder), deleteMedia', async () => {
+    const unknown = (await b.addMedia({
+      media: { buffer: Buffer.from('hello'), originalname: 'a.txt' },
+      folder: 'docs',
+    })) as ErrorBody;
+    assert.deepEqual([unknown.status, unknown.code], [400, 'folder_unknown']);
+    assert.match(unknown.message, /'docs'/);
+    await declareFolders(h.app, keys, ['docs']);
     const up = (await b.addMedia({
       media: { buffer: Buffer.from('hello'), originalname: 'a.txt' },
       folder: 'docs',

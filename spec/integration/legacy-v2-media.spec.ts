@@ -6,7 +6,7 @@ import path from 'node:path';
 import request from 'supertest';
 import { cosmicV2For, field, items, rejection, type CosmicV2Bucket, type V2Keys } from '../support/cosmic-v2.js';
 import { freshHarness, type Harness } from '../support/harness.js';
-import { imageBytes } from '../support/media.js';
+import { declareFolders, imageBytes } from '../support/media.js';
 
 describe('Legacy v2: the cosmicjs 4.3.7 client, unchanged, against /v2 (media, merge requests, webhooks, errors)', () => {
   let h: Harness;
@@ -18,6 +18,7 @@ describe('Legacy v2: the cosmicjs 4.3.7 client, unchanged, against /v2 (media, m
     const issued = await h.bucket('legacy-v2-media');
     keys = { slug: issued.slug, read_key: issued.read_key ?? '', write_key: issued.write_key ?? '' };
     bucket = (await cosmicV2For(h))().bucket(keys);
+    await declareFolders(h.app, issued, ['pics']);
   });
   after(() => {
     assert.deepEqual(h.errors, []);

@@ -4,7 +4,7 @@ import { ensureMediaIndexes, MEDIA_LIST_INDEXES } from '../../lib/media/collecti
 import type { IssuedKeys } from '../../lib/buckets/buckets.js';
 import { bucketClient } from '../support/client.js';
 import { freshHarness, type Harness } from '../support/harness.js';
-import { imageBytes, storedFileCounts, upload } from '../support/media.js';
+import { declareFolders, imageBytes, storedFileCounts, upload } from '../support/media.js';
 
 const q = (filter: unknown) => encodeURIComponent(JSON.stringify(filter));
 
@@ -36,6 +36,7 @@ describe('Media API: list, get, update, delete', () => {
     h = await freshHarness();
     keys = await h.bucket('library');
     api = bucketClient(h.app, keys);
+    await declareFolders(h.app, keys, ['animals', 'docs', 'big', 'pets']);
     const png = await imageBytes(30, 20, 'png');
     const specs = [
       { file: png, filename: 'a-cat.png', folder: 'animals' },
@@ -108,6 +109,14 @@ describe('Media API: list, get, update, delete', () => {
     assert.equal(byId.body.media[0].name, item(1).name);
     const animals = await api.get(`/media?query=${q({ folder: 'animals', type: 'image/png' })}`).expect(200);
     assert.equal(animals.body.total, 3);
+    // folder= is the same filter as a plain parameter, and narrows a query given beside it.
+    const byParam = await api.get('/media?folder=docs').expect(200);
+    assert.deepEqual(
+      byParam.body.media.map((m: MediaItem) => m.original_name),
+      ['report.pdf'],
+    );
+    const both = await api.get(`/media?folder=animals&query=${q({ 'metadata.rank': { $gte: 2 } })}`).expect(200);
+    assert.deepEqual(both.body.media.map((m: MediaItem) => m.original_name).sort(), ['b-dog.png', 'c-bird.png']);
     const regex = await api.get(`/media?query=${q({ original_name: { $regex: '^B-', $options: 'i' } })}`).expect(200);
     assert.deepEqual(
       regex.body.media.map((m: MediaItem) => m.original_name),
@@ -265,13 +274,16 @@ describe('Media API: list, get, update, delete', () => {
     assert.match(bad.body.message, /trigger_webhook/);
   });
 
-  it('deleting the Bucket removes its stored files', async () => {
+  it('deleting the Bucket removes its stored files and media folders', async () => {
     const { deleteBucket } = await import('../../lib/buckets/buckets.js');
     const other = await h.bucket('other');
+    await declareFolders(h.app, other, ['kept']);
     await upload(h.app, other, Buffer.from('keep me'), { filename: 'keep.txt' }).expect(200);
+    assert.equal(await h.db.collection('media_folders').countDocuments(), 5);
     await deleteBucket(h.db, 'library');
     const counts = await storedFileCounts(h.db);
     assert.deepEqual([counts.files, counts.variants], [1, 0]);
     assert.equal(await h.db.collection('media').countDocuments(), 1);
+    assert.deepEqual(await h.db.collection('media_folders').distinct('slug'), ['kept']);
   });
 });

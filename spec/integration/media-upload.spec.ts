@@ -3,7 +3,7 @@ import { ObjectId } from 'mongodb';
 import request from 'supertest';
 import type { IssuedKeys } from '../../lib/buckets/buckets.js';
 import { freshHarness, type Harness } from '../support/harness.js';
-import { eventually, imageBytes, randomishBytes, storedFileCounts, upload } from '../support/media.js';
+import { declareFolders, eventually, imageBytes, randomishBytes, storedFileCounts, upload } from '../support/media.js';
 
 describe('Media upload', () => {
   let h: Harness;
@@ -11,6 +11,7 @@ describe('Media upload', () => {
   before(async () => {
     h = await freshHarness({ UPLOAD_URL: 'http://upload.test' });
     keys = await h.bucket('uploads');
+    await declareFolders(h.app, keys, ['trips', 'x']);
   });
   after(() => {
     assert.deepEqual(h.errors, []);

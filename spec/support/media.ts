@@ -73,3 +73,12 @@ export async function eventually(check: () => Promise<boolean>, ms = 5000): Prom
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+/** Creates the Bucket's media folders with these slugs (uploads and media edits name only existing ones). */
+export async function declareFolders(app: Express, keys: IssuedKeys, slugs: readonly string[]): Promise<void> {
+  for (const slug of slugs) {
+    let t = request(app).post(`/v3/buckets/${keys.slug}/media-folders`);
+    if (keys.write_key) t = t.set('Authorization', `Bearer ${keys.write_key}`);
+    await t.send({ title: slug, slug }).expect(200);
+  }
+}

@@ -3,7 +3,7 @@ import type { Express } from 'express';
 import type { IssuedKeys } from '../../lib/buckets/buckets.js';
 import { bucketClient } from './client.js';
 import { everyMetafield } from './fixtures.js';
-import { imageBytes, randomishBytes, upload } from './media.js';
+import { declareFolders, imageBytes, randomishBytes, upload } from './media.js';
 
 /** What seedEveryKind made, by name. */
 export interface Seeded {
@@ -36,6 +36,7 @@ export async function seedEveryKind(app: Express, keys: IssuedKeys): Promise<See
     ['dog', await imageBytes(16, 16, 'jpeg'), 'dog.jpg', {}],
     ['doc', randomishBytes(5000, 7), 'notes.bin', {}],
   ];
+  await declareFolders(app, keys, ['animals']);
   for (const [name, bytes, filename, fields] of files) {
     const res = await upload(app, keys, bytes, { filename, fields }).expect(200);
     media[name] = (res.body as { media: { name: string } }).media.name;

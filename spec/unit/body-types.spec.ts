@@ -74,6 +74,8 @@ describe('request-body types', () => {
       BatchRequest: true,
       ExtensionCreate: true,
       ExtensionEdit: true,
+      MediaFolderCreate: true,
+      MediaFolderPatch: true,
       MediaPatch: true,
       MergeRequestCreate: true,
       ObjectCreate: true,

@@ -16,6 +16,8 @@ export const V2_MIRRORED_PATHS: ReadonlySet<string> = new Set([
   '/buckets/:slug/objects/:object_id/revisions',
   '/buckets/:slug/media',
   '/buckets/:slug/media/:media_id',
+  '/buckets/:slug/media-folders',
+  '/buckets/:slug/media-folders/:folder_slug',
   '/buckets/:slug/webhooks',
   '/buckets/:slug/webhooks/:webhook_id',
   '/buckets/:slug/webhooks/:webhook_id/rotate-secret',
