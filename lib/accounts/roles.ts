@@ -13,7 +13,7 @@ export interface Grant {
 }
 
 /**
- * The role table (README "Accounts and roles"): null when allowed, otherwise why not. Contributors
+ * The role table (docs/accounts.md, "Accounts and roles"): null when allowed, otherwise why not. Contributors
  * are let through to Objects here; which Object types they may touch is checked with the request.
  */
 export function roleRefusal(grant: Grant, resource: Resource, write: boolean): string | null {

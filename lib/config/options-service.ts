@@ -112,7 +112,7 @@ export const SERVICE_OPTIONS: readonly OptionDecl[] = [
     name: 'LOGIN_WINDOW',
     kind: 'duration',
     default: '15m',
-    meaning: 'Login-attempt window, from its first attempt: seconds, or `30m`, `1h` (see Accounts and roles).',
+    meaning: 'Login-attempt window, from its first attempt: seconds, or `30m`, `1h` (see docs/accounts.md).',
   },
   {
     name: 'LOGIN_CONCURRENCY',

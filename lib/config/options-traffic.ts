@@ -141,7 +141,7 @@ export const TRAFFIC_OPTIONS: readonly OptionDecl[] = [
     kind: 'int',
     default: '6000',
     meaning:
-      'Reads (GET) per minute per Bucket and credential, shared by all processes; past it 429 (see Rate limits and plans). `0`: no limit.',
+      'Reads (GET) per minute per Bucket and credential, shared by all processes; past it 429 (see docs/operations.md). `0`: no limit.',
   },
   {
     name: 'RATE_LIMIT_WRITES_PER_MINUTE',

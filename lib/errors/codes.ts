@@ -1,7 +1,7 @@
 /**
  * Every machine-readable error code a body can carry, with the HTTP status it goes with. Clients
  * branch on `code`; the message is for people and may be reworded. The OpenAPI error schema and
- * the README list these codes, and a test keeps all three in step.
+ * docs/api.md ("Errors") list these codes, and a test keeps all three in step.
  */
 export const ERROR_CODES = {
   bad_request: { status: 400, description: 'The request is malformed in a way no more specific code covers.' },

@@ -15,11 +15,11 @@ interface SchemaNode {
 }
 type OpenApiSchemas = { components: { schemas: Record<string, SchemaNode | undefined> } };
 
-/** The codes listed in the README's "Errors" section table, in order. */
+/** The codes listed in the "Errors" section table of docs/api.md, in order. */
 function readmeCodes(): string[] {
-  const readme = fs.readFileSync(path.join(projectRoot, 'README.md'), 'utf8');
+  const readme = fs.readFileSync(path.join(projectRoot, 'docs', 'api.md'), 'utf8');
   const start = readme.indexOf('\n## Errors\n');
-  assert.ok(start >= 0, 'README.md has no "## Errors" section');
+  assert.ok(start >= 0, 'docs/api.md has no "## Errors" section');
   const end = readme.indexOf('\n## ', start + 1);
   const section = readme.slice(start, end === -1 ? undefined : end);
   return [...section.matchAll(/^\| `([a-z_]+)` +\| (\d{3}) +\|/gm)].map((m) => `${m[1]} ${m[2]}`);

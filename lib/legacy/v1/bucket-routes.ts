@@ -101,7 +101,7 @@ export function bucketRoutes(config: Config, db: Db, state: AppState): V1Route[]
       requireWrite,
       async (req, res) => {
         const slug = String(req.params.type_slug);
-        // v1, like v2, promised a deleted type's Objects stay: the same refusal (README "v1 routes").
+        // v1, like v2, promised a deleted type's Objects stay: the same refusal (docs/legacy.md, "v1 routes").
         await deleteObjectType(writes, bucketOf(res), slug, triggered(res, bodyOf(req.body ?? {})), 'refuse');
         sendJson(res, 200, { message: `Object Type with slug '${slug}' deleted successfully from bucket.` });
       },

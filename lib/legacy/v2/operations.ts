@@ -6,7 +6,7 @@
 /**
  * v3 paths whose contract v2 already had: v2 serves these exact handlers (same services,
  * renderers and errors), so no rule has a v2 copy, except the operations in V2_OWN_OPERATIONS.
- * README "Migrating from the legacy API" lists where v2 differs.
+ * docs/legacy.md lists where v2 differs.
  */
 export const V2_MIRRORED_PATHS: ReadonlySet<string> = new Set([
   '/buckets/:slug/object-types',

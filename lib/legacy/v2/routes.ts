@@ -28,7 +28,7 @@ function ownRoutes(deps: RouteDeps): RouteDef[] {
       mediaListHandler(config, state, 'legacy-media'),
     ),
     // v2 promised that deleting a type keeps its Objects; this service cannot keep them, so it
-    // refuses a type that has any rather than delete what the client meant to keep (README).
+    // refuses a type that has any rather than delete what the client meant to keep (docs/legacy.md).
     route(
       'delete',
       '/buckets/:slug/object-types/:type_slug',
