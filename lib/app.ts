@@ -16,7 +16,7 @@ import { AppMetrics } from './observability/metrics.js';
 import { metricsEndpoint } from './observability/metrics-endpoint.js';
 import { observeRequests } from './observability/observe-requests.js';
 import { NO_PARAMS } from './query/read-params.js';
-import { routeRegistry } from './routes/registry.js';
+import { routeRegistry } from './registry/registry.js';
 import { mountRoutes, ROUTER_OPTIONS } from './routes/route-table.js';
 import type { DomainEvents } from './events/domain-events.js';
 import { withQueryTimeLimit } from './db/query-time-limit.js';

@@ -74,3 +74,6 @@ export function renderBlock(doc: BlockDoc): ApiBlock {
     installed_at: doc.installed_at.toISOString(),
   };
 }
+
+/** The Blocks list answer (schemas/BlocksList.json). */
+export type BlocksList = { blocks: ApiBlock[] };

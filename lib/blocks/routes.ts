@@ -3,7 +3,7 @@ import { requireRead } from '../middleware/authenticate.js';
 import { bucketOf } from '../middleware/load-bucket.js';
 import { sendJson } from '../http/respond.js';
 import { paramSet } from '../query/read-params.js';
-import type { BlocksList } from '../openapi/responses.js';
+import type { BlocksList } from './blocks.js';
 import { listBlocks, renderBlock } from './blocks.js';
 import { route, type RouteDef } from '../routes/route-table.js';
 import { readAccess } from '../routes/access.js';

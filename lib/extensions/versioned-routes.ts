@@ -1,6 +1,6 @@
 import { v1Route, type V1Route } from '../legacy/v1/route.js';
 import { NO_PARAMS } from '../query/read-params.js';
-import type { RouteDeps } from '../routes/index.js';
+import type { RouteDeps } from '../routes/deps.js';
 import { route, type RouteDef } from '../routes/route-table.js';
 import { extensionRoutes } from './routes.js';
 

@@ -1,3 +1,4 @@
+import type { Picked } from '../query/props.js';
 import type { Config } from '../config.js';
 import type { BucketDoc } from '../db/collections.js';
 import type { MediaDoc } from './collection.js';
@@ -54,3 +55,9 @@ export function renderMedia(doc: ReadMedia, config: Config, bucket: BucketDoc): 
     ...(doc.width !== null && doc.height !== null && { width: doc.width, height: doc.height }),
   };
 }
+
+/* Bodies of the media responses (schemas/MediaResponse.json, MediaList.json); lists take `props`-narrowed items. */
+export type MediaResponse<Item = ApiMedia> = { media: Item };
+export type MediaList<Item = Picked> = { media: Item[]; total: number };
+/** The v1/v2 media list: also the page size it applied. */
+export type LegacyMediaList<Item = Picked> = MediaList<Item> & { limit: number };

@@ -8,7 +8,7 @@ import { bucketOf } from '../middleware/load-bucket.js';
 import { readParams } from '../http/read-params.js';
 import { DELETE_PARAMS, NO_PARAMS, paramSet } from '../query/read-params.js';
 import { renderObjectType } from './serialize.js';
-import type { ObjectTypeList, ObjectTypeResponse } from '../openapi/responses.js';
+import type { ObjectTypeList, ObjectTypeResponse } from './serialize.js';
 import { createObjectType, deleteObjectType, updateObjectType, type TypeObjects } from './object-types.js';
 import { getObjectType, listObjectTypes } from './type-reads.js';
 import type { EventDeps } from '../events/domain-events.js';

@@ -42,3 +42,7 @@ export function renderObjectType(t: ObjectTypeDoc): ApiObjectType {
     modified_at: t.modified_at.toISOString(),
   };
 }
+
+/* Bodies of the Object type responses (schemas/ObjectTypeResponse.json, ObjectTypeList.json). */
+export type ObjectTypeResponse = { object_type: ApiObjectType };
+export type ObjectTypeList = { object_types: ApiObjectType[] };

@@ -8,7 +8,7 @@ import { writeBody } from '../middleware/write-body.js';
 import { bucketOf } from '../middleware/load-bucket.js';
 import { NO_PARAMS } from '../query/read-params.js';
 import { renderObject } from './serialize.js';
-import type { BatchResponse } from '../openapi/responses.js';
+import type { BatchResponse } from './batch.js';
 import { runBatch } from './batch.js';
 import { getObject } from './objects.js';
 import { issuePreviewToken } from '../preview/preview-tokens.js';

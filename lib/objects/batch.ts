@@ -1,3 +1,4 @@
+import type { ApiObject } from './serialize.js';
 import type { BucketDoc, ObjectDoc } from '../db/collections.js';
 import { BadRequestError, type HttpError } from '../errors/http-errors.js';
 import type { ErrorCode } from '../errors/codes.js';
@@ -97,3 +98,6 @@ export async function runBatch(
   }
   return results;
 }
+
+/** The batch answer (schemas/BatchResponse.json): one result per operation, in request order. */
+export type BatchResponse = { operations: BatchResult<ApiObject>[] };

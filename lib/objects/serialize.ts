@@ -1,3 +1,4 @@
+import type { Picked } from '../query/props.js';
 import type { ObjectDoc, ObjectTypeDoc } from '../db/collections.js';
 import { isObjectId } from '../util/object-id.js';
 import { isPlainObject } from '../util/plain-object.js';
@@ -111,3 +112,7 @@ function renderOne(doc: ReadObject, ctx: RenderContext, memo: Memo): ProjectedAp
     ...(doc.unpublish_at && { unpublish_at: doc.unpublish_at.getTime() }),
   };
 }
+
+/* Bodies of the Object responses (schemas/ObjectResponse.json, ObjectList.json); lists take `props`-narrowed items. */
+export type ObjectResponse<Item = ApiObject> = { object: Item };
+export type ObjectList<Item = Picked> = { objects: Item[]; total: number };

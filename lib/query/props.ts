@@ -124,3 +124,6 @@ export function pickProps(rendered: Record<string, unknown>, props: readonly str
   if (props === null) return rendered;
   return pick(rendered, buildTree(props)) as Record<string, unknown>;
 }
+
+/** What `props` leaves of a rendered item: all of it, or any subset of its fields, nested ones too. */
+export type Picked = Record<string, unknown>;

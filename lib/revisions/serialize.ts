@@ -1,3 +1,4 @@
+import type { Picked } from '../query/props.js';
 import type { RevisionDoc } from '../db/collections.js';
 import { renderMetadata, type ApiMetadata } from '../metafields/stored-values.js';
 import type { RenderContext } from '../objects/serialize.js';
@@ -34,3 +35,7 @@ export function renderRevision(rev: RevisionDoc, ctx: RenderContext): ApiRevisio
     reason: rev.reason,
   };
 }
+
+/* Bodies of the revision responses (schemas/RevisionResponse.json, RevisionList.json). */
+export type RevisionResponse<Item = ApiRevision> = { revision: Item };
+export type RevisionList<Item = Picked> = { revisions: Item[]; total: number };

@@ -4,7 +4,7 @@ import request from 'supertest';
 import { AppState } from '../../lib/app-state.js';
 import { v2Routes } from '../../lib/legacy/v2/routes.js';
 import { queryName } from '../../lib/query/read-params.js';
-import { v3Routes } from '../../lib/routes/index.js';
+import { v3Routes } from '../../lib/registry/v3.js';
 import { takesIdempotencyKey, type RouteDef } from '../../lib/routes/route-table.js';
 import { freshHarness, type Harness } from '../support/harness.js';
 import { v1Routes } from '../../lib/legacy/v1/index.js';
@@ -169,7 +169,7 @@ describe('GET /v3/openapi.json', () => {
     const deps = { config: h.config, db: h.db, state: new AppState(h.config, h.db, () => {}), log: () => {} };
     const routes = [
       ...v3Routes(deps).map((r) => ({ r, path: r.path })),
-      ...v2Routes(deps).map((r) => ({ r, path: `/v2${r.path}` })),
+      ...v2Routes(deps, v3Routes(deps)).map((r) => ({ r, path: `/v2${r.path}` })),
       ...v1Routes(deps).map((r) => ({ r, path: `/v1${r.path}` })),
     ];
     const differ = routes
@@ -250,10 +250,10 @@ describe('GET /v3/openapi.json', () => {
 
   describe('legacy v2 routes', () => {
     /** Every v2 route, with the path the document uses (absolute: legacy paths carry their version). */
-    const v2Served = (): RouteDef[] =>
-      v2Routes({ config: h.config, db: h.db, state: new AppState(h.config, h.db, () => {}), log: () => {} }).map(
-        (r) => ({ ...r, path: `/v2${r.path}` }),
-      );
+    const v2Served = (): RouteDef[] => {
+      const deps = { config: h.config, db: h.db, state: new AppState(h.config, h.db, () => {}), log: () => {} };
+      return v2Routes(deps, v3Routes(deps)).map((r) => ({ ...r, path: `/v2${r.path}` }));
+    };
     const v2Described = (): string[] =>
       Object.entries(doc.paths)
         .filter(([p]) => p.startsWith('/v2/'))

@@ -1,5 +1,5 @@
 import { AppState } from '../../lib/app-state.js';
-import { routeRegistry } from '../../lib/routes/registry.js';
+import { routeRegistry } from '../../lib/registry/registry.js';
 import type { RouteDef } from '../../lib/routes/route-table.js';
 import type { Harness } from './harness.js';
 

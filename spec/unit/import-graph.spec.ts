@@ -21,6 +21,7 @@ const LOWER = [
 const UPPER = [
   'lib/middleware',
   'lib/routes',
+  'lib/registry',
   'lib/limits',
   'lib/observability',
   'lib/openapi',

@@ -1,4 +1,4 @@
-import type { RouteDeps } from '../../routes/index.js';
+import type { RouteDeps } from '../../routes/deps.js';
 import { v1AccountRoutes } from '../../accounts/legacy-routes.js';
 import { v1ExtensionRoutes } from '../../extensions/versioned-routes.js';
 import { bucketRoutes } from './bucket-routes.js';

@@ -2,7 +2,7 @@ import { v2AccountRoutes } from '../../accounts/legacy-routes.js';
 import { v2ExtensionRoutes } from '../../extensions/versioned-routes.js';
 import { requireRead, requireWrite } from '../../middleware/authenticate.js';
 import { DELETE_PARAMS } from '../../query/read-params.js';
-import { v3Routes, type RouteDeps } from '../../routes/index.js';
+import type { RouteDeps } from '../../routes/deps.js';
 import { mediaListHandler, MEDIA_LIST } from '../../media/routes.js';
 import { typeDeleteHandler } from '../../object-types/routes.js';
 import { route, type RouteDef } from '../../routes/route-table.js';
@@ -49,8 +49,8 @@ function withV2Body(def: RouteDef): RouteDef {
   return { ...def, handlers: [...def.handlers.slice(0, -1), v2ObjectBody, ...def.handlers.slice(-1)] };
 }
 
-/** Every v2 route, paths relative to /v2: v2's own routes, then the mirrored v3 ones. */
-export function v2Routes(deps: RouteDeps): RouteDef[] {
+/** Every v2 route, paths relative to /v2: v2's own routes, then the mirrored ones of `v3` (the v3 table). */
+export function v2Routes(deps: RouteDeps, v3: readonly RouteDef[]): RouteDef[] {
   const own = ownRoutes(deps);
   const replaced = own.filter((r) => V2_MIRRORED_PATHS.has(r.path)).map(key);
   // The OpenAPI document relies on this list to describe each of these operations as v2's own.
@@ -58,7 +58,7 @@ export function v2Routes(deps: RouteDeps): RouteDef[] {
   if (described !== [...V2_OWN_OPERATIONS].sort().join()) {
     throw new Error(`v2 routes: V2_OWN_OPERATIONS must list exactly ${described}`);
   }
-  const mirrored = v3Routes(deps)
+  const mirrored = v3
     .filter((r) => V2_MIRRORED_PATHS.has(r.path) && !replaced.includes(key(r)))
     .map((r) => (V2_BODIES.has(key(r)) ? withV2Body(r) : r));
   return [...own, ...mirrored];

@@ -5,8 +5,8 @@ import { openApiDocument } from '../openapi/document.js';
 import { sendJson } from '../http/respond.js';
 import { NO_PARAMS } from '../query/read-params.js';
 import { serviceVersion } from '../version.js';
-import { route, type RouteDef } from './route-table.js';
-import { PUBLIC } from './access.js';
+import { route, type RouteDef } from '../routes/route-table.js';
+import { PUBLIC } from '../routes/access.js';
 
 /** Routes that need no Bucket and no credential. */
 export function metaRoutes(config: Config, health: HealthView | undefined): RouteDef[] {

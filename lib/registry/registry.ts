@@ -1,8 +1,9 @@
 import { v1Routes } from '../legacy/v1/index.js';
 import { v2Routes } from '../legacy/v2/routes.js';
-import { v3Routes, type RouteDeps } from './index.js';
+import { v3Routes } from './v3.js';
+import type { RouteDeps } from '../routes/deps.js';
 import { mediaFileRoutes } from '../media/file-routes.js';
-import type { RouteDef } from './route-table.js';
+import type { RouteDef } from '../routes/route-table.js';
 
 /** Every route the app serves, by the prefix it is mounted under. */
 export interface RouteRegistry {
@@ -15,9 +16,10 @@ export interface RouteRegistry {
 
 /** The one registry: the app mounts it, and tests walk it (access declarations, OpenAPI both ways). */
 export function routeRegistry(deps: RouteDeps): RouteRegistry {
+  const v3 = v3Routes(deps);
   return {
-    '/v3': v3Routes(deps),
-    '/v2': v2Routes(deps),
+    '/v3': v3,
+    '/v2': v2Routes(deps, v3),
     '/v1': v1Routes(deps),
     '': mediaFileRoutes(deps.db, deps.state.media),
   };

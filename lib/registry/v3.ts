@@ -1,32 +1,16 @@
-import type { Db } from 'mongodb';
-import type { AppState } from '../app-state.js';
-import type { Config } from '../config.js';
 import { batchAndPreviewRoutes } from '../objects/batch-preview-routes.js';
 import { blocksRoutes } from '../blocks/routes.js';
 import { mediaRoutes } from '../media/routes.js';
 import { mergeRequestRoutes } from '../merge-requests/routes.js';
 import { mediaFolderRoutes } from '../media/folder-routes.js';
-import { metaRoutes } from './meta.js';
+import { metaRoutes } from './meta-routes.js';
 import { objectTypeRoutes } from '../object-types/routes.js';
 import { objectRoutes } from '../objects/routes.js';
 import { revisionRoutes } from '../revisions/routes.js';
-import type { RouteDef } from './route-table.js';
+import type { RouteDef } from '../routes/route-table.js';
+import type { RouteDeps } from '../routes/deps.js';
 import { usageRoutes } from '../buckets/usage-routes.js';
 import { webhookRoutes } from '../webhooks/routes.js';
-import type { HealthView } from '../db/db-health.js';
-
-export interface RouteDeps {
-  config: Config;
-  db: Db;
-  /** What this app keeps between requests; see lib/app-state.ts. */
-  state: AppState;
-  /** Where server-side failures are reported (never to clients). */
-  log: (msg: string) => void;
-  /** The database's reachability as the driver sees it; absent: assumed up. */
-  health?: HealthView | undefined;
-  /** Certificates outbound checks (Extensions) trust besides the system's: tests only. */
-  outboundCa?: string | Buffer | undefined;
-}
 
 /** All v3 routes, in matching order (specific paths before parameterised siblings). */
 export function v3Routes({ config, db, state, log, health }: RouteDeps): RouteDef[] {
