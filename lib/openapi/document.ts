@@ -41,12 +41,13 @@ function loadPaths(): Record<string, unknown> {
   return paths;
 }
 
-/** Legacy paths carry their version segment, so they are served from the origin, not from /v3. */
-function legacyServed(paths: Record<string, unknown>, serverUrl: string): Record<string, unknown> {
-  for (const [p, item] of Object.entries(paths)) {
-    if (/^\/v[12]\//.test(p)) paths[p] = { servers: [{ url: serverUrl }], ...(item as object) };
-  }
-  return paths;
+/**
+ * Every path as the origin serves it: v3's gain their `/v3`, legacy ones carry their version
+ * already. One server (the origin) then resolves every path alike, in every generator: per-path
+ * `servers`, which most clients ignore, sent `/v1/…` to `/v3/v1/…` from a `/v3` server.
+ */
+function fromOrigin(paths: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(paths).map(([p, item]) => [/^\/v[12]\//.test(p) ? p : `/v3${p}`, item]));
 }
 
 /**
@@ -61,11 +62,11 @@ export function openApiDocument(serverUrl: string): Record<string, unknown> {
   addParameterAnswers(all);
   addIdempotencyKeys(all);
   addAccountSecurity(all);
-  base.paths = legacyServed(all, serverUrl);
+  base.paths = fromOrigin(all);
   base.webhooks = readJson(path.join(projectRoot, 'openapi', 'webhooks.json'));
   const schemas: Record<string, unknown> = {};
   for (const s of loadSchemas()) schemas[s.$id] = toComponentRefs(s);
   const components = typeof base.components === 'object' && base.components !== null ? base.components : {};
   base.components = { ...components, schemas };
-  return { ...(toComponentRefs(base) as Record<string, unknown>), servers: [{ url: `${serverUrl}/v3` }] };
+  return { ...(toComponentRefs(base) as Record<string, unknown>), servers: [{ url: serverUrl }] };
 }

@@ -26,8 +26,8 @@ function check(method: string, url: string, status: number, contentType: string,
   schemas ??= new ResponseSchemas();
   const urlPath = url.split('?')[0] ?? url;
   const pathKey = schemas.match(urlPath);
-  // Paths the document does not describe (unknown routes, public file URLs) have nothing to check against.
-  if (pathKey === undefined) return;
+  // Paths and methods the document does not describe (unknown routes, public file URLs) are no operation to check.
+  if (pathKey === undefined || !schemas.describes(pathKey, method.toLowerCase())) return;
   const at = `${method.toUpperCase()} ${pathKey} → ${status}`;
   const validate = schemas.validator(pathKey, method.toLowerCase(), status);
   if (validate === undefined) {

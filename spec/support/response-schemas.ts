@@ -86,6 +86,12 @@ export class ResponseSchemas {
     return isObject(shared) && isObject(shared[name]) ? shared[name] : undefined;
   }
 
+  /** Whether the document describes `method` at the path: other methods there are no route of the app. */
+  describes(pathKey: string, method: string): boolean {
+    const item = (this.doc.paths as Record<string, Record<string, unknown>>)[pathKey];
+    return isObject(item?.[method]);
+  }
+
   /**
    * The validator of the JSON body an operation answers with `status`; null when the document
    * describes that answer without a JSON body; undefined when it does not describe the answer.
