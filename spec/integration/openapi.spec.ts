@@ -210,7 +210,7 @@ describe('GET /v3/openapi.json', () => {
       [],
     );
     const schemas = doc.components.schemas as Record<string, { properties: { metadata: object } }>;
-    for (const name of ['Object', 'ObjectCreate', 'ObjectPatch', 'Revision', 'RevisionCreate']) {
+    for (const name of ['PartialObject', 'ObjectCreate', 'ObjectPatch', 'Revision', 'RevisionCreate']) {
       assert.equal(
         (schemas[name]?.properties.metadata as { additionalProperties?: unknown }).additionalProperties,
         true,

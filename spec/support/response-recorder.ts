@@ -11,7 +11,7 @@ const enabled = process.env.RESPONSE_CHECK !== '0';
 
 let schemas: ResponseSchemas | null = null;
 const mismatches = new Map<string, string>();
-const counts = { checked: 0, undescribed: 0 };
+const counts = { checked: 0 };
 
 /** Mismatches seen so far, one line each (the first of each operation and status). */
 export function responseMismatches(): string[] {
@@ -22,32 +22,46 @@ export function responseCounts(): Readonly<typeof counts> {
   return counts;
 }
 
-function check(method: string, url: string, status: number, contentType: string, body: Buffer): void {
-  schemas ??= new ResponseSchemas();
-  const urlPath = url.split('?')[0] ?? url;
-  const pathKey = schemas.match(urlPath);
+/** An answer as the client received it. */
+export interface Answer {
+  method: string;
+  /** The path and query as sent. */
+  url: string;
+  status: number;
+  contentType: string;
+  body: Buffer;
+}
+
+/**
+ * What is wrong with an answer by the document: null when it matches (or is no documented
+ * operation's), else the operation and status (the key mismatches are kept by) and the problem.
+ */
+export function checkAnswer(from: ResponseSchemas, a: Answer): { at: string; problem: string } | null {
+  const urlPath = a.url.split('?')[0] ?? a.url;
+  const method = a.method.toLowerCase();
+  const pathKey = from.match(urlPath);
   // Paths and methods the document does not describe (unknown routes, public file URLs) are no operation to check.
-  if (pathKey === undefined || !schemas.describes(pathKey, method.toLowerCase())) return;
-  const at = `${method.toUpperCase()} ${pathKey} → ${status}`;
-  const validate = schemas.validator(pathKey, method.toLowerCase(), status);
-  if (validate === undefined) {
-    counts.undescribed += 1;
-    if (!mismatches.has(at)) mismatches.set(at, `${at}: status not described (${urlPath})`);
-    return;
-  }
-  if (validate === null || !/^application\/json\b/.test(contentType) || body.length === 0) return;
+  if (pathKey === undefined || !from.describes(pathKey, method)) return null;
+  const at = `${a.method.toUpperCase()} ${pathKey} → ${a.status}`;
+  const validate = from.validator(pathKey, method, a.status);
+  if (validate === undefined) return { at, problem: `status not described (${urlPath})` };
+  if (validate === null || !/^application\/json\b/.test(a.contentType) || a.body.length === 0) return null;
   counts.checked += 1;
   let value: unknown;
   try {
-    value = JSON.parse(body.toString('utf8'));
+    value = JSON.parse(a.body.toString('utf8'));
   } catch {
-    mismatches.set(at, `${at}: body is not JSON (${urlPath})`);
-    return;
+    return { at, problem: `body is not JSON (${urlPath})` };
   }
-  if (!validate(value) && !mismatches.has(at)) {
-    const problems = (validate.errors ?? []).slice(0, 3).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`);
-    mismatches.set(at, `${at}: ${problems.join('; ')} (${urlPath})`);
-  }
+  if (validate(value)) return null;
+  const problems = (validate.errors ?? []).slice(0, 3).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`);
+  return { at, problem: `${problems.join('; ')} (${urlPath})` };
+}
+
+function record(a: Answer): void {
+  schemas ??= new ResponseSchemas();
+  const found = checkAnswer(schemas, a);
+  if (found && !mismatches.has(found.at)) mismatches.set(found.at, `${found.at}: ${found.problem}`);
 }
 
 /** Keeps the bytes of a JSON answer as they are written, then checks them once it is finished. */
@@ -76,7 +90,8 @@ function watch(req: IncomingMessage, res: ServerResponse): void {
   }) as typeof res.end;
   res.on('finish', () => {
     if (method === 'HEAD') return;
-    check(method, url, res.statusCode, String(res.getHeader('content-type') ?? ''), Buffer.concat(chunks));
+    const contentType = String(res.getHeader('content-type') ?? '');
+    record({ method, url, status: res.statusCode, contentType, body: Buffer.concat(chunks) });
   });
 }
 
