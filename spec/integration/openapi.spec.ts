@@ -250,6 +250,46 @@ describe('GET /v3/openapi.json', () => {
     assert.deepEqual(unresolved, []);
   });
 
+  it('describes the legacy write forms: the write_key body or form field, with no header required', async () => {
+    type Op = { security?: object[]; requestBody?: { content: Record<string, { schema?: { properties?: object } }> } };
+    const bodyKeyed = Object.entries(doc.paths).flatMap(([p, item]) =>
+      Object.entries(item as Record<string, Op>)
+        .filter(([, op]) =>
+          Object.values(op.requestBody?.content ?? {}).some(
+            (c) => c.schema?.properties && 'write_key' in c.schema.properties,
+          ),
+        )
+        .filter(([, op]) => op.security?.some((s) => 'writeKey' in s))
+        .map(([m, op]) => ({ m, p, op, json: 'application/json' in (op.requestBody?.content ?? {}) })),
+    );
+    const at = bodyKeyed.map((o) => `${o.m} ${o.p}`);
+    for (const expected of [
+      'post /v1/{slug}/add-object',
+      'delete /v1/{slug}/delete-object',
+      'post /v3/buckets/{slug}/media',
+    ])
+      assert.ok(at.includes(expected), expected);
+    assert.deepEqual(
+      bodyKeyed.filter((o) => !o.op.security?.some((s) => Object.keys(s).length === 0)).map((o) => `${o.m} ${o.p}`),
+      [],
+    );
+    // What the document says, the app does: the key in the body (no header) opens each JSON write, a wrong one does not.
+    const keys = await h.bucket('body-keyed');
+    const refused: string[] = [];
+    for (const { m, p } of bodyKeyed.filter((o) => o.json)) {
+      const url = p.replace('{slug}', 'body-keyed').replace(/\{[^}]+\}/g, 'x');
+      const send = (key: string) => request(h.app)[m as 'post'](url).send({ write_key: key });
+      if ((await send(keys.write_key ?? '')).status === 401) refused.push(`${m} ${p}`);
+      if ((await send('wrong')).status !== 401) refused.push(`${m} ${p} took a wrong key`);
+    }
+    assert.deepEqual(refused, []);
+    const form = await request(h.app)
+      .post('/v3/buckets/body-keyed/media')
+      .field('write_key', keys.write_key ?? '')
+      .attach('media', Buffer.from('hello'), 'notes.txt');
+    assert.equal(form.status, 200, form.text);
+  });
+
   it('resolves every component reference', () => {
     const refs = JSON.stringify(doc).match(/"\$ref":"[^"]+"/g) ?? [];
     for (const ref of refs) {
