@@ -112,13 +112,14 @@ describe('GET /v3/openapi.json', () => {
   describe('legacy v1 routes', () => {
     /** Every v1 route as the document addresses it, with every query parameter it reads, its v1-only ones included. */
     const v1Served = () =>
-      v1Routes({ config: h.config, db: h.db, state: new AppState(h.config, h.db, () => {}), log: () => {} }).map(
-        (r) => ({
+      v1Routes({ config: h.config, db: h.db, state: new AppState(h.config, h.db, () => {}), log: () => {} })
+        // GET /v1/{slug}/ is GET /v1/{slug} (its description says so): linters refuse a trailing slash.
+        .filter((r) => r.path !== '/:slug/')
+        .map((r) => ({
           method: r.method,
           path: openApiPath(`/v1${r.path}`),
           reads: [...r.params.names.map(queryName), ...r.v1Params].sort(),
-        }),
-      );
+        }));
     const v1Described = (): string[] =>
       Object.entries(doc.paths)
         .filter(([p]) => p.startsWith('/v1/'))
