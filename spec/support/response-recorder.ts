@@ -11,7 +11,8 @@ const enabled = process.env.RESPONSE_CHECK !== '0';
 
 let schemas: ResponseSchemas | null = null;
 const mismatches = new Map<string, string>();
-const counts = { checked: 0 };
+/** Answers checked, and the milliseconds the checks took (the document's loading and compiling included). */
+const counts = { checked: 0, ms: 0 };
 
 /** Mismatches seen so far, one line each (the first of each operation and status). */
 export function responseMismatches(): string[] {
@@ -59,8 +60,10 @@ export function checkAnswer(from: ResponseSchemas, a: Answer): { at: string; pro
 }
 
 function record(a: Answer): void {
+  const started = performance.now();
   schemas ??= new ResponseSchemas();
   const found = checkAnswer(schemas, a);
+  counts.ms += performance.now() - started;
   if (found && !mismatches.has(found.at)) mismatches.set(found.at, `${found.at}: ${found.problem}`);
 }
 

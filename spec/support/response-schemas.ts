@@ -58,7 +58,7 @@ export class ResponseSchemas {
   constructor() {
     this.doc = openApiDocument(ORIGIN);
     // Lenient about keywords (the document carries OpenAPI's own, such as `example`), strict about values.
-    this.ajv = new Ajv2020({ strict: false, allowUnionTypes: true, allErrors: true });
+    this.ajv = new Ajv2020({ strict: false, allowUnionTypes: true, allErrors: true, validateSchema: false });
     addFormats(this.ajv);
     const components = isObject(this.doc.components) ? this.doc.components : {};
     this.ajv.addSchema({ $id: 'doc', components: { schemas: components.schemas } });
@@ -86,6 +86,19 @@ export class ResponseSchemas {
     return isObject(shared) && isObject(shared[name]) ? shared[name] : undefined;
   }
 
+  /** Most answers share a schema (every refusal is Error): each distinct one is compiled once. */
+  private readonly bySchema = new Map<string, ValidateFunction>();
+
+  private compile(schema: Json): ValidateFunction {
+    const key = JSON.stringify(schema);
+    let validate = this.bySchema.get(key);
+    if (!validate) {
+      validate = this.ajv.compile(rebase(schema) as Json);
+      this.bySchema.set(key, validate);
+    }
+    return validate;
+  }
+
   /** Whether the document describes `method` at the path: other methods there are no route of the app. */
   describes(pathKey: string, method: string): boolean {
     const item = (this.doc.paths as Record<string, Record<string, unknown>>)[pathKey];
@@ -109,7 +122,7 @@ export class ResponseSchemas {
     const content = isObject(response.content) ? response.content : {};
     const json = content['application/json'];
     const schema = isObject(json) ? json.schema : undefined;
-    const validate = isObject(schema) ? this.ajv.compile(rebase(schema) as Json) : null;
+    const validate = isObject(schema) ? this.compile(schema) : null;
     this.compiled.set(id, validate);
     return validate;
   }
