@@ -1,6 +1,9 @@
 import { closeSharedClient } from './harness.js';
-import { responseCounts, responseMismatches } from './response-recorder.js';
+import { recordEveryApp, responseCounts, responseMismatches } from './response-recorder.js';
 import { startTestEngine, stopTestEngine } from './test-engine.js';
+
+// Before any spec file builds an app (they do so in before() hooks).
+recordEveryApp();
 
 export async function mochaGlobalSetup(): Promise<void> {
   await startTestEngine();

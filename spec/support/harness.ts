@@ -5,7 +5,6 @@ import { loadConfig, type Config } from '../../lib/config.js';
 import { ensureIndexes } from '../../lib/db/indexes.js';
 import { createBucket, type IssuedKeys, type KeyChoice } from '../../lib/services/buckets.js';
 import { DomainEvents, type DomainEvent, type EventDeps } from '../../lib/services/domain-events.js';
-import { recordResponses } from './response-recorder.js';
 import { testEngine } from './test-engine.js';
 
 let client: MongoClient | null = null;
@@ -51,7 +50,7 @@ export async function freshHarness(env: NodeJS.ProcessEnv = {}, dbName = 'conten
     emitted.push(event);
     return Promise.resolve();
   });
-  const app = recordResponses(createApp({ config, db, log: (m) => errors.push(m), events }));
+  const app = createApp({ config, db, log: (m) => errors.push(m), events });
   return {
     app,
     db,

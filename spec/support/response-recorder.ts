@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Express } from 'express';
+import express from 'express';
 import { ResponseSchemas } from './response-schemas.js';
 
 /**
@@ -98,17 +98,21 @@ function watch(req: IncomingMessage, res: ServerResponse): void {
   });
 }
 
-/** The app, with every answer it gives checked against the document (when enabled). */
-export function recordResponses(app: Express): Express {
-  if (!enabled) return app;
-  const handle = (app as unknown as { handle: (...args: unknown[]) => void }).handle.bind(app) as (
-    req: IncomingMessage,
-    res: ServerResponse,
-    next?: unknown,
-  ) => void;
-  (app as unknown as { handle: typeof handle }).handle = (req, res, next) => {
+type Handle = (this: unknown, req: IncomingMessage, res: ServerResponse, next?: unknown) => void;
+let installed = false;
+
+/**
+ * Every Express app the test process builds (freshHarness's and the ones specs build
+ * themselves) has each answer checked: express copies `application.handle` onto each app it
+ * creates, so wrapping it once, before any spec runs, covers them all.
+ */
+export function recordEveryApp(): void {
+  if (!enabled || installed) return;
+  installed = true;
+  const proto = express.application as unknown as { handle: Handle };
+  const handle = proto.handle;
+  proto.handle = function (this: unknown, req, res, next) {
     watch(req, res);
-    handle(req, res, next);
+    handle.call(this, req, res, next);
   };
-  return app;
 }
