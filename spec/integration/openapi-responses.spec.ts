@@ -41,6 +41,13 @@ describe('OpenAPI response schemas', () => {
     assert.match(checkAnswer(schemas, wrong)?.problem ?? '', /\/object\/title must be string/);
     const undescribed = { ...answer('GET', objectUrl, res), status: 418 };
     assert.match(checkAnswer(schemas, undescribed)?.problem ?? '', /status not described/);
+    // An app that does not route the path (the METRICS_PORT one) answers no operation of the document.
+    const unrouted = {
+      ...answer('GET', '/v3/status', res),
+      status: 404,
+      body: Buffer.from('{"code":"route_not_found"}'),
+    };
+    assert.equal(checkAnswer(schemas, unrouted), null);
   });
 
   it('describes reads narrowed by props (Object, media, and their lists) without dropping the whole shapes’ requireds', async () => {
