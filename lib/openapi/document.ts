@@ -3,6 +3,7 @@ import path from 'node:path';
 import { projectRoot } from '../project-root.js';
 import { v2MirroredPaths } from '../legacy/v2/openapi.js';
 import { addAccountSecurity } from './account-security.js';
+import { addBodyKeySecurity } from './body-key.js';
 import { loadSchemas } from '../schemas.js';
 import { addGateAnswers } from './gate-answers.js';
 import { addParameterAnswers } from './parameter-answers.js';
@@ -41,12 +42,13 @@ function loadPaths(): Record<string, unknown> {
   return paths;
 }
 
-/** Legacy paths carry their version segment, so they are served from the origin, not from /v3. */
-function legacyServed(paths: Record<string, unknown>, serverUrl: string): Record<string, unknown> {
-  for (const [p, item] of Object.entries(paths)) {
-    if (/^\/v[12]\//.test(p)) paths[p] = { servers: [{ url: serverUrl }], ...(item as object) };
-  }
-  return paths;
+/**
+ * Every path as the origin serves it: v3's gain their `/v3`, legacy ones carry their version
+ * already. One server (the origin) then resolves every path alike, in every generator: per-path
+ * `servers`, which most clients ignore, sent `/v1/…` to `/v3/v1/…` from a `/v3` server.
+ */
+function fromOrigin(paths: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(paths).map(([p, item]) => [/^\/v[12]\//.test(p) ? p : `/v3${p}`, item]));
 }
 
 /**
@@ -61,11 +63,12 @@ export function openApiDocument(serverUrl: string): Record<string, unknown> {
   addParameterAnswers(all);
   addIdempotencyKeys(all);
   addAccountSecurity(all);
-  base.paths = legacyServed(all, serverUrl);
+  addBodyKeySecurity(all);
+  base.paths = fromOrigin(all);
   base.webhooks = readJson(path.join(projectRoot, 'openapi', 'webhooks.json'));
   const schemas: Record<string, unknown> = {};
   for (const s of loadSchemas()) schemas[s.$id] = toComponentRefs(s);
   const components = typeof base.components === 'object' && base.components !== null ? base.components : {};
   base.components = { ...components, schemas };
-  return { ...(toComponentRefs(base) as Record<string, unknown>), servers: [{ url: `${serverUrl}/v3` }] };
+  return { ...(toComponentRefs(base) as Record<string, unknown>), servers: [{ url: serverUrl }] };
 }

@@ -192,6 +192,9 @@ export interface ObjectCreate {
    */
   type: string;
   slug?: string;
+  /**
+   * published when omitted (stated here rather than as a JSON Schema default, which generators such as openapi-typescript turn into a required property)
+   */
   status?: 'published' | 'draft';
   content?: string;
   locale?: string | null;

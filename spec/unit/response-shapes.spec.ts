@@ -12,6 +12,15 @@ import { validatorFor } from '../../lib/validation/ajv.js';
 import { describeAjvErrors } from '../../lib/validation/ajv-messages.js';
 import { everyMetafield } from '../support/fixtures.js';
 
+/** The fields a schema describes, its allOf parts' included (Object is PartialObject plus requireds). */
+function describedFields(schemaId: string): string[] {
+  const schema = loadSchemas().find((s) => s.$id === schemaId);
+  const own =
+    typeof schema?.properties === 'object' && schema.properties !== null ? Object.keys(schema.properties) : [];
+  const parts = Array.isArray(schema?.allOf) ? (schema.allOf as { $ref?: string }[]) : [];
+  return [...own, ...parts.flatMap((p) => (p.$ref ? describedFields(p.$ref) : []))];
+}
+
 /**
  * The renderers' declared types against the component schemas the OpenAPI document publishes:
  * a rendered fixture must validate, and carry no field the schema does not describe.
@@ -20,8 +29,7 @@ function assertMatches(schemaId: string, value: unknown): void {
   const validate = validatorFor(schemaId);
   const valid = validate(value);
   assert.equal(valid, true, describeAjvErrors(validate.errors, schemaId, schemaId).join('; '));
-  const properties = loadSchemas().find((s) => s.$id === schemaId)?.properties;
-  const described = typeof properties === 'object' && properties !== null ? Object.keys(properties) : [];
+  const described = describedFields(schemaId);
   assert.deepEqual(
     Object.keys(value as object).filter((k) => !described.includes(k)),
     [],
