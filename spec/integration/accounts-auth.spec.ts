@@ -55,7 +55,8 @@ describe('accounts: authenticate, token checks, account routes', () => {
   });
 
   it('throttles an e-mail after 10 login attempts in 15 minutes: 429 even with the right password', async function () {
-    this.timeout(60_000);
+    // Eleven scrypt checks of 128 MiB in a row: seconds each when other processes hold the CPUs.
+    this.timeout(240_000);
     await account(h, 'throttled@example.com');
     for (let i = 0; i < 10; i++) {
       await request(h.app)
@@ -128,7 +129,9 @@ describe('accounts: authenticate, token checks, account routes', () => {
     assert.equal(none.body.code, 'unauthorized');
   });
 
-  it('a password change invalidates older tokens', async () => {
+  it('a password change invalidates older tokens', async function () {
+    // Four scrypt runs of 128 MiB: seconds each on a busy machine.
+    this.timeout(120_000);
     await account(h, 'changer@example.com');
     const old = await tokenOf(h, 'changer@example.com');
     await request(h.app).get('/v2/user').set('Authorization', old).expect(200);

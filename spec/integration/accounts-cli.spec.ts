@@ -8,7 +8,8 @@ import { testEngine } from '../support/test-engine.js';
 
 describe('bucketctl create-account, set-password, set-owner, create-bucket --owner', () => {
   it('creates accounts (password from stdin or generated), makes owners, and the API accepts them', async function () {
-    this.timeout(60_000);
+    // Several CLI processes, each starting node and hashing with scrypt (128 MiB): slow on a busy machine.
+    this.timeout(240_000);
     const h = await freshHarness({}, 'content_api_test_accounts_cli');
     const run = (stdin: string | null, ...args: string[]) =>
       new Promise<string>((resolve, reject) => {

@@ -15,7 +15,9 @@ describe('scheduled publishing and draft_only accounts', () => {
   let api: ReturnType<typeof bucketClient>;
   const tokens = { admin: '', editor: '' };
 
-  before(async () => {
+  before(async function () {
+    // Logins run scrypt (128 MiB each): seconds on a busy machine.
+    this.timeout(120_000);
     h = await freshHarness();
     api = bucketClient(h.app, await h.bucket(SLUG));
     await api.post('/object-types', { title: 'News' }).expect(200);

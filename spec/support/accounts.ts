@@ -1,14 +1,23 @@
 import request from 'supertest';
 import type { Harness } from './harness.js';
 import { findBucketBySlug } from '../../lib/buckets/buckets.js';
-import { insertAccount, makeAdmin, membersCollection } from '../../lib/accounts/store.js';
+import { accountsCollection, insertAccount, makeAdmin, membersCollection } from '../../lib/accounts/store.js';
+import { hashPassword } from '../../lib/accounts/password.js';
 import type { MemberSettings } from '../../lib/accounts/user-input.js';
 
 export const PASSWORD = 'correct horse battery';
 
+/**
+ * PASSWORD hashed once per process by the service's own function: each hash costs 128 MiB of
+ * scrypt, which on a busy machine is seconds, and the accounts the tests make need not differ.
+ */
+let passwordHash: Promise<string> | null = null;
+
 /** An account with PASSWORD; the Bucket's admin when `adminOf` is given. */
 export async function account(h: Harness, email: string, adminOf?: string): Promise<string> {
-  const a = await insertAccount(h.db, { email, first_name: 'Ada', last_name: 'L', password: PASSWORD });
+  const a = await insertAccount(h.db, { email, first_name: 'Ada', last_name: 'L', password: null });
+  passwordHash ??= hashPassword(PASSWORD);
+  await accountsCollection(h.db).updateOne({ _id: a._id }, { $set: { password_hash: await passwordHash } });
   if (adminOf !== undefined) {
     const bucket = await findBucketBySlug(h.db, adminOf);
     if (!bucket) throw new Error(`no bucket ${adminOf}`);
