@@ -48,10 +48,11 @@ export async function api<T>(
   }
   const res = await fetch(withQuery(path, options.query), { method, headers, body });
   if (!res.ok) throw await errorOf(res);
-  const data = (await res.json()) as T & { message?: string };
+  const data: unknown = await res.json();
   // v3 answers an unknown path with 200 "Route not found": never a success for Studio.
-  if (data && typeof data === 'object' && data.message === 'Route not found') throw new ApiError(404, data.message);
-  return data;
+  if (typeof data === 'object' && data !== null && 'message' in data && data.message === 'Route not found')
+    throw new ApiError(404, 'Route not found');
+  return data as T;
 }
 
 /** A read whose 404 means "nothing matched" (v3 lists answer 404 when empty). */

@@ -10,8 +10,8 @@ export function loadCredential(): Credential | null {
   const raw = sessionStorage.getItem(STORAGE_KEY);
   if (raw === null) return null;
   try {
-    const parsed = JSON.parse(raw) as Credential;
-    return parsed.mode === 'account' || parsed.mode === 'key' ? parsed : null;
+    const parsed = JSON.parse(raw) as Partial<Credential> | null;
+    return parsed?.mode === 'account' || parsed?.mode === 'key' ? (parsed as Credential) : null;
   } catch {
     return null;
   }

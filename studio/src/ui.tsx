@@ -1,5 +1,11 @@
 import type { ComponentChildren } from 'preact';
 
+/** A text field of a submitted form ('' when absent). */
+export function formText(form: FormData, name: string): string {
+  const value = form.get(name);
+  return typeof value === 'string' ? value : '';
+}
+
 /** An error as text on the page, announced to screen readers. */
 export function ErrorText({ message }: { message: string | null | undefined }) {
   if (!message) return null;

@@ -116,19 +116,41 @@ function RepeaterField(props: FieldProps) {
             }}
           />
           <div class="row-actions">
-            <button type="button" disabled={i === 0} onClick={() => move(i, -1)}>
+            <button
+              type="button"
+              disabled={i === 0}
+              onClick={() => {
+                move(i, -1);
+              }}
+            >
               Move item {i + 1} up
             </button>
-            <button type="button" disabled={i === items.length - 1} onClick={() => move(i, 1)}>
+            <button
+              type="button"
+              disabled={i === items.length - 1}
+              onClick={() => {
+                move(i, 1);
+              }}
+            >
               Move item {i + 1} down
             </button>
-            <button type="button" onClick={() => props.onChange(items.filter((_, j) => j !== i))}>
+            <button
+              type="button"
+              onClick={() => {
+                props.onChange(items.filter((_, j) => j !== i));
+              }}
+            >
               Remove item {i + 1}
             </button>
           </div>
         </fieldset>
       ))}
-      <button type="button" onClick={() => props.onChange([...items, editValues(fields, {})])}>
+      <button
+        type="button"
+        onClick={() => {
+          props.onChange([...items, editValues(fields, {})]);
+        }}
+      >
         Add {props.mf.title} item
       </button>
     </FieldGroup>

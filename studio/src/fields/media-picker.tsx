@@ -98,7 +98,12 @@ export function FileField(props: FieldProps) {
           Choose {props.mf.title}
         </button>
         {name ? (
-          <button type="button" onClick={() => props.onChange('')}>
+          <button
+            type="button"
+            onClick={() => {
+              props.onChange('');
+            }}
+          >
             Remove {props.mf.title}
           </button>
         ) : null}
@@ -114,7 +119,13 @@ export function FileField(props: FieldProps) {
         <div class="picker-head">
           <label>
             Search media
-            <input type="search" value={search} onInput={(e) => setSearch(e.currentTarget.value)} />
+            <input
+              type="search"
+              value={search}
+              onInput={(e) => {
+                setSearch(e.currentTarget.value);
+              }}
+            />
           </label>
           <label>
             Upload to {props.mf.title}
@@ -128,7 +139,13 @@ export function FileField(props: FieldProps) {
         <ul class="media-grid">
           {items.map((m) => (
             <li key={m.id}>
-              <button type="button" onClick={() => choose(m)} aria-label={`Choose ${m.original_name}`}>
+              <button
+                type="button"
+                onClick={() => {
+                  choose(m);
+                }}
+                aria-label={`Choose ${m.original_name}`}
+              >
                 {m.type.startsWith('image/') ? (
                   <img src={thumbnailUrl(m)} alt="" width={120} height={120} loading="lazy" />
                 ) : (

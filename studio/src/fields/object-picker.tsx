@@ -85,20 +85,35 @@ export function ObjectField(props: FieldProps) {
               <span>{title}</span>
               {many ? (
                 <>
-                  <button type="button" disabled={i === 0} onClick={() => move(i, -1)} aria-label={`Move ${title} up`}>
+                  <button
+                    type="button"
+                    disabled={i === 0}
+                    onClick={() => {
+                      move(i, -1);
+                    }}
+                    aria-label={`Move ${title} up`}
+                  >
                     ↑
                   </button>
                   <button
                     type="button"
                     disabled={i === ids.length - 1}
-                    onClick={() => move(i, 1)}
+                    onClick={() => {
+                      move(i, 1);
+                    }}
                     aria-label={`Move ${title} down`}
                   >
                     ↓
                   </button>
                 </>
               ) : null}
-              <button type="button" onClick={() => set(ids.filter((x) => x !== id))} aria-label={`Remove ${title}`}>
+              <button
+                type="button"
+                onClick={() => {
+                  set(ids.filter((x) => x !== id));
+                }}
+                aria-label={`Remove ${title}`}
+              >
                 ✕
               </button>
             </li>
@@ -107,7 +122,13 @@ export function ObjectField(props: FieldProps) {
       </ol>
       <label>
         Find {related} for {props.mf.title}
-        <input type="search" value={search} onInput={(e) => setSearch(e.currentTarget.value)} />
+        <input
+          type="search"
+          value={search}
+          onInput={(e) => {
+            setSearch(e.currentTarget.value);
+          }}
+        />
       </label>
       <ErrorText message={error} />
       {results.length > 0 ? (

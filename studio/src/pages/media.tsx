@@ -75,7 +75,9 @@ export function MediaPage() {
           e.preventDefault();
           setDragging(true);
         }}
-        onDragLeave={() => setDragging(false)}
+        onDragLeave={() => {
+          setDragging(false);
+        }}
         onDrop={(e) => {
           e.preventDefault();
           setDragging(false);
@@ -114,7 +116,13 @@ export function MediaPage() {
       ) : null}
       <label class="search">
         Search media
-        <input type="search" value={search} onInput={(e) => setSearch(e.currentTarget.value)} />
+        <input
+          type="search"
+          value={search}
+          onInput={(e) => {
+            setSearch(e.currentTarget.value);
+          }}
+        />
       </label>
       <ErrorText message={error} />
       <ul class="media-grid">

@@ -24,6 +24,14 @@ export function keyOf(title: string): string {
     .replace(/^_+|_+$/g, '');
 }
 
+/** The definition without unset settings (and, for `blankIsUnset`, settings cleared to ""). */
+function prune(mf: Metafield, blankIsUnset = false): Metafield {
+  const kept = Object.entries(mf).filter(
+    ([k, v]) => v !== undefined && !(blankIsUnset && v === '' && k !== 'value' && k !== 'title' && k !== 'key'),
+  );
+  return Object.fromEntries(kept) as unknown as Metafield;
+}
+
 /** A new Metafield of a kind, with the default value its definition requires. */
 export function blank(type: Kind = 'text'): Metafield {
   return reshape({ type, title: '', key: '' }, type);
@@ -52,8 +60,7 @@ function reshape(mf: Metafield, type: Kind): Metafield {
   if (type !== 'parent' && type !== 'repeater')
     next.value =
       type === 'switch' ? false : type === 'json' ? null : type === 'objects' || type === 'check-boxes' ? [] : '';
-  for (const k of Object.keys(next) as (keyof Metafield)[]) if (next[k] === undefined) delete next[k];
-  return next;
+  return prune(next);
 }
 
 function optionsText(options: Metafield['options']): string {
@@ -98,10 +105,7 @@ function MetafieldEditor({
 }) {
   const bucket = useBucket();
   const set = (patch: Partial<Metafield>) => {
-    const next = { ...mf, ...patch };
-    for (const k of Object.keys(next) as (keyof Metafield)[])
-      if (next[k] === undefined || next[k] === '') if (k !== 'value' && k !== 'title' && k !== 'key') delete next[k];
-    onChange(next);
+    onChange(prune({ ...mf, ...patch }, true));
   };
   return (
     <fieldset class="metafield">
@@ -109,7 +113,12 @@ function MetafieldEditor({
       <div class="grid">
         <label>
           Kind
-          <select value={mf.type} onChange={(e) => onChange(reshape(mf, e.currentTarget.value as Kind))}>
+          <select
+            value={mf.type}
+            onChange={(e) => {
+              onChange(reshape(mf, e.currentTarget.value as Kind));
+            }}
+          >
             {KINDS.map((k) => (
               <option key={k} value={k}>
                 {k}
@@ -137,12 +146,20 @@ function MetafieldEditor({
             value={mf.key}
             required
             pattern="[A-Za-z0-9_\-]+"
-            onInput={(e) => set({ key: e.currentTarget.value })}
+            onInput={(e) => {
+              set({ key: e.currentTarget.value });
+            }}
           />
         </label>
         <label>
           Help text
-          <input type="text" value={mf.helptext ?? ''} onInput={(e) => set({ helptext: e.currentTarget.value })} />
+          <input
+            type="text"
+            value={mf.helptext ?? ''}
+            onInput={(e) => {
+              set({ helptext: e.currentTarget.value });
+            }}
+          />
         </label>
       </div>
       <div class="checks">
@@ -150,7 +167,9 @@ function MetafieldEditor({
           <input
             type="checkbox"
             checked={mf.required === true}
-            onChange={(e) => set({ required: e.currentTarget.checked || undefined })}
+            onChange={(e) => {
+              set({ required: e.currentTarget.checked || undefined });
+            }}
           />
           Required
         </label>
@@ -158,7 +177,9 @@ function MetafieldEditor({
           <input
             type="checkbox"
             checked={mf.sortable === true}
-            onChange={(e) => set({ sortable: e.currentTarget.checked || undefined })}
+            onChange={(e) => {
+              set({ sortable: e.currentTarget.checked || undefined });
+            }}
           />
           Sortable
         </label>
@@ -167,14 +188,22 @@ function MetafieldEditor({
         <div class="grid">
           <label>
             Regex
-            <input type="text" value={mf.regex ?? ''} onInput={(e) => set({ regex: e.currentTarget.value })} />
+            <input
+              type="text"
+              value={mf.regex ?? ''}
+              onInput={(e) => {
+                set({ regex: e.currentTarget.value });
+              }}
+            />
           </label>
           <label>
             Regex message
             <input
               type="text"
               value={mf.regex_message ?? ''}
-              onInput={(e) => set({ regex_message: e.currentTarget.value })}
+              onInput={(e) => {
+                set({ regex_message: e.currentTarget.value });
+              }}
             />
           </label>
         </div>
@@ -187,7 +216,9 @@ function MetafieldEditor({
               type="number"
               min={0}
               value={mf.minlength ?? ''}
-              onInput={(e) => set({ minlength: intOrUndefined(e.currentTarget.value) })}
+              onInput={(e) => {
+                set({ minlength: intOrUndefined(e.currentTarget.value) });
+              }}
             />
           </label>
           <label>
@@ -196,7 +227,9 @@ function MetafieldEditor({
               type="number"
               min={0}
               value={mf.maxlength ?? ''}
-              onInput={(e) => set({ maxlength: intOrUndefined(e.currentTarget.value) })}
+              onInput={(e) => {
+                set({ maxlength: intOrUndefined(e.currentTarget.value) });
+              }}
             />
           </label>
         </div>
@@ -207,9 +240,9 @@ function MetafieldEditor({
           <textarea
             rows={3}
             value={optionsText(mf.options)}
-            onInput={(e) =>
-              onChange({ ...mf, options: parseOptions(e.currentTarget.value, mf.type === 'select-dropdown') })
-            }
+            onInput={(e) => {
+              onChange({ ...mf, options: parseOptions(e.currentTarget.value, mf.type === 'select-dropdown') });
+            }}
           />
         </label>
       ) : null}
@@ -218,7 +251,9 @@ function MetafieldEditor({
           Switch labels
           <select
             value={typeof mf.options === 'string' ? mf.options : 'true,false'}
-            onChange={(e) => set({ options: e.currentTarget.value })}
+            onChange={(e) => {
+              set({ options: e.currentTarget.value });
+            }}
           >
             <option value="true,false">true / false</option>
             <option value="yes,no">yes / no</option>
@@ -230,7 +265,9 @@ function MetafieldEditor({
           Related Object type
           <select
             value={mf.object_type ?? ''}
-            onChange={(e) => onChange({ ...mf, object_type: e.currentTarget.value })}
+            onChange={(e) => {
+              onChange({ ...mf, object_type: e.currentTarget.value });
+            }}
           >
             <option value="">(choose)</option>
             {bucket.types.map((t) => (
@@ -246,9 +283,11 @@ function MetafieldEditor({
           Media type
           <select
             value={mf.media_validation_type ?? ''}
-            onChange={(e) =>
-              set({ media_validation_type: (e.currentTarget.value || undefined) as Metafield['media_validation_type'] })
-            }
+            onChange={(e) => {
+              set({
+                media_validation_type: (e.currentTarget.value || undefined) as Metafield['media_validation_type'],
+              });
+            }}
           >
             <option value="">any</option>
             {['image', 'video', 'audio', 'application', 'text'].map((t) => (
@@ -264,7 +303,9 @@ function MetafieldEditor({
           label={`Children of ${mf.title || path}`}
           path={path}
           list={mf.children ?? []}
-          onChange={(children) => onChange({ ...mf, children })}
+          onChange={(children) => {
+            onChange({ ...mf, children });
+          }}
         />
       ) : null}
       {mf.type === 'repeater' ? (
@@ -272,14 +313,30 @@ function MetafieldEditor({
           label={`Fields of ${mf.title || path}`}
           path={path}
           list={mf.repeater_fields ?? []}
-          onChange={(repeater_fields) => onChange({ ...mf, repeater_fields })}
+          onChange={(repeater_fields) => {
+            onChange({ ...mf, repeater_fields });
+          }}
         />
       ) : null}
       <div class="row-actions">
-        <button type="button" disabled={first} onClick={() => onMove(-1)} aria-label={`Move Metafield ${path} up`}>
+        <button
+          type="button"
+          disabled={first}
+          onClick={() => {
+            onMove(-1);
+          }}
+          aria-label={`Move Metafield ${path} up`}
+        >
           Move up
         </button>
-        <button type="button" disabled={last} onClick={() => onMove(1)} aria-label={`Move Metafield ${path} down`}>
+        <button
+          type="button"
+          disabled={last}
+          onClick={() => {
+            onMove(1);
+          }}
+          aria-label={`Move Metafield ${path} down`}
+        >
           Move down
         </button>
         <button type="button" class="danger" onClick={onRemove} aria-label={`Remove Metafield ${path}`}>
@@ -318,12 +375,23 @@ export function MetafieldList({
           path={at(i)}
           first={i === 0}
           last={i === list.length - 1}
-          onChange={(m) => onChange(list.map((x, j) => (j === i ? m : x)))}
-          onRemove={() => onChange(list.filter((_, j) => j !== i))}
-          onMove={(by) => move(i, by)}
+          onChange={(m) => {
+            onChange(list.map((x, j) => (j === i ? m : x)));
+          }}
+          onRemove={() => {
+            onChange(list.filter((_, j) => j !== i));
+          }}
+          onMove={(by) => {
+            move(i, by);
+          }}
         />
       ))}
-      <button type="button" onClick={() => onChange([...list, blank()])}>
+      <button
+        type="button"
+        onClick={() => {
+          onChange([...list, blank()]);
+        }}
+      >
         Add Metafield{path ? ` to ${path}` : ''}
       </button>
     </div>

@@ -173,7 +173,9 @@ export function ObjectEditor({ type, id }: { type: ObjectType; id: string | null
             required
             aria-invalid={errors.__title ? true : undefined}
             aria-describedby={errors.__title ? 'object-title-error' : undefined}
-            onInput={(e) => update({ title: e.currentTarget.value })}
+            onInput={(e) => {
+              update({ title: e.currentTarget.value });
+            }}
           />
           {errors.__title ? (
             <p id="object-title-error" class="error" role="alert">
@@ -189,14 +191,22 @@ export function ObjectEditor({ type, id }: { type: ObjectType; id: string | null
               type="text"
               value={draft.slug}
               placeholder="made from the title when empty"
-              onInput={(e) => update({ slug: e.currentTarget.value })}
+              onInput={(e) => {
+                update({ slug: e.currentTarget.value });
+              }}
             />
           </div>
         ) : null}
         {type.localization ? (
           <div class="field">
             <label for="object-locale">Locale</label>
-            <select id="object-locale" value={draft.locale} onChange={(e) => update({ locale: e.currentTarget.value })}>
+            <select
+              id="object-locale"
+              value={draft.locale}
+              onChange={(e) => {
+                update({ locale: e.currentTarget.value });
+              }}
+            >
               {(type.locales ?? []).map((l) => (
                 <option key={l} value={l}>
                   {l}
@@ -211,7 +221,9 @@ export function ObjectEditor({ type, id }: { type: ObjectType; id: string | null
             id="object-content"
             mf={{ type: 'html-textarea', title: 'Content', key: 'content' }}
             value={draft.content}
-            onChange={(v) => update({ content: String(v) })}
+            onChange={(v) => {
+              update({ content: String(v) });
+            }}
           />
         ) : null}
         <Fields
@@ -220,7 +232,9 @@ export function ObjectEditor({ type, id }: { type: ObjectType; id: string | null
           values={draft.metadata}
           errors={errors}
           idPrefix="mf-"
-          onChange={(metadata) => update({ metadata })}
+          onChange={(metadata) => {
+            update({ metadata });
+          }}
         />
         <ErrorText message={error} />
         <Notice message={notice} />
@@ -251,7 +265,9 @@ export function ObjectEditor({ type, id }: { type: ObjectType; id: string | null
               id="object-publish-at"
               type="datetime-local"
               value={draft.publishAt}
-              onInput={(e) => update({ publishAt: e.currentTarget.value })}
+              onInput={(e) => {
+                update({ publishAt: e.currentTarget.value });
+              }}
             />
             <button type="button" disabled={busy || !draft.publishAt} onClick={() => void save('schedule')}>
               Schedule

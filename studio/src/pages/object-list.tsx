@@ -235,7 +235,13 @@ export function ObjectList({ type }: { type: ObjectType }) {
       ) : null}
       <div class="pager">
         <span class="muted">{page ? `${page.total} in all` : ''}</span>
-        <button type="button" disabled={cursors.length === 0} onClick={() => setCursors(cursors.slice(0, -1))}>
+        <button
+          type="button"
+          disabled={cursors.length === 0}
+          onClick={() => {
+            setCursors(cursors.slice(0, -1));
+          }}
+        >
           Previous page
         </button>
         <button

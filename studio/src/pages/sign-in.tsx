@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, messageOf } from '../api';
 import { saveCredential, type Credential } from '../session';
-import { ErrorText } from '../ui';
+import { ErrorText, formText } from '../ui';
 
 interface AuthAnswer {
   token: string;
@@ -25,9 +25,9 @@ export function SignIn({ onSignedIn }: { onSignedIn: (c: Credential) => void }) 
     setBusy(true);
     setError(null);
     try {
-      const email = String(form.get('email'));
+      const email = formText(form, 'email');
       const answer = await api<AuthAnswer>('POST', '/v2/authenticate', {
-        body: { email, password: String(form.get('password')) },
+        body: { email, password: formText(form, 'password') },
       });
       const name = [answer.user.first_name, answer.user.last_name].filter(Boolean).join(' ');
       done({ mode: 'account', token: answer.token, email: answer.user.email, name });
@@ -41,8 +41,8 @@ export function SignIn({ onSignedIn }: { onSignedIn: (c: Credential) => void }) 
   const submitKey = async (e: Event) => {
     e.preventDefault();
     const form = new FormData(e.currentTarget as HTMLFormElement);
-    const bucket = String(form.get('bucket')).trim();
-    const key = String(form.get('key'));
+    const bucket = formText(form, 'bucket').trim();
+    const key = formText(form, 'key');
     setBusy(true);
     setError(null);
     try {
@@ -62,15 +62,27 @@ export function SignIn({ onSignedIn }: { onSignedIn: (c: Credential) => void }) 
     <main class="sign-in">
       <h1>Studio</h1>
       <div class="tabs" role="group" aria-label="How to sign in">
-        <button type="button" aria-pressed={mode === 'account'} onClick={() => setMode('account')}>
+        <button
+          type="button"
+          aria-pressed={mode === 'account'}
+          onClick={() => {
+            setMode('account');
+          }}
+        >
           Account
         </button>
-        <button type="button" aria-pressed={mode === 'key'} onClick={() => setMode('key')}>
+        <button
+          type="button"
+          aria-pressed={mode === 'key'}
+          onClick={() => {
+            setMode('key');
+          }}
+        >
           Bucket key
         </button>
       </div>
       {mode === 'account' ? (
-        <form onSubmit={submitAccount} aria-label="Sign in with an account">
+        <form onSubmit={(e) => void submitAccount(e)} aria-label="Sign in with an account">
           <label>
             E-mail
             <input name="email" type="email" autocomplete="username" required />
@@ -84,7 +96,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: (c: Credential) => void }) 
           </button>
         </form>
       ) : (
-        <form onSubmit={submitKey} aria-label="Open a Bucket with its write key">
+        <form onSubmit={(e) => void submitKey(e)} aria-label="Open a Bucket with its write key">
           <label>
             Bucket
             <input name="bucket" type="text" autocomplete="off" required />

@@ -102,7 +102,14 @@ export function TypeEditor({ slug }: { slug: string | null }) {
       <div class="grid">
         <label>
           Type title
-          <input type="text" value={type.title} required onInput={(e) => set({ title: e.currentTarget.value })} />
+          <input
+            type="text"
+            value={type.title}
+            required
+            onInput={(e) => {
+              set({ title: e.currentTarget.value });
+            }}
+          />
         </label>
         <label>
           Type slug
@@ -111,16 +118,30 @@ export function TypeEditor({ slug }: { slug: string | null }) {
             value={type.slug}
             pattern="[a-z0-9\-]+"
             placeholder="made from the title when empty"
-            onInput={(e) => set({ slug: e.currentTarget.value })}
+            onInput={(e) => {
+              set({ slug: e.currentTarget.value });
+            }}
           />
         </label>
         <label>
           Singular title
-          <input type="text" value={type.singular ?? ''} onInput={(e) => set({ singular: e.currentTarget.value })} />
+          <input
+            type="text"
+            value={type.singular ?? ''}
+            onInput={(e) => {
+              set({ singular: e.currentTarget.value });
+            }}
+          />
         </label>
         <label>
           Emoji
-          <input type="text" value={type.emoji ?? ''} onInput={(e) => set({ emoji: e.currentTarget.value })} />
+          <input
+            type="text"
+            value={type.emoji ?? ''}
+            onInput={(e) => {
+              set({ emoji: e.currentTarget.value });
+            }}
+          />
         </label>
         <label>
           Preview link
@@ -128,12 +149,20 @@ export function TypeEditor({ slug }: { slug: string | null }) {
             type="text"
             value={type.preview_link ?? ''}
             placeholder="https://site/[object_slug]"
-            onInput={(e) => set({ preview_link: e.currentTarget.value })}
+            onInput={(e) => {
+              set({ preview_link: e.currentTarget.value });
+            }}
           />
         </label>
         <label>
           Locales (comma-separated)
-          <input type="text" value={locales} onInput={(e) => setLocales(e.currentTarget.value)} />
+          <input
+            type="text"
+            value={locales}
+            onInput={(e) => {
+              setLocales(e.currentTarget.value);
+            }}
+          />
         </label>
       </div>
       <div class="checks">
@@ -141,7 +170,9 @@ export function TypeEditor({ slug }: { slug: string | null }) {
           <input
             type="checkbox"
             checked={type.singleton === true}
-            onChange={(e) => set({ singleton: e.currentTarget.checked })}
+            onChange={(e) => {
+              set({ singleton: e.currentTarget.checked });
+            }}
           />
           Singleton
         </label>
@@ -149,7 +180,9 @@ export function TypeEditor({ slug }: { slug: string | null }) {
           <input
             type="checkbox"
             checked={type.localization === true}
-            onChange={(e) => set({ localization: e.currentTarget.checked })}
+            onChange={(e) => {
+              set({ localization: e.currentTarget.checked });
+            }}
           />
           Localization
         </label>
@@ -157,7 +190,9 @@ export function TypeEditor({ slug }: { slug: string | null }) {
           <input
             type="checkbox"
             checked={flag(type.options?.slug_field)}
-            onChange={(e) => set({ options: { ...type.options, slug_field: e.currentTarget.checked } })}
+            onChange={(e) => {
+              set({ options: { ...type.options, slug_field: e.currentTarget.checked } });
+            }}
           />
           Slug field
         </label>
@@ -165,13 +200,21 @@ export function TypeEditor({ slug }: { slug: string | null }) {
           <input
             type="checkbox"
             checked={flag(type.options?.content_editor)}
-            onChange={(e) => set({ options: { ...type.options, content_editor: e.currentTarget.checked } })}
+            onChange={(e) => {
+              set({ options: { ...type.options, content_editor: e.currentTarget.checked } });
+            }}
           />
           Content editor
         </label>
       </div>
       <h2>Metafields</h2>
-      <MetafieldList label="Metafields" list={type.metafields} onChange={(metafields) => set({ metafields })} />
+      <MetafieldList
+        label="Metafields"
+        list={type.metafields}
+        onChange={(metafields) => {
+          set({ metafields });
+        }}
+      />
       <ErrorText message={error} />
       <Notice message={notice} />
       <div class="form-actions">

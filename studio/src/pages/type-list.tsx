@@ -8,7 +8,13 @@ export function TypeList() {
     <>
       <PageHeader title="Object types">
         {can.editTypes(bucket) ? (
-          <button type="button" class="primary" onClick={() => navigate(href('b', bucket.slug, 'types', 'new'))}>
+          <button
+            type="button"
+            class="primary"
+            onClick={() => {
+              navigate(href('b', bucket.slug, 'types', 'new'));
+            }}
+          >
             New Object type
           </button>
         ) : null}

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, messageOf } from '../api';
 import { useBucket } from '../bucket';
-import { ErrorText, Notice, PageHeader } from '../ui';
+import { ErrorText, formText, Notice, PageHeader } from '../ui';
 
 interface User {
   id: string;
@@ -37,7 +37,7 @@ export function UsersPage() {
   }, [reload]);
 
   const settingsOf = (form: FormData) => {
-    const role = String(form.get('role'));
+    const role = formText(form, 'role');
     const types = form.getAll('object_types').map(String);
     return {
       role,
@@ -119,9 +119,9 @@ export function UsersPage() {
           e.preventDefault();
           const form = new FormData(e.currentTarget);
           void run('POST', base, {
-            email: String(form.get('email')),
-            first_name: String(form.get('first_name')),
-            last_name: String(form.get('last_name')),
+            email: formText(form, 'email'),
+            first_name: formText(form, 'first_name'),
+            last_name: formText(form, 'last_name'),
             ...settingsOf(form),
           });
         }}

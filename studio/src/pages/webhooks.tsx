@@ -118,7 +118,13 @@ export function WebhooksPage({ id }: { id: string | null }) {
   return (
     <>
       <PageHeader title="Webhooks">
-        <button type="button" class="primary" onClick={() => setEdit({ title: '', endpoint: '', events: [] })}>
+        <button
+          type="button"
+          class="primary"
+          onClick={() => {
+            setEdit({ title: '', endpoint: '', events: [] });
+          }}
+        >
           New webhook
         </button>
       </PageHeader>
@@ -141,7 +147,9 @@ export function WebhooksPage({ id }: { id: string | null }) {
             <input
               type="text"
               value={edit.title ?? ''}
-              onInput={(e) => setEdit({ ...edit, title: e.currentTarget.value })}
+              onInput={(e) => {
+                setEdit({ ...edit, title: e.currentTarget.value });
+              }}
             />
           </label>
           <label>
@@ -150,7 +158,9 @@ export function WebhooksPage({ id }: { id: string | null }) {
               type="url"
               required
               value={edit.endpoint ?? ''}
-              onInput={(e) => setEdit({ ...edit, endpoint: e.currentTarget.value })}
+              onInput={(e) => {
+                setEdit({ ...edit, endpoint: e.currentTarget.value });
+              }}
             />
           </label>
           <fieldset>
@@ -179,7 +189,9 @@ export function WebhooksPage({ id }: { id: string | null }) {
               <input
                 type="checkbox"
                 checked={edit.enabled === true}
-                onChange={(e) => setEdit({ ...edit, enabled: e.currentTarget.checked })}
+                onChange={(e) => {
+                  setEdit({ ...edit, enabled: e.currentTarget.checked });
+                }}
               />
               Enabled
             </label>
