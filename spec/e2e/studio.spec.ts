@@ -228,6 +228,57 @@ describe('Studio in a real browser', function () {
     );
   });
 
+  it('creates a webhook and lists it', async () => {
+    await nav().getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByRole('button', { name: 'New webhook' }).click();
+    await page.getByLabel('Webhook title').fill('Site rebuild');
+    await page.getByLabel('Endpoint').fill('https://hooks.example/rebuild');
+    await page.getByRole('checkbox', { name: 'object.published' }).check();
+    await page.getByRole('button', { name: 'Save webhook' }).click();
+    await page.getByRole('link', { name: 'Site rebuild' }).waitFor();
+    await page.getByRole('heading', { name: 'Deliveries' }).waitFor();
+    const res = await request(h.app).get(`${api()}/webhooks`).set('Authorization', `Bearer ${writeKey}`);
+    assert.deepEqual(
+      res.body.webhooks.map((w: { title: string; events: string[] }) => [w.title, w.events]),
+      [['Site rebuild', ['object.published']]],
+    );
+  });
+
+  it("lists the Bucket's users and adds one", async () => {
+    await nav().getByRole('link', { name: 'Users' }).click();
+    await page.getByRole('form', { name: `User ${CONTRIBUTOR}` }).waitFor();
+    await page.getByLabel('User e-mail').fill('new@studio.test');
+    await page.getByLabel('First name').fill('New');
+    await page.getByLabel('Last name').fill('Editor');
+    await page.getByRole('button', { name: 'Add user' }).click();
+    await page.getByRole('form', { name: 'User new@studio.test' }).waitFor();
+  });
+
+  it('publishes selected Objects through the batch route', async () => {
+    await nav().getByRole('link', { name: 'Posts' }).click();
+    await page.getByRole('checkbox', { name: 'Select Hello world' }).check();
+    await page.getByRole('button', { name: 'Publish selected', exact: true }).click();
+    await page.getByRole('status').filter({ hasText: '1 of 1 done.' }).waitFor();
+    const res = await request(h.app)
+      .get(`${api()}/objects/${postId}?status=any`)
+      .set('Authorization', `Bearer ${writeKey}`);
+    assert.equal(res.body.object.status, 'published');
+  });
+
+  it("shows the API's refusal to delete a type another type points at", async () => {
+    await request(h.app)
+      .patch(`${api()}/object-types/pages`)
+      .set('Authorization', `Bearer ${writeKey}`)
+      .send({ metafields: [{ type: 'object', key: 'post', title: 'Post', object_type: 'posts', value: '' }] })
+      .expect(200);
+    page.once('dialog', (d) => void d.accept());
+    await nav().getByRole('link', { name: 'Object types' }).click();
+    await page.getByRole('link', { name: 'Edit Posts' }).click();
+    await page.getByRole('button', { name: 'Delete Object type' }).click();
+    await page.getByRole('alert').filter({ hasText: 'pages' }).waitFor();
+    await nav().getByRole('link', { name: 'Posts' }).waitFor();
+  });
+
   it("narrows a draft-only contributor's view to its types, without Publish", async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('textbox', { name: 'E-mail' }).fill(CONTRIBUTOR);
