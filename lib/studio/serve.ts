@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import express, { type RequestHandler, type Response, type Router } from 'express';
@@ -19,17 +20,21 @@ function originOf(url: string): string | null {
   }
 }
 
+/** Where index.html holds the nonce of its answer. */
+const NONCE_PLACEHOLDER = '__CSP_NONCE__';
+
 /**
- * Studio's page policy: scripts and styles from this origin only (no inline script can run),
- * API calls to this origin only, images also from the public and upload hosts (media
- * thumbnails), and never inside a frame.
+ * Studio's page policy: scripts from this origin only (no inline script can run), styles from
+ * this origin and the `<style>` elements carrying this answer's nonce (the code editor adds its
+ * theme so), API calls to this origin only, images also from the public and upload hosts
+ * (media thumbnails), and never inside a frame.
  */
-export function studioPolicy(config: Config): string {
+export function studioPolicy(config: Config, nonce: string): string {
   const imageHosts = [originOf(config.publicUrl), originOf(config.uploadUrl)].filter((o): o is string => o !== null);
   return [
     "default-src 'self'",
     "script-src 'self'",
-    "style-src 'self'",
+    `style-src 'self' 'nonce-${nonce}'`,
     `img-src 'self' data: blob: ${[...new Set(imageHosts)].join(' ')}`.trim(),
     "connect-src 'self'",
     "object-src 'none'",
@@ -39,9 +44,12 @@ export function studioPolicy(config: Config): string {
   ].join('; ');
 }
 
-function securityHeaders(policy: string): RequestHandler {
+function securityHeaders(config: Config): RequestHandler {
   return (_req, res, next) => {
-    res.setHeader('Content-Security-Policy', policy);
+    // A nonce for every answer; only the page uses it, so the other files share the header's shape.
+    const nonce = randomBytes(16).toString('base64');
+    res.locals.studioNonce = nonce;
+    res.setHeader('Content-Security-Policy', studioPolicy(config, nonce));
     res.setHeader('X-Frame-Options', 'DENY');
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Referrer-Policy', 'no-referrer');
@@ -49,9 +57,9 @@ function securityHeaders(policy: string): RequestHandler {
   };
 }
 
-function sendIndex(res: Response, dir: string): void {
+function sendIndex(res: Response, page: string): void {
   res.setHeader('Cache-Control', 'no-cache');
-  res.sendFile(path.join(dir, 'index.html'));
+  res.type('html').send(page.replace(NONCE_PLACEHOLDER, String(res.locals.studioNonce)));
 }
 
 /**
@@ -62,7 +70,7 @@ function sendIndex(res: Response, dir: string): void {
  */
 export function studioRouter(config: Config, dir = STUDIO_DIR): Router {
   const router = express.Router({ caseSensitive: true, strict: true });
-  router.use(securityHeaders(studioPolicy(config)));
+  router.use(securityHeaders(config));
   if (!fs.existsSync(path.join(dir, 'index.html'))) {
     router.use((_req, res) => {
       res.status(503).type('text/plain').send('Studio is not built: run `npm run build:studio`.\n');
@@ -77,9 +85,13 @@ export function studioRouter(config: Config, dir = STUDIO_DIR): Router {
     }),
     plainNotFound,
   );
+  const page = fs.readFileSync(path.join(dir, 'index.html'), 'utf8');
+  router.get(['/', '/index.html'], (_req, res) => {
+    sendIndex(res, page);
+  });
   router.use(express.static(dir, { index: false, setHeaders: (res) => res.setHeader('Cache-Control', 'no-cache') }));
   router.get(/.*/, (_req, res) => {
-    sendIndex(res, dir);
+    sendIndex(res, page);
   });
   return router;
 }

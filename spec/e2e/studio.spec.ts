@@ -18,6 +18,11 @@ const ADMIN = 'admin@studio.test';
 const CONTRIBUTOR = 'contrib@studio.test';
 const SHOTS = '/tmp/studio-screenshots';
 
+const png = (background: string) =>
+  sharp({ create: { width: 48, height: 32, channels: 3, background } })
+    .png()
+    .toBuffer();
+
 /**
  * Studio driven through Debian's Chromium as an editor would: one browser, one app, one page
  * moving through sign-in, types, Objects, revisions, media and a contributor's view. Each step
@@ -40,6 +45,7 @@ describe('Studio in a real browser', function () {
   let page: Page;
   let writeKey: string;
   let postId = '';
+  let homeId = '';
   const consoleErrors: string[] = [];
   const api = () => `/v3/buckets/${SLUG}`;
   const nav = () => page.getByRole('navigation', { name: 'Sections' });
@@ -61,9 +67,14 @@ describe('Studio in a real browser', function () {
       .set('Authorization', `Bearer ${writeKey}`)
       .send({ title: 'Pages', slug: 'pages', metafields: [] })
       .expect(200);
+    const home = await request(h.app)
+      .post(`${api()}/objects`)
+      .set('Authorization', `Bearer ${writeKey}`)
+      .send({ title: 'Home', type: 'pages' })
+      .expect(200);
+    homeId = home.body.object.id;
     browser = await launchChromium();
-    // bypassCSP only lets the test inject axe-core; Studio's own scripts never need it.
-    context = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } });
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     page = await context.newPage();
     page.setDefaultTimeout(20_000);
     collectConsoleErrors(page, consoleErrors);
@@ -118,6 +129,9 @@ describe('Studio in a real browser', function () {
       ['switch', 'Featured'],
       ['date', 'Release date'],
       ['markdown', 'Body'],
+      ['json', 'Data'],
+      ['file', 'Image'],
+      ['objects', 'Related pages'],
     ];
     for (const [i, [kind, title]] of kinds.entries()) {
       await page.getByRole('button', { name: 'Add Metafield', exact: true }).click();
@@ -132,6 +146,10 @@ describe('Studio in a real browser', function () {
       .getByRole('group', { name: 'Metafield 3', exact: true })
       .getByLabel(/^Options/)
       .fill('news: News\nreviews: Reviews');
+    await page
+      .getByRole('group', { name: 'Metafield 9', exact: true })
+      .getByLabel('Related Object type')
+      .selectOption('pages');
     await page.getByRole('button', { name: 'Save Object type' }).click();
     await nav().getByRole('link', { name: 'Posts' }).waitFor();
     const res = await request(h.app).get(`${api()}/object-types/posts`).set('Authorization', `Bearer ${writeKey}`);
@@ -154,6 +172,21 @@ describe('Studio in a real browser', function () {
     await page.getByRole('switch', { name: 'Featured' }).check();
     await page.getByLabel('Release date').fill('2026-01-02');
     await page.getByRole('textbox', { name: 'Body' }).fill('# Heading\n\nSome *text*.');
+    await page.getByRole('button', { name: 'Preview Body' }).click();
+    await page.getByRole('heading', { name: 'Heading' }).waitFor();
+    await page.getByRole('button', { name: 'Preview Body' }).click();
+    // The heavy editors (rich text, code) load on demand, under the page's CSP.
+    await page.getByRole('textbox', { name: 'Content' }).fill('Rich text body');
+    await page.getByRole('textbox', { name: 'Data' }).fill('{"a": [1, 2]}');
+    await page.getByText('Valid JSON').waitFor();
+    await page.getByRole('button', { name: 'Choose Image' }).click();
+    await page
+      .getByLabel('Upload to Image')
+      .setInputFiles({ name: 'red.png', mimeType: 'image/png', buffer: await png('#cc3333') });
+    await page.getByRole('img', { name: 'red.png' }).waitFor();
+    await page.getByLabel('Find pages for Related pages').fill('Hom');
+    await page.getByRole('button', { name: 'Add Home' }).click();
+    await page.getByRole('button', { name: 'Remove Home' }).waitFor();
     await page.getByRole('button', { name: 'Publish' }).click();
     const fieldError = page.locator('#mf-subtitle-error');
     await fieldError.waitFor();
@@ -168,22 +201,30 @@ describe('Studio in a real browser', function () {
     assert.ok(postId, page.url());
     const res = await request(h.app).get(`${api()}/objects/${postId}`).set('Authorization', `Bearer ${writeKey}`);
     assert.equal(res.body.object.status, 'published');
+    const { metadata, content } = res.body.object;
+    assert.match(metadata.image.url, /\/files\/studio-e2e\/[0-9a-f]+-red\.png$/);
     assert.deepEqual(
-      { ...res.body.object.metadata, body: undefined },
+      { ...metadata, image: undefined },
       {
         subtitle: 'Lowercase no more',
         price: 12.5,
         category: { key: 'news', value: 'News' },
         featured: true,
         release_date: '2026-01-02',
-        body: undefined,
+        body: '# Heading\n\nSome *text*.',
+        data: { a: [1, 2] },
+        image: undefined,
+        related_pages: [homeId],
       },
     );
+    assert.equal(content, '<p>Rich text body</p>');
   });
 
   it('passes axe and fits a phone without sideways scrolling', async () => {
     await page.getByRole('heading', { name: 'Revisions' }).waitFor();
     assert.deepEqual(await seriousViolations(page), []);
+    // CodeMirror lays out lines off screen by estimate: show it once so the full-page shot is true.
+    await page.getByRole('textbox', { name: 'Data' }).scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${SHOTS}/editor-desktop.png`, fullPage: true });
     await page.setViewportSize({ width: 390, height: 844 });
     const widths = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
@@ -211,11 +252,10 @@ describe('Studio in a real browser', function () {
   });
 
   it('uploads media with the Upload input and shows its thumbnail', async () => {
-    const png = await sharp({ create: { width: 48, height: 32, channels: 3, background: '#3366cc' } })
-      .png()
-      .toBuffer();
     await nav().getByRole('link', { name: 'Media' }).click();
-    await page.getByLabel('Upload').setInputFiles({ name: 'blue.png', mimeType: 'image/png', buffer: png });
+    await page
+      .getByLabel('Upload', { exact: true })
+      .setInputFiles({ name: 'blue.png', mimeType: 'image/png', buffer: await png('#3366cc') });
     await page.getByRole('link', { name: 'blue.png' }).waitFor();
     await page.waitForFunction(() => {
       const img = document.querySelector<HTMLImageElement>('.media-grid img');
@@ -224,7 +264,7 @@ describe('Studio in a real browser', function () {
     const res = await request(h.app).get(`${api()}/media`).set('Authorization', `Bearer ${writeKey}`);
     assert.deepEqual(
       res.body.media.map((m: { original_name: string }) => m.original_name),
-      ['blue.png'],
+      ['blue.png', 'red.png'],
     );
   });
 

@@ -34,6 +34,12 @@ describe('Studio pages at /studio', () => {
     assert.match(csp, /img-src 'self' data: blob: http:\/\/cms\.example http:\/\/upload\.example/);
     assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/);
     assert.doesNotMatch(res.text, /<script>|<script (?![^>]*src=)/, 'no inline script in the page');
+    // Styles: this origin's files and the <style> elements carrying this answer's nonce.
+    const nonce = /style-src 'self' 'nonce-([A-Za-z0-9+/=]{24})'(;|$)/.exec(csp)?.[1];
+    assert.ok(nonce, csp);
+    assert.ok(res.text.includes(`<meta name="csp-nonce" content="${nonce}"`));
+    const again = await request(h.app).get('/studio/').expect(200);
+    assert.ok(!again.text.includes(nonce), 'each answer has its own nonce');
   });
 
   it('answers the page for deep links, so a reload lands in the app', async () => {

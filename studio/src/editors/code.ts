@@ -12,6 +12,8 @@ export function mountJsonEditor(
     parent: host,
     extensions: [
       basicSetup,
+      // CodeMirror adds its theme as <style> elements, which the page's CSP admits by this nonce.
+      EditorView.cspNonce.of(document.querySelector<HTMLMetaElement>('meta[name="csp-nonce"]')?.content ?? ''),
       json(),
       linter(jsonParseLinter()),
       lintGutter(),

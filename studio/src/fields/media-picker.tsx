@@ -85,7 +85,7 @@ export function FileField(props: FieldProps) {
     <FieldGroup props={props}>
       <div class="file-value">
         {current && current.type.startsWith('image/') ? (
-          <img src={thumbnailUrl(current, 96)} alt={current.alt_text ?? current.original_name} width={96} height={96} />
+          <img src={thumbnailUrl(current, 96)} alt={current.alt_text || current.original_name} width={96} height={96} />
         ) : null}
         <span>{current ? current.original_name : name || 'No file'}</span>
         <button
