@@ -319,6 +319,51 @@ describe('Studio in a real browser', function () {
     await nav().getByRole('link', { name: 'Posts' }).waitFor();
   });
 
+  it('switches a localized Object to another locale, and opens its preview with a token', async () => {
+    const auth = `Bearer ${writeKey}`;
+    await request(h.app)
+      .post(`${api()}/object-types`)
+      .set('Authorization', auth)
+      .send({
+        title: 'Guides',
+        slug: 'guides',
+        localization: true,
+        locales: ['en', 'fr'],
+        preview_link: `${origin}/v3/status?guide=[object_slug]`,
+        metafields: [],
+      })
+      .expect(200);
+    const created = await request(h.app)
+      .post(`${api()}/objects`)
+      .set('Authorization', auth)
+      .send({ title: 'Start', type: 'guides', locale: 'en', status: 'draft' })
+      .expect(200);
+    await page.goto(`${origin}/studio/b/${SLUG}/objects/guides/${created.body.object.id}`);
+    const locales = page.getByRole('navigation', { name: 'Locales' });
+    await locales.getByRole('button', { name: 'Add fr' }).click();
+    assert.equal(await page.getByRole('textbox', { name: 'Title', exact: true }).inputValue(), 'Start');
+    assert.equal(await page.getByRole('combobox', { name: 'Locale' }).inputValue(), 'fr');
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await page.getByRole('status').filter({ hasText: 'Draft saved.' }).waitFor();
+    await locales.getByRole('link', { name: 'en' }).waitFor();
+    const list = await request(h.app)
+      .get(`${api()}/objects?query=${encodeURIComponent('{"type":"guides"}')}&status=any&props=slug,locale`)
+      .set('Authorization', auth);
+    assert.deepEqual(list.body.objects.map((o: { slug: string; locale: string }) => `${o.slug}/${o.locale}`).sort(), [
+      'start/en',
+      'start/fr',
+    ]);
+    const [popup] = await Promise.all([
+      context.waitForEvent('page'),
+      page.getByRole('button', { name: 'Preview' }).click(),
+    ]);
+    await popup.waitForLoadState();
+    const opened = new URL(popup.url());
+    assert.equal(opened.searchParams.get('guide'), 'start');
+    assert.match(opened.searchParams.get('preview_token') ?? '', /.{20,}/);
+    await popup.close();
+  });
+
   it("narrows a draft-only contributor's view to its types, without Publish", async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('textbox', { name: 'E-mail' }).fill(CONTRIBUTOR);

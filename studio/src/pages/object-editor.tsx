@@ -7,6 +7,7 @@ import { href, Link, navigate } from '../router';
 import type { ContentObject, ObjectType } from '../types';
 import { ErrorText, Loading, Notice } from '../ui';
 import { editValues, JsonProblem, problemsByKey, writeValues, type Values } from '../values';
+import { LocaleSwitcher, takePrefill } from './locale-switcher';
 import { Revisions } from './revisions';
 
 interface Draft {
@@ -38,7 +39,11 @@ const shown = (flag: boolean | number | undefined) => flag !== 0 && flag !== fal
 export function ObjectEditor({ type, id }: { type: ObjectType; id: string | null }) {
   const bucket = useBucket();
   const [object, setObject] = useState<ContentObject | null>(null);
-  const [draft, setDraft] = useState<Draft | null>(id === null ? draftOf(type, null) : null);
+  const [draft, setDraft] = useState<Draft | null>(() => {
+    if (id !== null) return null;
+    const prefill = takePrefill();
+    return { ...draftOf(type, null), ...(prefill ?? {}) };
+  });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(() => {
@@ -151,6 +156,7 @@ export function ObjectEditor({ type, id }: { type: ObjectType; id: string | null
         <Link to={href('b', bucket.slug, 'objects', type.slug)}>{type.title}</Link>
       </nav>
       <h1>{id === null ? `New ${type.singular ?? type.title}` : draft.title || 'Untitled'}</h1>
+      {type.localization && object ? <LocaleSwitcher type={type} object={object} /> : null}
       {object ? (
         <p class="muted">
           <span class={`status ${object.status}`}>{object.status}</span>
