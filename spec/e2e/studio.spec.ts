@@ -319,6 +319,29 @@ describe('Studio in a real browser', function () {
     await nav().getByRole('link', { name: 'Posts' }).waitFor();
   });
 
+  it('fits every section on a phone without sideways scrolling', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    const sections: [string, () => Promise<void>][] = [
+      ['objects', () => nav().getByRole('link', { name: 'Posts' }).click()],
+      ['types', () => nav().getByRole('link', { name: 'Object types' }).click()],
+      ['type-editor', () => page.getByRole('link', { name: 'Edit Posts' }).click()],
+      ['media', () => nav().getByRole('link', { name: 'Media' }).click()],
+      ['webhooks', () => nav().getByRole('link', { name: 'Webhooks' }).click()],
+      ['users', () => nav().getByRole('link', { name: 'Users' }).click()],
+    ];
+    const tooWide: string[] = [];
+    for (const [name, open] of sections) {
+      await open();
+      await page.getByRole('heading', { level: 1 }).waitFor();
+      await page.waitForLoadState('networkidle');
+      const [scroll, inner] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+      if (scroll! > inner!) tooWide.push(`${name}: ${scroll!}px`);
+      await page.screenshot({ path: `${SHOTS}/phone-${name}.png`, fullPage: true });
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+    assert.deepEqual(tooWide, []);
+  });
+
   it('switches a localized Object to another locale, and opens its preview with a token', async () => {
     const auth = `Bearer ${writeKey}`;
     await request(h.app)
