@@ -335,7 +335,7 @@ describe('Studio in a real browser', function () {
       await page.getByRole('heading', { level: 1 }).waitFor();
       await page.waitForLoadState('networkidle');
       const [scroll, inner] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
-      if (scroll! > inner!) tooWide.push(`${name}: ${scroll!}px`);
+      if (scroll > inner) tooWide.push(`${name}: ${scroll}px`);
       await page.screenshot({ path: `${SHOTS}/phone-${name}.png`, fullPage: true });
     }
     await page.setViewportSize({ width: 1280, height: 900 });
