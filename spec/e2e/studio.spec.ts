@@ -307,6 +307,73 @@ describe('Studio in a real browser', function () {
     assert.equal(res.body.object.status, 'published');
   });
 
+  it('builds a type of the remaining kinds, nested ones included, and fills each in the editor', async () => {
+    await nav().getByRole('link', { name: 'Object types' }).click();
+    await page.getByRole('button', { name: 'New Object type' }).click();
+    await page.getByLabel('Type title').fill('Features');
+    const kinds: [string, string][] = [
+      ['textarea', 'Summary'],
+      ['html-textarea', 'Details'],
+      ['radio-buttons', 'Size'],
+      ['check-boxes', 'Tags'],
+      ['object', 'Main page'],
+      ['parent', 'Gallery'],
+      ['repeater', 'Steps'],
+    ];
+    const group = (n: string) => page.getByRole('group', { name: `Metafield ${n}`, exact: true });
+    for (const [i, [kind, title]] of kinds.entries()) {
+      await page.getByRole('button', { name: 'Add Metafield', exact: true }).click();
+      await group(String(i + 1))
+        .getByLabel('Kind')
+        .selectOption(kind);
+      await group(String(i + 1))
+        .getByLabel('Title', { exact: true })
+        .fill(title);
+    }
+    await group('3')
+      .getByLabel(/^Options/)
+      .fill('Small\nLarge');
+    await group('4')
+      .getByLabel(/^Options/)
+      .fill('red\nblue');
+    await group('5').getByLabel('Related Object type').selectOption('pages');
+    for (const [n, child] of [
+      ['6', 'Caption'],
+      ['7', 'Step'],
+    ] as const) {
+      await page.getByRole('button', { name: `Add Metafield to ${n}` }).click();
+      await group(`${n}.1`).getByLabel('Title', { exact: true }).fill(child);
+    }
+    await page.getByRole('button', { name: 'Save Object type' }).click();
+    await nav().getByRole('link', { name: 'Features' }).click();
+    await page.getByRole('button', { name: 'New Object' }).click();
+    await page.getByRole('textbox', { name: 'Title', exact: true }).fill('Tour');
+    await page.getByRole('textbox', { name: 'Summary' }).fill('Short summary');
+    await page.getByRole('textbox', { name: 'Details' }).fill('Long details');
+    await page.getByRole('radio', { name: 'Large' }).check();
+    await page.getByRole('checkbox', { name: 'blue' }).check();
+    await page.getByLabel('Find pages for Main page').fill('Hom');
+    await page.getByRole('button', { name: 'Add Home' }).click();
+    await page.getByRole('textbox', { name: 'Caption' }).fill('A caption');
+    await page.getByRole('button', { name: 'Add Steps item' }).click();
+    await page.getByRole('textbox', { name: 'Step' }).fill('First');
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await page.getByRole('status').filter({ hasText: 'Draft saved.' }).waitFor();
+    const id = /\/objects\/features\/([0-9a-f]{24})$/.exec(page.url())?.[1] ?? '';
+    const res = await request(h.app)
+      .get(`${api()}/objects/${id}?status=any`)
+      .set('Authorization', `Bearer ${writeKey}`);
+    assert.deepEqual(res.body.object.metadata, {
+      summary: 'Short summary',
+      details: '<p>Long details</p>',
+      size: 'Large',
+      tags: ['blue'],
+      main_page: homeId,
+      gallery: { caption: 'A caption' },
+      steps: [{ step: 'First' }],
+    });
+  });
+
   it("shows the API's refusal to delete a type another type points at", async () => {
     await request(h.app)
       .patch(`${api()}/object-types/pages`)

@@ -281,7 +281,18 @@ export function ObjectEditor({ type, id }: { type: ObjectType; id: string | null
           </div>
         ) : null}
       </form>
-      {id ? <Revisions key={`rev-${version}`} objectId={id} type={type} onRestored={() => void load()} /> : null}
+      {id ? (
+        <Revisions
+          key={`rev-${version}`}
+          objectId={id}
+          type={type}
+          onRestored={() => {
+            void load().then(() => {
+              setNotice('Revision restored as a new draft.');
+            });
+          }}
+        />
+      ) : null}
     </div>
   );
 }

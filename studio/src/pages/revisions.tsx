@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, messageOf, v3 } from '../api';
 import { useBucket } from '../bucket';
 import type { ObjectType, Revision } from '../types';
-import { ErrorText, Notice } from '../ui';
+import { ErrorText } from '../ui';
 import { editValues, writeValues } from '../values';
 
 interface Change {
@@ -44,7 +44,6 @@ export function Revisions({
   const [revisions, setRevisions] = useState<Revision[]>([]);
   const [open, setOpen] = useState<Revision | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
 
   useEffect(() => {
     api<{ revisions: Revision[] }>('GET', base, { query: { sort: '-created_at', limit: 20, useCache: 'false' } }).then(
@@ -73,7 +72,7 @@ export function Revisions({
       await api('POST', base, {
         body: { title: revision.title, content: revision.content ?? '', metadata, status: 'draft' },
       });
-      setNotice('Revision restored as a new draft.');
+      // The editor reloads (and this list with it), so the editor says it.
       onRestored();
     } catch (err) {
       setError(messageOf(err));
@@ -85,7 +84,6 @@ export function Revisions({
     <section class="revisions" aria-labelledby="revisions-heading">
       <h2 id="revisions-heading">Revisions</h2>
       <ErrorText message={error} />
-      <Notice message={notice} />
       <ol>
         {revisions.map((r) => (
           <li key={r.id}>
