@@ -86,7 +86,7 @@ export function ObjectList({ type }: { type: ObjectType }) {
     const operations = [...selected].map((object_id) => {
       if (action === 'delete') return { method: 'delete', object_id };
       // The API withdraws a live version through unpublish_at, which must lie ahead: a moment from now.
-      if (action === 'unpublish') return { method: 'edit', object_id, object: { unpublish_at: Date.now() + 2000 } };
+      if (action === 'unpublish') return { method: 'edit', object_id, object: { unpublish_at: Date.now() + 5000 } };
       return { method: 'edit', object_id, object: { status: 'published' } };
     });
     try {
@@ -97,7 +97,8 @@ export function ObjectList({ type }: { type: ObjectType }) {
       );
       const failed = results.filter((r) => r.status >= 400);
       setError(failed.length ? failed.map((f) => f.message).join('; ') : null);
-      setNotice(`${results.length - failed.length} of ${results.length} done.`);
+      const later = action === 'unpublish' ? ' The live versions are withdrawn within seconds.' : '';
+      setNotice(`${results.length - failed.length} of ${results.length} done.${later}`);
       setSelected(new Set());
       setReload((n) => n + 1);
     } catch (err) {
