@@ -20,6 +20,7 @@ import { routeRegistry } from './registry/registry.js';
 import { mountRoutes, ROUTER_OPTIONS } from './routes/route-table.js';
 import type { DomainEvents } from './events/domain-events.js';
 import { withQueryTimeLimit } from './db/query-time-limit.js';
+import { studioRedirect, studioRouter } from './studio/serve.js';
 
 export interface AppDeps {
   config: Config;
@@ -90,6 +91,9 @@ export function createApp({
   // Public file URLs and the legacy upload address live outside /v3, so its 200 quirk never applies.
   app.use(mountRoutes(routes[''], db, gate, ''));
   app.use('/v1', mountRoutes(routes['/v1'], db, gate, '/v1'));
+  // Studio's pages (lib/studio/): not API routes, so outside the registry and the OpenAPI document.
+  app.get('/studio', studioRedirect);
+  app.use('/studio', studioRouter(config));
   app.use(plainNotFound);
   app.use(errorHandler(failures));
   return app;

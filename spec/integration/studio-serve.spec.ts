@@ -1,0 +1,77 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import express from 'express';
+import request from 'supertest';
+import { loadConfig } from '../../lib/config.js';
+import { STUDIO_DIR, studioRouter } from '../../lib/studio/serve.js';
+import { freshHarness, type Harness } from '../support/harness.js';
+
+/** The built page's first script, which `npm run build:studio` names by its content hash. */
+function builtScript(): string {
+  const html = fs.readFileSync(path.join(STUDIO_DIR, 'index.html'), 'utf8');
+  const src = /<script type="module" crossorigin src="([^"]+)"/.exec(html)?.[1];
+  assert.ok(src, 'the built index.html loads a module script');
+  return src;
+}
+
+describe('Studio pages at /studio', () => {
+  let h: Harness;
+  before(async () => {
+    h = await freshHarness({ PUBLIC_URL: 'http://cms.example', UPLOAD_URL: 'http://upload.example' });
+  });
+
+  it('answers the page with a strict policy, no framing and no caching', async () => {
+    const res = await request(h.app).get('/studio/').expect(200);
+    assert.match(res.type, /html/);
+    assert.equal(res.headers['cache-control'], 'no-cache');
+    assert.equal(res.headers['x-frame-options'], 'DENY');
+    const csp = String(res.headers['content-security-policy']);
+    assert.match(csp, /script-src 'self'(;|$)/);
+    assert.match(csp, /connect-src 'self'(;|$)/);
+    assert.match(csp, /frame-ancestors 'none'/);
+    assert.match(csp, /img-src 'self' data: blob: http:\/\/cms\.example http:\/\/upload\.example/);
+    assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/);
+    assert.doesNotMatch(res.text, /<script>|<script (?![^>]*src=)/, 'no inline script in the page');
+    // Styles: this origin's files and the <style> elements carrying this answer's nonce.
+    const nonce = /style-src 'self' 'nonce-([A-Za-z0-9+/=]{24})'(;|$)/.exec(csp)?.[1];
+    assert.ok(nonce, csp);
+    assert.ok(res.text.includes(`<meta name="csp-nonce" content="${nonce}"`));
+    const again = await request(h.app).get('/studio/').expect(200);
+    assert.ok(!again.text.includes(nonce), 'each answer has its own nonce');
+  });
+
+  it('answers the page for deep links, so a reload lands in the app', async () => {
+    const res = await request(h.app).get('/studio/b/blog/objects/posts/0123').expect(200);
+    assert.match(res.text, /<div id="app">/);
+    assert.equal(res.headers['x-frame-options'], 'DENY');
+  });
+
+  it('moves /studio to /studio/', async () => {
+    const res = await request(h.app).get('/studio').expect(301);
+    assert.equal(res.headers.location, '/studio/');
+  });
+
+  it('caches hashed assets for a year and answers 404 for an absent one', async () => {
+    const res = await request(h.app).get(builtScript()).expect(200);
+    assert.match(res.type, /javascript/);
+    assert.equal(res.headers['cache-control'], 'public, max-age=31536000, immutable');
+    const missing = await request(h.app).get('/studio/assets/nothing-here.js').expect(404);
+    assert.equal(missing.body.status, 404);
+  });
+
+  it('leaves the API as it was: /studio is no route of /v3 and writes to it are unknown paths', async () => {
+    await request(h.app).post('/studio/').send({}).expect(404);
+    const v3 = await request(h.app).get('/v3/studio').expect(200);
+    assert.equal(v3.body.message, 'Route not found');
+  });
+
+  it('says how to build Studio when it is not built', async () => {
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'studio-'));
+    const app = express().use('/studio', studioRouter(loadConfig({}), empty));
+    const res = await request(app).get('/studio/').expect(503);
+    assert.match(res.text, /build:studio/);
+    fs.rmSync(empty, { recursive: true });
+  });
+});

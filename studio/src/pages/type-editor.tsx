@@ -1,0 +1,232 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api, messageOf, v3 } from '../api';
+import { useBucket } from '../bucket';
+import { href, Link, navigate } from '../router';
+import type { ObjectType } from '../types';
+import { ErrorText, Loading, Notice } from '../ui';
+import { MetafieldList } from './metafield-builder';
+
+const EMPTY: ObjectType = { title: '', slug: '', metafields: [], options: { slug_field: true, content_editor: true } };
+
+function flag(v: boolean | number | undefined): boolean {
+  return v !== 0 && v !== false;
+}
+
+/** Create or edit an Object type: its settings and its Metafields. */
+export function TypeEditor({ slug }: { slug: string | null }) {
+  const bucket = useBucket();
+  const [type, setType] = useState<ObjectType | null>(slug === null ? EMPTY : null);
+  const [locales, setLocales] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    if (slug === null) return;
+    api<{ object_type: ObjectType }>('GET', v3(bucket.slug, `object-types/${slug}`), {
+      query: { useCache: 'false' },
+    }).then(
+      ({ object_type }) => {
+        setType(object_type);
+        setLocales((object_type.locales ?? []).join(', '));
+      },
+      (err: unknown) => {
+        setError(messageOf(err));
+      },
+    );
+  }, [slug]);
+
+  if (!type) return error ? <ErrorText message={error} /> : <Loading />;
+  const set = (patch: Partial<ObjectType>) => {
+    setType({ ...type, ...patch });
+  };
+
+  const save = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    setNotice(null);
+    const list = locales
+      .split(',')
+      .map((l) => l.trim())
+      .filter(Boolean);
+    const body: Record<string, unknown> = {
+      title: type.title,
+      metafields: type.metafields,
+      singleton: type.singleton === true,
+      options: { slug_field: flag(type.options?.slug_field), content_editor: flag(type.options?.content_editor) },
+      localization: type.localization === true,
+    };
+    if (type.slug) body.slug = type.slug;
+    if (type.singular) body.singular = type.singular;
+    if (type.emoji !== undefined) body.emoji = type.emoji;
+    if (type.preview_link) body.preview_link = type.preview_link;
+    if (type.localization || list.length) body.locales = list;
+    try {
+      const { object_type } = await api<{ object_type: ObjectType }>(
+        slug === null ? 'POST' : 'PATCH',
+        v3(bucket.slug, slug === null ? 'object-types' : `object-types/${slug}`),
+        { body },
+      );
+      await bucket.reloadTypes();
+      if (slug !== object_type.slug) navigate(href('b', bucket.slug, 'types', object_type.slug), true);
+      else {
+        setType(object_type);
+        setNotice('Object type saved.');
+      }
+    } catch (err) {
+      setError(messageOf(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const remove = async () => {
+    if (slug === null || !confirm(`Delete the Object type ${type.title} and its Objects?`)) return;
+    try {
+      await api('DELETE', v3(bucket.slug, `object-types/${slug}`));
+      await bucket.reloadTypes();
+      navigate(href('b', bucket.slug, 'types'), true);
+    } catch (err) {
+      // The API says why it refuses (type_in_use names the types that still point here).
+      setError(messageOf(err));
+    }
+  };
+
+  return (
+    <form class="type-editor" onSubmit={(e) => void save(e)}>
+      <nav class="crumbs" aria-label="Breadcrumb">
+        <Link to={href('b', bucket.slug, 'types')}>Object types</Link>
+      </nav>
+      <h1>{slug === null ? 'New Object type' : type.title}</h1>
+      <div class="grid">
+        <label>
+          Type title
+          <input
+            type="text"
+            value={type.title}
+            required
+            onInput={(e) => {
+              set({ title: e.currentTarget.value });
+            }}
+          />
+        </label>
+        <label>
+          Type slug
+          <input
+            type="text"
+            value={type.slug}
+            pattern="[a-z0-9\-]+"
+            placeholder="made from the title when empty"
+            onInput={(e) => {
+              set({ slug: e.currentTarget.value });
+            }}
+          />
+        </label>
+        <label>
+          Singular title
+          <input
+            type="text"
+            value={type.singular ?? ''}
+            onInput={(e) => {
+              set({ singular: e.currentTarget.value });
+            }}
+          />
+        </label>
+        <label>
+          Emoji
+          <input
+            type="text"
+            value={type.emoji ?? ''}
+            onInput={(e) => {
+              set({ emoji: e.currentTarget.value });
+            }}
+          />
+        </label>
+        <label>
+          Preview link
+          <input
+            type="text"
+            value={type.preview_link ?? ''}
+            placeholder="https://site/[object_slug]"
+            onInput={(e) => {
+              set({ preview_link: e.currentTarget.value });
+            }}
+          />
+        </label>
+        <label>
+          Locales (comma-separated)
+          <input
+            type="text"
+            value={locales}
+            onInput={(e) => {
+              setLocales(e.currentTarget.value);
+            }}
+          />
+        </label>
+      </div>
+      <div class="checks">
+        <label class="choice">
+          <input
+            type="checkbox"
+            checked={type.singleton === true}
+            onChange={(e) => {
+              set({ singleton: e.currentTarget.checked });
+            }}
+          />
+          Singleton
+        </label>
+        <label class="choice">
+          <input
+            type="checkbox"
+            checked={type.localization === true}
+            onChange={(e) => {
+              set({ localization: e.currentTarget.checked });
+            }}
+          />
+          Localization
+        </label>
+        <label class="choice">
+          <input
+            type="checkbox"
+            checked={flag(type.options?.slug_field)}
+            onChange={(e) => {
+              set({ options: { ...type.options, slug_field: e.currentTarget.checked } });
+            }}
+          />
+          Slug field
+        </label>
+        <label class="choice">
+          <input
+            type="checkbox"
+            checked={flag(type.options?.content_editor)}
+            onChange={(e) => {
+              set({ options: { ...type.options, content_editor: e.currentTarget.checked } });
+            }}
+          />
+          Content editor
+        </label>
+      </div>
+      <h2>Metafields</h2>
+      <MetafieldList
+        label="Metafields"
+        list={type.metafields}
+        onChange={(metafields) => {
+          set({ metafields });
+        }}
+      />
+      <ErrorText message={error} />
+      <Notice message={notice} />
+      <div class="form-actions">
+        <button type="submit" class="primary" disabled={busy}>
+          Save Object type
+        </button>
+        {slug !== null ? (
+          <button type="button" class="danger" onClick={() => void remove()}>
+            Delete Object type
+          </button>
+        ) : null}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,162 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api, messageOf } from '../api';
+import { useBucket } from '../bucket';
+import { ErrorText, formText, Notice, PageHeader } from '../ui';
+
+interface User {
+  id: string;
+  email: string;
+  first_name?: string;
+  last_name?: string;
+  role: string;
+  status?: string;
+  publishing_restrictions?: string | null;
+  object_types?: string[] | null;
+}
+
+const ROLES = ['admin', 'developer', 'editor', 'contributor'];
+
+/** The Bucket's users (admins): list, add, change role and restrictions, remove. */
+export function UsersPage() {
+  const bucket = useBucket();
+  const base = `/v2/buckets/${encodeURIComponent(bucket.slug)}/users`;
+  const [users, setUsers] = useState<User[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [reload, setReload] = useState(0);
+
+  useEffect(() => {
+    api<{ users: User[] }>('GET', base).then(
+      (r) => {
+        setUsers(r.users);
+      },
+      (err: unknown) => {
+        setError(messageOf(err));
+      },
+    );
+  }, [reload]);
+
+  const settingsOf = (form: FormData) => {
+    const role = formText(form, 'role');
+    const types = form.getAll('object_types').map(String);
+    return {
+      role,
+      publishing_restrictions: form.get('draft_only') ? 'draft_only' : null,
+      ...(role === 'contributor' ? { object_types: types } : {}),
+    };
+  };
+
+  const run = async (method: string, path: string, body?: unknown) => {
+    setError(null);
+    try {
+      const r = await api<{ message?: string }>(method, path, body === undefined ? {} : { body });
+      setNotice(r.message ?? 'Done.');
+      setReload((n) => n + 1);
+    } catch (err) {
+      setError(messageOf(err));
+    }
+  };
+
+  const typeChoices = (name: string, chosen: string[] = []) => (
+    <fieldset>
+      <legend>Object types ({name})</legend>
+      <div class="choices">
+        {bucket.types.map((t) => (
+          <label key={t.slug} class="choice">
+            <input type="checkbox" name="object_types" value={t.slug} defaultChecked={chosen.includes(t.slug)} />
+            {t.title}
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+
+  return (
+    <>
+      <PageHeader title="Users" />
+      <ErrorText message={error} />
+      <Notice message={notice} />
+      <ul class="users">
+        {users.map((u) => (
+          <li key={u.id}>
+            <form
+              aria-label={`User ${u.email}`}
+              onSubmit={(e) => {
+                e.preventDefault();
+                void run('PATCH', `${base}/${u.id}`, settingsOf(new FormData(e.currentTarget)));
+              }}
+            >
+              <strong>{u.email}</strong> {u.status === 'pending' ? <span class="badge">pending</span> : null}
+              <label>
+                Role of {u.email}
+                <select name="role" defaultValue={u.role}>
+                  {ROLES.map((r) => (
+                    <option key={r} value={r}>
+                      {r}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <label class="choice">
+                <input type="checkbox" name="draft_only" defaultChecked={u.publishing_restrictions === 'draft_only'} />
+                Drafts only
+              </label>
+              {typeChoices(u.email, u.object_types ?? [])}
+              <div class="row-actions">
+                <button type="submit">Save {u.email}</button>
+                <button type="button" class="danger" onClick={() => void run('DELETE', `${base}/${u.id}`)}>
+                  Remove {u.email}
+                </button>
+              </div>
+            </form>
+          </li>
+        ))}
+      </ul>
+      <h2>Add a user</h2>
+      <form
+        class="add-user"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const form = new FormData(e.currentTarget);
+          void run('POST', base, {
+            email: formText(form, 'email'),
+            first_name: formText(form, 'first_name'),
+            last_name: formText(form, 'last_name'),
+            ...settingsOf(form),
+          });
+        }}
+      >
+        <label>
+          User e-mail
+          <input type="email" name="email" required />
+        </label>
+        <label>
+          First name
+          <input type="text" name="first_name" required />
+        </label>
+        <label>
+          Last name
+          <input type="text" name="last_name" required />
+        </label>
+        <label>
+          Role
+          <select name="role" defaultValue="editor">
+            {ROLES.map((r) => (
+              <option key={r} value={r}>
+                {r}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label class="choice">
+          <input type="checkbox" name="draft_only" />
+          Drafts only
+        </label>
+        {typeChoices('new user')}
+        <button type="submit" class="primary">
+          Add user
+        </button>
+      </form>
+    </>
+  );
+}
