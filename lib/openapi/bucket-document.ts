@@ -33,8 +33,13 @@ export function bucketDocument(base: Doc, bucketSlug: string, types: readonly Ob
   const names = typeSchemaNames(types.map((t) => t.slug));
   const components = record(base.components);
   const schemas: Doc = { ...record(components.schemas) };
+  const bases = {
+    object: record(schemas.Object),
+    create: record(schemas.ObjectCreate),
+    patch: record(schemas.ObjectPatch),
+  };
   for (const type of types) {
-    for (const [name, schema] of Object.entries(typeComponents(type, names))) {
+    for (const [name, schema] of Object.entries(typeComponents(type, names, bases))) {
       if (name in schemas) throw new Error(`openapi: schema ${name} of type ${type.slug} is taken`);
       schemas[name] = schema;
     }

@@ -97,47 +97,71 @@ function localeNote(type: ObjectTypeDoc): string {
   return ` Localized: one Object per locale (${type.locales.join(', ') || 'none set'}), named by \`locale\`.`;
 }
 
+/** The generic Object schemas the per-type ones narrow (components Object, ObjectCreate, ObjectPatch). */
+export interface BaseSchemas {
+  object: Schema;
+  create: Schema;
+  patch: Schema;
+}
+
+/**
+ * `base` with its `type` and `metadata` properties replaced: a copy rather than an allOf over the
+ * open base, so that generated types hold metadata to the type's keys (an intersection with the
+ * base's open metadata would let any key through).
+ */
+function narrowed(base: Schema, description: string, properties: Schema, required: string[]): Schema {
+  const baseRequired = Array.isArray(base.required) ? (base.required as string[]) : [];
+  const all = [...new Set([...baseRequired, ...required])];
+  return {
+    ...base,
+    description,
+    properties: { ...(base.properties as Schema | undefined), ...properties },
+    ...(all.length > 0 ? { required: all } : {}),
+  };
+}
+
 /** The component schemas of one Object type, by name. */
-export function typeComponents(type: ObjectTypeDoc, names: ReadonlyMap<string, TypeSchemaNames>): Record<string, Schema> {
+export function typeComponents(
+  type: ObjectTypeDoc,
+  names: ReadonlyMap<string, TypeSchemaNames>,
+  base: BaseSchemas,
+): Record<string, Schema> {
   const own = names.get(type.slug);
   if (!own) throw new Error(`no schema names for Object type ${type.slug}`);
   const slug = { const: type.slug };
   const requiresMetadata = type.metafields.some((mf) => mf.required === true);
   const note = localeNote(type);
+  const title = JSON.stringify(type.title);
   return {
     [own.metadata]: {
       ...answeredMetadataSchema(type.metafields, names),
-      description: `Metadata of a "${type.title}" Object as answered: every Metafield's key, its value or its kind's empty value. Relationships are ids at depth 0 and the related Objects where depth expands them.`,
+      description: `Metadata of a ${title} Object as answered: every Metafield's key, its value or its kind's empty value. Relationships are ids at depth 0 and the related Objects where depth expands them.`,
     },
     [own.metadataCreate]: {
       ...metadataJsonSchema(type.metafields, 'create'),
-      description: `Metadata of a new "${type.title}" Object: required Metafields must have a value; "" or null leave one empty.`,
+      description: `Metadata of a new ${title} Object: required Metafields must have a value; "" or null leave one empty.`,
     },
     [own.metadataPatch]: {
       ...metadataJsonSchema(type.metafields, 'patch'),
-      description: `Metadata of a PATCH to a "${type.title}" Object: only sent keys change.`,
+      description: `Metadata of a PATCH to a ${title} Object: only sent keys change.`,
     },
-    [own.object]: {
-      description: `A "${type.title}" Object (type ${type.slug}) as answered without props.${note}`,
-      allOf: [
-        componentRef('Object'),
-        { type: 'object', required: ['type', 'metadata'], properties: { type: slug, metadata: componentRef(own.metadata) } },
-      ],
-    },
-    [own.create]: {
-      description: `Body of POST /objects creating a "${type.title}" Object.${note}`,
-      allOf: [
-        componentRef('ObjectCreate'),
-        {
-          type: 'object',
-          required: requiresMetadata ? ['type', 'metadata'] : ['type'],
-          properties: { type: slug, metadata: componentRef(own.metadataCreate) },
-        },
-      ],
-    },
-    [own.patch]: {
-      description: `Body of PATCH /objects/{id} editing a "${type.title}" Object.`,
-      allOf: [componentRef('ObjectPatch'), { type: 'object', properties: { metadata: componentRef(own.metadataPatch) } }],
-    },
+    [own.object]: narrowed(
+      base.object,
+      `A ${title} Object (type ${type.slug}) as answered without props.${note}`,
+      { type: slug, metadata: componentRef(own.metadata) },
+      ['type', 'metadata'],
+    ),
+    [own.create]: narrowed(
+      base.create,
+      `Body of POST /objects creating a ${title} Object.${note}`,
+      { type: slug, metadata: componentRef(own.metadataCreate) },
+      requiresMetadata ? ['type', 'metadata'] : ['type'],
+    ),
+    [own.patch]: narrowed(
+      base.patch,
+      `Body of PATCH /objects/{id} editing a ${title} Object.`,
+      { metadata: componentRef(own.metadataPatch) },
+      [],
+    ),
   };
 }

@@ -99,15 +99,17 @@ export function typeScriptOfDocument(doc: Record<string, unknown>): string {
   const types = (doc[OBJECT_TYPES_EXTENSION] ?? {}) as Record<string, TypeSchemaNames>;
   const components = (isPlainObject(doc.components) ? doc.components : {}) as { schemas?: Record<string, unknown> };
   const schemas = components.schemas ?? {};
-  const wanted = new Set(Object.values(types).flatMap((n) => Object.values(n)));
+  const wanted = new Set<string>(Object.values(types).flatMap((n) => Object.values(n) as string[]));
   // Referenced components are declared too, until no new one turns up.
-  for (let size = -1; size !== wanted.size; ) {
+  for (let size = -1; size !== wanted.size;) {
     size = wanted.size;
     for (const name of [...wanted]) refsOf(schemas[name], wanted);
   }
-  const declarations = [...wanted]
-    .sort()
-    .map((name) => `${comment(isPlainObject(schemas[name]) ? schemas[name].description : undefined, '')}export type ${tsName(name)} = ${typeOf(schemas[name])};\n`);
+  const declarations = [...wanted].sort().map((name) => {
+    const schema = schemas[name];
+    const described = comment(isPlainObject(schema) ? schema.description : undefined, '');
+    return `${described}export type ${tsName(name)} = ${typeOf(schema)};\n`;
+  });
   const map = Object.entries(types).map(
     ([slug, n]) =>
       `  ${JSON.stringify(slug)}: { object: ${n.object}; create: ${n.create}; patch: ${n.patch}; metadata: ${n.metadata} };\n`,
