@@ -25,8 +25,22 @@ function literal(value: unknown): string {
   return value === null || ['string', 'number', 'boolean'].includes(typeof value) ? JSON.stringify(value) : 'unknown';
 }
 
-/** A member of a union or intersection, in parentheses where its own operators would bind otherwise. */
-const member = (text: string): string => (/ [|&] /.test(text) ? `(${text})` : text);
+/** Whether `text` has a union operator outside brackets and string literals. */
+function topLevelUnion(text: string): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charAt(i);
+    if (c === '"') {
+      for (i++; i < text.length && text.charAt(i) !== '"'; i++) if (text.charAt(i) === '\\') i++;
+    } else if ('{[(<'.includes(c)) depth++;
+    else if ('}])>'.includes(c)) depth--;
+    else if (depth === 0 && c === '|') return true;
+  }
+  return false;
+}
+
+/** A member of an intersection, in parentheses where it is a union (`&` binds tighter than `|`). */
+const member = (text: string): string => (topLevelUnion(text) ? `(${text})` : text);
 
 function comment(text: unknown, indent: string): string {
   return typeof text === 'string' ? `${indent}/** ${text.replace(/\*\//g, '* /')} */\n` : '';
@@ -74,13 +88,13 @@ export function typeOf(schema: unknown, indent = ''): string {
   if (typeof s.$ref === 'string') return tsName(refName(s.$ref));
   if (Array.isArray(s.allOf)) return s.allOf.map((x) => member(typeOf(x, indent))).join(' & ');
   const union = Array.isArray(s.anyOf) ? s.anyOf : Array.isArray(s.oneOf) ? s.oneOf : undefined;
-  if (union) return union.map((x) => member(typeOf(x, indent))).join(' | ');
+  if (union) return union.map((x) => typeOf(x, indent)).join(' | ');
   if ('const' in s) return literal(s.const);
   if (Array.isArray(s.enum)) return s.enum.map(literal).join(' | ');
   if (isPlainObject(s.not) && Object.keys(s.not).length === 0) return 'never';
   const types = Array.isArray(s.type) ? s.type : s.type !== undefined ? [s.type] : 'properties' in s ? ['object'] : [];
   if (types.length === 0) return 'unknown';
-  return types.map((t) => member(oneType(t, s, indent))).join(' | ');
+  return types.map((t) => oneType(t, s, indent)).join(' | ');
 }
 
 /** Component names a schema references, at any depth. */
