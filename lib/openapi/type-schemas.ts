@@ -39,7 +39,7 @@ export function typeSchemaNames(slugs: readonly string[]): Map<string, TypeSchem
   const out = new Map<string, TypeSchemaNames>();
   for (const slug of slugs) {
     let name = pascal(slug);
-    for (let n = 2; taken.has(name); n++) name = `${pascal(slug)}${n}`;
+    for (let n = 2; taken.has(name); n++) name = `${pascal(slug)}_${n}`;
     taken.add(name);
     out.set(slug, {
       object: `Object_${name}`,
