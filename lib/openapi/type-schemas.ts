@@ -76,7 +76,8 @@ function answeredValue(mf: Metafield, nested: AnswerSchemas): Schema {
   const shape = kind.answer ? kind.answer(loose, nested) : kind.value(loose, nested);
   const empty = kind.empty();
   if (kind.emptyIsValue === true || (empty !== null && typeof empty === 'object')) return shape;
-  return { anyOf: [{ const: empty }, shape] };
+  // `type: null` rather than `const: null`, which some generators (openapi-typescript) type as unknown.
+  return { anyOf: [empty === null ? { type: 'null' } : { const: empty }, shape] };
 }
 
 /** The schema of a type's metadata as answered; related Objects of types outside `names` use the generic Object. */
