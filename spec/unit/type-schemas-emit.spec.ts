@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
+import type { ObjectTypeDoc } from '../../lib/db/collections.js';
+import { bucketDocument } from '../../lib/openapi/bucket-document.js';
+import { openApiDocument } from '../../lib/openapi/document.js';
 import { typeSchemaNames } from '../../lib/openapi/type-schemas.js';
-import { typeOf } from '../../lib/openapi/typescript.js';
+import { typeOf, typeScriptOfDocument } from '../../lib/openapi/typescript.js';
+
+const NUMBER = { type: 'number', title: 'N', key: 'n' };
 
 describe('per-type schema names and their TypeScript', () => {
   it('names each type apart, slugs that spell alike included', () => {
@@ -35,5 +40,19 @@ describe('per-type schema names and their TypeScript', () => {
       [{ type: 'object', additionalProperties: true }, '{\n  [key: string]: unknown;\n}'],
     ];
     for (const [schema, expected] of cases) assert.equal(typeOf(schema), expected, JSON.stringify(schema));
+  });
+
+  it('leaves the served document as it is for a Bucket without types, and never changes the shared base', () => {
+    const base = openApiDocument('http://api.test');
+    const before = JSON.stringify(base);
+    const empty = bucketDocument(base, 'b', []);
+    assert.deepEqual(empty.paths, base.paths);
+    assert.deepEqual(empty['x-object-types'], {});
+    assert.match(typeScriptOfDocument(empty), /export interface ObjectTypes \{\n\}/);
+    // The fields the schemas read; the rest of a stored type does not matter here.
+    const type = { slug: 'posts', title: 'Posts', localization: false, locales: [], metafields: [NUMBER] };
+    const typed = bucketDocument(base, 'b', [type as unknown as ObjectTypeDoc]);
+    assert.ok(Object.hasOwn((typed.components as { schemas: object }).schemas, 'Object_Posts'));
+    assert.equal(JSON.stringify(base), before);
   });
 });
