@@ -16,8 +16,14 @@ function withBody(operation: unknown, schema: Schema): Doc {
   return { ...op, requestBody: { ...record(op.requestBody), content: { 'application/json': { schema } } } };
 }
 
+/** The key of a v3 path: with its `/v3` where the document's server is the origin, as written otherwise. */
+export function v3PathKey(paths: Doc, path: string): string {
+  return `/v3${path}` in paths ? `/v3${path}` : path;
+}
+
 /** `path`'s `method` operation, replaced by `edit` of it, leaving the base document as it was. */
-function editOperation(paths: Doc, path: string, method: string, edit: (op: unknown) => Doc): void {
+function editOperation(paths: Doc, v3Path: string, method: string, edit: (op: unknown) => Doc): void {
+  const path = v3PathKey(paths, v3Path);
   const item = record(paths[path]);
   if (!(method in item)) throw new Error(`openapi: no ${method} ${path} to describe per type`);
   paths[path] = { ...item, [method]: edit(item[method]) };

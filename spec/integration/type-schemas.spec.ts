@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import request from 'supertest';
 import type { IssuedKeys } from '../../lib/buckets/buckets.js';
+import { v3PathKey } from '../../lib/openapi/bucket-document.js';
 import { METAFIELD_TYPES } from '../../lib/metafields/kinds.js';
 import { newAjv } from '../../lib/validation/ajv.js';
 import { bucketClient } from '../support/client.js';
@@ -87,7 +88,9 @@ describe('GET /v3/buckets/{slug}/openapi.json: schemas of the Bucket’s Object 
   });
 
   it('makes the create body the union of the types’ bodies, told apart by type', () => {
-    const body = doc.paths['/buckets/{slug}/objects']?.post?.requestBody?.content['application/json']?.schema as {
+    const body = doc.paths[v3PathKey(doc.paths, '/buckets/{slug}/objects')]?.post?.requestBody?.content[
+      'application/json'
+    ]?.schema as {
       oneOf: object[];
       discriminator: { propertyName: string; mapping: Record<string, string> };
     };
