@@ -50,7 +50,12 @@ function objectType(s: Schema, indent: string): string {
   const properties = isPlainObject(s.properties) ? s.properties : {};
   const required = new Set(Array.isArray(s.required) ? (s.required as string[]) : []);
   const inner = `${indent}  `;
-  const lines = Object.entries(properties).map(
+  // Keys required here but described elsewhere (an allOf beside it) only become required.
+  const described = [
+    ...Object.entries(properties),
+    ...[...required].filter((k) => !Object.hasOwn(properties, k)).map((k) => [k, true] as const),
+  ];
+  const lines = described.map(
     ([key, value]) =>
       `${comment(isPlainObject(value) ? value.description : undefined, inner)}${inner}${propertyName(key)}${
         required.has(key) ? '' : '?'
@@ -86,13 +91,20 @@ export function typeOf(schema: unknown, indent = ''): string {
   if (!isPlainObject(schema)) return 'unknown';
   const s = schema;
   if (typeof s.$ref === 'string') return tsName(refName(s.$ref));
-  if (Array.isArray(s.allOf)) return s.allOf.map((x) => member(typeOf(x, indent))).join(' & ');
+  if (Array.isArray(s.allOf)) {
+    // The schema's own keywords apply beside its allOf: one more member of the intersection.
+    const { allOf, description: _, ...own } = s;
+    const members = (allOf as unknown[]).map((x) => member(typeOf(x, indent)));
+    if (Object.keys(own).length > 0) members.push(member(typeOf(own, indent)));
+    return members.join(' & ');
+  }
   const union = Array.isArray(s.anyOf) ? s.anyOf : Array.isArray(s.oneOf) ? s.oneOf : undefined;
   if (union) return union.map((x) => typeOf(x, indent)).join(' | ');
   if ('const' in s) return literal(s.const);
   if (Array.isArray(s.enum)) return s.enum.map(literal).join(' | ');
   if (isPlainObject(s.not) && Object.keys(s.not).length === 0) return 'never';
-  const types = Array.isArray(s.type) ? s.type : s.type !== undefined ? [s.type] : 'properties' in s ? ['object'] : [];
+  const objectish = 'properties' in s || 'required' in s;
+  const types = Array.isArray(s.type) ? s.type : s.type !== undefined ? [s.type] : objectish ? ['object'] : [];
   if (types.length === 0) return 'unknown';
   return types.map((t) => oneType(t, s, indent)).join(' | ');
 }

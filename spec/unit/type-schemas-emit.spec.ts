@@ -24,6 +24,10 @@ describe('per-type schema names and their TypeScript', () => {
         'ApiObject & (string | null)',
       ],
       [{ type: 'string', not: {} }, 'never'],
+      [
+        { allOf: [{ $ref: '#/components/schemas/Part' }], required: ['id'], properties: { t: { const: 'p' } } },
+        'Part & {\n  t?: "p";\n  id: unknown;\n}',
+      ],
       [{ const: 'a | b' }, '"a | b"'],
       [{ type: ['string', 'null'] }, 'string | null'],
       [{ type: 'array', items: { enum: ['x'] } }, 'Array<"x">'],
