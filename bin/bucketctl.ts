@@ -12,6 +12,8 @@ import type { Db } from 'mongodb';
 import { readPasswordFromStdin, setOwner } from '../lib/accounts/admin.js';
 import { generatePassword } from '../lib/accounts/password.js';
 import { findAccountByEmail, insertAccount, setPassword } from '../lib/accounts/store.js';
+import { bucketTypeScript } from '../lib/openapi/bucket-types.js';
+import fs from 'node:fs';
 
 const USAGE = `Usage: bucketctl <command> [options]
 
@@ -33,6 +35,10 @@ Commands:
       or "default" (follow PLAN_MAX_* again); limits not given keep their setting. Prints
       {"slug","plan","effective"} as one JSON line. Writes past a limit, and requests past the
       month's, are answered 402.
+  types <slug> [--out FILE]
+      Writes TypeScript types of the Bucket's Object types (metadata, create and patch bodies,
+      answered Objects) to FILE or stdout, from the schemas GET /v3/buckets/<slug>/openapi.json
+      answers.
 
   create-account <email> --first-name A --last-name B [--password-stdin]
       Creates an account. The password is the first line of stdin with --password-stdin,
@@ -104,6 +110,7 @@ async function run(db: Db, config: Config, command: string, argv: string[]): Pro
       'first-name': { type: 'string' },
       'last-name': { type: 'string' },
       'password-stdin': { type: 'boolean' },
+      out: { type: 'string' },
       ...PLAN_OPTIONS,
     },
   });
@@ -168,6 +175,12 @@ async function run(db: Db, config: Config, command: string, argv: string[]): Pro
       console.log(JSON.stringify({ slug, plan, effective: effectivePlan(plan, config.planDefaults) }));
       return;
     }
+    case 'types': {
+      const source = await bucketTypeScript(db, config.publicUrl, oneSlug(positionals, command));
+      if (values.out === undefined) process.stdout.write(source);
+      else fs.writeFileSync(values.out, source);
+      return;
+    }
     default:
       throw new UsageError(`unknown command "${command}"`);
   }
@@ -200,6 +213,7 @@ async function main(): Promise<number> {
       'create-account',
       'set-password',
       'set-owner',
+      'types',
     ].includes(command)
   ) {
     throw new UsageError(`unknown command "${command}"`);

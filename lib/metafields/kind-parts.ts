@@ -1,7 +1,10 @@
 import { isObjectId } from '../util/object-id.js';
 import { isPlainObject } from '../util/plain-object.js';
 import type { MetadataRenderContext } from './render-types.js';
-import type { MetafieldKind, Schema } from './kind.js';
+import type { Metafield } from './definition.js';
+import type { AnswerSchemas, MetafieldKind, Schema } from './kind.js';
+import { enumOf, optionKey, optionList } from './options.js';
+import { OBJECT_ID_PATTERN } from '../util/object-id.js';
 import { passThrough, toObjectId } from './values.js';
 
 /* Pieces several Metafield kinds share (lib/metafields/kinds.ts). */
@@ -37,6 +40,33 @@ export const REPEATING_ITEMS: Schema = {
     additionalProperties: false,
   },
 };
+
+/* Values as reads answer them (MetafieldKind.answer). */
+
+/** A file as answered: the media item's addresses (lib/metafields/render-types.ts ApiFileUrls). */
+export const FILE_URLS: Schema = {
+  type: 'object',
+  required: ['url', 'imgproc_url'],
+  properties: { url: STRING, imgproc_url: STRING },
+};
+
+/** A select-dropdown as answered: the stored option key with its value. */
+export function selectAnswer(mf: Metafield): Schema {
+  const options = optionList(mf);
+  return {
+    type: 'object',
+    required: ['key', 'value'],
+    properties: {
+      key: { type: 'string', ...enumOf(options.map(optionKey)) },
+      value: { type: 'string', ...enumOf(options.map((o) => o.value)) },
+    },
+  };
+}
+
+/** One related Object as answered: its id, or the related type's Object where the read expanded it. */
+export function relatedAnswer(mf: Metafield, nested: AnswerSchemas): Schema {
+  return { anyOf: [{ type: 'string', pattern: OBJECT_ID_PATTERN }, nested.related(mf.object_type)] };
+}
 
 export const DATE_PATTERN = '^\\d{4}-\\d{2}-\\d{2}$';
 export const RELATIONSHIP = "is an Object relationship; query it by the related Object's id";

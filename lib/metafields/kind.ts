@@ -34,6 +34,12 @@ export interface NestedSchemas {
   item: (fields: Metafield[]) => Schema;
 }
 
+/** Schemas of values as reads answer them (the per-Bucket OpenAPI document, lib/openapi/type-schemas.ts). */
+export interface AnswerSchemas extends NestedSchemas {
+  /** A related Object as answered: its id at depth 0, the Object of `typeSlug` where a read expanded it. */
+  related: (typeSlug: string | undefined) => Schema;
+}
+
 /** How one metadata path is queried. */
 export interface PathQuery {
   /** The value type it is queried as; it decides the values and operators accepted (lib/query/validate-filter.ts). */
@@ -60,6 +66,11 @@ export interface MetafieldKind<T extends MetafieldType> {
   definition: DefinitionRules;
   /** JSON Schema of a value in an Object's metadata that is not empty; `required` tightens it. */
   value: (mf: MetafieldOf<T>, nested: NestedSchemas) => Schema;
+  /**
+   * JSON Schema of a non-empty value as reads answer it, where that differs from what writes
+   * take (`value`); called with `required` off, as answers may predate a Metafield turning required.
+   */
+  answer?: (mf: MetafieldOf<T>, nested: AnswerSchemas) => Schema;
   /** Why a value the schema refused does not fit, in words. */
   describe: (mf: MetafieldOf<T>, value: unknown) => string;
   /** The value of a Metafield with no value, as stored and as answered. */

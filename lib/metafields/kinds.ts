@@ -5,6 +5,7 @@ import type { MetafieldOf, MetafieldType } from './definition.js';
 import type { MetafieldKind } from './kind.js';
 import {
   DATE_PATTERN,
+  FILE_URLS,
   METAFIELD_LIST,
   RELATIONSHIP,
   REPEATING_ITEMS,
@@ -15,8 +16,10 @@ import {
   mediaNameOfAnswer,
   optionArray,
   orEmpty,
+  relatedAnswer,
   relatedIdOf,
   renderRelated,
+  selectAnswer,
   storeIds,
 } from './kind-parts.js';
 import {
@@ -47,6 +50,7 @@ export const METAFIELD_KINDS: { readonly [T in MetafieldType]: MetafieldKind<T> 
       takes: { options: { required: true, schema: optionArray(['key', 'value']) }, regex: {} },
     },
     value: (mf) => ({ type: 'string', ...enumOf(selectSpellings(mf)) }),
+    answer: selectAnswer,
     describe: (mf) => `must be one of the option keys or values: ${quoteList(selectSpellings(mf))}`,
     empty: () => null,
     store: (value, mf) => {
@@ -82,6 +86,7 @@ export const METAFIELD_KINDS: { readonly [T in MetafieldType]: MetafieldKind<T> 
       takes: { object_type: { required: true, schema: true }, regex: {} },
     },
     value: () => ({ type: 'string', pattern: OBJECT_ID_PATTERN }),
+    answer: relatedAnswer,
     describe: () => 'must be an Object id (24 hexadecimal characters)',
     empty: () => null,
     store: toObjectId,
@@ -102,6 +107,7 @@ export const METAFIELD_KINDS: { readonly [T in MetafieldType]: MetafieldKind<T> 
       uniqueItems: true,
       ...nonEmpty(mf),
     }),
+    answer: (mf, nested) => ({ type: 'array', items: relatedAnswer(mf, nested) }),
     describe: () => 'must be an array of distinct Object ids (24 hexadecimal characters each)',
     empty: () => [],
     store: storeIds,
@@ -115,6 +121,7 @@ export const METAFIELD_KINDS: { readonly [T in MetafieldType]: MetafieldKind<T> 
   file: {
     definition: { value: STRING, takes: { media_validation_type: {}, regex: {} } },
     value: () => ({ type: 'string', minLength: 1 }),
+    answer: () => FILE_URLS,
     describe: () => 'must be the name of a media item (a non-empty string)',
     empty: () => null,
     // A name with no media item (deleted) answers null: a URL that does not resolve would be worse than none.
