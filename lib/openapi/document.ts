@@ -7,6 +7,7 @@ import { addBodyKeySecurity } from './body-key.js';
 import { loadSchemas } from '../schemas.js';
 import { addGateAnswers } from './gate-answers.js';
 import { addParameterAnswers } from './parameter-answers.js';
+import { addConditionalAnswers } from './conditional-answers.js';
 import { addIdempotencyKeys } from './idempotency.js';
 
 /** Bare-name references (Ajv's form) become component references (OpenAPI's form). */
@@ -61,6 +62,7 @@ export function openApiDocument(serverUrl: string): Record<string, unknown> {
   const all = { ...paths, ...v2MirroredPaths(paths) };
   addGateAnswers(all);
   addParameterAnswers(all);
+  addConditionalAnswers(all);
   addIdempotencyKeys(all);
   addAccountSecurity(all);
   addBodyKeySecurity(all);
