@@ -77,15 +77,24 @@ describe('Studio in a real browser: media, settings and roles', function () {
     s.page.once('dialog', (d) => void d.accept());
     await s.page.getByRole('button', { name: 'Delete folder' }).click();
     await s.page.getByRole('alert').filter({ hasText: 'media' }).waitFor();
+    await s.page.screenshot({ path: `${SHOTS}/desktop-media-folders.png`, fullPage: true });
     await s.page.getByRole('combobox', { name: 'Move media to' }).selectOption('archive');
     await s.page.getByRole('button', { name: 'Move media and delete' }).click();
     await folderSelect.locator('option', { hasText: 'Photos' }).waitFor({ state: 'detached' });
     assert.equal(await folderSelect.inputValue(), 'archive');
+    await s.page.getByRole('button', { name: 'Rename folder' }).click();
+    await s.page.getByRole('textbox', { name: 'New folder title' }).fill('Old photos');
+    await s.page.getByRole('button', { name: 'Save folder title' }).click();
+    await folderSelect.locator('option', { hasText: 'Old photos (1)' }).waitFor({ state: 'attached' });
     assert.equal(await folderOf('red.png'), 'archive');
     const folders = await s.keyed('get', `${API}/media-folders`).expect(200);
     assert.deepEqual(
-      folders.body.folders.map((f: { slug: string; media_count: number }) => [f.slug, f.media_count]),
-      [['archive', 1]],
+      folders.body.folders.map((f: { slug: string; title: string; media_count: number }) => [
+        f.slug,
+        f.title,
+        f.media_count,
+      ]),
+      [['archive', 'Old photos', 1]],
     );
   });
 

@@ -119,7 +119,7 @@ export function FolderBar({ folders, selected, onSelect, onChanged }: Props) {
       </div>
       {mode === 'new' ? (
         <form
-          class="filters"
+          class="filters folder-bar"
           onSubmit={(e) => {
             const title = formText(submitted(e), 'title');
             void write(
@@ -139,7 +139,7 @@ export function FolderBar({ folders, selected, onSelect, onChanged }: Props) {
       ) : null}
       {mode === 'rename' && current ? (
         <form
-          class="filters"
+          class="filters folder-bar"
           onSubmit={(e) => {
             const title = formText(submitted(e), 'title');
             void write(
@@ -163,7 +163,7 @@ export function FolderBar({ folders, selected, onSelect, onChanged }: Props) {
           <p class="muted">Create another folder to move this folder's media into, then delete it.</p>
         ) : (
           <form
-            class="filters"
+            class="filters folder-bar"
             onSubmit={(e) => {
               const to = formText(submitted(e), 'move_to');
               void write(
