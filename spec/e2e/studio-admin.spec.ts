@@ -47,6 +47,57 @@ describe('Studio in a real browser: media, settings and roles', function () {
     );
   });
 
+  it('files media into folders: create, upload into, filter, refused delete, delete with move', async () => {
+    const folderOf = async (name: string) => {
+      const res = await s.keyed(
+        'get',
+        `${API}/media?query=${encodeURIComponent(JSON.stringify({ original_name: name }))}`,
+      );
+      return (res.body.media as { folder?: string | null }[])[0]?.folder;
+    };
+    const folderSelect = s.page.getByRole('combobox', { name: 'Folder', exact: true });
+    for (const title of ['Archive', 'Photos']) {
+      await s.page.getByRole('button', { name: 'New folder' }).click();
+      await s.page.getByRole('textbox', { name: 'Folder title' }).fill(title);
+      await s.page.getByRole('button', { name: 'Create folder' }).click();
+      await folderSelect.locator('option', { hasText: title }).waitFor({ state: 'attached' });
+    }
+    assert.equal(await folderSelect.inputValue(), 'photos');
+    await s.page
+      .getByLabel('Upload', { exact: true })
+      .setInputFiles({ name: 'red.png', mimeType: 'image/png', buffer: await png('#cc3333') });
+    await s.page.getByRole('link', { name: 'red.png' }).waitFor();
+    assert.equal(await folderOf('red.png'), 'photos');
+    assert.equal(await s.page.getByRole('link', { name: 'blue.png' }).count(), 0);
+    await folderSelect.selectOption('');
+    await s.page.getByRole('link', { name: 'blue.png' }).waitFor();
+    await s.page.locator('.media-card', { hasText: 'red.png' }).getByText('Folder: Photos').waitFor();
+    await folderSelect.selectOption('photos');
+    await s.page.getByRole('link', { name: 'blue.png' }).waitFor({ state: 'detached' });
+    s.page.once('dialog', (d) => void d.accept());
+    await s.page.getByRole('button', { name: 'Delete folder' }).click();
+    await s.page.getByRole('alert').filter({ hasText: 'media' }).waitFor();
+    await s.page.screenshot({ path: `${SHOTS}/desktop-media-folders.png`, fullPage: true });
+    await s.page.getByRole('combobox', { name: 'Move media to' }).selectOption('archive');
+    await s.page.getByRole('button', { name: 'Move media and delete' }).click();
+    await folderSelect.locator('option', { hasText: 'Photos' }).waitFor({ state: 'detached' });
+    assert.equal(await folderSelect.inputValue(), 'archive');
+    await s.page.getByRole('button', { name: 'Rename folder' }).click();
+    await s.page.getByRole('textbox', { name: 'New folder title' }).fill('Old photos');
+    await s.page.getByRole('button', { name: 'Save folder title' }).click();
+    await folderSelect.locator('option', { hasText: 'Old photos (1)' }).waitFor({ state: 'attached' });
+    assert.equal(await folderOf('red.png'), 'archive');
+    const folders = await s.keyed('get', `${API}/media-folders`).expect(200);
+    assert.deepEqual(
+      folders.body.folders.map((f: { slug: string; title: string; media_count: number }) => [
+        f.slug,
+        f.title,
+        f.media_count,
+      ]),
+      [['archive', 'Old photos', 1]],
+    );
+  });
+
   it('creates a webhook and lists it', async () => {
     await s.nav().getByRole('link', { name: 'Webhooks' }).click();
     await s.page.getByRole('button', { name: 'New webhook' }).click();

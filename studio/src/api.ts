@@ -74,7 +74,12 @@ export function v3(bucket: string, rest: string): string {
  * Uploads one file with progress: fetch cannot report upload progress, XMLHttpRequest can.
  * Same origin and the same credential as every other call.
  */
-export function uploadMedia(bucket: string, file: File, onProgress: (fraction: number) => void): Promise<unknown> {
+export function uploadMedia(
+  bucket: string,
+  file: File,
+  onProgress: (fraction: number) => void,
+  folder?: string,
+): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', v3(bucket, 'media'));
@@ -97,6 +102,7 @@ export function uploadMedia(bucket: string, file: File, onProgress: (fraction: n
       reject(new ApiError(0, 'network error during upload'));
     };
     const form = new FormData();
+    if (folder) form.append('folder', folder);
     form.append('media', file);
     xhr.send(form);
   });

@@ -10,13 +10,13 @@ export function thumbnailUrl(m: { imgproc_url: string; type?: string }, width = 
 }
 
 /** Media of the Bucket, newest first, matching a piece of the name. */
-export async function searchMedia(bucket: string, text: string, limit = 24): Promise<Media[]> {
+export async function searchMedia(bucket: string, text: string, limit = 24, folder?: string): Promise<Media[]> {
   const query = text.trim()
     ? { original_name: { $regex: text.trim().replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), $options: 'i' } }
     : {};
   const { media } = await apiList<{ media: Media[] }>(
     v3(bucket, 'media'),
-    { query: JSON.stringify(query), sort: '-created_at', limit, useCache: 'false' },
+    { query: JSON.stringify(query), sort: '-created_at', limit, folder, useCache: 'false' },
     { media: [] },
   );
   return media;

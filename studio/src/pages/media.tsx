@@ -4,6 +4,7 @@ import { useBucket } from '../bucket';
 import { searchMedia, thumbnailUrl } from '../fields/media-picker';
 import type { Media } from '../types';
 import { ErrorText, PageHeader } from '../ui';
+import { FolderBar, loadFolders, type Folder } from './media-folders';
 
 interface Upload {
   name: string;
@@ -11,7 +12,7 @@ interface Upload {
   error?: string;
 }
 
-/** The Bucket's media: a grid of thumbnails, uploads with progress, alt text, delete, search. */
+/** The Bucket's media: folders, a grid of thumbnails, uploads with progress, alt text, delete, search. */
 export function MediaPage() {
   const bucket = useBucket();
   const [items, setItems] = useState<Media[]>([]);
@@ -20,12 +21,22 @@ export function MediaPage() {
   const [error, setError] = useState<string | null>(null);
   const [reload, setReload] = useState(0);
   const [dragging, setDragging] = useState(false);
+  const [folders, setFolders] = useState<Folder[]>([]);
+  const [folder, setFolder] = useState('');
 
   useEffect(() => {
-    searchMedia(bucket.slug, search, 60).then(setItems, (err: unknown) => {
+    searchMedia(bucket.slug, search, 60, folder).then(setItems, (err: unknown) => {
       setError(messageOf(err));
     });
-  }, [search, reload]);
+  }, [search, folder, reload]);
+
+  useEffect(() => {
+    loadFolders(bucket.slug).then(setFolders, (err: unknown) => {
+      setError(messageOf(err));
+    });
+  }, [reload]);
+
+  const titleOf = (slug: string) => folders.find((f) => f.slug === slug)?.title ?? slug;
 
   const upload = async (files: File[]) => {
     const start = uploads.length;
@@ -36,9 +47,14 @@ export function MediaPage() {
     await Promise.all(
       files.map(async (file, i) => {
         try {
-          await uploadMedia(bucket.slug, file, (p) => {
-            patch(i, { progress: p });
-          });
+          await uploadMedia(
+            bucket.slug,
+            file,
+            (p) => {
+              patch(i, { progress: p });
+            },
+            folder,
+          );
           patch(i, { progress: 1 });
         } catch (err) {
           patch(i, { error: messageOf(err) });
@@ -69,6 +85,15 @@ export function MediaPage() {
   return (
     <>
       <PageHeader title="Media" />
+      <FolderBar
+        folders={folders}
+        selected={folder}
+        onSelect={setFolder}
+        onChanged={(slug) => {
+          setFolder(slug);
+          setReload((n) => n + 1);
+        }}
+      />
       <div
         class={`dropzone${dragging ? ' dragging' : ''}`}
         onDragOver={(e) => {
@@ -95,7 +120,7 @@ export function MediaPage() {
             }}
           />
         </label>
-        <span class="muted">or drop files here</span>
+        <span class="muted">or drop files here{folder ? ` (into folder ${titleOf(folder)})` : ''}</span>
       </div>
       {uploads.length > 0 ? (
         <ul class="uploads" aria-label="Uploads">
@@ -136,6 +161,7 @@ export function MediaPage() {
             <a href={m.url} target="_blank" rel="noreferrer" class="name">
               {m.original_name}
             </a>
+            <span class="muted">{m.folder ? `Folder: ${titleOf(m.folder)}` : 'No folder'}</span>
             <label>
               Alt text for {m.original_name}
               <input
