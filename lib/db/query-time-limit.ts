@@ -1,4 +1,4 @@
-import { Db } from 'mongodb';
+import type { Db } from 'mongodb';
 
 /**
  * The server-side time limit (`maxTimeMS`) of every find, aggregate and count this service
@@ -16,11 +16,19 @@ const QUERY_TIME_LIMIT = Symbol('query time limit in ms');
 
 type LimitedDb = Db & { [QUERY_TIME_LIMIT]?: number };
 
-/** A new handle on `db`'s database and client whose reads carry `ms`; `db` is left as it was. */
+/**
+ * A handle on `db` whose reads carry `ms`; `db` is left as it was. A view of `db` rather than a
+ * new Db on its client, so a handle that wraps its collections (the crash tests' write hooks)
+ * keeps doing so underneath.
+ */
 export function withQueryTimeLimit(db: Db, ms: number): Db {
-  const own: LimitedDb = new Db(db.client, db.databaseName, db.options);
-  own[QUERY_TIME_LIMIT] = ms;
-  return own;
+  return new Proxy(db, {
+    get(target, prop) {
+      if (prop === QUERY_TIME_LIMIT) return ms;
+      const value: unknown = Reflect.get(target, prop);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 }
 
 export interface ReadOptions {

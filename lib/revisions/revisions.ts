@@ -5,14 +5,9 @@ import { objectIdFromHex } from '../util/object-id.js';
 import type { SortDirection, SortSpec } from '../query/sort.js';
 import { readOptions } from '../db/query-time-limit.js';
 
-/** Records the version `doc` now holds. Revisions are only ever inserted, never changed. */
-export async function recordRevision(
-  db: Db,
-  doc: ObjectDoc,
-  reason: RevisionDoc['reason'],
-  at: Date = new Date(),
-): Promise<RevisionDoc> {
-  const revision: RevisionDoc = {
+/** The revision of the version `doc` now holds. */
+function revisionOf(doc: ObjectDoc, reason: RevisionDoc['reason'], at: Date): RevisionDoc {
+  return {
     _id: new ObjectId(),
     bucket_id: doc.bucket_id,
     object_id: doc._id,
@@ -26,8 +21,37 @@ export async function recordRevision(
     created_by: doc.modified_by,
     reason,
   };
+}
+
+/** Records the version `doc` now holds. Revisions are only ever inserted, never changed. */
+export async function recordRevision(
+  db: Db,
+  doc: ObjectDoc,
+  reason: RevisionDoc['reason'],
+  at: Date = new Date(),
+): Promise<RevisionDoc> {
+  const revision = revisionOf(doc, reason, at);
   await revisionsCollection(db).insertOne(revision);
   return revision;
+}
+
+/**
+ * Records the revision of the version `doc` holds (created at `at`, its modified_at) unless one
+ * is there already: a version write and a repair finishing its work may both get here.
+ */
+export async function recordRevisionOnce(
+  db: Db,
+  doc: ObjectDoc,
+  reason: RevisionDoc['reason'],
+  at: Date,
+): Promise<RevisionDoc> {
+  const revision = revisionOf(doc, reason, at);
+  const { _id, ...fields } = revision;
+  // bucket_id first: the filter is served by the revisions index (REVISION_LIST_INDEX).
+  const filter = { bucket_id: doc.bucket_id, object_id: doc._id, created_at: at };
+  const put = await revisionsCollection(db).updateOne(filter, { $setOnInsert: { _id, ...fields } }, { upsert: true });
+  if (put.upsertedCount > 0) return revision;
+  return (await revisionsCollection(db).findOne(filter, readOptions(db))) ?? revision;
 }
 
 export async function getRevision(
