@@ -23,7 +23,7 @@ import { readBounds } from '../query/read-budget.js';
 import { removeObject } from './object-delete.js';
 import { createObject, updateObject } from './object-writes.js';
 import { objectRenderContext } from './render-context.js';
-import { listGeneration } from '../cache/object-generations.js';
+import { listGeneration } from './list/list-generation.js';
 import { route, type RouteDef } from '../routes/route-table.js';
 import { readAccess, writeAccess, BY_OBJECT_ID } from '../routes/access.js';
 

@@ -1,7 +1,7 @@
 import { ObjectId, type AbstractCursor, type Db, type Document } from 'mongodb';
 import type { ListOrders } from '../../cache/list-orders.js';
 import { ListTotals } from '../../cache/list-totals.js';
-import { listGeneration } from '../../cache/object-generations.js';
+import { listGeneration } from './list-generation.js';
 import type { BucketDoc, ObjectDoc, ObjectTypeDoc } from '../../db/collections.js';
 import { expandRelated } from '../populate/fetch-related.js';
 import { metadataPaths } from '../../query/metadata-paths.js';
