@@ -137,7 +137,8 @@ export async function finishCarried(deps: EventDeps, doc: ObjectDoc): Promise<bo
   const work = doc.pending;
   if (!work) return false;
   const { pending: _carried, ...version } = doc;
-  await followUps(deps, version, work, undefined);
+  // Work carried over by a write that copied the document whole belongs to a version gone since.
+  if (work.version.getTime() === doc.modified_at.getTime()) await followUps(deps, version, work, undefined);
   await clearCarried(deps.db, doc._id, work.version);
   return true;
 }

@@ -111,7 +111,7 @@ describe('crash repair of scheduled publishing', () => {
       'findOneAndUpdate objects',
       'replaceOne objects',
       'replaceOne published_objects',
-      'updateOne revisions',
+      'insertOne revisions',
       'updateOne buckets',
       'updateOne objects',
     ]);
@@ -138,7 +138,7 @@ describe('crash repair of scheduled publishing', () => {
       'findOneAndUpdate objects',
       'replaceOne objects',
       'deleteOne published_objects',
-      'updateOne revisions',
+      'insertOne revisions',
       'updateOne buckets',
       'updateOne objects',
     ]);
