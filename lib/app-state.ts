@@ -8,7 +8,7 @@ import type { ObjectWriteDeps } from './objects/object-writes.js';
 import { PreviewSecret } from './preview/preview-tokens.js';
 import { AccountTokens } from './accounts/tokens.js';
 import { Logins } from './accounts/login.js';
-import { BucketTypes } from './objects/render-context.js';
+import type { BucketTypes } from './objects/render-context.js';
 import { MetadataValidators } from './validation/metadata-schema.js';
 import { ListOrders } from './cache/list-orders.js';
 import { ListTotals } from './cache/list-totals.js';
@@ -27,7 +27,7 @@ export class AppState {
   /** Orders of Object lists by Bucket generation, filter and sort, so later pages are read by id. */
   readonly orders: ListOrders;
   /** Object types by Bucket generation, for filters, sorting and rendering. */
-  readonly types = new BucketTypes();
+  readonly types: BucketTypes;
   /** Compiled metadata validators of stored Object types. */
   readonly validators = new MetadataValidators();
   /** The preview-token signing secret of this app's database. */
@@ -48,7 +48,9 @@ export class AppState {
   readonly requests: MonthlyRequests;
 
   constructor(config: Config, db: Db, log: (msg: string) => void, events?: DomainEvents) {
-    this.events = events ?? new DomainEvents(config, this.types);
+    this.events = events ?? new DomainEvents(config);
+    // One per app, read by writes, events and reads alike.
+    this.types = this.events.types;
     this.writes = { db, validators: this.validators, events: this.events, plans: config.planDefaults };
     this.rates = new RateLimits(db, config.rateLimits);
     this.requests = new MonthlyRequests(db);

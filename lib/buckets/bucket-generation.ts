@@ -1,5 +1,6 @@
 import type { Db, ObjectId } from 'mongodb';
 import { bucketsCollection } from '../db/collections.js';
+import { typeGenerationField } from '../cache/object-generations.js';
 
 /**
  * Every write to a Bucket bumps its generation. Read caches key on it, so a write made
@@ -10,4 +11,15 @@ export async function bumpGeneration(db: Db, bucketId: ObjectId): Promise<void> 
     { _id: bucketId },
     { $inc: { generation: 1 }, $set: { modified_at: new Date() } },
   );
+}
+
+/**
+ * What an Object version write bumps: the generation of reads of any Object and that of each
+ * type it wrote, not the Bucket's own, so reads of other types, the Bucket's types and every
+ * other memo keyed on `generation` stay (lib/cache/object-generations.ts).
+ */
+export async function bumpObjectGenerations(db: Db, bucketId: ObjectId, types: readonly string[]): Promise<void> {
+  const inc: Record<string, number> = { object_generation: 1 };
+  for (const t of types) inc[`type_generations.${typeGenerationField(t)}`] = 1;
+  await bucketsCollection(db).updateOne({ _id: bucketId }, { $inc: inc, $set: { modified_at: new Date() } });
 }

@@ -6,8 +6,8 @@ import { ReadCache } from './read-cache.js';
 const ENTRY_OVERHEAD_BYTES = 64;
 
 /**
- * The total of a list (the count of every match of its filter), kept per Bucket generation: a
- * write through any process bumps the generation, so a kept total is never read after the data
+ * The total of a list (the count of every match of its filter), kept per generation of what it
+ * reads (its type's, or the Bucket's Objects'): a write through any process bumps that generation, so a kept total is never read after the data
  * it counted changed, and a list read again at the same generation needs no second scan to count.
  * Keys hold the filter in canonical Extended JSON (types kept: a date and its ISO string differ).
  */
@@ -18,9 +18,9 @@ export class ListTotals {
     this.totals = new ReadCache<number>(maxBytes, (key) => key.length * 2 + ENTRY_OVERHEAD_BYTES);
   }
 
-  /** The key of `filter` on `collection` of `bucket` at its current generation. */
-  static key(bucket: BucketDoc, collection: string, filter: Document): string {
-    return `${bucket._id.toHexString()}:${bucket.generation}:${collection}:${BSON.EJSON.stringify(filter, { relaxed: false })}`;
+  /** The key of `filter` on `collection` of `bucket` at `generation` (lib/cache/object-generations.ts). */
+  static key(bucket: BucketDoc, generation: string, collection: string, filter: Document): string {
+    return `${bucket._id.toHexString()}:${generation}:${collection}:${BSON.EJSON.stringify(filter, { relaxed: false })}`;
   }
 
   get(key: string): number | undefined {

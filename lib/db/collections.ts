@@ -8,8 +8,16 @@ export interface BucketDoc {
   slug: string;
   read_key_hash: string | null;
   write_key_hash: string | null;
-  /** Bumped by every write to the Bucket; part of read-cache keys so all processes see writes. */
+  /**
+   * Bumped by every write to the Bucket except Object version writes, which bump the two below
+   * instead; read-cache keys are made of these (lib/cache/object-generations.ts), so all
+   * processes see writes.
+   */
   generation: number;
+  /** Bumped by every Object version write. */
+  object_generation?: number;
+  /** Bumped by each Object version write of a type, by the type's (encoded) slug. */
+  type_generations?: Record<string, number>;
   created_at: Date;
   modified_at: Date;
   /** Limits set by `bucketctl set-plan` (lib/db/plan.ts); what it leaves out follows PLAN_MAX_*. */
@@ -101,6 +109,24 @@ export interface ObjectDoc {
   idempotency_request?: string;
   /** A scheduler's lease on this Object's due work, so one process does it once. */
   schedule_claim?: { by: string; until: Date } | null;
+  /**
+   * The follow-up work of the write that put this version down (live copy, revision, bump,
+   * event), carried in the same single-document write and removed once done: see
+   * lib/objects/pending-writes.ts. Present only while that work may still be owed.
+   */
+  pending?: CarriedWork;
+}
+
+/** What repair needs to finish a version write after its commit point (lib/objects/pending-writes.ts). */
+export interface CarriedWork {
+  /** The version it belongs to (its modified_at): work carried by an older version is not this one's. */
+  version: Date;
+  reason: RevisionDoc['reason'];
+  /** The write takes the live version down instead of following the version's status. */
+  withdraw: boolean;
+  notify: boolean;
+  /** When the write began, so the stale sweep tells a dead write's work from one still running. */
+  since: Date;
 }
 
 export function objectTypesCollection(db: Db): Collection<ObjectTypeDoc> {

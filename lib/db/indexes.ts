@@ -97,7 +97,10 @@ export async function ensureContentIndexes(db: Db): Promise<void> {
   await objectsCollection(db).createIndex({ publish_at: 1 }, { name: 'publish_at', sparse: true }, undefined);
   await objectsCollection(db).createIndex({ unpublish_at: 1 }, { name: 'unpublish_at', sparse: true }, undefined);
   await revisionsCollection(db).createIndex(REVISION_LIST_INDEX.key, { name: REVISION_LIST_INDEX.name }, undefined);
-  // Crash-repair markers (lib/objects/pending-writes.ts) are looked up by Object on every write.
+  // Work a version write carries until it is done (lib/objects/version-write.ts): start-up repair
+  // and the stale sweep find it by when it began. Sparse: only Objects mid-write hold the field.
+  await objectsCollection(db).createIndex({ 'pending.since': 1 }, { name: 'pending_since', sparse: true }, undefined);
+  // Crash-repair markers (lib/objects/pending-writes.ts) are looked up by Object on repair.
   await db.collection('pending_writes').createIndex({ object_id: 1 }, { name: 'object' }, undefined);
 }
 

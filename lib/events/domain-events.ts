@@ -58,7 +58,8 @@ export class DomainEvents {
 
   constructor(
     private readonly config: Config,
-    private readonly types = new BucketTypes(),
+    /** The Bucket's types by generation, shared with the app's reads and writes (lib/app-state.ts). */
+    readonly types = new BucketTypes(),
     /** false only to measure what webhooks cost a write (spec/bench). */
     webhooks = true,
   ) {

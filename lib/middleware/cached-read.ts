@@ -2,6 +2,7 @@ import type { Request, Response } from 'express';
 import { typeScopeOf } from '../accounts/type-scope.js';
 import type { ReadCache } from '../cache/read-cache.js';
 import { bucketOf } from './load-bucket.js';
+import { readGeneration } from '../cache/object-generations.js';
 import { allParams } from '../http/read-params.js';
 import { ReadLimitError } from '../errors/domain-limits.js';
 import { readLimitAnswer, sendText, serializeCapped } from '../http/respond-capped.js';
@@ -10,7 +11,7 @@ import { readLimitAnswer, sendText, serializeCapped } from '../http/respond-capp
 const IGNORED = new Set(['read_key', 'useCache']);
 
 /** Built from the parsed parameters, so `limit=` and no `limit`, or unknown extras, share an entry. */
-function cacheKey(req: Request, res: Response): string {
+function cacheKey(req: Request, res: Response, generation: string): string {
   const bucket = bucketOf(res);
   const params = Object.entries(allParams(res))
     .filter(([k, v]) => !IGNORED.has(k) && v !== undefined)
@@ -19,7 +20,7 @@ function cacheKey(req: Request, res: Response): string {
   // A contributor's list is narrowed to its types: it must neither read nor fill the whole list's entry.
   const scope = typeScopeOf(res);
   const scoped = scope === null ? '' : `&type_scope=${JSON.stringify(scope)}`;
-  return `${bucket._id.toHexString()}:${bucket.generation}:${req.path}?${params}${scoped}`;
+  return `${bucket._id.toHexString()}:${generation}:${req.path}?${params}${scoped}`;
 }
 
 /** A read's body, produced and serialized within the response cap; reads that are never cached use it alone. */
@@ -49,12 +50,14 @@ export async function cachedRead(
   res: Response,
   useCache: boolean,
   produce: () => Promise<unknown>,
+  /** What the read depends on (lib/cache/object-generations.ts); by default the whole Bucket's state. */
+  generation: string = readGeneration(bucketOf(res)),
 ): Promise<void> {
   if (isRandom(res)) {
     sendText(res, await producedCapped(res, produce));
     return;
   }
-  const key = cacheKey(req, res);
+  const key = cacheKey(req, res, generation);
   if (useCache) {
     const hit = cache.get(key);
     if (hit !== undefined) {

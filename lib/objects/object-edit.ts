@@ -1,11 +1,17 @@
 import type { ObjectId } from 'mongodb';
 import { currentActor } from '../accounts/actor.js';
 import { isDraftOnly } from '../accounts/draft-only.js';
-import { objectsCollection, type BucketDoc, type ObjectDoc, type RevisionDoc } from '../db/collections.js';
+import {
+  objectsCollection,
+  type BucketDoc,
+  type CarriedWork,
+  type ObjectDoc,
+  type RevisionDoc,
+} from '../db/collections.js';
 import { HttpError } from '../errors/http-errors.js';
 import type { EventDeps } from '../events/domain-events.js';
 import { getObject, parseObjectId } from './objects.js';
-import { repairObject, writeVersion, type Written } from './pending-writes.js';
+import { finishCarried, writeVersion, type Written } from './version-write.js';
 import { readOptions } from '../db/query-time-limit.js';
 
 /**
@@ -68,9 +74,10 @@ export async function editObject(
   const objectId = parseObjectId(bucket, id);
   const objects = objectsCollection(deps.db);
   for (let attempt = 1; ; attempt++) {
-    // A crash may have left this Object's views behind its latest version: bring them in line first.
-    await repairObject(deps, objectId);
     const current = await getObject(deps.db, bucket, id, 'any');
+    // A write that died (or is still running) left work this version owes: it is done before this
+    // write records its own, so the version gets its live copy, revision and event first.
+    if (await finishCarried(deps, current)) continue;
     const at = nextVersionTime(current);
     const plan = await build(current, at);
     const actor = currentActor();
@@ -87,16 +94,16 @@ export async function editObject(
     }
     // Conditional on the type as well: a rename that moved the Object meanwhile must not be undone.
     const filter = { _id: current._id, bucket_id: bucket._id, type: current.type, modified_at: current.modified_at };
-    const commit = async (): Promise<ObjectDoc | null> => {
+    const commit = async (work: CarriedWork): Promise<ObjectDoc | null> => {
       try {
-        const replaced = await objects.replaceOne(filter, plan.next);
+        const replaced = await objects.replaceOne(filter, { ...plan.next, pending: work });
         return replaced.matchedCount > 0 ? plan.next : null;
       } catch (err) {
-        // The marker stays: a failed replace changed nothing, and repair of an unchanged Object is a no-op.
+        // A failed replace changed nothing, so it owes nothing.
         throw plan.commitError ? plan.commitError(err) : err;
       }
     };
-    const write = { objectId, bucketId: bucket._id, at, reason: plan.reason, commit };
+    const write = { objectId, bucketId: bucket._id, bucket, at, reason: plan.reason, commit };
     const written = await writeVersion(deps, { ...write, ...(notify !== undefined && { notify }) });
     if (written) return written;
     const now = await objects.findOne({ _id: objectId, bucket_id: bucket._id }, readOptions(deps.db));

@@ -3,6 +3,7 @@ import {
   objectsCollection,
   revisionsCollection,
   type BucketDoc,
+  type CarriedWork,
   type ObjectDoc,
   type ObjectTypeDoc,
   type RevisionDoc,
@@ -15,7 +16,8 @@ import { reserve } from '../limits/usage-counters.js';
 import { assertValid } from '../validation/ajv-messages.js';
 import { prepareMetadata } from './object-metadata.js';
 import { resolveLocale, type ObjectWriteDeps } from './object-writes.js';
-import { repairObject, writeVersion } from './pending-writes.js';
+import { repairObject } from './pending-writes.js';
+import { writeVersion } from './version-write.js';
 import type { PlannedContent } from './planned-content.js';
 import { readOptions } from '../db/query-time-limit.js';
 import { singletonKey, singletonRace } from './singletons.js';
@@ -137,7 +139,8 @@ export async function writeImportedObject(
         at: version.at,
         reason: version.reason,
         withdraw: version.withdraw,
-        commit: () => commitVersion(ctx, doc, i === object.versions.length - 1 ? null : (final?.body.slug ?? null)),
+        commit: (work) =>
+          commitVersion(ctx, doc, work, i === object.versions.length - 1 ? null : (final?.body.slug ?? null)),
       });
       slot?.keep();
       written++;
@@ -165,17 +168,22 @@ async function lastRevision({ deps, bucket }: ImportContext, id: ObjectId): Prom
  * Bucket holds by now (it took the slug later in the source); such a version is written under
  * the Object's final slug instead, as only latest versions hold slugs.
  */
-async function commitVersion(ctx: ImportContext, doc: ObjectDoc, fallbackSlug: string | null): Promise<ObjectDoc> {
+async function commitVersion(
+  ctx: ImportContext,
+  doc: ObjectDoc,
+  work: CarriedWork,
+  fallbackSlug: string | null,
+): Promise<ObjectDoc> {
   const objects = objectsCollection(ctx.deps.db);
   try {
-    await objects.replaceOne({ _id: doc._id }, doc, { upsert: true });
+    await objects.replaceOne({ _id: doc._id }, { ...doc, pending: work }, { upsert: true });
     return doc;
   } catch (err) {
     const singleton = singletonRace(err, ctx.type, doc.locale);
     if (singleton) throw singleton;
     if (!isDuplicateKey(err)) throw err;
     if (fallbackSlug !== null && fallbackSlug !== doc.slug)
-      return commitVersion(ctx, { ...doc, slug: fallbackSlug }, null);
+      return commitVersion(ctx, { ...doc, slug: fallbackSlug }, work, null);
     throw new SlugTakenError(`Object of type '${doc.type}' with slug '${doc.slug}' already exists`);
   }
 }

@@ -1,12 +1,19 @@
 import { ObjectId } from 'mongodb';
 import { currentActor } from '../accounts/actor.js';
-import { objectsCollection, type BucketDoc, type ObjectDoc, type ObjectTypeDoc } from '../db/collections.js';
+import {
+  objectsCollection,
+  type BucketDoc,
+  type CarriedWork,
+  type ObjectDoc,
+  type ObjectTypeDoc,
+} from '../db/collections.js';
 import { SlugTakenError } from '../errors/domain-errors.js';
 import { BadRequestError } from '../errors/http-errors.js';
 import { isDuplicateKey } from '../errors/mongo-errors.js';
 import { collectRefs } from '../metafields/stored-values.js';
 import type { ObjectCreate, ObjectPatch } from '../types/bodies.generated.js';
-import { reserve } from '../limits/usage-counters.js';
+import { reserve, type Reservation } from '../limits/usage-counters.js';
+import { effectivePlan, limitOf, UNLIMITED } from '../db/plan.js';
 import { assertValid } from '../validation/ajv-messages.js';
 import type { MetadataValidators } from '../validation/metadata-schema.js';
 import type { EventDeps } from '../events/domain-events.js';
@@ -14,7 +21,7 @@ import { prepareMetadata } from './object-metadata.js';
 import { keyRace, objectIdempotencyKey, objectOfKey, type CreateIdempotency } from './object-idempotency.js';
 import { editObject, type EditPlan } from './object-edit.js';
 import { typeForWrite } from './objects.js';
-import { writeVersion } from './pending-writes.js';
+import { writeVersion } from './version-write.js';
 import { parseScheduleTime } from '../scheduling/schedule-times.js';
 import { insertWithUniqueSlug, slugify, slugsWhere } from './slugs.js';
 import { readOptions } from '../db/query-time-limit.js';
@@ -96,18 +103,20 @@ export async function createObject(
   const publishAt = parseScheduleTime('publish_at', input.publish_at, now);
   const unpublishAt = parseScheduleTime('unpublish_at', input.unpublish_at, now);
   scheduledStatus(input, publishAt);
-  const type = await typeForWrite(db, bucket, input.type);
+  const type = await typeForWrite(deps, bucket, input.type);
   const locale = resolveLocale(type, input.locale);
   await assertSingletonFree(db, bucket, type, locale);
   const thumbnail = await storedThumbnail(db, bucket, input.thumbnail);
   const metadata = await prepareMetadata(db, validators, bucket, type, input.metadata, null);
   const status = publishAt ? 'draft' : (input.status ?? 'published');
   const objects = objectsCollection(db);
-  // The plan's slot is taken before anything is written, and given back unless the commit happened.
-  const slot = await reserve(db, bucket, deps.plans, 'objects', 1);
-  // Step order and why: see pending-writes.ts.
+  // The plan's slot is taken, and given back unless the commit happened: before anything is
+  // written when the plan limits Objects, beside the insert when it cannot refuse.
+  const slot = reservation(deps, bucket);
+  if (slot.limited) await slot.taken;
+  // Step order and why: see version-write.ts.
   const objectId = new ObjectId();
-  const commit = () =>
+  const commit = (work: CarriedWork) =>
     insertWithUniqueSlug({
       base: input.slug ?? slugify(input.title),
       explicit: input.slug !== undefined,
@@ -143,8 +152,8 @@ export async function createObject(
           d.idempotency_request = idempotency.request;
         }
         try {
-          await objects.insertOne(d);
-          slot.keep();
+          await objects.insertOne({ ...d, pending: work });
+          (await slot.taken).keep();
         } catch (err) {
           // Not a duplicate key to the slug retry: another create took the singleton's place or the key.
           throw singletonRace(err, type, locale) ?? keyRace(err, idempotency) ?? err;
@@ -158,6 +167,7 @@ export async function createObject(
       await writeVersion(deps, {
         objectId,
         bucketId: bucket._id,
+        bucket,
         at: now,
         reason,
         commit,
@@ -165,8 +175,20 @@ export async function createObject(
       })
     ).doc;
   } finally {
-    await slot.settle();
+    await (await slot.taken).settle();
   }
+}
+
+/**
+ * The create's share of the plan, asked for now. Without a limit on Objects the reservation only
+ * counts, so nothing need wait for it: it runs beside the insert, in the same round trip.
+ */
+function reservation(deps: ObjectWriteDeps, bucket: BucketDoc): { limited: boolean; taken: Promise<Reservation> } {
+  const limited = limitOf(effectivePlan(bucket.plan, deps.plans ?? UNLIMITED), 'objects') !== null;
+  const taken = reserve(deps.db, bucket, deps.plans, 'objects', 1);
+  // Awaited before the insert (limited) or after it; never left to reject unobserved meanwhile.
+  taken.catch(() => undefined);
+  return { limited, taken };
 }
 
 /**
@@ -194,7 +216,7 @@ export async function updateObject(
     id,
     async (current, at): Promise<EditPlan> => {
       if (ifVersion && current.modified_at.getTime() !== ifVersion.at.getTime()) throw ifVersion.otherwise(current);
-      const type = await typeForWrite(db, bucket, current.type);
+      const type = await typeForWrite(deps, bucket, current.type);
       const next: ObjectDoc = { ...current, modified_at: at };
       if (input.title !== undefined) next.title = input.title;
       if (input.slug !== undefined) next.slug = input.slug;

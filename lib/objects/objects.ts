@@ -4,7 +4,7 @@ import { BadRequestError } from '../errors/http-errors.js';
 import { isDuplicateKey } from '../errors/mongo-errors.js';
 import { notFound } from '../errors/not-found.js';
 import { objectIdFromHex } from '../util/object-id.js';
-import { findObjectType } from '../object-types/type-reads.js';
+import type { EventDeps } from '../events/domain-events.js';
 import { contentOf, viewFor, type StatusFilter } from './object-views.js';
 
 export type { StatusFilter } from './object-views.js';
@@ -27,8 +27,12 @@ export async function getObject(db: Db, bucket: BucketDoc, id: string, status: S
   return doc;
 }
 
-export async function typeForWrite(db: Db, bucket: BucketDoc, slug: string): Promise<ObjectTypeDoc> {
-  const type = await findObjectType(db, bucket, slug);
+/**
+ * The Object type a write validates by: the Bucket's types at the generation the request read
+ * (every type write bumps it), kept per generation, so a write in steady state reads none.
+ */
+export async function typeForWrite(deps: EventDeps, bucket: BucketDoc, slug: string): Promise<ObjectTypeDoc> {
+  const type = (await deps.events.types.of(deps.db, bucket)).get(slug);
   if (!type) throw new BadRequestError(`Unknown object type "${slug}" in bucket '${bucket.slug}'`, 'invalid_body');
   return type;
 }

@@ -1,4 +1,4 @@
-import { repairObject, pendingWritesCollection } from './pending-writes.js';
+import { repairPendingWrites } from './pending-writes.js';
 import type { EventDeps } from '../events/domain-events.js';
 
 /**
@@ -8,18 +8,14 @@ import type { EventDeps } from '../events/domain-events.js';
 export const STALE_MARKER_MS = 60_000;
 
 /**
- * Repairs the Objects whose pending-write markers are older than `olderThanMs`. Start-up repair
+ * Repairs the Objects whose pending-write markers or carried work (version-write.ts) are older than `olderThanMs`. Start-up repair
  * covers a crashed process; this covers a process that lived on while its engine died under a
  * write (the write answered 503 and left its marker), whose Object would otherwise stay out of
  * step until its next write or the next restart. Repair is idempotent and safe beside writers
  * (the same reasoning as step 0 of a write, pending-writes.ts). Returns how many were repaired.
  */
 export async function repairStalePendingWrites(deps: EventDeps, olderThanMs = STALE_MARKER_MS): Promise<number> {
-  const before = new Date(Date.now() - olderThanMs);
-  const ids = await pendingWritesCollection(deps.db).distinct('object_id', { at: { $lt: before } });
-  let repaired = 0;
-  for (const id of ids) if (await repairObject(deps, id)) repaired++;
-  return repaired;
+  return repairPendingWrites(deps, new Date(Date.now() - olderThanMs));
 }
 
 /** Runs repairStalePendingWrites every `intervalMs` until stopped; a failed round is logged and retried next time. */

@@ -6,43 +6,21 @@ import {
   type ObjectDoc,
   type RevisionDoc,
 } from '../db/collections.js';
-import {
-  bucketById,
-  finishWrite,
-  type DomainEvent,
-  type EventDeps,
-  type ObjectEventType,
-} from '../events/domain-events.js';
+import { bucketById, finishWrite, type DomainEvent, type EventDeps } from '../events/domain-events.js';
 import { putLive } from './objects.js';
 import { readOptions } from '../db/query-time-limit.js';
 import { recordRevision } from '../revisions/revisions.js';
+import { carryingWork, eventOfReason, finishCarried } from './version-write.js';
 
 /**
- * Crash safety without transactions. A write of an Object (through the API or the publish_at /
- * unpublish_at scheduler) runs these steps, in this order (`writeVersion` below runs 1–7):
- *   0. repair the Object if it already has a marker (`repairObject`), so an earlier crashed write
- *      gets its live copy, revision and event before this write records its own
- *   1. insert a pending-write marker {object_id, bucket_id, at, intent}; the intent names the
- *      version being written (its modified_at), its revision reason, whether it withdraws
- *      the live version and whether it notifies, so repair can redo exactly what the interrupted
- *      write would have done
- *   2. write the latest version to `objects` (a single-document write: it happened or it did not)
- *   3. copy it to `published_objects` when it is published, or delete the live copy when the
- *      write withdraws it (a scheduled unpublish); a draft save leaves the live copy as it was
- *   4. insert its revision (created_at = the version's modified_at)
- *   5. bump the Bucket generation
- *   6. emit its domain event (the reason names it: `eventOfReason`) to the app's sinks
- *   7. delete the marker
- * Step 2 is the commit point. A crash before it leaves "nothing happened" (the marker alone); after
- * it, the latest version is the record of intent and steps 3–6 are idempotent to redo from it:
- * repair re-copies a published latest version to the live view (or withdraws it when the marker's
- * version is the latest and says so), records the missing revision, bumps the generation so
- * caches drop reads taken while the views were out of step, and emits the write's event again
- * (same event id, so a sink that already has it keeps one). The marker goes last, so a write that
- * was acknowledged, or that crashed after its commit point, never lacks its event.
- * Deletes (object-delete.ts) put the event, rendered before the Object goes, into the marker
- * itself, as nothing is left afterwards to render it from. A scheduler's claim on an Object is
- * not a version (it changes no content), so it runs before step 0 and needs no marker.
+ * Pending-write markers: the crash-repair record of deletes (a delete's Object is gone, so its
+ * marker carries the event, rendered before the delete: object-delete.ts), and of version writes
+ * made before those carried their work inside the Object (version-write.ts). Repair here settles
+ * both: markers, and the work an Object carries. Start-up repair and the stale sweep still read
+ * this collection, so markers an older release left behind are finished too.
+ * A marker of a version write: {object_id, bucket_id, at, intent}; the intent names the version
+ * being written (its modified_at), its revision reason, whether it withdraws the live version and
+ * whether it notifies. The write put it down before its commit point and deleted it last.
  */
 export interface PendingWriteDoc {
   _id?: ObjectId;
@@ -77,23 +55,7 @@ export async function markPending(
   return (await pendingWritesCollection(db).insertOne(marker)).insertedId;
 }
 
-/** The event a version write stands for. */
-export function eventOfReason(reason: RevisionDoc['reason']): ObjectEventType {
-  switch (reason) {
-    case 'create':
-      return 'object.created';
-    case 'edit':
-    case 'draft':
-      return 'object.edited';
-    case 'publish':
-    case 'scheduled-publish':
-      return 'object.published';
-    case 'scheduled-unpublish':
-      return 'object.unpublished';
-  }
-}
-
-/** Steps 5–6 of a version write (and of its repair): its bump and, when it notifies, its event. */
+/** A legacy marker's version write: its bump and, when it notifies, its event. */
 async function finishVersion(deps: EventDeps, doc: ObjectDoc, intent: WriteIntent | undefined): Promise<void> {
   const bucket = intent?.notify ? await bucketById(deps.db, doc.bucket_id) : null;
   const event =
@@ -109,63 +71,6 @@ export async function clearPending(db: Db, markerIds: readonly ObjectId[]): Prom
   await pendingWritesCollection(db).deleteMany({ _id: { $in: [...markerIds] } });
 }
 
-export interface VersionWrite<D extends ObjectDoc | null> {
-  objectId: ObjectId;
-  bucketId: ObjectId;
-  /** The new version's modified_at, which its revision also carries. */
-  at: Date;
-  reason: RevisionDoc['reason'];
-  /** The write takes the live version down instead of following the new version's status. */
-  withdraw?: boolean;
-  /** Whether the write emits its event (default true; legacy routes without trigger_webhook do not). */
-  notify?: boolean;
-  /** Step 2: writes the latest version and returns it, or null when it wrote nothing. */
-  commit: () => Promise<D>;
-}
-
-export interface Written {
-  doc: ObjectDoc;
-  revision: RevisionDoc;
-}
-
-/** Runs steps 1–7 around `commit`. If commit throws, the marker stays for repair to settle. */
-export async function writeVersion(deps: EventDeps, w: VersionWrite<ObjectDoc>): Promise<Written>;
-/** A commit that wrote nothing (null) drops its own marker and changes nothing else. */
-export async function writeVersion(deps: EventDeps, w: VersionWrite<ObjectDoc | null>): Promise<Written | null>;
-export async function writeVersion(deps: EventDeps, w: VersionWrite<ObjectDoc | null>): Promise<Written | null> {
-  const { db } = deps;
-  const intent: WriteIntent = {
-    version: w.at,
-    reason: w.reason,
-    withdraw: w.withdraw ?? false,
-    notify: w.notify ?? true,
-  };
-  const markerId = await markPending(db, w.objectId, w.bucketId, { intent });
-  const doc = await w.commit();
-  if (!doc) {
-    await clearPending(db, [markerId]);
-    return null;
-  }
-  if (intent.withdraw) await publishedObjectsCollection(db).deleteOne({ _id: doc._id });
-  else if (doc.status === 'published') await putLive(db, doc);
-  const revision = await recordRevision(db, doc, w.reason, w.at);
-  await sweepIfDeleted(db, doc._id);
-  await finishVersion(deps, doc, intent);
-  await clearPending(db, [markerId]);
-  return { doc, revision };
-}
-
-/**
- * A delete of the Object may have run since step 2. It removes the Object first and its live copy
- * and revisions after, so a live copy or revision this write put down after that sweep is left
- * behind unless removed here; what landed before the sweep, the delete itself removes.
- */
-async function sweepIfDeleted(db: Db, objectId: ObjectId): Promise<void> {
-  if (await objectsCollection(db).findOne({ _id: objectId }, { projection: { _id: 1 }, ...readOptions(db) })) return;
-  await publishedObjectsCollection(db).deleteOne({ _id: objectId });
-  await revisionsCollection(db).deleteMany({ object_id: objectId });
-}
-
 /** What a write that left no intent most likely was, read from the version it left. */
 function guessedReason(latest: ObjectDoc, hasRevisions: boolean): RevisionDoc['reason'] {
   if (!hasRevisions) return 'create';
@@ -174,10 +79,22 @@ function guessedReason(latest: ObjectDoc, hasRevisions: boolean): RevisionDoc['r
 }
 
 /**
- * Brings one Object's views, revisions and events in line with its latest version; a no-op without
- * a marker.
+ * Brings one Object's views, revisions and events in line with its latest version: finishes the
+ * work it carries and settles its markers. A no-op for an Object in step.
  */
 export async function repairObject(deps: EventDeps, objectId: ObjectId): Promise<boolean> {
+  const [marked, carried] = await Promise.all([
+    repairMarkers(deps, objectId),
+    objectsCollection(deps.db).findOne({ _id: objectId }, readOptions(deps.db)),
+  ]);
+  // After the markers: their repair finishes an older write; the carried work is the latest one's.
+  const latest = marked ? await objectsCollection(deps.db).findOne({ _id: objectId }, readOptions(deps.db)) : carried;
+  const finished = latest ? await finishCarried(deps, latest) : false;
+  return marked || finished;
+}
+
+/** Settles the markers of `objectId` (see the top of this file); false when it has none. */
+async function repairMarkers(deps: EventDeps, objectId: ObjectId): Promise<boolean> {
   const { db } = deps;
   const markers = await pendingWritesCollection(db).find({ object_id: objectId }, readOptions(db)).toArray();
   const first = markers[0];
@@ -211,10 +128,14 @@ export async function repairObject(deps: EventDeps, objectId: ObjectId): Promise
   return true;
 }
 
-/** Start-up repair: only Objects with a marker can be out of step. Returns how many were repaired. */
-export async function repairPendingWrites(deps: EventDeps): Promise<number> {
-  const ids = await pendingWritesCollection(deps.db).distinct('object_id');
+/**
+ * Repairs the Objects with a marker or carried work from before `before` (all of them by
+ * default: start-up repair, when no write of this process is running). Returns how many.
+ */
+export async function repairPendingWrites(deps: EventDeps, before?: Date): Promise<number> {
+  const marked = await pendingWritesCollection(deps.db).distinct('object_id', before ? { at: { $lt: before } } : {});
   let repaired = 0;
-  for (const id of ids) if (await repairObject(deps, id)) repaired++;
+  for (const id of marked) if (await repairObject(deps, id)) repaired++;
+  for await (const doc of carryingWork(deps.db, before)) if (await finishCarried(deps, doc)) repaired++;
   return repaired;
 }

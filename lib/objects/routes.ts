@@ -24,6 +24,7 @@ import { readBounds } from '../query/read-budget.js';
 import { removeObject } from './object-delete.js';
 import { createObject, updateObject } from './object-writes.js';
 import { objectRenderContext } from './render-context.js';
+import { listGeneration } from './list/list-generation.js';
 import { route, type RouteDef } from '../routes/route-table.js';
 import { readAccess, writeAccess, BY_OBJECT_ID } from '../routes/access.js';
 
@@ -92,17 +93,26 @@ export function objectReadHandlers(
       const params = version.list(res);
       const add = version.addition(res);
       const status = await previewAwareStatus(res, previewSecret, params.preview_token, params.status);
-      await cachedRead(cache, req, res, params.useCache, async () => {
-        const types = await bucketTypes.of(db, bucket);
-        const q = { ...params, status, typeScope: typeScopeOf(res) };
-        const { docs, total } = await listObjects(db, bucket, types, q, bounds, state);
-        if (docs.length === 0) throw noMatch('objects', bucket.slug);
-        const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
-        return {
-          objects: renderObjects(docs, ctx).map((o) => shaped(o, ctx, params.props, add)),
-          total,
-        } satisfies ObjectList;
-      });
+      // Kept types answer without a round trip: they change only with the Bucket's generation.
+      const types = await bucketTypes.of(db, bucket);
+      const generation = listGeneration(bucket, params.query, params.depth, types);
+      await cachedRead(
+        cache,
+        req,
+        res,
+        params.useCache,
+        async () => {
+          const q = { ...params, status, typeScope: typeScopeOf(res) };
+          const { docs, total } = await listObjects(db, bucket, types, q, bounds, state);
+          if (docs.length === 0) throw noMatch('objects', bucket.slug);
+          const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
+          return {
+            objects: renderObjects(docs, ctx).map((o) => shaped(o, ctx, params.props, add)),
+            total,
+          } satisfies ObjectList;
+        },
+        generation,
+      );
     },
     one: async (req, res) => {
       const bucket = bucketOf(res);

@@ -20,7 +20,7 @@ export async function createDraftRevision(
   const { db, validators } = deps;
   assertValid('RevisionCreate', input, 'body');
   const written = await editObject(deps, bucket, objectId, async (current, at): Promise<EditPlan> => {
-    const type = await typeForWrite(db, bucket, current.type);
+    const type = await typeForWrite(deps, bucket, current.type);
     const next = { ...current, status: 'draft' as const, modified_at: at };
     if (input.title !== undefined) next.title = input.title;
     if (input.content !== undefined) next.content = input.content;

@@ -1,18 +1,15 @@
+import { createHash } from 'node:crypto';
 import { ObjectId, type Db, type Filter } from 'mongodb';
+import { isDuplicateKey } from '../errors/mongo-errors.js';
 import { revisionsCollection, type BucketDoc, type ObjectDoc, type RevisionDoc } from '../db/collections.js';
 import { notFound } from '../errors/not-found.js';
 import { objectIdFromHex } from '../util/object-id.js';
 import type { SortDirection, SortSpec } from '../query/sort.js';
 import { readOptions } from '../db/query-time-limit.js';
 
-/** Records the version `doc` now holds. Revisions are only ever inserted, never changed. */
-export async function recordRevision(
-  db: Db,
-  doc: ObjectDoc,
-  reason: RevisionDoc['reason'],
-  at: Date = new Date(),
-): Promise<RevisionDoc> {
-  const revision: RevisionDoc = {
+/** The revision of the version `doc` now holds. */
+function revisionOf(doc: ObjectDoc, reason: RevisionDoc['reason'], at: Date): RevisionDoc {
+  return {
     _id: new ObjectId(),
     bucket_id: doc.bucket_id,
     object_id: doc._id,
@@ -26,7 +23,52 @@ export async function recordRevision(
     created_by: doc.modified_by,
     reason,
   };
+}
+
+/** Records the version `doc` now holds. Revisions are only ever inserted, never changed. */
+export async function recordRevision(
+  db: Db,
+  doc: ObjectDoc,
+  reason: RevisionDoc['reason'],
+  at: Date = new Date(),
+): Promise<RevisionDoc> {
+  const revision = revisionOf(doc, reason, at);
   await revisionsCollection(db).insertOne(revision);
+  return revision;
+}
+
+/**
+ * The id of the revision of `objectId`'s version at `at`: the version's time (in seconds, as any
+ * ObjectId starts) and a hash of the Object and the version's time in milliseconds. Derived,
+ * not drawn, so the revision is recorded once however often it is inserted.
+ */
+export function revisionIdOf(objectId: ObjectId, at: Date): ObjectId {
+  const bytes = Buffer.alloc(12);
+  bytes.writeUInt32BE(Math.floor(at.getTime() / 1000) >>> 0, 0);
+  createHash('sha1')
+    .update(`${objectId.toHexString()}:${String(at.getTime())}`)
+    .digest()
+    .copy(bytes, 4, 0, 8);
+  return new ObjectId(bytes);
+}
+
+/**
+ * Records the revision of the version `doc` holds (created at `at`, its modified_at) unless it
+ * is there already: a version write and a repair finishing its work may both get here. One
+ * insert by a derived `_id`, which the unique `_id` index keeps once.
+ */
+export async function recordRevisionOnce(
+  db: Db,
+  doc: ObjectDoc,
+  reason: RevisionDoc['reason'],
+  at: Date,
+): Promise<RevisionDoc> {
+  const revision = { ...revisionOf(doc, reason, at), _id: revisionIdOf(doc._id, at) };
+  try {
+    await revisionsCollection(db).insertOne(revision);
+  } catch (err) {
+    if (!isDuplicateKey(err)) throw err;
+  }
   return revision;
 }
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Filter } from 'mongodb';
 import { objectsCollection, type ObjectDoc } from '../db/collections.js';
 import type { EventDeps } from '../events/domain-events.js';
-import { repairObject, writeVersion } from '../objects/pending-writes.js';
+import { finishCarried, writeVersion } from '../objects/version-write.js';
 
 const LEASE_MS = 60_000;
 const MAX_PER_TICK = 100;
@@ -89,10 +89,11 @@ export class Scheduler {
 
   private async complete(job: Job, doc: ObjectDoc): Promise<boolean> {
     // A crash may have left this Object out of step: its earlier write gets its live copy and
-    // revision before this one records its own. Step order and why: see pending-writes.ts.
-    await repairObject(this.deps, doc._id);
+    // revision before this one records its own. Step order and why: see version-write.ts.
+    await finishCarried(this.deps, doc);
     const now = this.now();
-    const next: ObjectDoc = { ...doc, modified_at: now, schedule_claim: null };
+    const { pending: _owed, ...version } = doc;
+    const next: ObjectDoc = { ...version, modified_at: now, schedule_claim: null };
     if (job === 'publish') {
       Object.assign(next, { status: 'published', published_at: doc.publish_at ?? now, publish_at: null });
     } else {
@@ -108,9 +109,10 @@ export class Scheduler {
       // writes nothing more) and on the version claimed: an edit that landed since (which copies
       // the claim along) is not overwritten, and what it left is judged at the next tick (a
       // draft-only account's edit has cleared publish_at: see object-edit.ts).
-      commit: async () => {
+      commit: async (work) => {
         const owned = { _id: doc._id, 'schedule_claim.by': this.id, modified_at: doc.modified_at };
-        return (await objectsCollection(this.deps.db).replaceOne(owned, next)).matchedCount > 0 ? next : null;
+        const replaced = await objectsCollection(this.deps.db).replaceOne(owned, { ...next, pending: work });
+        return replaced.matchedCount > 0 ? next : null;
       },
     });
     if (written === null) await this.release(doc);

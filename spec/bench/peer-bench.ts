@@ -8,6 +8,7 @@ import { assertSamePages, compared, peerScenarios, S, type PeerServers } from '.
 import { seedParse, seedService, PEER_BUCKET_SLUG } from './peer-seed.js';
 import { printReport, type Ratio, type Row } from './report.js';
 import { measureRounds } from './rounds.js';
+import { measureWrites, parseTarget, printWriteRatios, serviceTarget, servicePostIds } from './peer-writes.js';
 import { startServer, type ServerHandle } from './server-handle.js';
 
 /*
@@ -29,6 +30,9 @@ export interface PeerBenchOptions {
   /** Root of another build whose service runs beside this one (its dist/ compiled). */
   /** Other builds whose service runs beside this one: a label and the root of a checkout with dist/ built. */
   compare: ReadonlyArray<{ label: string; root: string }>;
+  /** Whether to measure the read scenarios and the write ones (peer-writes.ts). */
+  reads: boolean;
+  writes: boolean;
 }
 
 export interface SizeResult {
@@ -109,7 +113,8 @@ async function benchSize(o: PeerBenchOptions, client: MongoClient, posts: number
   const dbs = { service: `${o.dbName}_service`, parse: `${o.dbName}_parse` };
   const t0 = Date.now();
   const content = peerContent(posts, o.authors);
-  const { readKey } = await seedService(client.db(dbs.service), content);
+  const keys = await seedService(client.db(dbs.service), content);
+  const { readKey } = keys;
   await seedParse(client.db(dbs.parse), content);
   console.log(`\n=== ${posts} posts, ${o.authors} authors (seeded in ${((Date.now() - t0) / 1000).toFixed(1)} s)`);
   const children = await startServers(o, dbs);
@@ -127,17 +132,30 @@ async function benchSize(o: PeerBenchOptions, client: MongoClient, posts: number
         await load(s.server.baseUrl + s.path, o.load.connections, o.engineWarmupSeconds, s.headers);
     }
     const opts: LoadOptions = { ...o.load, serverPids: new Set(children.map((c) => c.pid)) };
-    const rows = await measureRounds(scenarios, opts, o.rounds, pages);
+    const rows = o.reads ? await measureRounds(scenarios, opts, o.rounds, pages) : [];
     const ratios = ratiosFor(rows, o.compare);
-    printReport(rows, ratios, {
-      bench: 'peers',
-      engine: o.engineName,
-      posts,
-      authors: o.authors,
-      connections: o.load.connections,
-      seconds: o.load.seconds,
-      rounds: o.rounds,
-    });
+    if (o.writes) {
+      // After the reads: the edits change the data the pages were checked against.
+      console.log('Writes (each server in turn)');
+      const ids = await servicePostIds(client.db(dbs.service));
+      const path = (name: string) => scenarios.find((s) => s.name === name)?.path ?? '';
+      const targets = [
+        serviceTarget('service', servers.service, keys, ids),
+        ...compare.map((c) => serviceTarget(c.label, c.server, keys, ids)),
+        parseTarget(servers.parse, posts, path(S.parseList), path(S.parseInclude)),
+      ];
+      printWriteRatios(await measureWrites(targets, posts, o.load.connections, o.load.seconds, o.rounds));
+    }
+    if (o.reads)
+      printReport(rows, ratios, {
+        bench: 'peers',
+        engine: o.engineName,
+        posts,
+        authors: o.authors,
+        connections: o.load.connections,
+        seconds: o.load.seconds,
+        rounds: o.rounds,
+      });
     return { posts, rows, ratios };
   } finally {
     for (const c of children) await c.stop();
@@ -169,6 +187,7 @@ export function printGrowth(results: SizeResult[]): void {
  *   BENCH_COMPARE=label=<checkout>,...  also runs the service of each checkout (its dist/
  *                                built) beside this one, to measure changes before and after
  *                                in the same run; a bare path is labelled "before"
+ *   BENCH_PEER_READS=0 / BENCH_PEER_WRITES=0  leave out the read scenarios / the write ones
  *   MONGODB_URI=...              that server instead of an embedded engine (the caller's part)
  */
 export function peerOptionsFromEnv(engine: { uri: string; name: string }): PeerBenchOptions {
@@ -185,6 +204,8 @@ export function peerOptionsFromEnv(engine: { uri: string; name: string }): PeerB
       warmupSeconds: intEnv('BENCH_WARMUP_SECONDS', 2),
     },
     rounds: intEnv('BENCH_ROUNDS', 3),
+    reads: process.env.BENCH_PEER_READS !== '0',
+    writes: process.env.BENCH_PEER_WRITES !== '0',
     engineWarmupSeconds: intEnv('BENCH_ENGINE_WARMUP_SECONDS', 5, 0),
     compare: (compare ?? '')
       .split(',')

@@ -26,7 +26,7 @@ async function insertInBatches<T extends Document>(
  * The content as the service stores it: types made through the service's own rules (so the
  * sortable index on `score` exists), every Object published (a latest version plus its live copy).
  */
-export async function seedService(db: Db, content: PeerContent): Promise<{ readKey: string }> {
+export async function seedService(db: Db, content: PeerContent): Promise<{ readKey: string; writeKey: string }> {
   await db.dropDatabase();
   await ensureIndexes(db);
   const keys = await createBucket(db, PEER_BUCKET_SLUG, { kind: 'generate' }, { kind: 'generate' });
@@ -53,7 +53,7 @@ export async function seedService(db: Db, content: PeerContent): Promise<{ readK
   const all = [...authors, ...posts];
   await insertInBatches(objectsCollection(db), all);
   await insertInBatches(publishedObjectsCollection(db), all);
-  return { readKey: keys.read_key! };
+  return { readKey: keys.read_key!, writeKey: keys.write_key! };
 }
 
 /** Parse's ids: ten characters; deterministic here so runs stay comparable. */

@@ -6,12 +6,8 @@ import {
   publishedObjectsCollection,
   revisionsCollection,
 } from '../../lib/db/collections.js';
-import {
-  markPending,
-  pendingWritesCollection,
-  repairPendingWrites,
-  writeVersion,
-} from '../../lib/objects/pending-writes.js';
+import { markPending, pendingWritesCollection, repairPendingWrites } from '../../lib/objects/pending-writes.js';
+import { writeVersion } from '../../lib/objects/version-write.js';
 import { bucketClient } from '../support/client.js';
 import { freshHarness, type Harness } from '../support/harness.js';
 
@@ -43,11 +39,19 @@ describe('crash repair of partial Object writes', () => {
     await objectsCollection(h.db).updateOne({ _id: id }, { $set: { title, modified_at: new Date() } });
   }
 
+  /** A version write that died after its commit point: the latest version carries its work (version-write.ts). */
+  async function crashCarrying(id: ObjectId, title: string): Promise<void> {
+    const at = new Date();
+    const pending = { version: at, reason: 'edit' as const, withdraw: false, notify: true, since: at };
+    await objectsCollection(h.db).updateOne({ _id: id }, { $set: { title, modified_at: at, pending } });
+  }
+
   async function assertInStep(id: ObjectId, title: string): Promise<void> {
     assert.equal((await objectsCollection(h.db).findOne({ _id: id }))?.title, title);
     assert.equal((await publishedObjectsCollection(h.db).findOne({ _id: id }))?.title, title);
     assert.equal((await revisions(id))[0]?.title, title);
     assert.equal(await pendingWritesCollection(h.db).countDocuments({ object_id: id }), 0);
+    assert.equal(await objectsCollection(h.db).countDocuments({ _id: id, pending: { $exists: true } }), 0);
   }
 
   it('crash after the latest version: start-up repair rolls live view and revision forward', async () => {
@@ -105,7 +109,7 @@ describe('crash repair of partial Object writes', () => {
 
   it('the next PATCH of an out-of-step Object repairs it first', async () => {
     const id = await create('E1');
-    await crashAfterLatest(id, 'E2');
+    await crashCarrying(id, 'E2');
     await api.patch(`/objects/${id.toHexString()}`, { content: 'x' }).expect(200);
     await assertInStep(id, 'E2');
     assert.deepEqual(
@@ -113,6 +117,22 @@ describe('crash repair of partial Object writes', () => {
       ['E2', 'E2', 'E1'],
       'the crashed write gets its own revision before the PATCH records its own',
     );
+  });
+
+  it('work an Object carries from a write that died after its commit point is finished by start-up repair', async () => {
+    const id = await create('H1');
+    await crashCarrying(id, 'H2');
+    const before = await generation();
+    const emitted = h.emitted.length;
+    assert.equal(await repairPendingWrites(h.writes), 1);
+    await assertInStep(id, 'H2');
+    assert.equal((await revisions(id)).length, 2);
+    assert.deepEqual(
+      h.emitted.slice(emitted).map((e) => e.type),
+      ['object.edited'],
+    );
+    assert.ok((await bucketsCollection(h.db).findOne({ _id: bucketId }))?.object_generation ?? 0 > before);
+    assert.equal(await repairPendingWrites(h.writes), 0, 'nothing left to repair');
   });
 
   it('a completed write leaves no marker', async () => {

@@ -57,7 +57,11 @@ describe('bucketctl import: an interrupted import continues without duplicates',
     }
     const target = await findBucketBySlug(h.db, 'target');
     assert.ok(target);
-    assert.ok((await pendingWritesCollection(h.db).countDocuments({ bucket_id: target._id })) > 0);
+    /** Work crashed writes left: markers, and versions carrying their follow-ups (version-write.ts). */
+    const owed = async () =>
+      (await pendingWritesCollection(h.db).countDocuments({ bucket_id: target._id })) +
+      (await objectsCollection(h.db).countDocuments({ bucket_id: target._id, pending: { $exists: true } }));
+    assert.ok((await owed()) > 0);
     assert.ok((await objectsCollection(h.db).countDocuments({ bucket_id: target._id })) < 7);
 
     const summary = await importBundle(deps(h.writes.events), 'target', bundle, options);
@@ -78,7 +82,7 @@ describe('bucketctl import: an interrupted import continues without duplicates',
     for (const coll of ['objects', 'revisions', 'media', 'webhooks'] as const) {
       assert.equal(await count(coll), await count(coll, src._id), `${coll} of the target`);
     }
-    assert.equal(await pendingWritesCollection(h.db).countDocuments({ bucket_id: target._id }), 0);
+    assert.equal(await owed(), 0);
     // The keys were printed by the first run, which the test let fail: open the Bucket to reads instead.
     await h.db.collection('buckets').updateOne({ _id: target._id }, { $set: { read_key_hash: null } });
     const keys = { slug: 'target', read_key: null, write_key: null };

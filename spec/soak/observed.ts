@@ -30,6 +30,7 @@ export interface Snapshot {
   lastRevision: Map<string, StoredRevision>;
   /** Latest versions by the token that starts their title. */
   byToken: Map<string, StoredObject[]>;
+  /** Work crashed writes still owe: pending-write markers, and Object versions carrying their follow-ups. */
   pendingMarkers: number;
 }
 
@@ -86,7 +87,9 @@ export async function snapshot(db: Db, bucketId: ObjectId): Promise<Snapshot> {
     live: new Map(liveDocs.map((d) => [d._id.toHexString(), d])),
     lastRevision,
     byToken,
-    pendingMarkers: await db.collection('pending_writes').countDocuments({ bucket_id: bucketId }),
+    pendingMarkers:
+      (await db.collection('pending_writes').countDocuments({ bucket_id: bucketId })) +
+      (await db.collection('objects').countDocuments({ bucket_id: bucketId, pending: { $exists: true } })),
   };
 }
 

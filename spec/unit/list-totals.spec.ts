@@ -25,15 +25,15 @@ describe('list totals', () => {
     assert.equal(totalFromPage({ ...page, after: true, length: 3 }), undefined);
   });
 
-  it('keys totals by Bucket generation, collection and the filter with its BSON types', () => {
+  it('keys totals by generation, collection and the filter with its BSON types', () => {
     const filter = { bucket_id: new ObjectId(), created_at: { $gt: new Date(0) } };
-    const key = ListTotals.key(bucket(1), 'objects', filter);
-    assert.equal(ListTotals.key(bucket(1), 'objects', { ...filter }), key);
-    assert.notEqual(ListTotals.key(bucket(2), 'objects', filter), key);
-    assert.notEqual(ListTotals.key(bucket(1), 'published_objects', filter), key);
+    const key = ListTotals.key(bucket(1), '1.0', 'objects', filter);
+    assert.equal(ListTotals.key(bucket(1), '1.0', 'objects', { ...filter }), key);
+    assert.notEqual(ListTotals.key(bucket(1), '2.0', 'objects', filter), key);
+    assert.notEqual(ListTotals.key(bucket(1), '1.0', 'published_objects', filter), key);
     const asText = { ...filter, created_at: { $gt: new Date(0).toISOString() } };
     assert.notEqual(
-      ListTotals.key(bucket(1), 'objects', asText),
+      ListTotals.key(bucket(1), '1.0', 'objects', asText),
       key,
       'a date and its ISO string count different Objects',
     );

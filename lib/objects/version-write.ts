@@ -1,0 +1,149 @@
+import type { Db, ObjectId } from 'mongodb';
+import {
+  objectsCollection,
+  publishedObjectsCollection,
+  revisionsCollection,
+  type BucketDoc,
+  type CarriedWork,
+  type ObjectDoc,
+  type RevisionDoc,
+} from '../db/collections.js';
+import { bucketById, type EventDeps, type ObjectEventType } from '../events/domain-events.js';
+import { bumpObjectGenerations } from '../buckets/bucket-generation.js';
+import { readOptions } from '../db/query-time-limit.js';
+import { recordRevisionOnce } from '../revisions/revisions.js';
+import { putLive } from './objects.js';
+
+/**
+ * Crash safety without transactions, and without a marker of its own. A version write of an
+ * Object (API, scheduler, import) runs:
+ *   1. write the latest version to `objects` carrying its follow-up work (`pending`: the
+ *      version, its revision reason, whether it withdraws the live version, whether it
+ *      notifies). One single-document write: the commit point, and the record of intent.
+ *   2. the follow-ups, all at once (they do not depend on each other): the live copy (or its
+ *      withdrawal), the revision (upserted by version, so doing it twice records it once), the
+ *      generation bump, and the event (its id is stable per version, sinks keep one per id).
+ *   3. remove `pending`, only if it is still this version's.
+ * A crash before 1 leaves nothing; after it, the Object itself says what is owed, so whoever
+ * reads it next (the next write of the Object, a delete, the scheduler, start-up repair or the
+ * stale sweep) finishes the work first (`finishCarried`) — repair comes with the read of the
+ * current version. Step 3 goes last, so an acknowledged write never lacks its event.
+ */
+
+/** The event a version write stands for. */
+export function eventOfReason(reason: RevisionDoc['reason']): ObjectEventType {
+  switch (reason) {
+    case 'create':
+      return 'object.created';
+    case 'edit':
+    case 'draft':
+      return 'object.edited';
+    case 'publish':
+    case 'scheduled-publish':
+      return 'object.published';
+    case 'scheduled-unpublish':
+      return 'object.unpublished';
+  }
+}
+
+export interface VersionWrite<D extends ObjectDoc | null> {
+  objectId: ObjectId;
+  bucketId: ObjectId;
+  /** The Bucket as the request read it, when there is one: the event renders with it. */
+  bucket?: BucketDoc;
+  /** The new version's modified_at, which its revision also carries. */
+  at: Date;
+  reason: RevisionDoc['reason'];
+  /** The write takes the live version down instead of following the new version's status. */
+  withdraw?: boolean;
+  /** Whether the write emits its event (default true; legacy routes without trigger_webhook do not). */
+  notify?: boolean;
+  /** Step 1: writes the latest version with `pending` set to the work given, or returns null when it wrote nothing. */
+  commit: (work: CarriedWork) => Promise<D>;
+}
+
+export interface Written {
+  doc: ObjectDoc;
+  revision: RevisionDoc;
+}
+
+/** Runs steps 1–3. If commit throws, it wrote nothing, so nothing is owed. */
+export async function writeVersion(deps: EventDeps, w: VersionWrite<ObjectDoc>): Promise<Written>;
+/** A commit that wrote nothing (null) changes nothing else. */
+export async function writeVersion(deps: EventDeps, w: VersionWrite<ObjectDoc | null>): Promise<Written | null>;
+export async function writeVersion(deps: EventDeps, w: VersionWrite<ObjectDoc | null>): Promise<Written | null> {
+  const work: CarriedWork = {
+    version: w.at,
+    reason: w.reason,
+    withdraw: w.withdraw ?? false,
+    notify: w.notify ?? true,
+    since: new Date(),
+  };
+  const committed = await w.commit(work);
+  if (!committed) return null;
+  const { pending: _carried, ...doc } = committed;
+  const revision = await followUps(deps, doc, work, w.bucket);
+  await clearCarried(deps.db, doc._id, work.version);
+  return { doc, revision };
+}
+
+/** Step 2: the live copy, revision, bump and event of `doc`'s version, sent together. */
+async function followUps(
+  deps: EventDeps,
+  doc: ObjectDoc,
+  work: CarriedWork,
+  bucket: BucketDoc | undefined,
+): Promise<RevisionDoc> {
+  const { db } = deps;
+  const live = async () => {
+    if (work.withdraw) await publishedObjectsCollection(db).deleteOne({ _id: doc._id });
+    else if (doc.status === 'published') await putLive(db, doc);
+  };
+  const event = async () => {
+    if (!work.notify) return;
+    const owner = bucket ?? (await bucketById(db, doc.bucket_id));
+    if (!owner) return;
+    await deps.events.emit(db, await deps.events.describe(db, owner, { type: eventOfReason(work.reason), doc }));
+  };
+  const [, revision] = await Promise.all([
+    live(),
+    recordRevisionOnce(db, doc, work.reason, work.version),
+    bumpObjectGenerations(db, doc.bucket_id, [doc.type]),
+    event(),
+  ]);
+  return revision;
+}
+
+/**
+ * Step 3. It misses when a later write (or a repair) already replaced or cleared the work, or when
+ * a delete removed the Object meanwhile: a delete removes the Object first and its live copy and
+ * revisions after, so what step 2 put down after that sweep is removed here.
+ */
+async function clearCarried(db: Db, objectId: ObjectId, version: Date): Promise<void> {
+  const objects = objectsCollection(db);
+  const cleared = await objects.updateOne({ _id: objectId, 'pending.version': version }, { $unset: { pending: '' } });
+  if (cleared.matchedCount > 0) return;
+  if (await objects.findOne({ _id: objectId }, { projection: { _id: 1 }, ...readOptions(db) })) return;
+  await publishedObjectsCollection(db).deleteOne({ _id: objectId });
+  await revisionsCollection(db).deleteMany({ object_id: objectId });
+}
+
+/**
+ * Finishes the work `doc` carries (steps 2–3 again), as the write that left it would have; a no-op
+ * for an Object that carries none. Returns whether there was any. Only the latest version carries
+ * work, and its live copy never goes over a newer one, so running it beside that write is harmless.
+ */
+export async function finishCarried(deps: EventDeps, doc: ObjectDoc): Promise<boolean> {
+  const work = doc.pending;
+  if (!work) return false;
+  const { pending: _carried, ...version } = doc;
+  // Work carried over by a write that copied the document whole belongs to a version gone since.
+  if (work.version.getTime() === doc.modified_at.getTime()) await followUps(deps, version, work, undefined);
+  await clearCarried(deps.db, doc._id, work.version);
+  return true;
+}
+
+/** The Objects whose carried work began before `before` (all of it: now), oldest first, by the sparse index. */
+export function carryingWork(db: Db, before = new Date()) {
+  return objectsCollection(db).find({ 'pending.since': { $lt: before } }, readOptions(db));
+}

@@ -1,0 +1,211 @@
+import autocannon from 'autocannon';
+import type { Db } from 'mongodb';
+import { objectsCollection } from '../../lib/db/collections.js';
+import { load } from './measure.js';
+import { PARSE_APP_ID, PARSE_MOUNT } from './parse-peer.js';
+import { servicePath } from './peer-scenarios.js';
+import { PEER_BUCKET_SLUG } from './peer-seed.js';
+import type { ServerHandle } from './server-handle.js';
+
+/*
+ * Writes beside Parse Server: edits alone (a PATCH of one Metafield against a PUT of one field),
+ * and reads while one edit lands every 50 ms (lists and depth=1 / include=author, with the edits'
+ * own latency). Each server writes to its own copy of the posts, so no server's writes reach
+ * another's reads. The ratios are the result; nothing here is asserted.
+ */
+
+/** How each server is written to and read. */
+export interface WriteTarget {
+  label: string;
+  server: ServerHandle;
+  /** The path that edits post `i`'s score, and its method, headers and body. */
+  edit: (i: number, score: number) => { path: string; method: 'PATCH' | 'PUT'; body: string };
+  headers: Record<string, string>;
+  list: string;
+  depth: string;
+  readHeaders: Record<string, string>;
+}
+
+export interface WriteRow {
+  label: string;
+  editsAlone: number;
+  listUnderWrites: number;
+  depthUnderWrites: number;
+  editP50UnderReads: number;
+}
+
+/** The service's post ids in seed order, to edit one at random. */
+export async function servicePostIds(db: Db): Promise<string[]> {
+  const docs = await objectsCollection(db)
+    .find({ type: 'posts' }, { projection: { _id: 1 } })
+    .sort({ _id: 1 })
+    .toArray();
+  return docs.map((d) => d._id.toHexString());
+}
+
+export function serviceTarget(
+  label: string,
+  server: ServerHandle,
+  keys: { readKey: string; writeKey: string },
+  ids: readonly string[],
+): WriteTarget {
+  return {
+    label,
+    server,
+    edit: (i, score) => ({
+      path: `/v3/buckets/${PEER_BUCKET_SLUG}/objects/${ids[i % ids.length] ?? ''}`,
+      method: 'PATCH',
+      body: JSON.stringify({ metadata: { score } }),
+    }),
+    headers: { Authorization: `Bearer ${keys.writeKey}`, 'Content-Type': 'application/json' },
+    list: servicePath(keys.readKey, { useCache: 'false' }),
+    depth: servicePath(keys.readKey, { useCache: 'false', depth: '1' }),
+    readHeaders: {},
+  };
+}
+
+export function parseTarget(server: ServerHandle, posts: number, list: string, depth: string): WriteTarget {
+  const headers = { 'X-Parse-Application-Id': PARSE_APP_ID };
+  return {
+    label: 'Parse',
+    server,
+    edit: (i, score) => ({
+      path: `${PARSE_MOUNT}/classes/Post/p${(i % posts).toString(36).padStart(9, '0')}`,
+      method: 'PUT',
+      body: JSON.stringify({ score }),
+    }),
+    headers: { ...headers, 'Content-Type': 'application/json' },
+    list,
+    depth,
+    readHeaders: headers,
+  };
+}
+
+const random = (n: number) => Math.floor(Math.random() * n);
+
+/** Edits at random posts from `connections` connections for `seconds`: edits per second answered 2xx. */
+async function editsAlone(t: WriteTarget, posts: number, connections: number, seconds: number): Promise<number> {
+  const result = await autocannon({
+    url: t.server.baseUrl,
+    connections,
+    duration: seconds,
+    headers: t.headers,
+    requests: [
+      {
+        setupRequest: (req) => {
+          const e = t.edit(random(posts), random(1000));
+          return { ...req, method: e.method, path: e.path, body: e.body };
+        },
+      },
+    ],
+  });
+  return result['2xx'] / result.duration;
+}
+
+/** Sends one edit every `everyMs` until stopped; the latencies of those answered 2xx. */
+function editStream(t: WriteTarget, posts: number, everyMs: number): { stop: () => Promise<number[]> } {
+  const latencies: number[] = [];
+  const inFlight = new Set<Promise<void>>();
+  const timer = setInterval(() => {
+    const e = t.edit(random(posts), random(1000));
+    const started = performance.now();
+    const sent = fetch(t.server.baseUrl + e.path, { method: e.method, headers: t.headers, body: e.body })
+      .then(async (res) => {
+        await res.arrayBuffer();
+        if (res.ok) latencies.push(performance.now() - started);
+      })
+      .catch(() => undefined)
+      .finally(() => inFlight.delete(sent));
+    inFlight.add(sent);
+  }, everyMs);
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await Promise.all(inFlight);
+      return latencies;
+    },
+  };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)] ?? NaN;
+}
+
+/** Reads of `path` per second while one edit lands every 50 ms, and those edits' latencies. */
+async function readsUnderWrites(
+  t: WriteTarget,
+  path: string,
+  posts: number,
+  connections: number,
+  seconds: number,
+): Promise<{ rps: number; latencies: number[] }> {
+  const stream = editStream(t, posts, 50);
+  const result = await load(t.server.baseUrl + path, connections, seconds, t.readHeaders);
+  return { rps: result['2xx'] / result.duration, latencies: await stream.stop() };
+}
+
+/** One round of every scenario of one target. */
+async function writeRound(t: WriteTarget, posts: number, connections: number, seconds: number): Promise<WriteRow> {
+  await editsAlone(t, posts, connections, 1);
+  const alone = await editsAlone(t, posts, connections, seconds);
+  const list = await readsUnderWrites(t, t.list, posts, connections, seconds);
+  const depth = await readsUnderWrites(t, t.depth, posts, connections, seconds);
+  const row = {
+    label: t.label,
+    editsAlone: alone,
+    listUnderWrites: list.rps,
+    depthUnderWrites: depth.rps,
+    editP50UnderReads: median([...list.latencies, ...depth.latencies]),
+  };
+  console.log(
+    `  ${t.label.padEnd(10)} edits alone ${alone.toFixed(1)}/s; under one edit per 50 ms: list ${list.rps.toFixed(1)} req/s, depth=1 ${depth.rps.toFixed(1)} req/s; edit p50 ${row.editP50UnderReads.toFixed(1)} ms`,
+  );
+  return row;
+}
+
+/** Every target once per round, interleaved round by round; each figure the median of its rounds. */
+export async function measureWrites(
+  targets: readonly WriteTarget[],
+  posts: number,
+  connections: number,
+  seconds: number,
+  rounds: number,
+): Promise<WriteRow[]> {
+  const all = new Map<string, WriteRow[]>(targets.map((t) => [t.label, []]));
+  for (let round = 1; round <= rounds; round++) {
+    console.log(`Write round ${round} of ${rounds}`);
+    for (const t of targets) all.get(t.label)?.push(await writeRound(t, posts, connections, seconds));
+  }
+  return targets.map((t) => {
+    const rows = all.get(t.label) ?? [];
+    const of = (pick: (r: WriteRow) => number) => median(rows.map(pick));
+    return {
+      label: t.label,
+      editsAlone: of((r) => r.editsAlone),
+      listUnderWrites: of((r) => r.listUnderWrites),
+      depthUnderWrites: of((r) => r.depthUnderWrites),
+      editP50UnderReads: of((r) => r.editP50UnderReads),
+    };
+  });
+}
+
+/** Each target's figures against Parse's: throughput ratios (higher is better) and Parse's p50 over ours. */
+export function printWriteRatios(rows: readonly WriteRow[]): void {
+  const parse = rows.find((r) => r.label === 'Parse');
+  if (!parse) return;
+  console.log('\nWrites, medians of the rounds, against Parse (>= 1.0 means as good or better)');
+  for (const r of rows) {
+    console.log(
+      `  ${r.label.padEnd(10)} edits alone ${r.editsAlone.toFixed(1)}/s  list ${r.listUnderWrites.toFixed(1)}/s  ` +
+        `depth=1 ${r.depthUnderWrites.toFixed(1)}/s  edit p50 ${r.editP50UnderReads.toFixed(1)} ms`,
+    );
+    if (r === parse) continue;
+    console.log(
+      `  ${r.label.padEnd(10)} edits alone ${(r.editsAlone / parse.editsAlone).toFixed(2)}  ` +
+        `list under writes ${(r.listUnderWrites / parse.listUnderWrites).toFixed(2)}  ` +
+        `depth=1 under writes ${(r.depthUnderWrites / parse.depthUnderWrites).toFixed(2)}  ` +
+        `edit p50 (Parse's / ours) ${(parse.editP50UnderReads / r.editP50UnderReads).toFixed(2)}`,
+    );
+  }
+}
