@@ -1,21 +1,34 @@
 import assert from 'node:assert/strict';
+import type { IssuedKeys } from '../../lib/buckets/buckets.js';
 import { bucketClient } from './client.js';
 import { freshHarness, type Harness } from './harness.js';
 
 export type BucketApi = ReturnType<typeof bucketClient>;
 
+interface Started {
+  h: Harness;
+  keys: IssuedKeys;
+  api: BucketApi;
+}
+
 /**
- * A describe block's app with one Bucket: hooks make it before the tests (then run `setup`)
- * and check afterwards that the app logged no server-side error.
+ * A describe block's app with one Bucket: hooks make it before the tests (then run `setup`, which
+ * may already use the suite's getters) and check afterwards that the app logged no server-side
+ * error. `env` configures the app as freshHarness's does.
  */
 export class BucketSuite {
-  private started: { h: Harness; api: BucketApi } | null = null;
+  private started: Started | null = null;
 
-  constructor(slug: string, setup: (api: BucketApi) => Promise<unknown> = () => Promise.resolve()) {
+  constructor(
+    slug: string,
+    setup: (api: BucketApi) => Promise<unknown> = () => Promise.resolve(),
+    env: NodeJS.ProcessEnv = {},
+  ) {
     before(async () => {
-      const h = await freshHarness();
-      const api = bucketClient(h.app, await h.bucket(slug));
-      this.started = { h, api };
+      const h = await freshHarness(env);
+      const keys = await h.bucket(slug);
+      const api = bucketClient(h.app, keys);
+      this.started = { h, keys, api };
       await setup(api);
     });
     after(() => {
@@ -32,7 +45,12 @@ export class BucketSuite {
     return this.ran().h;
   }
 
-  private ran(): { h: Harness; api: BucketApi } {
+  /** The Bucket's slug and keys, for tests that send requests of their own. */
+  get keys(): IssuedKeys {
+    return this.ran().keys;
+  }
+
+  private ran(): Started {
     if (!this.started) throw new Error('BucketSuite used before its before() hook ran');
     return this.started;
   }
