@@ -1,33 +1,25 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
-import { bucketClient } from '../support/client.js';
-import { freshHarness, type Harness } from '../support/harness.js';
 import { account, tokenOf } from '../support/accounts.js';
+import { BucketSuite } from '../support/bucket-suite.js';
 
 describe('accounts: a user edit changes only what it sends; contributors name existing types', () => {
-  let h: Harness;
   let admin: string;
   const base = '/v2/buckets/crew/users';
-  before(async () => {
-    h = await freshHarness();
-    const keys = await h.bucket('crew');
-    const api = bucketClient(h.app, keys);
-    await api.post('/object-types', { title: 'Posts' }).expect(200);
-    await api.post('/object-types', { title: 'Pages' }).expect(200);
-    await account(h, 'chief@example.com', 'crew');
-    admin = await tokenOf(h, 'chief@example.com');
-  });
-  after(() => {
-    assert.deepEqual(h.errors, []);
+  const suite = new BucketSuite('crew', async () => {
+    await suite.api.post('/object-types', { title: 'Posts' }).expect(200);
+    await suite.api.post('/object-types', { title: 'Pages' }).expect(200);
+    await account(suite.harness, 'chief@example.com', 'crew');
+    admin = await tokenOf(suite.harness, 'chief@example.com');
   });
 
   const add = (body: Record<string, unknown>) =>
-    request(h.app)
+    request(suite.harness.app)
       .post(base)
       .set('Authorization', admin)
       .send({ first_name: 'A', last_name: 'B', ...body });
   const edit = (id: string, body: Record<string, unknown>) =>
-    request(h.app).patch(`${base}/${id}`).set('Authorization', admin).send(body);
+    request(suite.harness.app).patch(`${base}/${id}`).set('Authorization', admin).send(body);
 
   it('PATCH {role} keeps publishing_restrictions, additional_permissions and object_types', async () => {
     const added = await add({
@@ -43,7 +35,7 @@ describe('accounts: a user edit changes only what it sends; contributors name ex
       [user.role, user.publishing_restrictions, user.additional_permissions],
       ['editor', 'draft_only', ['sort_metafields']],
     );
-    const read = await request(h.app).get(`${base}/${id}`).set('Authorization', admin).expect(200);
+    const read = await request(suite.harness.app).get(`${base}/${id}`).set('Authorization', admin).expect(200);
     assert.deepEqual(read.body.user, user);
     // A sent null clears the restriction, and a sent empty list clears the permissions.
     const cleared = await edit(id, { role: 'editor', publishing_restrictions: null, additional_permissions: [] });
@@ -68,7 +60,7 @@ describe('accounts: a user edit changes only what it sends; contributors name ex
     const id = String(added.body.user.id);
     const editBad = await edit(id, { role: 'contributor', object_types: ['nope'] }).expect(400);
     assert.match(editBad.body.message, /nope/);
-    const kept = await request(h.app).get(`${base}/${id}`).set('Authorization', admin).expect(200);
+    const kept = await request(suite.harness.app).get(`${base}/${id}`).set('Authorization', admin).expect(200);
     assert.deepEqual(kept.body.user.object_types, ['pages']);
   });
 

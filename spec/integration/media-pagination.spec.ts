@@ -2,20 +2,15 @@ import assert from 'node:assert/strict';
 import { ObjectId } from 'mongodb';
 import { bucketsCollection } from '../../lib/db/collections.js';
 import { mediaCollection, type MediaDoc } from '../../lib/media/collection.js';
-import { bucketClient } from '../support/client.js';
-import { freshHarness, type Harness } from '../support/harness.js';
+import { BucketSuite } from '../support/bucket-suite.js';
 
 const TOTAL = 60;
 const q = (filter: unknown) => encodeURIComponent(JSON.stringify(filter));
 
 describe('GET /media: keyset pagination with after, and 413 advice per route', () => {
-  let h: Harness;
-  let api: ReturnType<typeof bucketClient>;
   let bucketId: ObjectId;
-  before(async () => {
-    h = await freshHarness();
-    api = bucketClient(h.app, await h.bucket('media-pages'));
-    const bucket = await bucketsCollection(h.db).findOne({ slug: 'media-pages' });
+  const suite = new BucketSuite('media-pages', async () => {
+    const bucket = await bucketsCollection(suite.harness.db).findOne({ slug: 'media-pages' });
     assert.ok(bucket);
     bucketId = bucket._id;
     // Records only (listing never reads the files), many sharing a timestamp: ties are what
@@ -37,10 +32,7 @@ describe('GET /media: keyset pagination with after, and 413 advice per route', (
       created_at: new Date(base + Math.floor(i / 7) * 1000),
       modified_at: new Date(base + (i % 5) * 1000),
     }));
-    await mediaCollection(h.db).insertMany(docs);
-  });
-  after(() => {
-    assert.deepEqual(h.errors, []);
+    await mediaCollection(suite.harness.db).insertMany(docs);
   });
 
   /** Every id the list gives page by page, following `after`, and the totals each page reported. */
@@ -49,7 +41,7 @@ describe('GET /media: keyset pagination with after, and 413 advice per route', (
     const totals = new Set<number>();
     let after = '';
     for (let page = 0; page < 50; page++) {
-      const res = await api.get(`/media?${params}&limit=${limit}&props=id${after ? `&after=${after}` : ''}`);
+      const res = await suite.api.get(`/media?${params}&limit=${limit}&props=id${after ? `&after=${after}` : ''}`);
       if (res.status === 404) break;
       assert.equal(res.status, 200, res.text);
       totals.add(res.body.total);
@@ -65,7 +57,7 @@ describe('GET /media: keyset pagination with after, and 413 advice per route', (
       const params = sort ? `sort=${sort}` : 'useCache=false';
       const { ids, totals } = await walk(params, 9);
       assert.deepEqual([...totals], [TOTAL]);
-      const oneShot = await api.get(`/media?${params}&props=id`).expect(200);
+      const oneShot = await suite.api.get(`/media?${params}&props=id`).expect(200);
       assert.deepEqual(
         ids,
         oneShot.body.media.map((m: { id: string }) => m.id),
@@ -82,18 +74,18 @@ describe('GET /media: keyset pagination with after, and 413 advice per route', (
   });
 
   it('refuses after with sort=random, with skip, or naming no media item of the Bucket', async () => {
-    const [first] = await mediaCollection(h.db).find({ bucket_id: bucketId }).limit(1).toArray();
+    const [first] = await mediaCollection(suite.harness.db).find({ bucket_id: bucketId }).limit(1).toArray();
     assert.ok(first);
-    const random = await api.get(`/media?sort=random&after=${first._id.toHexString()}`).expect(400);
+    const random = await suite.api.get(`/media?sort=random&after=${first._id.toHexString()}`).expect(400);
     assert.match(random.body.message, /after cannot be used with sort=random/);
-    const skip = await api.get(`/media?skip=2&after=${first._id.toHexString()}`).expect(400);
+    const skip = await suite.api.get(`/media?skip=2&after=${first._id.toHexString()}`).expect(400);
     assert.match(skip.body.message, /skip cannot be combined with after/);
-    const unknown = await api.get('/media?after=aaaaaaaaaaaaaaaaaaaaaaaa').expect(400);
+    const unknown = await suite.api.get('/media?after=aaaaaaaaaaaaaaaaaaaaaaaa').expect(400);
     assert.match(
       unknown.body.message,
       /after: no media item with id 'aaaaaaaaaaaaaaaaaaaaaaaa' in bucket 'media-pages'/,
     );
-    const malformed = await api.get('/media?after=nope').expect(400);
+    const malformed = await suite.api.get('/media?after=nope').expect(400);
     assert.match(malformed.body.message, /after must be the id of the previous page's last item/);
   });
 
@@ -117,53 +109,55 @@ describe('GET /media: keyset pagination with after, and 413 advice per route', (
         created_at: new Date(),
         modified_at: new Date(),
       }));
-      await mediaCollection(h.db).insertMany(big);
-      const res = await api.get(`/media?query=${q({ folder: 'big' })}`).expect(413);
+      await mediaCollection(suite.harness.db).insertMany(big);
+      const res = await suite.api.get(`/media?query=${q({ folder: 'big' })}`).expect(413);
       assert.equal(res.body.code, 'response_too_large');
       assert.match(res.body.message, /: lower limit, narrow props, or paginate with skip or after$/);
       // The advice works: a page ending where the cap would be, then the rest after it.
-      const page = await api.get(`/media?query=${q({ folder: 'big' })}&limit=3`).expect(200);
+      const page = await suite.api.get(`/media?query=${q({ folder: 'big' })}&limit=3`).expect(200);
       const last = page.body.media[2].id;
-      await api.get(`/media?query=${q({ folder: 'big' })}&limit=3&after=${last}`).expect(200);
-      const one = await api.get(`/media/${big[0]?._id.toHexString()}?props=id,metadata`).expect(200);
+      await suite.api.get(`/media?query=${q({ folder: 'big' })}&limit=3&after=${last}`).expect(200);
+      const one = await suite.api.get(`/media/${big[0]?._id.toHexString()}?props=id,metadata`).expect(200);
       assert.equal(one.body.media.metadata.mb.length, mb.length);
     });
 
     it('one media item: props only', async () => {
-      const model = await mediaCollection(h.db).findOne({ folder: 'big' });
+      const model = await mediaCollection(suite.harness.db).findOne({ folder: 'big' });
       assert.ok(model);
       const metadata = { a: mb, b: mb, c: mb, d: mb, e: mb, f: mb, g: mb };
       const huge: MediaDoc = { ...model, _id: new ObjectId(), name: 'huge.txt', metadata };
-      await mediaCollection(h.db).insertOne(huge);
-      const res = await api.get(`/media/${huge._id.toHexString()}`).expect(413);
+      await mediaCollection(suite.harness.db).insertOne(huge);
+      const res = await suite.api.get(`/media/${huge._id.toHexString()}`).expect(413);
       assert.match(res.body.message, /MB of JSON[^:]*\): narrow props$/);
     });
 
     it('revisions list: limit, props or skip, never after', async () => {
-      await api.post('/object-types', { title: 'Notes' }).expect(200);
-      const id = (await api.post('/objects', { title: 'N', type: 'notes', content: mb }).expect(200)).body.object.id;
-      for (let i = 0; i < 6; i++) await api.patch(`/objects/${id}`, { title: `N${i}` }).expect(200);
-      const res = await api.get(`/objects/${id}/revisions`).expect(413);
+      await suite.api.post('/object-types', { title: 'Notes' }).expect(200);
+      const id = (await suite.api.post('/objects', { title: 'N', type: 'notes', content: mb }).expect(200)).body.object
+        .id;
+      for (let i = 0; i < 6; i++) await suite.api.patch(`/objects/${id}`, { title: `N${i}` }).expect(200);
+      const res = await suite.api.get(`/objects/${id}/revisions`).expect(413);
       assert.match(res.body.message, /: lower limit, narrow props, or paginate with skip$/);
     });
 
     it('one Object with depth: depth or props, never limit or paging', async () => {
-      const id = (await api.post('/objects', { title: 'M', type: 'notes', content: mb }).expect(200)).body.object.id;
-      await api.post('/object-types', {
+      const id = (await suite.api.post('/objects', { title: 'M', type: 'notes', content: mb }).expect(200)).body.object
+        .id;
+      await suite.api.post('/object-types', {
         title: 'Hubs',
         metafields: [{ type: 'objects', title: 'Notes', key: 'notes', value: '', object_type: 'notes' }],
       });
       const notes = [id];
       for (let i = 0; i < 6; i++) {
         notes.push(
-          (await api.post('/objects', { title: `M${i}`, type: 'notes', content: mb }).expect(200)).body.object.id,
+          (await suite.api.post('/objects', { title: `M${i}`, type: 'notes', content: mb }).expect(200)).body.object.id,
         );
       }
-      const hub = (await api.post('/objects', { title: 'H', type: 'hubs', metadata: { notes } }).expect(200)).body
+      const hub = (await suite.api.post('/objects', { title: 'H', type: 'hubs', metadata: { notes } }).expect(200)).body
         .object;
-      const res = await api.get(`/objects/${hub.id}?depth=1`).expect(413);
+      const res = await suite.api.get(`/objects/${hub.id}?depth=1`).expect(413);
       assert.match(res.body.message, /: lower depth or narrow props$/);
-      const list = await api.get(`/objects?query=${q({ type: 'hubs' })}&depth=1`).expect(413);
+      const list = await suite.api.get(`/objects?query=${q({ type: 'hubs' })}&depth=1`).expect(413);
       assert.match(list.body.message, /: lower depth, lower limit, narrow props, or paginate with skip or after$/);
     });
   });

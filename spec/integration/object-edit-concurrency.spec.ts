@@ -12,19 +12,14 @@ import { EDIT_ATTEMPTS } from '../../lib/objects/object-edit.js';
 import { updateObject } from '../../lib/objects/object-writes.js';
 import { putLive } from '../../lib/objects/objects.js';
 import { MetadataValidators } from '../../lib/validation/metadata-schema.js';
-import { bucketClient } from '../support/client.js';
-import { freshHarness, type Harness } from '../support/harness.js';
 import { interceptWrites } from '../support/intercept-writes.js';
+import { BucketSuite } from '../support/bucket-suite.js';
 
 /** Two editors changing different keys of one Object at once must both keep their change. */
 describe('concurrent edits of one Object', () => {
-  let h: Harness;
-  let api: ReturnType<typeof bucketClient>;
   let bucket: BucketDoc;
-  before(async () => {
-    h = await freshHarness();
-    api = bucketClient(h.app, await h.bucket('edits'));
-    await api
+  const suite = new BucketSuite('edits', async () => {
+    await suite.api
       .post('/object-types', {
         title: 'Posts',
         metafields: [
@@ -33,23 +28,20 @@ describe('concurrent edits of one Object', () => {
         ],
       })
       .expect(200);
-    const found = await bucketsCollection(h.db).findOne({ slug: 'edits' });
+    const found = await bucketsCollection(suite.harness.db).findOne({ slug: 'edits' });
     assert.ok(found);
     bucket = found;
   });
-  after(() => {
-    assert.deepEqual(h.errors, []);
-  });
 
   async function newPost(): Promise<string> {
-    const res = await api.post('/objects', { title: 'P', type: 'posts', metadata: { body: 'b0', score: 0 } });
+    const res = await suite.api.post('/objects', { title: 'P', type: 'posts', metadata: { body: 'b0', score: 0 } });
     assert.equal(res.status, 200);
     return String(res.body.object.id);
   }
 
   async function views(id: string) {
-    const latest = await api.get(`/objects/${id}?status=any&useCache=false`).expect(200);
-    const live = await api.get(`/objects/${id}?useCache=false`).expect(200);
+    const latest = await suite.api.get(`/objects/${id}?status=any&useCache=false`).expect(200);
+    const live = await suite.api.get(`/objects/${id}?useCache=false`).expect(200);
     return { latest: latest.body.object.metadata, live: live.body.object.metadata };
   }
 
@@ -57,28 +49,28 @@ describe('concurrent edits of one Object', () => {
     const id = await newPost();
     let interleaved = false;
     // Another PATCH lands after this one read the Object, just before it writes.
-    const db = interceptWrites(h.db, async ({ collection, method }) => {
+    const db = interceptWrites(suite.harness.db, async ({ collection, method }) => {
       if (collection === 'objects' && method === 'replaceOne' && !interleaved) {
         interleaved = true;
-        await api.patch(`/objects/${id}`, { metadata: { score: 7 } }).expect(200);
+        await suite.api.patch(`/objects/${id}`, { metadata: { score: 7 } }).expect(200);
       }
     });
-    const doc = await updateObject({ ...h.writes, db, validators: new MetadataValidators() }, bucket, id, {
+    const doc = await updateObject({ ...suite.harness.writes, db, validators: new MetadataValidators() }, bucket, id, {
       metadata: { body: 'b1' },
     });
     assert.equal(interleaved, true);
     assert.deepEqual(doc.metadata, { body: 'b1', score: 7 });
     assert.deepEqual(await views(id), { latest: { body: 'b1', score: 7 }, live: { body: 'b1', score: 7 } });
     // create, the interleaved PATCH, this one: no revision lost or doubled by the retry.
-    assert.equal(await revisionsCollection(h.db).countDocuments({ object_id: doc._id }), 3);
+    assert.equal(await revisionsCollection(suite.harness.db).countDocuments({ object_id: doc._id }), 3);
   });
 
   it('PATCHes sent at once, each changing another key, are all kept in the latest and the live version', async () => {
     const id = await newPost();
     for (let round = 1; round <= 10; round++) {
       const [a, b] = await Promise.all([
-        api.patch(`/objects/${id}`, { metadata: { body: `b${round}` } }),
-        api.patch(`/objects/${id}`, { metadata: { score: round } }),
+        suite.api.patch(`/objects/${id}`, { metadata: { body: `b${round}` } }),
+        suite.api.patch(`/objects/${id}`, { metadata: { score: round } }),
       ]);
       assert.deepEqual([a.status, b.status], [200, 200]);
       const expected = { body: `b${round}`, score: round };
@@ -89,13 +81,13 @@ describe('concurrent edits of one Object', () => {
   it('gives up with 409 conflict when other writes keep landing first, and changes nothing', async () => {
     const id = await newPost();
     let others = 0;
-    const db = interceptWrites(h.db, async ({ collection, method }) => {
+    const db = interceptWrites(suite.harness.db, async ({ collection, method }) => {
       if (collection === 'objects' && method === 'replaceOne') {
         others++;
-        await api.patch(`/objects/${id}`, { metadata: { score: others } }).expect(200);
+        await suite.api.patch(`/objects/${id}`, { metadata: { score: others } }).expect(200);
       }
     });
-    const attempt = updateObject({ ...h.writes, db, validators: new MetadataValidators() }, bucket, id, {
+    const attempt = updateObject({ ...suite.harness.writes, db, validators: new MetadataValidators() }, bucket, id, {
       metadata: { body: 'never' },
     });
     await assert.rejects(attempt, (err: unknown) => err instanceof HttpError && err.status === 409);
@@ -105,27 +97,33 @@ describe('concurrent edits of one Object', () => {
 
   it('never puts an older version over a newer live one (writes may finish their steps in either order)', async () => {
     const id = await newPost();
-    await api.patch(`/objects/${id}`, { title: 'P newer' }).expect(200);
-    const stored = await objectsCollection(h.db).findOne({ _id: new ObjectId(id) });
+    await suite.api.patch(`/objects/${id}`, { title: 'P newer' }).expect(200);
+    const stored = await objectsCollection(suite.harness.db).findOne({ _id: new ObjectId(id) });
     assert.ok(stored);
-    await putLive(h.db, { ...stored, title: 'P older', modified_at: new Date(stored.modified_at.getTime() - 1000) });
-    assert.equal((await publishedObjectsCollection(h.db).findOne({ _id: stored._id }))?.title, 'P newer');
+    await putLive(suite.harness.db, {
+      ...stored,
+      title: 'P older',
+      modified_at: new Date(stored.modified_at.getTime() - 1000),
+    });
+    assert.equal((await publishedObjectsCollection(suite.harness.db).findOne({ _id: stored._id }))?.title, 'P newer');
   });
 
   it('a delete landing between an edit and its live copy leaves neither live copy nor revisions behind', async () => {
     const id = await newPost();
     let deleted = false;
-    const db = interceptWrites(h.db, async ({ collection }) => {
+    const db = interceptWrites(suite.harness.db, async ({ collection }) => {
       if (collection === 'published_objects' && !deleted) {
         deleted = true;
-        await api.delete(`/objects/${id}`).expect(200);
+        await suite.api.delete(`/objects/${id}`).expect(200);
       }
     });
-    await updateObject({ ...h.writes, db, validators: new MetadataValidators() }, bucket, id, { title: 'late' });
+    await updateObject({ ...suite.harness.writes, db, validators: new MetadataValidators() }, bucket, id, {
+      title: 'late',
+    });
     assert.equal(deleted, true);
     const oid = new ObjectId(id);
-    assert.equal(await publishedObjectsCollection(h.db).countDocuments({ _id: oid }), 0);
-    assert.equal(await revisionsCollection(h.db).countDocuments({ object_id: oid }), 0);
-    await api.get(`/objects/${id}?status=any`).expect(404);
+    assert.equal(await publishedObjectsCollection(suite.harness.db).countDocuments({ _id: oid }), 0);
+    assert.equal(await revisionsCollection(suite.harness.db).countDocuments({ object_id: oid }), 0);
+    await suite.api.get(`/objects/${id}?status=any`).expect(404);
   });
 });

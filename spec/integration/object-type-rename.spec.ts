@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Metafield } from '../../lib/metafields/definition.js';
 import { bucketClient } from '../support/client.js';
-import { freshHarness, type Harness } from '../support/harness.js';
+import { BucketSuite } from '../support/bucket-suite.js';
 
 type Api = ReturnType<typeof bucketClient>;
 
@@ -41,18 +41,14 @@ async function typeOf(api: Api, slug: string): Promise<{ metafields: Metafield[]
 }
 
 describe('renaming and deleting Object types that others refer to', () => {
-  let h: Harness;
-  let api: Api;
   let authorId: string;
   let postId: string;
-  before(async () => {
-    h = await freshHarness();
-    api = bucketClient(h.app, await h.bucket('rename'));
-    await api.post('/object-types', { title: 'Authors' }).expect(200);
-    await api.post('/object-types', { title: 'Posts', metafields: postFields('authors') }).expect(200);
-    authorId = (await api.post('/objects', { title: 'Ann', type: 'authors' }).expect(200)).body.object.id;
+  const suite = new BucketSuite('rename', async () => {
+    await suite.api.post('/object-types', { title: 'Authors' }).expect(200);
+    await suite.api.post('/object-types', { title: 'Posts', metafields: postFields('authors') }).expect(200);
+    authorId = (await suite.api.post('/objects', { title: 'Ann', type: 'authors' }).expect(200)).body.object.id;
     postId = (
-      await api
+      await suite.api
         .post('/objects', {
           title: 'First',
           type: 'posts',
@@ -61,35 +57,32 @@ describe('renaming and deleting Object types that others refer to', () => {
         .expect(200)
     ).body.object.id;
   });
-  after(() => {
-    assert.deepEqual(h.errors, []);
-  });
 
   it('a rename updates every reference, at any depth, and the Objects of the type', async () => {
     // Cached before the rename: the rename must not leave it behind.
-    await api.get('/objects?query=' + encodeURIComponent('{"type":"authors"}')).expect(200);
-    const res = await api.patch('/object-types/authors', { slug: 'writers' }).expect(200);
+    await suite.api.get('/objects?query=' + encodeURIComponent('{"type":"authors"}')).expect(200);
+    const res = await suite.api.patch('/object-types/authors', { slug: 'writers' }).expect(200);
     assert.equal(res.body.object_type.slug, 'writers');
 
-    const posts = await typeOf(api, 'posts');
+    const posts = await typeOf(suite.api, 'posts');
     assert.deepEqual(objectTypesIn(posts.metafields), ['writers', 'writers', 'writers']);
-    await api.get('/object-types/authors').expect(404);
+    await suite.api.get('/object-types/authors').expect(404);
 
     const q = (type: string, status = 'published') =>
-      api.get(`/objects?status=${status}&query=${encodeURIComponent(JSON.stringify({ type }))}`);
+      suite.api.get(`/objects?status=${status}&query=${encodeURIComponent(JSON.stringify({ type }))}`);
     assert.equal((await q('writers').expect(200)).body.objects[0].id, authorId);
     assert.equal((await q('writers', 'any').expect(200)).body.objects[0].id, authorId);
     await q('authors').expect(404);
-    const revisions = await api.get(`/objects/${authorId}/revisions`).expect(200);
+    const revisions = await suite.api.get(`/objects/${authorId}/revisions`).expect(200);
     assert.deepEqual(
       revisions.body.revisions.map((r: { type: string }) => r.type),
       ['writers'],
     );
-    assert.equal(await h.db.collection('revisions').countDocuments({ type: 'authors' }), 0);
+    assert.equal(await suite.harness.db.collection('revisions').countDocuments({ type: 'authors' }), 0);
   });
 
   it('after a rename, Objects relate to the renamed type and the referring type can be edited', async () => {
-    const post = await api
+    const post = await suite.api
       .post('/objects', {
         title: 'Second',
         type: 'posts',
@@ -97,10 +90,10 @@ describe('renaming and deleting Object types that others refer to', () => {
       })
       .expect(200);
     assert.equal(post.body.object.metadata.author, authorId);
-    await api.patch(`/objects/${postId}`, { metadata: { author: authorId } }).expect(200);
-    const edited = await api.patch('/object-types/posts', { title: 'Articles' }).expect(200);
+    await suite.api.patch(`/objects/${postId}`, { metadata: { author: authorId } }).expect(200);
+    const edited = await suite.api.patch('/object-types/posts', { title: 'Articles' }).expect(200);
     assert.equal(edited.body.object_type.title, 'Articles');
-    const deep = await api.get(`/objects/${postId}?depth=1`).expect(200);
+    const deep = await suite.api.get(`/objects/${postId}?depth=1`).expect(200);
     assert.equal(deep.body.object.metadata.author.title, 'Ann');
   });
 
@@ -114,16 +107,16 @@ describe('renaming and deleting Object types that others refer to', () => {
         children: [{ type: 'objects', title: 'Reports', key: 'reports', value: '', object_type: 'people' }],
       },
     ];
-    await api.post('/object-types', { title: 'People', metafields: selfRef }).expect(200);
-    const boss = (await api.post('/objects', { title: 'Boss', type: 'people' }).expect(200)).body.object.id;
-    const res = await api.patch('/object-types/people', { slug: 'staff' }).expect(200);
+    await suite.api.post('/object-types', { title: 'People', metafields: selfRef }).expect(200);
+    const boss = (await suite.api.post('/objects', { title: 'Boss', type: 'people' }).expect(200)).body.object.id;
+    const res = await suite.api.patch('/object-types/people', { slug: 'staff' }).expect(200);
     assert.deepEqual(objectTypesIn(res.body.object_type.metafields), ['staff', 'staff']);
-    await api.post('/objects', { title: 'Clerk', type: 'staff', metadata: { manager: boss } }).expect(200);
+    await suite.api.post('/objects', { title: 'Clerk', type: 'staff', metadata: { manager: boss } }).expect(200);
   });
 
   it('a rename that also sends metafields may name the type by its old or its new slug', async () => {
-    await api.post('/object-types', { title: 'Nodes' }).expect(200);
-    const res = await api
+    await suite.api.post('/object-types', { title: 'Nodes' }).expect(200);
+    const res = await suite.api
       .patch('/object-types/nodes', {
         slug: 'vertices',
         metafields: [
@@ -136,13 +129,13 @@ describe('renaming and deleting Object types that others refer to', () => {
   });
 
   it('a rename to a slug in use is refused and changes nothing', async () => {
-    const res = await api.patch('/object-types/writers', { slug: 'posts' }).expect(400);
+    const res = await suite.api.patch('/object-types/writers', { slug: 'posts' }).expect(400);
     assert.equal(res.body.code, 'slug_taken');
-    assert.deepEqual(objectTypesIn((await typeOf(api, 'posts')).metafields), ['writers', 'writers', 'writers']);
+    assert.deepEqual(objectTypesIn((await typeOf(suite.api, 'posts')).metafields), ['writers', 'writers', 'writers']);
   });
 
   it('deleting a type other types refer to is a 400 naming each of them and where', async () => {
-    await api
+    await suite.api
       .post('/object-types', {
         title: 'Pages',
         metafields: [
@@ -155,16 +148,16 @@ describe('renaming and deleting Object types that others refer to', () => {
         ],
       })
       .expect(200);
-    const res = await api.delete('/object-types/writers').expect(400);
+    const res = await suite.api.delete('/object-types/writers').expect(400);
     assert.equal(res.body.code, 'type_in_use');
     assert.match(res.body.message, /posts \(author, credits\.editors\.people, credits\.editors\[0\]\.people\)/);
     assert.match(res.body.message, /pages \(meta\.by\)/);
-    await api.get('/object-types/writers').expect(200);
-    assert.equal((await api.get(`/objects/${authorId}`).expect(200)).body.object.type, 'writers');
+    await suite.api.get('/object-types/writers').expect(200);
+    assert.equal((await suite.api.get(`/objects/${authorId}`).expect(200)).body.object.type, 'writers');
   });
 
   it('a type that refers only to itself can be deleted', async () => {
-    await api.delete('/object-types/staff').expect(200);
-    await api.get('/object-types/staff').expect(404);
+    await suite.api.delete('/object-types/staff').expect(200);
+    await suite.api.get('/object-types/staff').expect(404);
   });
 });

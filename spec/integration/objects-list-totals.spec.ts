@@ -1,28 +1,20 @@
 import assert from 'node:assert/strict';
-import { bucketClient } from '../support/client.js';
-import { freshHarness, type Harness } from '../support/harness.js';
+import { BucketSuite } from '../support/bucket-suite.js';
 
 /**
  * `total` of Object lists: counted once per Bucket generation and filter, proved by a short page
  * without counting, and never stale, as every write bumps the generation.
  */
 describe('GET /objects: totals kept per Bucket generation', () => {
-  let h: Harness;
-  let api: ReturnType<typeof bucketClient>;
   const q = (query: object) => encodeURIComponent(JSON.stringify(query));
 
-  before(async () => {
-    h = await freshHarness();
-    api = bucketClient(h.app, await h.bucket('totals'));
-    await api.post('/object-types', { title: 'Notes', metafields: [] }).expect(200);
+  const suite = new BucketSuite('totals', async () => {
+    await suite.api.post('/object-types', { title: 'Notes', metafields: [] }).expect(200);
     for (let i = 0; i < 5; i++) {
-      await api
+      await suite.api
         .post('/objects', { title: `Note ${i}`, type: 'notes', status: i < 4 ? 'published' : 'draft' })
         .expect(200);
     }
-  });
-  after(() => {
-    assert.deepEqual(h.errors, []);
   });
 
   /** The answer to `path` and the names of the aggregations (counts) it sent. */
@@ -31,12 +23,12 @@ describe('GET /objects: totals kept per Bucket generation', () => {
     const listener = (e: { commandName: string }) => {
       if (e.commandName === 'aggregate') counts++;
     };
-    h.client.on('commandStarted', listener);
+    suite.harness.client.on('commandStarted', listener);
     try {
-      const res = await api.get(path).expect(200);
+      const res = await suite.api.get(path).expect(200);
       return { body: res.body, counts };
     } finally {
-      h.client.off('commandStarted', listener);
+      suite.harness.client.off('commandStarted', listener);
     }
   }
 
@@ -77,10 +69,10 @@ describe('GET /objects: totals kept per Bucket generation', () => {
   it('counts again after a write: a kept total is never stale', async () => {
     const path = `/objects?query=${q({ type: 'notes' })}&limit=2&useCache=false`;
     assert.equal((await read(path)).body.total, 4);
-    const made = (await api.post('/objects', { title: 'Note 5', type: 'notes' }).expect(200)).body.object.id;
+    const made = (await suite.api.post('/objects', { title: 'Note 5', type: 'notes' }).expect(200)).body.object.id;
     const afterCreate = await read(path);
     assert.deepEqual([afterCreate.body.total, afterCreate.counts], [5, 1]);
-    await api.delete(`/objects/${made}`).expect(200);
+    await suite.api.delete(`/objects/${made}`).expect(200);
     assert.equal((await read(path)).body.total, 4);
   });
 });

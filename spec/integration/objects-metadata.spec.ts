@@ -1,32 +1,24 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
-import { bucketClient } from '../support/client.js';
 import { everyMetafield } from '../support/fixtures.js';
-import { freshHarness, type Harness } from '../support/harness.js';
 import { imageBytes, upload } from '../support/media.js';
+import { BucketSuite } from '../support/bucket-suite.js';
 
 describe('Object metadata validation and rendering', () => {
-  let h: Harness;
-  let api: ReturnType<typeof bucketClient>;
   let authorId: string;
   let otherTypeId: string;
   let photoName: string;
-  before(async () => {
-    h = await freshHarness();
-    const keys = await h.bucket('meta');
-    api = bucketClient(h.app, keys);
+  const suite = new BucketSuite('meta', async () => {
     // File values must name media of the Bucket, so the image is really uploaded.
-    photoName = (await upload(h.app, keys, await imageBytes(8, 6, 'png'), { filename: 'photo.png' }).expect(200)).body
-      .media.name;
+    photoName = (
+      await upload(suite.harness.app, suite.keys, await imageBytes(8, 6, 'png'), { filename: 'photo.png' }).expect(200)
+    ).body.media.name;
     valid.image = photoName;
-    await api.post('/object-types', { title: 'Authors', metafields: [] }).expect(200);
-    await api.post('/object-types', { title: 'Misc' }).expect(200);
-    await api.post('/object-types', { title: 'Posts', metafields: everyMetafield }).expect(200);
-    authorId = (await api.post('/objects', { title: 'Ada', type: 'authors' }).expect(200)).body.object.id;
-    otherTypeId = (await api.post('/objects', { title: 'Thing', type: 'misc' }).expect(200)).body.object.id;
-  });
-  after(() => {
-    assert.deepEqual(h.errors, []);
+    await suite.api.post('/object-types', { title: 'Authors', metafields: [] }).expect(200);
+    await suite.api.post('/object-types', { title: 'Misc' }).expect(200);
+    await suite.api.post('/object-types', { title: 'Posts', metafields: everyMetafield }).expect(200);
+    authorId = (await suite.api.post('/objects', { title: 'Ada', type: 'authors' }).expect(200)).body.object.id;
+    otherTypeId = (await suite.api.post('/objects', { title: 'Thing', type: 'misc' }).expect(200)).body.object.id;
   });
 
   const valid: Record<string, unknown> = {
@@ -47,7 +39,7 @@ describe('Object metadata validation and rendering', () => {
   };
 
   it('accepts a valid value for every Metafield type and renders the documented shapes', async () => {
-    const res = await api
+    const res = await suite.api
       .post('/objects', { title: 'All', type: 'posts', metadata: { ...valid, author: authorId, related: [authorId] } })
       .expect(200);
     const m = res.body.object.metadata;
@@ -63,7 +55,7 @@ describe('Object metadata validation and rendering', () => {
     assert.deepEqual(m.extra, { any: ['json', 1] });
     assert.equal(m.image.url, `http://api.test/files/meta/${photoName}`);
     assert.equal(m.image.imgproc_url, `http://api.test/imgproc/meta/${photoName}`);
-    const again = await api.get(`/objects/${res.body.object.id}`).expect(200);
+    const again = await suite.api.get(`/objects/${res.body.object.id}`).expect(200);
     assert.deepEqual(again.body.object.metadata, m);
   });
 
@@ -87,7 +79,9 @@ describe('Object metadata validation and rendering', () => {
   ];
   for (const [key, value, message] of invalid) {
     it(`rejects an invalid ${key} value with a 400 naming key and type`, async () => {
-      const res = await api.post('/objects', { title: 'Bad', type: 'posts', metadata: { [key]: value } }).expect(400);
+      const res = await suite.api
+        .post('/objects', { title: 'Bad', type: 'posts', metadata: { [key]: value } })
+        .expect(400);
       assert.equal(res.body.status, 400);
       assert.match(res.body.message, message);
     });
@@ -95,54 +89,55 @@ describe('Object metadata validation and rendering', () => {
 
   it('json accepts any JSON value', async () => {
     for (const extra of [1, 'text', [1, { a: null }], true]) {
-      await api.post('/objects', { title: 'J', type: 'posts', metadata: { extra } }).expect(200);
+      await suite.api.post('/objects', { title: 'J', type: 'posts', metadata: { extra } }).expect(200);
     }
   });
 
   it('rejects a relationship to an Object that does not exist or is of the wrong type', async () => {
-    const missing = await api
+    const missing = await suite.api
       .post('/objects', { title: 'R', type: 'posts', metadata: { author: 'aaaaaaaaaaaaaaaaaaaaaaaa' } })
       .expect(400);
     assert.match(missing.body.message, /key "author" of type "object": no Object with id 'aaaaaaaaaaaaaaaaaaaaaaaa'/);
-    const wrongType = await api
+    const wrongType = await suite.api
       .post('/objects', { title: 'R', type: 'posts', metadata: { related: [otherTypeId] } })
       .expect(400);
     assert.match(wrongType.body.message, /is of type "misc", expected "authors"/);
   });
 
   it('answers props=metadata.image.imgproc_url with just that URL, and the URL serves the image', async () => {
-    const id = (await api.post('/objects', { title: 'Pic', type: 'posts', metadata: { image: photoName } }).expect(200))
-      .body.object.id;
-    const res = await api.get(`/objects/${id}?props=metadata.image.imgproc_url`).expect(200);
+    const id = (
+      await suite.api.post('/objects', { title: 'Pic', type: 'posts', metadata: { image: photoName } }).expect(200)
+    ).body.object.id;
+    const res = await suite.api.get(`/objects/${id}?props=metadata.image.imgproc_url`).expect(200);
     assert.deepEqual(res.body.object, {
       metadata: { image: { imgproc_url: `http://api.test/imgproc/meta/${photoName}` } },
     });
-    const list = await api
+    const list = await suite.api
       .get(`/objects?props=id,metadata.image.imgproc_url&query=${encodeURIComponent(JSON.stringify({ id }))}`)
       .expect(200);
     assert.deepEqual(list.body.objects, [
       { id, metadata: { image: { imgproc_url: `http://api.test/imgproc/meta/${photoName}` } } },
     ]);
-    const image = await request(h.app).get(`/imgproc/meta/${photoName}?w=4`).expect(200);
+    const image = await request(suite.harness.app).get(`/imgproc/meta/${photoName}?w=4`).expect(200);
     assert.equal(image.headers['content-type'], 'image/png');
   });
 
   it('rejects metadata keys the type does not define', async () => {
-    const res = await api.post('/objects', { title: 'U', type: 'posts', metadata: { nope: 1 } }).expect(400);
+    const res = await suite.api.post('/objects', { title: 'U', type: 'posts', metadata: { nope: 1 } }).expect(400);
     assert.match(res.body.message, /nope/);
   });
 
   it('enforces required values on create and refuses emptying them on patch', async () => {
-    await api
+    await suite.api
       .post('/object-types', {
         title: 'Strict',
         metafields: [{ type: 'text', title: 'Code', key: 'code', value: '', required: true }],
       })
       .expect(200);
-    const missing = await api.post('/objects', { title: 'S', type: 'strict' }).expect(400);
+    const missing = await suite.api.post('/objects', { title: 'S', type: 'strict' }).expect(400);
     assert.match(missing.body.message, /key "code" of type "text"/);
-    const ok = await api.post('/objects', { title: 'S', type: 'strict', metadata: { code: 'A1' } }).expect(200);
-    const emptied = await api.patch(`/objects/${ok.body.object.id}`, { metadata: { code: '' } }).expect(400);
+    const ok = await suite.api.post('/objects', { title: 'S', type: 'strict', metadata: { code: 'A1' } }).expect(200);
+    const emptied = await suite.api.patch(`/objects/${ok.body.object.id}`, { metadata: { code: '' } }).expect(400);
     assert.match(emptied.body.message, /key "code" of type "text"/);
   });
 });

@@ -1,17 +1,11 @@
 import assert from 'node:assert/strict';
-import { bucketClient } from '../support/client.js';
-import { freshHarness, type Harness } from '../support/harness.js';
+import { BucketSuite } from '../support/bucket-suite.js';
 
 const TOTAL = 250;
 
 describe('GET /objects: keyset pagination with after', () => {
-  let h: Harness;
-  let api: ReturnType<typeof bucketClient>;
-  before(async () => {
-    h = await freshHarness();
-    const keys = await h.bucket('pages');
-    api = bucketClient(h.app, keys);
-    await api
+  const suite = new BucketSuite('pages', async () => {
+    await suite.api
       .post('/object-types', {
         title: 'Items',
         metafields: [{ type: 'number', title: 'Rank', key: 'rank', value: '', sortable: true }],
@@ -19,7 +13,7 @@ describe('GET /objects: keyset pagination with after', () => {
       .expect(200);
     // Created through the database so that many share created_at, order and rank: ties are
     // what pagination gets wrong. Some lack a rank to exercise null ordering.
-    const bucket = await h.db.collection('buckets').findOne({ slug: 'pages' });
+    const bucket = await suite.harness.db.collection('buckets').findOne({ slug: 'pages' });
     const base = new Date('2026-01-01T00:00:00Z').getTime();
     const docs = Array.from({ length: TOTAL }, (_, i) => {
       const at = new Date(base + Math.floor(i / 7) * 1000);
@@ -43,11 +37,8 @@ describe('GET /objects: keyset pagination with after', () => {
       };
     });
     // Published Objects live in both views: latest versions and live versions.
-    await h.db.collection('objects').insertMany(docs.map((d) => ({ ...d })));
-    await h.db.collection('published_objects').insertMany(docs);
-  });
-  after(() => {
-    assert.deepEqual(h.errors, []);
+    await suite.harness.db.collection('objects').insertMany(docs.map((d) => ({ ...d })));
+    await suite.harness.db.collection('published_objects').insertMany(docs);
   });
 
   const sorts = [
@@ -65,7 +56,7 @@ describe('GET /objects: keyset pagination with after', () => {
       const seen: string[] = [];
       let after = '';
       for (let page = 0; page < 20; page++) {
-        const res = await api.get(
+        const res = await suite.api.get(
           `/objects?query=${encodeURIComponent('{"type":"items"}')}&sort=${sort}&limit=37&props=id${after ? `&after=${after}` : ''}`,
         );
         if (res.status === 404) break;
@@ -77,7 +68,7 @@ describe('GET /objects: keyset pagination with after', () => {
       }
       assert.equal(seen.length, TOTAL);
       assert.equal(new Set(seen).size, TOTAL);
-      const oneShot = await api
+      const oneShot = await suite.api
         .get(`/objects?query=${encodeURIComponent('{"type":"items"}')}&sort=${sort}&props=id`)
         .expect(200);
       assert.deepEqual(
@@ -89,7 +80,7 @@ describe('GET /objects: keyset pagination with after', () => {
   }
 
   it('answers 400 for an after id that names no Object of the Bucket', async () => {
-    const res = await api.get('/objects?after=aaaaaaaaaaaaaaaaaaaaaaaa').expect(400);
+    const res = await suite.api.get('/objects?after=aaaaaaaaaaaaaaaaaaaaaaaa').expect(400);
     assert.match(res.body.message, /after: no Object with id 'aaaaaaaaaaaaaaaaaaaaaaaa'/);
   });
 });

@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
-import { bucketClient } from '../support/client.js';
-import { freshHarness, type Harness } from '../support/harness.js';
 import { upload } from '../support/media.js';
-import type { IssuedKeys } from '../../lib/buckets/buckets.js';
+import { BucketSuite } from '../support/bucket-suite.js';
 
 /** Enough items that two random orders agree only by a chance of 1 in 30!. */
 const ITEMS = 30;
@@ -21,51 +19,43 @@ async function ordersDiffer(read: () => Promise<string[]>): Promise<boolean> {
 }
 
 describe('sort=random is never served from the read cache', () => {
-  let h: Harness;
-  let keys: IssuedKeys;
-  let api: ReturnType<typeof bucketClient>;
-  before(async () => {
-    h = await freshHarness();
-    keys = await h.bucket('random-lists');
-    api = bucketClient(h.app, keys);
-    await api.post('/object-types', { title: 'Notes' }).expect(200);
+  const suite = new BucketSuite('random-lists', async () => {
+    await suite.api.post('/object-types', { title: 'Notes' }).expect(200);
     for (let i = 0; i < ITEMS; i++) {
-      await api.post('/objects', { title: `Note ${i}`, type: 'notes' }).expect(200);
-      await upload(h.app, keys, Buffer.from(`file ${i}`), { filename: `f${i}.txt`, contentType: 'text/plain' }).expect(
-        200,
-      );
+      await suite.api.post('/objects', { title: `Note ${i}`, type: 'notes' }).expect(200);
+      await upload(suite.harness.app, suite.keys, Buffer.from(`file ${i}`), {
+        filename: `f${i}.txt`,
+        contentType: 'text/plain',
+      }).expect(200);
     }
-  });
-  after(() => {
-    assert.deepEqual(h.errors, []);
   });
 
   const ids = (list: { id?: string; _id?: string }[]): string[] => list.map((o) => String(o.id ?? o._id));
-  const readKey = (): string => `read_key=${encodeURIComponent(keys.read_key ?? '')}`;
+  const readKey = (): string => `read_key=${encodeURIComponent(suite.keys.read_key ?? '')}`;
 
   it('v3 Objects', async () => {
-    const read = async () => ids((await api.get(`/objects?sort=random&limit=${ITEMS}`).expect(200)).body.objects);
+    const read = async () => ids((await suite.api.get(`/objects?sort=random&limit=${ITEMS}`).expect(200)).body.objects);
     assert.ok(await ordersDiffer(read));
   });
 
   it('v2 Objects', async () => {
-    const path = `/v2/buckets/${keys.slug}/objects?sort=random&limit=${ITEMS}&${readKey()}`;
-    const read = async () => ids((await request(h.app).get(path).expect(200)).body.objects);
+    const path = `/v2/buckets/${suite.keys.slug}/objects?sort=random&limit=${ITEMS}&${readKey()}`;
+    const read = async () => ids((await request(suite.harness.app).get(path).expect(200)).body.objects);
     assert.ok(await ordersDiffer(read));
   });
 
   it('v3 and v2 media', async () => {
-    const v3 = async () => ids((await api.get(`/media?sort=random&limit=${ITEMS}`).expect(200)).body.media);
+    const v3 = async () => ids((await suite.api.get(`/media?sort=random&limit=${ITEMS}`).expect(200)).body.media);
     assert.ok(await ordersDiffer(v3));
-    const path = `/v2/buckets/${keys.slug}/media?sort=random&limit=${ITEMS}&${readKey()}`;
-    const v2 = async () => ids((await request(h.app).get(path).expect(200)).body.media);
+    const path = `/v2/buckets/${suite.keys.slug}/media?sort=random&limit=${ITEMS}&${readKey()}`;
+    const v2 = async () => ids((await request(suite.harness.app).get(path).expect(200)).body.media);
     assert.ok(await ordersDiffer(v2));
   });
 
   it('a random read leaves no entry behind, so the sorted list still caches', async () => {
-    const first = await api.get(`/objects?sort=random&limit=5`).expect(200);
+    const first = await suite.api.get(`/objects?sort=random&limit=5`).expect(200);
     assert.equal(first.headers['x-cache'], undefined);
-    await api.get(`/objects?limit=5`).expect(200);
-    assert.equal((await api.get(`/objects?limit=5`).expect(200)).headers['x-cache'], 'HIT');
+    await suite.api.get(`/objects?limit=5`).expect(200);
+    assert.equal((await suite.api.get(`/objects?limit=5`).expect(200)).headers['x-cache'], 'HIT');
   });
 });

@@ -1,14 +1,12 @@
 import assert from 'node:assert/strict';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import request from 'supertest';
-import type { IssuedKeys } from '../../lib/buckets/buckets.js';
 import { v3PathKey } from '../../lib/openapi/bucket-document.js';
 import { METAFIELD_TYPES } from '../../lib/metafields/kinds.js';
 import { newAjv } from '../../lib/validation/ajv.js';
-import { bucketClient } from '../support/client.js';
-import { freshHarness, type Harness } from '../support/harness.js';
 import { imageBytes, upload } from '../support/media.js';
 import { createTypedTypes, POST_METAFIELDS } from '../support/typed-bucket.js';
+import { BucketSuite } from '../support/bucket-suite.js';
 
 type Doc = {
   openapi: string;
@@ -20,24 +18,20 @@ type Doc = {
 const DOC_ID = 'https://bucket-document.test/openapi.json';
 
 describe('GET /v3/buckets/{slug}/openapi.json: schemas of the Bucket’s Object types', () => {
-  let h: Harness;
-  let keys: IssuedKeys;
-  let api: ReturnType<typeof bucketClient>;
   let doc: Doc;
   /** Validates `value` against the document's component schema `name`; the problems, or [] when valid. */
   let check: (name: string, value: unknown) => string[];
   let image: string;
   let author: string;
 
-  before(async () => {
-    h = await freshHarness();
-    keys = await h.bucket('typed');
-    api = bucketClient(h.app, keys);
-    await createTypedTypes(api);
-    image = (await upload(h.app, keys, await imageBytes(4, 4), { filename: 'i.png' }).expect(200)).body.media.name;
-    author = (await api.post('/objects', { title: 'Ann', type: 'authors', metadata: { name: 'Ann' } }).expect(200)).body
-      .object.id;
-    doc = (await api.get('/openapi.json').expect(200)).body;
+  const suite = new BucketSuite('typed', async () => {
+    await createTypedTypes(suite.api);
+    image = (await upload(suite.harness.app, suite.keys, await imageBytes(4, 4), { filename: 'i.png' }).expect(200))
+      .body.media.name;
+    author = (
+      await suite.api.post('/objects', { title: 'Ann', type: 'authors', metadata: { name: 'Ann' } }).expect(200)
+    ).body.object.id;
+    doc = (await suite.api.get('/openapi.json').expect(200)).body;
     // The document as one schema resource: its component references resolve inside it.
     const ajv = newAjv({ strict: false, allErrors: true });
     ajv.addSchema({ $id: DOC_ID, components: doc.components });
@@ -45,10 +39,6 @@ describe('GET /v3/buckets/{slug}/openapi.json: schemas of the Bucket’s Object 
       const validate = ajv.compile({ $ref: `${DOC_ID}#/components/schemas/${name}` });
       return validate(value) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message ?? ''}`);
     };
-  });
-
-  after(() => {
-    assert.deepEqual(h.errors, []);
   });
 
   it('is a valid OpenAPI 3.1 document naming every type’s schemas', async () => {
@@ -59,7 +49,7 @@ describe('GET /v3/buckets/{slug}/openapi.json: schemas of the Bucket’s Object 
     for (const name of ['Object_Posts', 'ObjectCreate_Posts', 'ObjectPatch_Posts', 'Metadata_Posts', 'Object_Authors'])
       assert.ok(doc.components.schemas[name], name);
     // The generic document has none of them.
-    const generic = (await request(h.app).get('/v3/openapi.json').expect(200)).body as Doc;
+    const generic = (await request(suite.harness.app).get('/v3/openapi.json').expect(200)).body as Doc;
     assert.equal(generic.components.schemas.Object_Posts, undefined);
   });
 
@@ -124,21 +114,21 @@ describe('GET /v3/buckets/{slug}/openapi.json: schemas of the Bucket’s Object 
     };
     const body = { title: 'Full', type: 'posts', metadata };
     assert.deepEqual(check('ObjectCreate_Posts', body), []);
-    const id = (await api.post('/objects', body).expect(200)).body.object.id as string;
+    const id = (await suite.api.post('/objects', body).expect(200)).body.object.id as string;
     const sparse = { title: 'Sparse', type: 'posts', metadata: { price: 1, colour: 'Green' } };
-    const sparseId = (await api.post('/objects', sparse).expect(200)).body.object.id as string;
+    const sparseId = (await suite.api.post('/objects', sparse).expect(200)).body.object.id as string;
     for (const [objectId, depth] of [
       [id, 0],
       [id, 1],
       [id, 2],
       [sparseId, 0],
     ] as const) {
-      const object = (await api.get(`/objects/${objectId}?depth=${depth}`).expect(200)).body.object;
+      const object = (await suite.api.get(`/objects/${objectId}?depth=${depth}`).expect(200)).body.object;
       assert.deepEqual(check('Object_Posts', object), [], `depth ${depth}: ${JSON.stringify(object.metadata)}`);
       if (objectId === id) assert.equal(typeof object.metadata.author, depth === 0 ? 'string' : 'object');
     }
     // The schema bites: a number Metafield answering text, an unknown option, an author of the wrong shape.
-    const answered = (await api.get(`/objects/${id}?depth=1`).expect(200)).body.object;
+    const answered = (await suite.api.get(`/objects/${id}?depth=1`).expect(200)).body.object;
     for (const [key, value] of [
       ['price', 'nine'],
       ['colour', { key: 'b', value: 'Blue' }],
@@ -150,19 +140,19 @@ describe('GET /v3/buckets/{slug}/openapi.json: schemas of the Bucket’s Object 
     // And the service agrees with the create schema on what it refuses.
     const wrong = { ...body, metadata: { ...metadata, price: 'nine' } };
     assert.notDeepEqual(check('ObjectCreate_Posts', wrong), []);
-    await api.post('/objects', wrong).expect(400);
+    await suite.api.post('/objects', wrong).expect(400);
     assert.notDeepEqual(check('ObjectCreate_Posts', { title: 'x', type: 'posts', metadata: { colour: 'r' } }), []);
   });
 
   it('asks the read key like other reads, privately cached, and answers 404 for an unknown Bucket', async () => {
-    const res = await api.get('/openapi.json').expect(200);
+    const res = await suite.api.get('/openapi.json').expect(200);
     assert.equal(res.headers['cache-control'], 'private');
-    const types = await request(h.app).get('/v3/buckets/typed/object-types?read_key=wrong');
-    const wrong = await request(h.app).get('/v3/buckets/typed/openapi.json?read_key=wrong');
+    const types = await request(suite.harness.app).get('/v3/buckets/typed/object-types?read_key=wrong');
+    const wrong = await request(suite.harness.app).get('/v3/buckets/typed/openapi.json?read_key=wrong');
     assert.equal(wrong.status, 401);
     assert.deepEqual(wrong.body, types.body);
-    assert.equal((await request(h.app).get('/v3/buckets/typed/openapi.json')).status, 401);
-    const missing = await request(h.app).get('/v3/buckets/nobody/openapi.json').expect(404);
+    assert.equal((await request(suite.harness.app).get('/v3/buckets/typed/openapi.json')).status, 401);
+    const missing = await request(suite.harness.app).get('/v3/buckets/nobody/openapi.json').expect(404);
     assert.equal(missing.body.status, 404);
     assert.match(missing.body.message, /nobody/);
   });

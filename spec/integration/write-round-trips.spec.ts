@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
 import type { CommandFailedEvent, CommandStartedEvent, CommandSucceededEvent } from 'mongodb';
-import type { BucketApi } from '../support/bucket-suite.js';
-import { bucketClient } from '../support/client.js';
 import { isGateCommand } from '../support/command-operators.js';
-import { freshHarness, type Harness } from '../support/harness.js';
+import { BucketSuite } from '../support/bucket-suite.js';
 
 /**
  * The database commands each kind of request sends, counted with the driver's command
@@ -11,26 +9,23 @@ import { freshHarness, type Harness } from '../support/harness.js';
  * Every count is taken in the steady state (the Bucket's types and validators already read once).
  */
 describe('round trips per request', () => {
-  let h: Harness;
-  let api: BucketApi;
   let draftId = '';
   let postId = '';
 
-  before(async () => {
-    h = await freshHarness();
-    api = bucketClient(h.app, await h.bucket('trips'));
-    await api
+  const suite = new BucketSuite('trips', async () => {
+    await suite.api
       .post('/object-types', {
         title: 'Posts',
         metafields: [{ type: 'text', title: 'Headline', key: 'headline', value: '' }],
       })
       .expect(200);
     // Warm the per-generation caches the way any running service has them.
-    postId = (await api.post('/objects', { title: 'First', type: 'posts', metadata: { headline: 'a' } }).expect(200))
-      .body.object.id;
-    await api.patch(`/objects/${postId}`, { metadata: { headline: 'b' } }).expect(200);
-    draftId = (await api.post('/objects', { title: 'Draft', type: 'posts', status: 'draft' }).expect(200)).body.object
-      .id;
+    postId = (
+      await suite.api.post('/objects', { title: 'First', type: 'posts', metadata: { headline: 'a' } }).expect(200)
+    ).body.object.id;
+    await suite.api.patch(`/objects/${postId}`, { metadata: { headline: 'b' } }).expect(200);
+    draftId = (await suite.api.post('/objects', { title: 'Draft', type: 'posts', status: 'draft' }).expect(200)).body
+      .object.id;
   });
 
   interface Trips {
@@ -52,15 +47,15 @@ describe('round trips per request', () => {
       inFlight.add(e.requestId);
     };
     const ended = (e: CommandSucceededEvent | CommandFailedEvent) => inFlight.delete(e.requestId);
-    h.client.on('commandStarted', started);
-    h.client.on('commandSucceeded', ended);
-    h.client.on('commandFailed', ended);
+    suite.harness.client.on('commandStarted', started);
+    suite.harness.client.on('commandSucceeded', ended);
+    suite.harness.client.on('commandFailed', ended);
     try {
       await send();
     } finally {
-      h.client.off('commandStarted', started);
-      h.client.off('commandSucceeded', ended);
-      h.client.off('commandFailed', ended);
+      suite.harness.client.off('commandStarted', started);
+      suite.harness.client.off('commandSucceeded', ended);
+      suite.harness.client.off('commandFailed', ended);
     }
     return { commands: commands.sort(), rounds };
   }
@@ -76,33 +71,35 @@ describe('round trips per request', () => {
 
   it('creates an Object in 8 commands, 4 rounds: Bucket, plan slot beside the insert, follow-ups, clear', async () => {
     const trips = await tripsOf(() =>
-      api.post('/objects', { title: 'Second', type: 'posts', metadata: { headline: 'c' } }).expect(200),
+      suite.api.post('/objects', { title: 'Second', type: 'posts', metadata: { headline: 'c' } }).expect(200),
     );
     assert.deepEqual(trips.commands, ['find buckets', 'insert objects', 'update bucket_usage', ...FOLLOW_UPS].sort());
     assert.equal(trips.rounds, 4);
   });
 
   it('edits one Metafield (PATCH) in 8 commands, 5 rounds: Bucket, current version, commit, follow-ups, clear', async () => {
-    const trips = await tripsOf(() => api.patch(`/objects/${postId}`, { metadata: { headline: 'd' } }).expect(200));
+    const trips = await tripsOf(() =>
+      suite.api.patch(`/objects/${postId}`, { metadata: { headline: 'd' } }).expect(200),
+    );
     assert.deepEqual(trips.commands, ['find buckets', 'find objects', 'update objects', ...FOLLOW_UPS].sort());
     assert.equal(trips.rounds, 5);
   });
 
   it('publishes a draft in 8 commands, 5 rounds', async () => {
-    const trips = await tripsOf(() => api.patch(`/objects/${draftId}`, { status: 'published' }).expect(200));
+    const trips = await tripsOf(() => suite.api.patch(`/objects/${draftId}`, { status: 'published' }).expect(200));
     assert.deepEqual(trips.commands, ['find buckets', 'find objects', 'update objects', ...FOLLOW_UPS].sort());
     assert.equal(trips.rounds, 5);
   });
 
   it('lists uncached in 2 commands: Bucket, page (the total from the page)', async () => {
     const trips = await tripsOf(() =>
-      api.get('/objects?query=%7B%22type%22%3A%22posts%22%7D&useCache=false').expect(200),
+      suite.api.get('/objects?query=%7B%22type%22%3A%22posts%22%7D&useCache=false').expect(200),
     );
     assert.deepEqual(trips.commands, ['find buckets', 'find published_objects']);
   });
 
   it('gets one Object in 2 commands: Bucket, Object', async () => {
-    const trips = await tripsOf(() => api.get(`/objects/${postId}?useCache=false`).expect(200));
+    const trips = await tripsOf(() => suite.api.get(`/objects/${postId}?useCache=false`).expect(200));
     assert.deepEqual(trips.commands, ['find buckets', 'find published_objects']);
   });
 });
