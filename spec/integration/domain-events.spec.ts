@@ -1,38 +1,27 @@
 import assert from 'node:assert/strict';
-import type { IssuedKeys } from '../../lib/buckets/buckets.js';
 import type { DomainEvent } from '../../lib/events/domain-events.js';
 import { Scheduler } from '../../lib/scheduling/scheduler.js';
-import { bucketClient } from '../support/client.js';
-import { freshHarness, type Harness } from '../support/harness.js';
 import { upload } from '../support/media.js';
+import { BucketSuite } from '../support/bucket-suite.js';
 
 const HOUR = 3600_000;
 
 describe('domain events: every mutation emits exactly its events', () => {
-  let h: Harness;
-  let keys: IssuedKeys;
-  let api: ReturnType<typeof bucketClient>;
-  before(async () => {
-    h = await freshHarness();
-    keys = await h.bucket('events');
-    api = bucketClient(h.app, keys);
-    await api.post('/object-types', { title: 'Posts' }).expect(200);
-  });
-  after(() => {
-    assert.deepEqual(h.errors, []);
+  const suite = new BucketSuite('events', async () => {
+    await suite.api.post('/object-types', { title: 'Posts' }).expect(200);
   });
 
   /** The events `action` emitted, as [type, subject id] pairs; each carries the Bucket's slug. */
   async function eventsOf(action: () => Promise<unknown>): Promise<DomainEvent[]> {
-    const from = h.emitted.length;
+    const from = suite.harness.emitted.length;
     await action();
-    const events = h.emitted.slice(from);
+    const events = suite.harness.emitted.slice(from);
     for (const e of events) assert.equal(e.bucket, 'events');
     return events;
   }
   const kinds = (events: DomainEvent[]) => events.map((e) => [e.type, e.subjectId]);
   const createPost = async (title: string, extra: object = {}) =>
-    String((await api.post('/objects', { title, type: 'posts', ...extra }).expect(200)).body.object.id);
+    String((await suite.api.post('/objects', { title, type: 'posts', ...extra }).expect(200)).body.object.id);
 
   it('Object create, edit, publish and draft save: one event each, with the object as the API answers it', async () => {
     let id = '';
@@ -42,17 +31,19 @@ describe('domain events: every mutation emits exactly its events', () => {
     assert.deepEqual(kinds(created), [['object.created', id]]);
     const [event] = created;
     assert.equal(event?.objectType, 'posts');
-    const answered = await api.get(`/objects/${id}`).expect(200);
+    const answered = await suite.api.get(`/objects/${id}`).expect(200);
     assert.deepEqual(event.data, answered.body.object, 'data is the rendered resource');
 
-    const edited = await eventsOf(() => api.patch(`/objects/${id}`, { title: 'Two' }).expect(200));
+    const edited = await eventsOf(() => suite.api.patch(`/objects/${id}`, { title: 'Two' }).expect(200));
     assert.deepEqual(kinds(edited), [['object.edited', id]]);
     assert.equal((edited[0]?.data as { title: string }).title, 'Two');
-    const draft = await eventsOf(() => api.patch(`/objects/${id}`, { title: 'Three', status: 'draft' }).expect(200));
+    const draft = await eventsOf(() =>
+      suite.api.patch(`/objects/${id}`, { title: 'Three', status: 'draft' }).expect(200),
+    );
     assert.deepEqual(kinds(draft), [['object.edited', id]]);
-    const revision = await eventsOf(() => api.post(`/objects/${id}/revisions`, { title: 'Four' }).expect(200));
+    const revision = await eventsOf(() => suite.api.post(`/objects/${id}/revisions`, { title: 'Four' }).expect(200));
     assert.deepEqual(kinds(revision), [['object.edited', id]]);
-    const published = await eventsOf(() => api.patch(`/objects/${id}`, { status: 'published' }).expect(200));
+    const published = await eventsOf(() => suite.api.patch(`/objects/${id}`, { status: 'published' }).expect(200));
     assert.deepEqual(kinds(published), [['object.published', id]]);
     const ids = [...created, ...edited, ...draft, ...revision, ...published].map((e) => e.id);
     assert.equal(new Set(ids).size, ids.length, 'each write has its own event id');
@@ -60,12 +51,12 @@ describe('domain events: every mutation emits exactly its events', () => {
 
   it('Object DELETE emits object.deleted only with trigger_webhook=true', async () => {
     const quiet = await createPost('Quiet');
-    assert.deepEqual(await eventsOf(() => api.delete(`/objects/${quiet}`).expect(200)), []);
+    assert.deepEqual(await eventsOf(() => suite.api.delete(`/objects/${quiet}`).expect(200)), []);
     const loud = await createPost('Loud');
-    const deleted = await eventsOf(() => api.delete(`/objects/${loud}?trigger_webhook=true`).expect(200));
+    const deleted = await eventsOf(() => suite.api.delete(`/objects/${loud}?trigger_webhook=true`).expect(200));
     assert.deepEqual(kinds(deleted), [['object.deleted', loud]]);
     assert.equal((deleted[0]?.data as { title: string }).title, 'Loud', 'the Object as it was');
-    assert.deepEqual(await eventsOf(() => api.delete(`/objects/${loud}?trigger_webhook=true`).expect(404)), []);
+    assert.deepEqual(await eventsOf(() => suite.api.delete(`/objects/${loud}?trigger_webhook=true`).expect(404)), []);
   });
 
   it('a batch emits per operation; a delete follows its own trigger_webhook', async () => {
@@ -74,7 +65,7 @@ describe('domain events: every mutation emits exactly its events', () => {
     const c = await createPost('C');
     let added = '';
     const events = await eventsOf(async () => {
-      const res = await api
+      const res = await suite.api
         .post('/objects/batch', {
           operations: [
             { method: 'add', object: { title: 'D', type: 'posts' } },
@@ -99,31 +90,33 @@ describe('domain events: every mutation emits exactly its events', () => {
     const at = new Date(Date.now() + HOUR).toISOString();
     const id = await createPost('Later', { publish_at: at, unpublish_at: Date.now() + 2 * HOUR });
     const tick = (ms: number) =>
-      new Scheduler(h.writes, { intervalMs: 0, now: () => new Date(Date.now() + ms) }).tick();
+      new Scheduler(suite.harness.writes, { intervalMs: 0, now: () => new Date(Date.now() + ms) }).tick();
     assert.deepEqual(kinds(await eventsOf(() => tick(HOUR + 1000))), [['object.published', id]]);
     assert.deepEqual(kinds(await eventsOf(() => tick(2 * HOUR + 1000))), [['object.unpublished', id]]);
   });
 
   it('Object types: create and edit emit; delete (and its cascade) only with trigger_webhook=true', async () => {
-    const created = await eventsOf(() => api.post('/object-types', { title: 'Pages' }).expect(200));
+    const created = await eventsOf(() => suite.api.post('/object-types', { title: 'Pages' }).expect(200));
     assert.deepEqual(
       created.map((e) => [e.type, e.objectType]),
       [['object_type.created', 'pages']],
     );
-    const edited = await eventsOf(() => api.patch('/object-types/pages', { title: 'Web pages' }).expect(200));
+    const edited = await eventsOf(() => suite.api.patch('/object-types/pages', { title: 'Web pages' }).expect(200));
     assert.deepEqual(
       edited.map((e) => [e.type, (e.data as { title: string }).title]),
       [['object_type.edited', 'Web pages']],
     );
-    await api.post('/objects', { title: 'P1', type: 'pages' }).expect(200);
-    assert.deepEqual(await eventsOf(() => api.delete('/object-types/pages').expect(200)), []);
+    await suite.api.post('/objects', { title: 'P1', type: 'pages' }).expect(200);
+    assert.deepEqual(await eventsOf(() => suite.api.delete('/object-types/pages').expect(200)), []);
 
-    await api.post('/object-types', { title: 'Notes' }).expect(200);
+    await suite.api.post('/object-types', { title: 'Notes' }).expect(200);
     const notes = [
-      String((await api.post('/objects', { title: 'N1', type: 'notes' }).expect(200)).body.object.id),
-      String((await api.post('/objects', { title: 'N2', type: 'notes', status: 'draft' }).expect(200)).body.object.id),
+      String((await suite.api.post('/objects', { title: 'N1', type: 'notes' }).expect(200)).body.object.id),
+      String(
+        (await suite.api.post('/objects', { title: 'N2', type: 'notes', status: 'draft' }).expect(200)).body.object.id,
+      ),
     ];
-    const deleted = await eventsOf(() => api.delete('/object-types/notes?trigger_webhook=true').expect(200));
+    const deleted = await eventsOf(() => suite.api.delete('/object-types/notes?trigger_webhook=true').expect(200));
     assert.deepEqual(
       deleted.map((e) => e.type),
       ['object.deleted', 'object.deleted', 'object_type.deleted'],
@@ -139,19 +132,20 @@ describe('domain events: every mutation emits exactly its events', () => {
   });
 
   it('media: upload and PATCH emit; DELETE only with trigger_webhook=true', async () => {
-    const uploadOne = async () => String((await upload(h.app, keys, Buffer.from('hello')).expect(200)).body.media.id);
+    const uploadOne = async () =>
+      String((await upload(suite.harness.app, suite.keys, Buffer.from('hello')).expect(200)).body.media.id);
     let id = '';
     const created = await eventsOf(async () => {
       id = await uploadOne();
     });
     assert.deepEqual(kinds(created), [['media.created', id]]);
     assert.equal(created[0]?.objectType, undefined);
-    const edited = await eventsOf(() => api.patch(`/media/${id}`, { alt_text: 'hi' }).expect(200));
+    const edited = await eventsOf(() => suite.api.patch(`/media/${id}`, { alt_text: 'hi' }).expect(200));
     assert.deepEqual(kinds(edited), [['media.edited', id]]);
     assert.equal((edited[0]?.data as { alt_text: string }).alt_text, 'hi');
-    assert.deepEqual(await eventsOf(() => api.delete(`/media/${id}`).expect(200)), []);
+    assert.deepEqual(await eventsOf(() => suite.api.delete(`/media/${id}`).expect(200)), []);
     const loud = await uploadOne();
-    const deleted = await eventsOf(() => api.delete(`/media/${loud}?trigger_webhook=true`).expect(200));
+    const deleted = await eventsOf(() => suite.api.delete(`/media/${loud}?trigger_webhook=true`).expect(200));
     assert.deepEqual(kinds(deleted), [['media.deleted', loud]]);
   });
 });

@@ -128,10 +128,7 @@ describe('Bounds on what a write may carry', () => {
     it('refuses 200,000 metadata keys with a short answer', async () => {
       const res = await suite.api.post('/objects', { title: 'x', type: 'posts', metadata: manyKeys(200_000) });
       assert.equal(res.status, 400);
-      assert.equal(
-        res.body.message,
-        'Invalid request body: body.metadata has 200000 keys, more than the 1000 allowed',
-      );
+      assert.equal(res.body.message, 'Invalid request body: body.metadata has 200000 keys, more than the 1000 allowed');
     });
 
     it('lists 50 metadata problems and counts the rest', async () => {

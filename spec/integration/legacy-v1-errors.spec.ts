@@ -3,9 +3,8 @@ import request from 'supertest';
 import { AppState } from '../../lib/app-state.js';
 import { v1Routes } from '../../lib/legacy/v1/index.js';
 import type { V1Route } from '../../lib/legacy/v1/route.js';
-import type { IssuedKeys } from '../../lib/buckets/buckets.js';
-import { freshHarness, type Harness } from '../support/harness.js';
 import { upload } from '../support/media.js';
+import { BucketSuite } from '../support/bucket-suite.js';
 
 /** Every v1 route with its path parameters filled in. */
 function addressed(routes: V1Route[], bucketSlug: string): { method: V1Route['method']; path: string }[] {
@@ -24,36 +23,29 @@ function assertErrorBody(res: request.Response, status: number, code: string, la
 }
 
 describe('legacy v1 errors and media sorts', () => {
-  let h: Harness;
-  let keys: IssuedKeys;
   let routes: V1Route[];
-  before(async () => {
-    h = await freshHarness();
-    keys = await h.bucket('v1errors');
+  const suite = new BucketSuite('v1errors', () => {
     // The account routes (/v1/authenticate, /v1/buckets) address no Bucket: legacy-accounts.spec.ts covers them.
     routes = v1Routes({
-      config: h.config,
-      db: h.db,
-      state: new AppState(h.config, h.db, () => {}),
+      config: suite.harness.config,
+      db: suite.harness.db,
+      state: new AppState(suite.harness.config, suite.harness.db, () => {}),
       log: () => {},
     }).filter((r) => r.path.startsWith('/:slug'));
-  });
-  after(() => {
-    assert.deepEqual(h.errors, []);
   });
 
   it('every v1 route answers an unknown Bucket with 404 bucket_not_found and the error body', async () => {
     assert.ok(routes.length >= 20);
     for (const { method, path } of addressed(routes, 'no-such-bucket')) {
-      assertErrorBody(await request(h.app)[method](path), 404, 'bucket_not_found', `${method} ${path}`);
+      assertErrorBody(await request(suite.harness.app)[method](path), 404, 'bucket_not_found', `${method} ${path}`);
     }
   });
 
   it('every v1 route answers a missing key with 401 unauthorized and the error body', async () => {
     // An Extension's archive files are public: the dashboard's frame cannot send a credential.
     const keyed = routes.filter((r) => !r.path.includes('/files/'));
-    for (const { method, path } of addressed(keyed, keys.slug)) {
-      const req = request(h.app)[method](path);
+    for (const { method, path } of addressed(keyed, suite.keys.slug)) {
+      const req = request(suite.harness.app)[method](path);
       // The upload judges the form before the key, as v3's does: send a well-formed one.
       const sent = method === 'post' && path.endsWith('/media') ? req.attach('media', Buffer.from('x'), 'x.txt') : req;
       assertErrorBody(await sent, 401, 'unauthorized', `${method} ${path}`);
@@ -63,37 +55,37 @@ describe('legacy v1 errors and media sorts', () => {
   it('unknown /v1 paths and methods answer 404 route_not_found with the error body, never the v3 quirk', async () => {
     for (const [method, path] of [
       ['get', '/v1'],
-      ['get', `/v1/${keys.slug}/nothing/here`],
-      ['post', `/v1/${keys.slug}/objects`],
-      ['put', `/v1/${keys.slug}/object-types`],
-      ['get', `/v1/${keys.slug}/add-object`],
+      ['get', `/v1/${suite.keys.slug}/nothing/here`],
+      ['post', `/v1/${suite.keys.slug}/objects`],
+      ['put', `/v1/${suite.keys.slug}/object-types`],
+      ['get', `/v1/${suite.keys.slug}/add-object`],
     ] as const) {
-      assertErrorBody(await request(h.app)[method](path), 404, 'route_not_found', `${method} ${path}`);
+      assertErrorBody(await request(suite.harness.app)[method](path), 404, 'route_not_found', `${method} ${path}`);
     }
   });
 
   it('a v1 read whose v1 shape passes the response cap is a 413 with advice, though the stored Objects are small', async () => {
-    const auth = { Authorization: `Bearer ${keys.write_key ?? ''}` };
+    const auth = { Authorization: `Bearer ${suite.keys.write_key ?? ''}` };
     const options = Array.from({ length: 2500 }, (_, i) => ({ key: `k${String(i).padStart(10, '0')}`, value: 'v' }));
     const metafields = [{ type: 'select-dropdown', title: 'Pick', key: 'pick', value: '', options }];
-    await request(h.app)
-      .post(`/v1/${keys.slug}/add-object-type`)
+    await request(suite.harness.app)
+      .post(`/v1/${suite.keys.slug}/add-object-type`)
       .set(auth)
       .send({ title: 'Big', metafields })
       .expect(200);
     for (let i = 0; i < 80; i++)
-      await request(h.app)
-        .post(`/v1/${keys.slug}/add-object`)
+      await request(suite.harness.app)
+        .post(`/v1/${suite.keys.slug}/add-object`)
         .set(auth)
         .send({ type_slug: 'big', title: `B${i}` })
         .expect(200);
-    const list = `/v1/${keys.slug}/objects?read_key=${keys.read_key ?? ''}`;
-    const res = await request(h.app).get(list);
+    const list = `/v1/${suite.keys.slug}/objects?read_key=${suite.keys.read_key ?? ''}`;
+    const res = await request(suite.harness.app).get(list);
     assertErrorBody(res, 413, 'response_too_large', 'v1 list');
     assert.match(res.body.message, /lower limit or paginate with skip/);
-    await request(h.app).get(`${list}&hide_metafields=true`).expect(200);
+    await request(suite.harness.app).get(`${list}&hide_metafields=true`).expect(200);
     assertErrorBody(
-      await request(h.app).get(`/v1/${keys.slug}?read_key=${keys.read_key ?? ''}`),
+      await request(suite.harness.app).get(`/v1/${suite.keys.slug}?read_key=${suite.keys.read_key ?? ''}`),
       413,
       'response_too_large',
       'bucket',
@@ -101,9 +93,12 @@ describe('legacy v1 errors and media sorts', () => {
   });
 
   it('media lists sort by created, -created, size, -size and random; another sort is a 400', async () => {
-    for (const body of ['ccc', 'a', 'bb']) await upload(h.app, keys, Buffer.from(body), { filename: `${body}.txt` });
+    for (const body of ['ccc', 'a', 'bb'])
+      await upload(suite.harness.app, suite.keys, Buffer.from(body), { filename: `${body}.txt` });
     const names = async (sort: string) => {
-      const res = await request(h.app).get(`/v1/${keys.slug}/media?read_key=${keys.read_key ?? ''}&sort=${sort}`);
+      const res = await request(suite.harness.app).get(
+        `/v1/${suite.keys.slug}/media?read_key=${suite.keys.read_key ?? ''}&sort=${sort}`,
+      );
       assert.equal(res.status, 200, res.text);
       return (res.body as { media: { original_name: string }[] }).media.map((m) => m.original_name);
     };
@@ -112,7 +107,9 @@ describe('legacy v1 errors and media sorts', () => {
     assert.deepEqual(await names('size'), ['a.txt', 'bb.txt', 'ccc.txt']);
     assert.deepEqual(await names('-size'), ['ccc.txt', 'bb.txt', 'a.txt']);
     assert.deepEqual((await names('random')).sort(), ['a.txt', 'bb.txt', 'ccc.txt']);
-    const bad = await request(h.app).get(`/v1/${keys.slug}/media?read_key=${keys.read_key ?? ''}&sort=name`);
+    const bad = await request(suite.harness.app).get(
+      `/v1/${suite.keys.slug}/media?read_key=${suite.keys.read_key ?? ''}&sort=name`,
+    );
     assertErrorBody(bad, 400, 'invalid_parameter', 'sort=name');
     assert.match(bad.body.message, /size, -size, created, -created/);
   });

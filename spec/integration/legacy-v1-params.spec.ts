@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
-import type { IssuedKeys } from '../../lib/buckets/buckets.js';
-import { freshHarness, type Harness } from '../support/harness.js';
+import { BucketSuite } from '../support/bucket-suite.js';
 
 interface V1Obj {
   _id: string;
@@ -17,21 +16,19 @@ interface V1Obj {
  * the Bearer key, the body form of delete, trigger_webhook in the query.
  */
 describe('legacy v1 parameters and body forms beyond the client', () => {
-  let h: Harness;
-  let keys: IssuedKeys;
   const ids: Record<string, string> = {};
   const read = (path: string) =>
-    request(h.app).get(`/v1/v1params${path}${path.includes('?') ? '&' : '?'}read_key=${keys.read_key ?? ''}`);
-  const bearer = () => `Bearer ${keys.write_key ?? ''}`;
+    request(suite.harness.app).get(
+      `/v1/v1params${path}${path.includes('?') ? '&' : '?'}read_key=${suite.keys.read_key ?? ''}`,
+    );
+  const bearer = () => `Bearer ${suite.keys.write_key ?? ''}`;
   const write = (method: 'post' | 'put' | 'patch' | 'delete', path: string, body: object) => {
-    const agent = request(h.app);
-    return agent[method](`/v1/v1params${path}`).send({ ...body, write_key: keys.write_key });
+    const agent = request(suite.harness.app);
+    return agent[method](`/v1/v1params${path}`).send({ ...body, write_key: suite.keys.write_key });
   };
   const slugsOf = (res: request.Response) => (res.body as { objects: V1Obj[] }).objects.map((o) => o.slug);
 
-  before(async () => {
-    h = await freshHarness();
-    keys = await h.bucket('v1params');
+  const suite = new BucketSuite('v1params', async () => {
     await write('post', '/add-object-type', {
       title: 'Pages',
       slug: 'pages',
@@ -48,9 +45,6 @@ describe('legacy v1 parameters and body forms beyond the client', () => {
       const res = await write('post', '/add-object', { type_slug: 'pages', title, locale }).expect(200);
       ids[`${title}/${locale}`] = (res.body as { object: V1Obj }).object._id;
     }
-  });
-  after(() => {
-    assert.deepEqual(h.errors, []);
   });
 
   it('locale narrows lists and the single read; created_by filters by author', async () => {
@@ -115,13 +109,13 @@ describe('legacy v1 parameters and body forms beyond the client', () => {
   });
 
   it('writes take the write key as Bearer too; a wrong one is a 401 with the error body', async () => {
-    const ok = await request(h.app)
+    const ok = await request(suite.harness.app)
       .post('/v1/v1params/add-object')
       .set('Authorization', bearer())
       .send({ type_slug: 'pages', title: 'Keyed', locale: 'en' })
       .expect(200);
     ids.keyed = (ok.body as { object: V1Obj }).object._id;
-    const wrong = await request(h.app)
+    const wrong = await request(suite.harness.app)
       .post('/v1/v1params/add-object')
       .set('Authorization', 'Bearer nope')
       .send({ type_slug: 'pages', title: 'x', locale: 'en' })
@@ -147,7 +141,7 @@ describe('legacy v1 parameters and body forms beyond the client', () => {
     await write('delete', '/delete-object', {}).expect(400);
     const missing = await write('delete', '/objects/no-such-page', {}).expect(404);
     assert.equal(missing.body.code, 'object_not_found');
-    const byPath = await request(h.app)
+    const byPath = await request(suite.harness.app)
       .delete('/v1/v1params/objects/a-c?trigger_webhook=true')
       .set('Authorization', bearer())
       .send({ locale: 'fr' })

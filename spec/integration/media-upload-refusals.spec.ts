@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
+import { BucketSuite } from '../support/bucket-suite.js';
 import type { CommandStartedEvent } from 'mongodb';
-import type { IssuedKeys } from '../../lib/buckets/buckets.js';
-import { freshHarness, type Harness } from '../support/harness.js';
+import { type Harness } from '../support/harness.js';
 import { eventually, randomishBytes, storedFileCounts } from '../support/media.js';
 import {
   fieldPart,
@@ -32,24 +32,23 @@ async function chunkInsertsDuring(h: Harness, work: () => Promise<void>): Promis
 }
 
 describe('Media upload refusals: size limit, keys, keyless uploads', () => {
-  let h: Harness;
-  let keys: IssuedKeys;
   let server: Listening;
-  const path = () => `/v3/buckets/${keys.slug}/media`;
+  const path = () => `/v3/buckets/${suite.keys.slug}/media`;
   const noFilesLeft = () =>
     eventually(async () => {
-      const counts = await storedFileCounts(h.db);
+      const counts = await storedFileCounts(suite.harness.db);
       return counts.files === 0 && counts.chunks === 0;
     });
 
-  before(async () => {
-    h = await freshHarness({ MEDIA_MAX_BYTES: String(LIMIT) });
-    keys = await h.bucket('refusals');
-    server = await listen(h.app);
-  });
+  const suite = new BucketSuite(
+    'refusals',
+    async () => {
+      server = await listen(suite.harness.app);
+    },
+    { MEDIA_MAX_BYTES: String(LIMIT) },
+  );
   after(async () => {
     await server.close();
-    assert.deepEqual(h.errors, []);
   });
 
   it('answers 413, never the abort that follows, for an over-limit file sent whole without Content-Length', async () => {
@@ -58,7 +57,7 @@ describe('Media upload refusals: size limit, keys, keyless uploads', () => {
     const body = Buffer.concat([filePartHead(), randomishBytes(2 * LIMIT), PART_TAIL]);
     for (let i = 0; i < 10; i++) {
       const { req, answer } = startUpload(server.port, path(), {
-        Authorization: `Bearer ${keys.write_key}`,
+        Authorization: `Bearer ${suite.keys.write_key}`,
         'Transfer-Encoding': 'chunked',
       });
       req.end(body);
@@ -67,7 +66,7 @@ describe('Media upload refusals: size limit, keys, keyless uploads', () => {
       assert.equal(res.body.code, 'payload_too_large');
       assert.match(String(res.body.message), /larger than the 1048576 byte upload limit/);
     }
-    assert.ok(await noFilesLeft(), `partial files left: ${JSON.stringify(await storedFileCounts(h.db))}`);
+    assert.ok(await noFilesLeft(), `partial files left: ${JSON.stringify(await storedFileCounts(suite.harness.db))}`);
   });
 
   it('answers 401 to a wrong Authorization header before reading the body', async () => {
@@ -83,12 +82,12 @@ describe('Media upload refusals: size limit, keys, keyless uploads', () => {
     assert.ok(res, 'no answer while the body was still incomplete');
     assert.equal(res.status, 401);
     assert.equal(res.body.code, 'unauthorized');
-    assert.deepEqual(await storedFileCounts(h.db), { files: 0, chunks: 0, variants: 0, variantChunks: 0 });
+    assert.deepEqual(await storedFileCounts(suite.harness.db), { files: 0, chunks: 0, variants: 0, variantChunks: 0 });
   });
 
   it('checks a write_key field sent before the file before storing any of it', async () => {
     let res = null as Awaited<ReturnType<typeof startUpload>['answer']> | null;
-    const inserts = await chunkInsertsDuring(h, async () => {
+    const inserts = await chunkInsertsDuring(suite.harness, async () => {
       const { req, answer } = startUpload(server.port, path(), { 'Transfer-Encoding': 'chunked' });
       req.write(fieldPart('write_key', 'wrong'));
       req.write(filePartHead());
@@ -100,10 +99,10 @@ describe('Media upload refusals: size limit, keys, keyless uploads', () => {
     assert.equal(res.status, 401);
     assert.match(String(res.body.message), /the key given is not valid/);
     assert.equal(inserts, 0, 'chunks were stored before the key was checked');
-    assert.deepEqual(await storedFileCounts(h.db), { files: 0, chunks: 0, variants: 0, variantChunks: 0 });
+    assert.deepEqual(await storedFileCounts(suite.harness.db), { files: 0, chunks: 0, variants: 0, variantChunks: 0 });
 
     const good = startUpload(server.port, path(), {});
-    good.req.end(formBody([['write_key', keys.write_key!], Buffer.from('ok')]));
+    good.req.end(formBody([['write_key', suite.keys.write_key!], Buffer.from('ok')]));
     assert.equal((await good.answer).status, 200);
   });
 
@@ -116,7 +115,7 @@ describe('Media upload refusals: size limit, keys, keyless uploads', () => {
     });
     // Both are storing (so both hold a place) before the third arrives.
     const storing = await eventually(
-      async () => (await h.db.collection('media_files.chunks').distinct('files_id')).length >= 2,
+      async () => (await suite.harness.db.collection('media_files.chunks').distinct('files_id')).length >= 2,
     );
     assert.ok(storing, 'the held uploads never started storing');
 
@@ -129,14 +128,14 @@ describe('Media upload refusals: size limit, keys, keyless uploads', () => {
     assert.match(String(refused.body.message), /at most 2/);
 
     // A key in the header is known before the body: such uploads are never held back.
-    const withHeader = startUpload(server.port, path(), { Authorization: `Bearer ${keys.write_key}` });
+    const withHeader = startUpload(server.port, path(), { Authorization: `Bearer ${suite.keys.write_key}` });
     withHeader.req.end(formBody([Buffer.from('header')]));
     assert.equal((await withHeader.answer).status, 200);
 
     for (const held of holders) held.req.destroy();
     const released = await eventually(async () => {
       const next = startUpload(server.port, path(), {});
-      next.req.end(formBody([Buffer.from('late key'), ['write_key', keys.write_key!]]));
+      next.req.end(formBody([Buffer.from('late key'), ['write_key', suite.keys.write_key!]]));
       return (await next.answer).status === 200;
     });
     assert.ok(released, 'places were not given back when the held uploads ended');

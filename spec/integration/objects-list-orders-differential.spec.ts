@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import type { CommandStartedEvent } from 'mongodb';
 import { createApp } from '../../lib/app.js';
-import type { IssuedKeys } from '../../lib/buckets/buckets.js';
 import { bucketClient } from '../support/client.js';
-import { freshHarness, type Harness } from '../support/harness.js';
+import { BucketSuite } from '../support/bucket-suite.js';
 
 /**
  * Kept list orders against none, on one database: a second app over the same data keeps no
@@ -12,9 +11,6 @@ import { freshHarness, type Harness } from '../support/harness.js';
  * answer the same random reads, each read twice so the first app answers through a kept order.
  */
 describe('GET /objects: kept orders answer what matching again answers, between random writes', () => {
-  let h: Harness;
-  let keys: IssuedKeys;
-  let api: ReturnType<typeof bucketClient>;
   let plain: ReturnType<typeof bucketClient>;
   const live: string[] = [];
   // A fixed-seed generator (mulberry32): the same run every time, so a failure can be replayed.
@@ -27,21 +23,19 @@ describe('GET /objects: kept orders answer what matching again answers, between 
   };
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
 
-  before(async () => {
-    h = await freshHarness();
-    keys = await h.bucket('differential');
-    api = bucketClient(h.app, keys);
-    const unkept = createApp({ config: { ...h.config, listOrderMaxIds: 0 }, db: h.db, log: (m) => h.errors.push(m) });
-    plain = bucketClient(unkept, keys);
-    await api
+  const suite = new BucketSuite('differential', async () => {
+    const unkept = createApp({
+      config: { ...suite.harness.config, listOrderMaxIds: 0 },
+      db: suite.harness.db,
+      log: (m) => suite.harness.errors.push(m),
+    });
+    plain = bucketClient(unkept, suite.keys);
+    await suite.api
       .post('/object-types', {
         title: 'Posts',
         metafields: [{ type: 'number', title: 'Score', key: 'score', value: '', sortable: true }],
       })
       .expect(200);
-  });
-  after(() => {
-    assert.deepEqual(h.errors, []);
   });
 
   async function write(): Promise<void> {
@@ -50,15 +44,15 @@ describe('GET /objects: kept orders answer what matching again answers, between 
     if (action === 'create') {
       const status = pick(['published', 'published', 'draft']);
       const body = { title: `P${live.length}`, type: 'posts', status, metadata: { score } };
-      live.push((await api.post('/objects', body).expect(200)).body.object.id as string);
+      live.push((await suite.api.post('/objects', body).expect(200)).body.object.id as string);
       return;
     }
     const id = pick(live);
     if (action === 'delete') {
-      await api.delete(`/objects/${id}`).expect(200);
+      await suite.api.delete(`/objects/${id}`).expect(200);
       live.splice(live.indexOf(id), 1);
-    } else if (action === 'edit') await api.patch(`/objects/${id}`, { metadata: { score } }).expect(200);
-    else await api.patch(`/objects/${id}`, { status: action === 'draft' ? 'draft' : 'published' }).expect(200);
+    } else if (action === 'edit') await suite.api.patch(`/objects/${id}`, { metadata: { score } }).expect(200);
+    else await suite.api.patch(`/objects/${id}`, { status: action === 'draft' ? 'draft' : 'published' }).expect(200);
   }
 
   function randomRead(): string {
@@ -84,13 +78,13 @@ describe('GET /objects: kept orders answer what matching again answers, between 
         if (filter && Object.keys(filter).join() === '_id') byId++;
       }
     };
-    h.client.on('commandStarted', listener);
+    suite.harness.client.on('commandStarted', listener);
     for (let round = 0; round < 40; round++) {
       await write();
       for (let r = 0; r < 3; r++) {
         const path = randomRead();
         for (let twice = 0; twice < 2; twice++) {
-          const ours = await api.get(path);
+          const ours = await suite.api.get(path);
           const theirs = await plain.get(path);
           assert.equal(ours.status, theirs.status, path);
           assert.deepEqual(ours.body, theirs.body, path);
@@ -99,13 +93,13 @@ describe('GET /objects: kept orders answer what matching again answers, between 
           const last = (ours.body as { objects?: Array<{ id: string }> }).objects?.at(-1)?.id;
           if (last === undefined || !path.includes('skip=0')) continue;
           const next = `${path.replace(/&skip=\d+/, '')}&after=${last}`;
-          const [a, b] = [await api.get(next), await plain.get(next)];
+          const [a, b] = [await suite.api.get(next), await plain.get(next)];
           assert.deepEqual([a.status, a.body], [b.status, b.body], next);
           compared++;
         }
       }
     }
-    h.client.off('commandStarted', listener);
+    suite.harness.client.off('commandStarted', listener);
     assert.ok(compared >= 240, `compared ${compared} answers`);
     assert.ok(byId > 40, `${byId} pages were read through kept orders`);
   });

@@ -4,42 +4,37 @@ import { createApp } from '../../lib/app.js';
 import type { BucketApi } from '../support/bucket-suite.js';
 import { bucketClient } from '../support/client.js';
 import { isGateCommand } from '../support/command-operators.js';
-import { freshHarness, type Harness } from '../support/harness.js';
+import { BucketSuite } from '../support/bucket-suite.js';
 
 /**
  * A write drops only the cached reads it can change: lists of its own type, and depth reads of
  * types whose relationships reach it (lib/cache/object-generations.ts). Counted in commands.
  */
 describe('cached reads by Object type generation', () => {
-  let h: Harness;
-  let api: BucketApi;
   /** The same Bucket through a second app on the same database: another process. */
   let other: BucketApi;
   const id: Record<string, string> = {};
   const list = (type: string, extra = '') =>
     `/objects?query=${encodeURIComponent(JSON.stringify({ type }))}&props=title,metadata${extra}`;
 
-  before(async () => {
-    h = await freshHarness();
-    const keys = await h.bucket('typegen');
-    api = bucketClient(h.app, keys);
-    other = bucketClient(createApp({ config: h.config, db: h.db, log: (m) => h.errors.push(m) }), keys);
-    await api.post('/object-types', { title: 'Authors' }).expect(200);
-    await api.post('/object-types', { title: 'Notes' }).expect(200);
-    await api
+  const suite = new BucketSuite('typegen', async () => {
+    other = bucketClient(
+      createApp({ config: suite.harness.config, db: suite.harness.db, log: (m) => suite.harness.errors.push(m) }),
+      suite.keys,
+    );
+    await suite.api.post('/object-types', { title: 'Authors' }).expect(200);
+    await suite.api.post('/object-types', { title: 'Notes' }).expect(200);
+    await suite.api
       .post('/object-types', {
         title: 'Posts',
         metafields: [{ type: 'object', title: 'Author', key: 'author', value: '', object_type: 'authors' }],
       })
       .expect(200);
-    id.author = (await api.post('/objects', { title: 'Ann', type: 'authors' }).expect(200)).body.object.id;
-    id.note = (await api.post('/objects', { title: 'N1', type: 'notes' }).expect(200)).body.object.id;
+    id.author = (await suite.api.post('/objects', { title: 'Ann', type: 'authors' }).expect(200)).body.object.id;
+    id.note = (await suite.api.post('/objects', { title: 'N1', type: 'notes' }).expect(200)).body.object.id;
     id.post = (
-      await api.post('/objects', { title: 'P1', type: 'posts', metadata: { author: id.author } }).expect(200)
+      await suite.api.post('/objects', { title: 'P1', type: 'posts', metadata: { author: id.author } }).expect(200)
     ).body.object.id;
-  });
-  after(() => {
-    assert.deepEqual(h.errors, []);
   });
 
   interface ListBody {
@@ -52,18 +47,18 @@ describe('cached reads by Object type generation', () => {
     const listener = (e: CommandStartedEvent) => {
       if (!isGateCommand(e)) commands.push(`${e.commandName} ${String(e.command[e.commandName])}`);
     };
-    h.client.on('commandStarted', listener);
+    suite.harness.client.on('commandStarted', listener);
     try {
-      const res = await api.get(path).expect(200);
+      const res = await suite.api.get(path).expect(200);
       return { cache: res.headers['x-cache'], body: res.body as ListBody, commands };
     } finally {
-      h.client.off('commandStarted', listener);
+      suite.harness.client.off('commandStarted', listener);
     }
   }
 
   it('keeps a list of one type cached while another type is written, in any process', async () => {
     assert.equal((await read(list('notes'))).cache, 'MISS');
-    await api.patch(`/objects/${id.author}`, { title: 'Ann B' }).expect(200);
+    await suite.api.patch(`/objects/${id.author}`, { title: 'Ann B' }).expect(200);
     await other.patch(`/objects/${id.post}`, { title: 'P2' }).expect(200);
     const again = await read(list('notes'));
     assert.equal(again.cache, 'HIT');
@@ -97,7 +92,7 @@ describe('cached reads by Object type generation', () => {
     const uncached = list('notes', '&useCache=false&limit=1');
     await read(uncached);
     const before = (await read(uncached)).commands;
-    await api.patch(`/objects/${id.author}`, { title: 'Ann D' }).expect(200);
+    await suite.api.patch(`/objects/${id.author}`, { title: 'Ann D' }).expect(200);
     assert.deepEqual((await read(uncached)).commands, before, 'no count after a write to another type');
   });
 });

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { BucketSuite } from '../support/bucket-suite.js';
 import fc from 'fast-check';
 import request from 'supertest';
 import {
@@ -9,7 +10,6 @@ import {
   watchOperators,
   type CommandLog,
 } from '../support/command-operators.js';
-import { freshHarness, type Harness } from '../support/harness.js';
 
 const keys = [
   'id',
@@ -130,17 +130,14 @@ const grammatical: fc.Arbitrary<Record<string, unknown>> = fc.letrec((tie) => ({
 })).filter;
 
 describe('GET /objects: no query string reaches a 5xx (property-based)', () => {
-  let h: Harness;
   let readKey: string;
   let ids: string[];
-  before(async () => {
-    h = await freshHarness();
-    const keys = await h.bucket('fuzz');
-    readKey = keys.read_key!;
+  const suite = new BucketSuite('fuzz', async () => {
+    readKey = suite.keys.read_key!;
     const write = (path: string, body: object) =>
-      request(h.app)
+      request(suite.harness.app)
         .post(`/v3/buckets/fuzz${path}`)
-        .set('Authorization', `Bearer ${keys.write_key}`)
+        .set('Authorization', `Bearer ${suite.keys.write_key}`)
         .send(body)
         .expect(200);
     await write('/object-types', {
@@ -161,14 +158,14 @@ describe('GET /objects: no query string reaches a 5xx (property-based)', () => {
   // Every command any request sends is checked, not only the status it ends with.
   let commands: CommandLog;
   beforeEach(() => {
-    commands = watchOperators(h.client);
+    commands = watchOperators(suite.harness.client);
   });
   afterEach(() => {
     commands.stop();
     assert.deepEqual(Object.fromEntries(commands.unexpected), {}, 'operators outside the whitelist reached MongoDB');
   });
   after(() => {
-    assert.deepEqual(h.errors, []);
+    assert.deepEqual(suite.harness.errors, []);
   });
 
   it('the operator check sees every key of a command and flags what is not whitelisted', () => {
@@ -182,7 +179,7 @@ describe('GET /objects: no query string reaches a 5xx (property-based)', () => {
   });
 
   const get = (query: string, extra = '') =>
-    request(h.app).get(`/v3/buckets/fuzz/objects?read_key=${readKey}&query=${query}${extra}`);
+    request(suite.harness.app).get(`/v3/buckets/fuzz/objects?read_key=${readKey}&query=${query}${extra}`);
 
   it('answers every structured filter with 200, 400 or 404', async function () {
     // Sized for the work on a busy 2-core machine (many requests or child processes), not for speed.

@@ -19,11 +19,7 @@ interface Started {
 export class BucketSuite {
   private started: Started | null = null;
 
-  constructor(
-    slug: string,
-    setup: (api: BucketApi) => Promise<unknown> = () => Promise.resolve(),
-    env: NodeJS.ProcessEnv = {},
-  ) {
+  constructor(slug: string, setup: (api: BucketApi) => unknown = () => undefined, env: NodeJS.ProcessEnv = {}) {
     before(async () => {
       const h = await freshHarness(env);
       const keys = await h.bucket(slug);
