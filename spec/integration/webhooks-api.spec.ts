@@ -1,21 +1,13 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
-import type { IssuedKeys } from '../../lib/buckets/buckets.js';
 import { deliveriesCollection, webhooksCollection } from '../../lib/webhooks/collections.js';
 import { webhookClient } from '../support/webhook-client.js';
-import { freshHarness, type Harness } from '../support/harness.js';
+import { BucketSuite } from '../support/bucket-suite.js';
 
 describe('webhook management API', () => {
-  let h: Harness;
-  let keys: IssuedKeys;
   let api: ReturnType<typeof webhookClient>;
-  before(async () => {
-    h = await freshHarness();
-    keys = await h.bucket('hooks');
-    api = webhookClient(h.app, keys);
-  });
-  after(() => {
-    assert.deepEqual(h.errors, []);
+  const suite = new BucketSuite('hooks', () => {
+    api = webhookClient(suite.harness.app, suite.keys);
   });
 
   /** What reads answer for every custom header value. */
@@ -63,7 +55,7 @@ describe('webhook management API', () => {
     assert.equal(list.body.webhooks[0].secret, undefined);
     assert.ok(!JSON.stringify(list.body).includes(hook.secret));
     // Kept to sign with.
-    assert.equal((await webhooksCollection(h.db).findOne({}))?.secret, hook.secret);
+    assert.equal((await webhooksCollection(suite.harness.db).findOne({}))?.secret, hook.secret);
   });
 
   it('answers header names with masked values; an edit that sends the mask back keeps the stored value', async () => {
@@ -75,7 +67,7 @@ describe('webhook management API', () => {
     const list = await api.get('/webhooks').expect(200);
     assert.ok(!JSON.stringify(list.body).includes('s3cret'));
     const stored = async () =>
-      (await webhooksCollection(h.db).findOne({ endpoint: valid.endpoint, title: 'masked' }))?.headers;
+      (await webhooksCollection(suite.harness.db).findOne({ endpoint: valid.endpoint, title: 'masked' }))?.headers;
     // The read sent back with one value changed: the other keeps its secret.
     const patched = await api
       .patch(`/webhooks/${made.id}`, { title: 'masked', headers: { ...one.headers, 'X-Env': 'staging' } })
@@ -113,7 +105,10 @@ describe('webhook management API', () => {
     const rotated = (await api.post(`/webhooks/${made.id}/rotate-secret`, {}).expect(200)).body.webhook;
     assert.match(rotated.secret, /^whsec_/);
     assert.notEqual(rotated.secret, made.secret);
-    assert.equal((await webhooksCollection(h.db).findOne({}, { sort: { _id: -1 } }))?.secret, rotated.secret);
+    assert.equal(
+      (await webhooksCollection(suite.harness.db).findOne({}, { sort: { _id: -1 } }))?.secret,
+      rotated.secret,
+    );
     await api.delete(`/webhooks/${made.id}`).expect(200);
   });
 
@@ -150,12 +145,12 @@ describe('webhook management API', () => {
     const several = await api.post('/webhooks', { endpoint: 'nope', events: ['x'], extra: 1 }).expect(400);
     assert.match(several.body.message, /unknown field "extra"/);
     assert.match(several.body.message, /body\.events\[0\]/);
-    assert.equal(await webhooksCollection(h.db).countDocuments({ endpoint: 'nope' }), 0);
+    assert.equal(await webhooksCollection(suite.harness.db).countDocuments({ endpoint: 'nope' }), 0);
   });
 
   it('patches fields, checks them like create, and re-enabling clears the reason', async () => {
     const w = (await api.post('/webhooks', valid).expect(200)).body.webhook;
-    await webhooksCollection(h.db).updateOne(
+    await webhooksCollection(suite.harness.db).updateOne(
       { title: 'CI', enabled: true },
       {
         $set: {
@@ -187,10 +182,10 @@ describe('webhook management API', () => {
   it('deletes a webhook with its delivery log', async () => {
     const w = (await api.post('/webhooks', valid).expect(200)).body.webhook;
     await api.post(`/webhooks/${w.id}/test`, {}).expect(200);
-    assert.equal(await deliveriesCollection(h.db).countDocuments({ type: 'ping' }), 1);
+    assert.equal(await deliveriesCollection(suite.harness.db).countDocuments({ type: 'ping' }), 1);
     const res = await api.delete(`/webhooks/${w.id}`).expect(200);
     assert.equal(res.body.message, `Webhook with id '${w.id}' deleted successfully from bucket.`);
-    assert.equal(await deliveriesCollection(h.db).countDocuments({ type: 'ping' }), 0);
+    assert.equal(await deliveriesCollection(suite.harness.db).countDocuments({ type: 'ping' }), 0);
     await api.get(`/webhooks/${w.id}`).expect(404);
   });
 
@@ -210,19 +205,19 @@ describe('webhook management API', () => {
   });
 
   it('takes only the write key', async () => {
-    const base = `/v3/buckets/${keys.slug}/webhooks`;
-    await request(h.app).get(base).expect(401);
-    await request(h.app)
-      .get(`${base}?read_key=${keys.read_key ?? ''}`)
+    const base = `/v3/buckets/${suite.keys.slug}/webhooks`;
+    await request(suite.harness.app).get(base).expect(401);
+    await request(suite.harness.app)
+      .get(`${base}?read_key=${suite.keys.read_key ?? ''}`)
       .expect(401);
-    await request(h.app)
+    await request(suite.harness.app)
       .get(base)
-      .set('Authorization', `Bearer ${keys.read_key ?? ''}`)
+      .set('Authorization', `Bearer ${suite.keys.read_key ?? ''}`)
       .expect(401);
-    await request(h.app).post(base).send(valid).expect(401);
-    await request(h.app)
+    await request(suite.harness.app).post(base).send(valid).expect(401);
+    await request(suite.harness.app)
       .get(base)
-      .set('Authorization', `Bearer ${keys.write_key ?? ''}`)
+      .set('Authorization', `Bearer ${suite.keys.write_key ?? ''}`)
       .expect(200);
   });
 
