@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
-import { bucketClient } from '../support/client.js';
-import { freshHarness, type Harness } from '../support/harness.js';
+import { BucketSuite } from '../support/bucket-suite.js';
 import { upload } from '../support/media.js';
 import { checkAnswer, type Answer } from '../support/response-recorder.js';
 import { ResponseSchemas } from '../support/response-schemas.js';
@@ -18,24 +17,21 @@ function answer(method: string, url: string, res: request.Response): Answer {
 }
 
 describe('OpenAPI response schemas', () => {
-  let h: Harness;
   let schemas: ResponseSchemas;
   let objectUrl: string;
   let mediaUrl: string;
-  before(async () => {
-    h = await freshHarness();
+  const suite = new BucketSuite('shapes', async (api) => {
     schemas = new ResponseSchemas();
-    const keys = await h.bucket('shapes');
-    const api = bucketClient(h.app, keys);
+    const { keys } = suite;
     await api.post('/object-types', { title: 'Posts', slug: 'posts' }).expect(200);
     const created = await api.post('/objects', { title: 'Hello', type: 'posts' }).expect(200);
     objectUrl = `/v3/buckets/shapes/objects/${created.body.object.id}?read_key=${keys.read_key}`;
-    const file = await upload(h.app, keys, Buffer.from('hello'), { filename: 'notes.txt' }).expect(200);
+    const file = await upload(suite.harness.app, keys, Buffer.from('hello'), { filename: 'notes.txt' }).expect(200);
     mediaUrl = `/v3/buckets/shapes/media/${file.body.media.id}?read_key=${keys.read_key}`;
   });
 
   it('the recorder finds an answer its operation does not describe, and passes one it does', async () => {
-    const res = await request(h.app).get(objectUrl).expect(200);
+    const res = await request(suite.harness.app).get(objectUrl).expect(200);
     assert.equal(checkAnswer(schemas, answer('GET', objectUrl, res)), null);
     const wrong = { ...answer('GET', objectUrl, res), body: Buffer.from('{"object":{"title":7}}') };
     assert.match(checkAnswer(schemas, wrong)?.problem ?? '', /\/object\/title must be string/);
@@ -58,11 +54,11 @@ describe('OpenAPI response schemas', () => {
       `${objectUrl.replace(/\/objects\/[^?]+/, '/objects')}&props=slug`,
     ];
     for (const url of narrowed) {
-      const res = await request(h.app).get(url).expect(200);
+      const res = await request(suite.harness.app).get(url).expect(200);
       assert.equal(checkAnswer(schemas, answer('GET', url, res)), null, url);
     }
     // A whole Object or media item (a write's answer) must still carry every field.
-    const created = await request(h.app).get(objectUrl).expect(200);
+    const created = await request(suite.harness.app).get(objectUrl).expect(200);
     const patch = { ...answer('PATCH', objectUrl, created), body: Buffer.from('{"object":{"title":"Hello"}}') };
     assert.match(checkAnswer(schemas, patch)?.problem ?? '', /must have required property 'id'/);
   });
