@@ -22,6 +22,9 @@ type LimitedDb = Db & { [QUERY_TIME_LIMIT]?: number };
  * keeps doing so underneath.
  */
 export function withQueryTimeLimit(db: Db, ms: number): Db {
+  // The server hands the app a handle it already limited: wrapping it again would put a second
+  // proxy on every collection call of every request.
+  if ((db as LimitedDb)[QUERY_TIME_LIMIT] === ms) return db;
   return new Proxy(db, {
     get(target, prop) {
       if (prop === QUERY_TIME_LIMIT) return ms;
