@@ -24,8 +24,9 @@ describe('Studio in a real browser: signing in and editing content', function ()
     await s.page.getByRole('alert').waitFor();
     await s.page.getByRole('textbox', { name: 'Write key' }).fill(s.writeKey);
     await s.page.getByRole('button', { name: 'Open Bucket' }).click();
-    await s.nav().getByRole('link', { name: 'Object types' }).waitFor();
-    for (const name of ['Objects', 'Media', 'Webhooks'])
+    // Webhooks appears once the Bucket's details have loaded, so wait for it before counting.
+    await s.nav().getByRole('link', { name: 'Webhooks', exact: true }).waitFor();
+    for (const name of ['Objects', 'Object types', 'Media', 'Webhooks'])
       assert.equal(await s.nav().getByRole('link', { name, exact: true }).count(), 1, name);
     // The key lives in sessionStorage, never in a cookie or the address.
     assert.deepEqual(await s.context.cookies(), []);
