@@ -18,6 +18,8 @@ export interface BucketDoc {
   object_generation?: number;
   /** Bumped by each Object version write of a type, by the type's (encoded) slug. */
   type_generations?: Record<string, number>;
+  /** Bumped by every webhook write (lib/webhooks/bucket-webhooks.ts): events read the enabled webhooks by it. */
+  webhook_generation?: number;
   created_at: Date;
   modified_at: Date;
   /** Limits set by `bucketctl set-plan` (lib/db/plan.ts); what it leaves out follows PLAN_MAX_*. */

@@ -10,6 +10,7 @@ import { bumpGeneration } from '../buckets/bucket-generation.js';
 import { BucketTypes, objectRenderContext } from '../objects/render-context.js';
 import { readOptions } from '../db/query-time-limit.js';
 import type { EventType } from '../webhooks/events.js';
+import { BucketWebhooks } from '../webhooks/bucket-webhooks.js';
 import { recordEvent } from '../webhooks/outbox.js';
 
 /** The event names are the webhook events' table (lib/webhooks/events.ts), split by resource. */
@@ -37,6 +38,8 @@ export interface DomainEvent {
   subjectId: string;
   /** The resource as the v3 API answers it (as it was just before, for deletes). */
   data: ApiObject | ApiObjectType | ApiMedia;
+  /** The Bucket's webhook_generation when the write read it (see lib/webhooks/bucket-webhooks.ts). */
+  webhookGeneration?: number;
 }
 
 /** Where events go (the webhook outbox, a test's collector). It must be idempotent by event id. */
@@ -55,25 +58,29 @@ export function eventId(type: DomainEventType, subjectId: string, version: Date)
  */
 export class DomainEvents {
   private readonly sinks: EventSink[] = [];
+  /** The Buckets' enabled webhooks by webhook generation, so a write does not read them again. */
+  private readonly webhooks = new BucketWebhooks();
 
   constructor(
     private readonly config: Config,
     /** The Bucket's types by generation, shared with the app's reads and writes (lib/app-state.ts). */
     readonly types = new BucketTypes(),
     /** false only to measure what webhooks cost a write (spec/bench). */
-    webhooks = true,
+    offerToWebhooks = true,
   ) {
     // Every change is offered to the Bucket's webhooks: the outbox queues one delivery per
     // matching webhook, keyed by event id, so an event emitted again queues nothing new.
-    if (webhooks)
+    if (offerToWebhooks)
       this.addSink(async (db, event) => {
-        await recordEvent(db, {
+        const outboxEvent = {
           id: event.id,
           bucket: { _id: event.bucketId, slug: event.bucket },
           type: event.type,
           ...(event.objectType === undefined ? {} : { objectType: event.objectType }),
+          ...(event.webhookGeneration === undefined ? {} : { webhookGeneration: event.webhookGeneration }),
           data: event.data,
-        });
+        };
+        await recordEvent(db, outboxEvent, this.webhooks);
       });
   }
 
@@ -88,6 +95,7 @@ export class DomainEvents {
       bucket: bucket.slug,
       bucketId: bucket._id,
       subjectId: subject.doc._id.toHexString(),
+      webhookGeneration: bucket.webhook_generation ?? 0,
     };
     const id = eventId(subject.type, base.subjectId, subject.doc.modified_at);
     switch (subject.type) {

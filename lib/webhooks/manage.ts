@@ -7,6 +7,7 @@ import { countRemoval, ensureUsage, reserve } from '../limits/usage-counters.js'
 import { parseProps } from '../query/props.js';
 import type { WebhookPatch } from '../types/bodies.generated.js';
 import { objectIdFromHex } from '../util/object-id.js';
+import { bumpWebhookGeneration } from './bucket-webhooks.js';
 import { deliveriesCollection, webhooksCollection, type WebhookDoc } from './collections.js';
 import { HEADER_MASK, unmaskHeaders } from './header-mask.js';
 import { generateSecret } from './signing.js';
@@ -74,6 +75,7 @@ export async function createWebhook(db: Db, bucket: BucketDoc, input: unknown, p
   try {
     await webhooks.insertOne(doc);
     slot.keep();
+    await bumpWebhookGeneration(db, bucket._id);
   } finally {
     await slot.settle();
   }
@@ -97,6 +99,7 @@ async function updateFields(db: Db, bucket: BucketDoc, id: string, set: Partial<
     { returnDocument: 'after' },
   );
   if (!updated) throw notFound('webhook', id, bucket.slug);
+  await bumpWebhookGeneration(db, bucket._id);
   return updated;
 }
 
@@ -119,6 +122,7 @@ export async function deleteWebhook(db: Db, bucket: BucketDoc, id: string): Prom
   await ensureUsage(db, bucket._id);
   const { deletedCount } = await webhooksCollection(db).deleteOne({ _id, bucket_id: bucket._id });
   if (deletedCount === 0) throw notFound('webhook', id, bucket.slug);
+  await bumpWebhookGeneration(db, bucket._id);
   await countRemoval(db, bucket._id, 'webhooks', deletedCount);
   await deliveriesCollection(db).deleteMany({ webhook_id: _id });
 }

@@ -1,9 +1,9 @@
 import { MongoBulkWriteError, ObjectId, type Db, type WriteError } from 'mongodb';
 import type { BucketDoc } from '../db/collections.js';
-import { deliveriesCollection, webhooksCollection, type DeliveryDoc, type WebhookDoc } from './collections.js';
+import { BucketWebhooks } from './bucket-webhooks.js';
+import { deliveriesCollection, type DeliveryDoc, type WebhookDoc } from './collections.js';
 import { EVENTS, type DeliveryType, type EventType } from './events.js';
 import { eventBody } from './payload.js';
-import { readOptions } from '../db/query-time-limit.js';
 
 /** A change to a Bucket's content, as its write path reports it. */
 export interface DomainEvent {
@@ -21,6 +21,8 @@ export interface DomainEvent {
   data: Record<string, unknown>;
   /** When the change happened; default now. */
   at?: Date;
+  /** The Bucket's webhook_generation as the write read it: the webhooks kept for it are used. Absent: read them. */
+  webhookGeneration?: number;
 }
 
 const MAX_EVENT_ID_LENGTH = 200;
@@ -87,14 +89,16 @@ function insertedDespiteDuplicates(err: unknown, attempted: number): number | nu
  * sees a delivery; never is a write acknowledged without its delivery. If recordEvent throws, the
  * request must fail (not answer success) for the same reason.
  */
-export async function recordEvent(db: Db, event: DomainEvent): Promise<number> {
+export async function recordEvent(
+  db: Db,
+  event: DomainEvent,
+  kept: BucketWebhooks = new BucketWebhooks(),
+): Promise<number> {
   const id = event.id ?? new ObjectId().toHexString();
   if (id === '' || id.length > MAX_EVENT_ID_LENGTH) {
     throw new Error(`recordEvent: an event id must be 1 to ${MAX_EVENT_ID_LENGTH} characters`);
   }
-  const webhooks = await webhooksCollection(db)
-    .find({ bucket_id: event.bucket._id, enabled: true, events: event.type }, readOptions(db))
-    .toArray();
+  const webhooks = await kept.enabled(db, event.bucket._id, event.webhookGeneration);
   const now = new Date();
   const envelope = { id, type: event.type, created_at: event.at ?? now, bucket_slug: event.bucket.slug };
   const deliveries = webhooks

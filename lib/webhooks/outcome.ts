@@ -9,6 +9,7 @@ import {
   type DeliveryStatus,
   type WebhookDoc,
 } from './collections.js';
+import { bumpWebhookGeneration } from './bucket-webhooks.js';
 import { PING } from './events.js';
 import { retryDelay } from './retry.js';
 
@@ -76,8 +77,9 @@ async function countFailure(
   const reason =
     `disabled after ${after.consecutive_failures} consecutive failed deliveries ` +
     `(the last at ${now.toISOString()}: ${attempt.error ?? `HTTP ${attempt.status ?? 'no answer'}`})`;
-  await webhooks.updateOne(
+  const disabled = await webhooks.updateOne(
     { _id: webhookId, enabled: true },
     { $set: { enabled: false, disabled_reason: reason, modified_at: now } },
   );
+  if (disabled.matchedCount > 0) await bumpWebhookGeneration(db, after.bucket_id);
 }

@@ -59,6 +59,27 @@ describe('webhooks fired by writes', () => {
     assert.equal(new Set(f.receiver.ids()).size, f.receiver.received.length, 'each delivery id arrives once');
   });
 
+  it('follows every webhook change although writes keep the Bucket’s webhook list: create, edit, delete', async () => {
+    /** The titles of the Objects the receiver was sent, after a write of each title in `titles`. */
+    const deliveredAfter = async (...titles: string[]) => {
+      f.receiver.received.length = 0;
+      for (const title of titles) await f.api.post('/objects', { title, type: 'posts' }).expect(200);
+      await f.worker.drain();
+      return f.receiver.received.map((r) => String((JSON.parse(r.body) as Payload).data.title)).sort();
+    };
+    assert.deepEqual(await deliveredAfter('none yet', 'still none'), []);
+    const hook = await f.hook({ events: ['object.created'] });
+    assert.deepEqual(await deliveredAfter('E1', 'E2'), ['E1', 'E2']);
+    await f.api.patch(`/webhooks/${hook.id}`, { events: ['object.edited'] }).expect(200);
+    assert.deepEqual(await deliveredAfter('E3'), [], 'no longer subscribed to object.created');
+    await f.api.patch(`/webhooks/${hook.id}`, { events: ['object.created'], enabled: false }).expect(200);
+    assert.deepEqual(await deliveredAfter('E4'), [], 'disabled');
+    await f.api.patch(`/webhooks/${hook.id}`, { enabled: true }).expect(200);
+    assert.deepEqual(await deliveredAfter('E5'), ['E5']);
+    await f.api.delete(`/webhooks/${hook.id}`).expect(200);
+    assert.deepEqual(await deliveredAfter('E6'), [], 'deleted');
+  });
+
   it('sends only the props a webhook asks for, and only ids with payload: false', async () => {
     await f.hook({ events: ['object.created'], props: 'id,title' });
     await f.hook({ events: ['object.created'], payload: false });
