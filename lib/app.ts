@@ -82,15 +82,15 @@ export function createApp({
   if (metricsPort === null) app.get('/metrics', metricsEndpoint(metrics, metricsToken));
   app.use(accountToken(state.accountTokens));
   const routes = routeRegistry({ config, db, state, log: failures, health, outboundCa });
-  v3.use(mountRoutes(routes['/v3'], db, gate, '/v3'));
+  v3.use(mountRoutes(routes['/v3'], db, gate, '/v3', failures));
   // Unknown paths still honour (and check) `pretty`, as every /v3 response does.
   v3.use(readParamsOnce(NO_PARAMS), v3RouteNotFound(config));
   app.use('/v3', v3);
   // Legacy v2 paths: the v3 handlers where the contract matches; an unknown one is a plain 404.
-  app.use('/v2', mountRoutes(routes['/v2'], db, gate, '/v2'));
+  app.use('/v2', mountRoutes(routes['/v2'], db, gate, '/v2', failures));
   // Public file URLs and the legacy upload address live outside /v3, so its 200 quirk never applies.
-  app.use(mountRoutes(routes[''], db, gate, ''));
-  app.use('/v1', mountRoutes(routes['/v1'], db, gate, '/v1'));
+  app.use(mountRoutes(routes[''], db, gate, '', failures));
+  app.use('/v1', mountRoutes(routes['/v1'], db, gate, '/v1', failures));
   // Studio's pages (lib/studio/): not API routes, so outside the registry and the OpenAPI document.
   app.get('/studio', studioRedirect);
   app.use('/studio', studioRouter(config));

@@ -13,6 +13,7 @@ import { bumpObjectGenerations } from '../buckets/bucket-generation.js';
 import { readOptions } from '../db/query-time-limit.js';
 import { recordRevisionOnce } from '../revisions/revisions.js';
 import { putLive } from './objects.js';
+import { afterAnswer } from '../http/after-answer.js';
 
 /**
  * Crash safety without transactions, and without a marker of its own. A version write of an
@@ -23,7 +24,8 @@ import { putLive } from './objects.js';
  *   2. the follow-ups, all at once (they do not depend on each other): the live copy (or its
  *      withdrawal), the revision (upserted by version, so doing it twice records it once), the
  *      generation bump, and the event (its id is stable per version, sinks keep one per id).
- *   3. remove `pending`, only if it is still this version's.
+ *   3. remove `pending`, only if it is still this version's; in a request, after its answer is
+ *      sent (lib/http/after-answer.ts), so the answer waits for two rounds after the commit, not three.
  * A crash before 1 leaves nothing; after it, the Object itself says what is owed, so whoever
  * reads it next (the next write of the Object, a delete, the scheduler, start-up repair or the
  * stale sweep) finishes the work first (`finishCarried`) — repair comes with the read of the
@@ -83,7 +85,9 @@ export async function writeVersion(deps: EventDeps, w: VersionWrite<ObjectDoc | 
   if (!committed) return null;
   const { pending: _carried, ...doc } = committed;
   const revision = await followUps(deps, doc, work, w.bucket);
-  await clearCarried(deps.db, doc._id, work.version);
+  // The answer need not wait for the clear: what it clears is done, and work left carried is only
+  // done again (harmlessly) by whoever reads the Object next, should the clear never run.
+  await afterAnswer(() => clearCarried(deps.db, doc._id, work.version));
   return { doc, revision };
 }
 

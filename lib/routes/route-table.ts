@@ -1,6 +1,7 @@
 import { Router, type RequestHandler } from 'express';
 import type { Db } from 'mongodb';
 import { memberAccess } from '../accounts/member-access.js';
+import { answerFirst } from '../http/after-answer.js';
 import { idempotencyKeys } from '../middleware/idempotency.js';
 import { loadBucket } from '../middleware/load-bucket.js';
 import { readParamsOnce } from '../http/read-params.js';
@@ -56,13 +57,22 @@ export function takesIdempotencyKey(def: Pick<RouteDef, 'method' | 'path' | 'acc
  * declaration is recorded first, then parameters are read (so every response, a missing
  * Bucket's 404 included, honours `pretty`); Bucket paths then load their Bucket, once, and pass
  * `gate` (request budgets, lib/middleware/request-gate.ts) before authentication. Just before the
- * handler, the role checks and, on the routes that take one, the Idempotency-Key check.
+ * handler, the role checks, on the routes that take one, the Idempotency-Key check, and the scope
+ * of work the handler puts off until its answer is sent (lib/http/after-answer.ts).
  */
-export function mountRoutes(defs: readonly RouteDef[], db: Db, gate: RequestHandler, prefix: string): Router {
+export function mountRoutes(
+  defs: readonly RouteDef[],
+  db: Db,
+  gate: RequestHandler,
+  prefix: string,
+  failed: (msg: string) => void,
+): Router {
   const router = Router(ROUTER_OPTIONS);
   const withBucket = loadBucket(db);
   const asMember = memberAccess(db);
   const keyed = idempotencyKeys(db);
+  // Last before the handler, so work it puts off (afterAnswer) is kept in its own async context.
+  const later = answerFirst(failed);
   for (const def of defs) {
     const matched = { pattern: `${prefix}${def.path}`, access: def.access };
     const declare: RequestHandler = (req, res, next) => {
@@ -71,7 +81,11 @@ export function mountRoutes(defs: readonly RouteDef[], db: Db, gate: RequestHand
       next();
     };
     const scoped = BUCKET_PATH.test(def.path)
-      ? [withBucket, gate, ...beforeHandler(def.handlers, takesIdempotencyKey(def) ? [asMember, keyed] : [asMember])]
+      ? [
+          withBucket,
+          gate,
+          ...beforeHandler(def.handlers, takesIdempotencyKey(def) ? [asMember, keyed, later] : [asMember, later]),
+        ]
       : def.handlers;
     router[def.method](def.path, declare, readParamsOnce(def.params), ...scoped);
   }

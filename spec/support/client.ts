@@ -1,9 +1,10 @@
 import request from 'supertest';
+import type { RequestListener } from 'node:http';
 import type { Express } from 'express';
 import type { IssuedKeys } from '../../lib/buckets/buckets.js';
 
 /** A thin supertest wrapper that sends a Bucket's keys the way real clients do. */
-export function bucketClient(app: Express, keys: IssuedKeys) {
+export function bucketClient(app: Express | RequestListener, keys: IssuedKeys) {
   const base = `/v3/buckets/${keys.slug}`;
   const auth = (t: request.Test) => (keys.write_key ? t.set('Authorization', `Bearer ${keys.write_key}`) : t);
   const withRead = (path: string) =>
