@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
-import { account, setMember, tokenOf } from '../support/accounts.js';
+import { member, tokenOf } from '../support/accounts.js';
 import { BucketSuite } from '../support/bucket-suite.js';
 
 /*
@@ -49,13 +49,7 @@ describe('accounts: a contributor on routes that name no type', () => {
     ids.page = await create('pages', 'About', 'about');
     ids.sharedPost = await create('posts', 'Shared post', 'shared');
     ids.sharedPage = await create('pages', 'Shared page', 'shared');
-    const id = await account(suite.harness, 'contributor@example.com');
-    await setMember(suite.harness, SLUG, id, {
-      role: 'contributor',
-      publishing_restrictions: null,
-      additional_permissions: [],
-      object_types: ['posts'],
-    });
+    await member(suite.harness, SLUG, 'contributor@example.com', { role: 'contributor', object_types: ['posts'] });
     token = await tokenOf(suite.harness, 'contributor@example.com');
   });
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
-import { account, setMember, tokenOf } from '../support/accounts.js';
+import { account, member, tokenOf } from '../support/accounts.js';
 import { BucketSuite } from '../support/bucket-suite.js';
 
 const SLUG = 'escalate';
@@ -24,19 +24,13 @@ describe('accounts: permissions do not reach past what they name', () => {
       .send({ title: 'Posts', metafields })
       .expect(200);
     ids.owner = await account(suite.harness, 'owner@example.com', SLUG);
-    ids.manager = await account(suite.harness, 'manager@example.com');
-    await setMember(suite.harness, SLUG, ids.manager, {
+    ids.manager = await member(suite.harness, SLUG, 'manager@example.com', {
       role: 'editor',
-      publishing_restrictions: null,
       additional_permissions: ['users'],
-      object_types: [],
     });
-    ids.sorter = await account(suite.harness, 'sorter@example.com');
-    await setMember(suite.harness, SLUG, ids.sorter, {
+    ids.sorter = await member(suite.harness, SLUG, 'sorter@example.com', {
       role: 'editor',
-      publishing_restrictions: null,
       additional_permissions: ['sort_metafields'],
-      object_types: [],
     });
     for (const who of ['owner', 'manager', 'sorter'] as const)
       tokens[who] = await tokenOf(suite.harness, `${who}@example.com`);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
-import { account, setMember, tokenOf } from '../support/accounts.js';
+import { member, tokenOf } from '../support/accounts.js';
 import { everyRoute } from '../support/route-walk.js';
 import { BucketSuite } from '../support/bucket-suite.js';
 
@@ -46,18 +46,10 @@ describe('accounts: every spelling of a path is checked as the route that serves
         .expect(200);
       ids[k] = String(made.body.object.id);
     }
-    const editorId = await account(suite.harness, 'editor@example.com');
-    await setMember(suite.harness, SLUG, editorId, {
-      role: 'editor',
-      publishing_restrictions: 'draft_only',
-      additional_permissions: [],
-      object_types: [],
-    });
-    const contributorId = await account(suite.harness, 'contributor@example.com');
-    await setMember(suite.harness, SLUG, contributorId, {
+    await member(suite.harness, SLUG, 'editor@example.com', { role: 'editor', publishing_restrictions: 'draft_only' });
+    await member(suite.harness, SLUG, 'contributor@example.com', {
       role: 'contributor',
       publishing_restrictions: 'draft_only',
-      additional_permissions: [],
       object_types: ['posts'],
     });
     editor = await tokenOf(suite.harness, 'editor@example.com');

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import request from 'supertest';
 import type { Role } from '../../lib/accounts/roles.js';
 import { freshHarness } from '../support/harness.js';
-import { account, setMember, tokenOf } from '../support/accounts.js';
+import { account, member, setMember, tokenOf } from '../support/accounts.js';
 import { BucketSuite } from '../support/bucket-suite.js';
 
 const SLUG = 'roles';
@@ -114,14 +114,8 @@ describe('accounts: roles enforced on Bucket routes', () => {
       fixture[key] = String(made.body.object.id);
     }
     for (const role of ['admin', 'developer', 'editor', 'contributor'] as const) {
-      ids[role] = await account(suite.harness, `${role}@example.com`);
       const object_types = role === 'contributor' ? ['posts'] : [];
-      await setMember(suite.harness, SLUG, ids[role], {
-        role,
-        publishing_restrictions: null,
-        additional_permissions: [],
-        object_types,
-      });
+      ids[role] = await member(suite.harness, SLUG, `${role}@example.com`, { role, object_types });
       tokens[role] = await tokenOf(suite.harness, `${role}@example.com`);
     }
   });

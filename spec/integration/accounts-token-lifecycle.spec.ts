@@ -3,7 +3,7 @@ import { ObjectId } from 'mongodb';
 import request from 'supertest';
 import { findAccountById, setPassword } from '../../lib/accounts/store.js';
 import { AccountTokens } from '../../lib/accounts/tokens.js';
-import { account, setMember, tokenOf } from '../support/accounts.js';
+import { account, member, tokenOf } from '../support/accounts.js';
 import { BucketSuite } from '../support/bucket-suite.js';
 
 /*
@@ -22,13 +22,7 @@ describe('accounts: token expiry, tampering, password change and removal on cont
     async (_api, context) => {
       context.timeout(60_000);
       await account(suite.harness, 'owner@example.com', SLUG);
-      memberId = await account(suite.harness, 'member@example.com');
-      await setMember(suite.harness, SLUG, memberId, {
-        role: 'editor',
-        publishing_restrictions: null,
-        additional_permissions: [],
-        object_types: [],
-      });
+      memberId = await member(suite.harness, SLUG, 'member@example.com', { role: 'editor' });
     },
     { ACCOUNT_TOKEN_TTL: '1h' },
   );

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { forgetCosmicV1Token, loadCosmicV1 } from '../support/cosmic-v1.js';
 import { cosmicV2For, rejection } from '../support/cosmic-v2.js';
-import { account, PASSWORD, setMember, tokenOf } from '../support/accounts.js';
+import { account, member, PASSWORD, tokenOf } from '../support/accounts.js';
 import { findBucketBySlug } from '../../lib/buckets/buckets.js';
 import { BucketSuite } from '../support/bucket-suite.js';
 
@@ -61,9 +61,7 @@ describe('legacy Bucket routes through the unchanged clients', () => {
     const res = await request(suite.harness.app).delete(`/v1/buckets/${id}`).set('Authorization', stranger).expect(404);
     assert.equal(res.body.status, 404);
     await request(suite.harness.app).delete('/v1/buckets/not-an-id').set('Authorization', stranger).expect(404);
-    const dev = await account(suite.harness, 'dev@example.com');
-    const settings = { publishing_restrictions: null, additional_permissions: [], object_types: [] };
-    await setMember(suite.harness, 'home', dev, { role: 'developer', ...settings });
+    await member(suite.harness, 'home', 'dev@example.com', { role: 'developer' });
     const devToken = await tokenOf(suite.harness, 'dev@example.com', 'v1');
     const refused = await request(suite.harness.app)
       .delete(`/v1/buckets/${id}`)

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { ObjectId } from 'mongodb';
 import request from 'supertest';
 import { mergeRequestsCollection } from '../../lib/merge-requests/collection.js';
-import { account, setMember, tokenOf } from '../support/accounts.js';
+import { account, member, tokenOf } from '../support/accounts.js';
 import { BucketSuite } from '../support/bucket-suite.js';
 
 interface ApiMr {
@@ -24,11 +24,11 @@ describe('merge requests: who made, merged and closed them; draft_only may not m
   const suite = new BucketSuite(SLUG, async (_api, context) => {
     context.timeout(60_000);
     ids.admin = await account(suite.harness, 'mr-admin@example.com', SLUG);
-    ids.editor = await account(suite.harness, 'mr-editor@example.com');
-    ids.drafter = await account(suite.harness, 'mr-drafter@example.com');
-    const settings = { role: 'editor' as const, additional_permissions: [], object_types: [] };
-    await setMember(suite.harness, SLUG, ids.editor, { ...settings, publishing_restrictions: null });
-    await setMember(suite.harness, SLUG, ids.drafter, { ...settings, publishing_restrictions: 'draft_only' });
+    ids.editor = await member(suite.harness, SLUG, 'mr-editor@example.com', { role: 'editor' });
+    ids.drafter = await member(suite.harness, SLUG, 'mr-drafter@example.com', {
+      role: 'editor',
+      publishing_restrictions: 'draft_only',
+    });
     for (const who of ['admin', 'editor', 'drafter'] as const)
       tokens[who] = await tokenOf(suite.harness, `mr-${who}@example.com`);
     await as(key()).post(`${base}/object-types`).send({ title: 'Posts' }).expect(200);

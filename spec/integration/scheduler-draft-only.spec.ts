@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
 import { Scheduler } from '../../lib/scheduling/scheduler.js';
-import { account, setMember, tokenOf } from '../support/accounts.js';
+import { account, member, tokenOf } from '../support/accounts.js';
 import { interceptWrites } from '../support/intercept-writes.js';
 import { BucketSuite } from '../support/bucket-suite.js';
 
@@ -17,13 +17,7 @@ describe('scheduled publishing and draft_only accounts', () => {
     context.timeout(120_000);
     await suite.api.post('/object-types', { title: 'News' }).expect(200);
     await account(suite.harness, 'admin@sched.test', SLUG);
-    const editor = await account(suite.harness, 'editor@sched.test');
-    await setMember(suite.harness, SLUG, editor, {
-      role: 'editor',
-      publishing_restrictions: 'draft_only',
-      additional_permissions: [],
-      object_types: [],
-    });
+    await member(suite.harness, SLUG, 'editor@sched.test', { role: 'editor', publishing_restrictions: 'draft_only' });
     tokens.admin = await tokenOf(suite.harness, 'admin@sched.test');
     tokens.editor = await tokenOf(suite.harness, 'editor@sched.test');
   });

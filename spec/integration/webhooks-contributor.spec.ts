@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
 import { deliveriesCollection } from '../../lib/webhooks/collections.js';
-import { account, setMember, tokenOf } from '../support/accounts.js';
+import { member, tokenOf } from '../support/accounts.js';
 import { BucketSuite } from '../support/bucket-suite.js';
 
 /*
@@ -43,10 +43,8 @@ describe('webhooks: a type-limited contributor with the settings permission', ()
     assert.ok(delivery !== null && delivery.body.includes(SECRET_TITLE));
     deliveryId = delivery._id.toHexString();
     for (const role of ['contributor', 'editor'] as const) {
-      const id = await account(suite.harness, `${role}@example.com`);
-      await setMember(suite.harness, SLUG, id, {
+      await member(suite.harness, SLUG, `${role}@example.com`, {
         role,
-        publishing_restrictions: null,
         additional_permissions: ['settings'],
         object_types: role === 'contributor' ? ['posts'] : [],
       });
