@@ -2,24 +2,22 @@ import assert from 'node:assert/strict';
 import request from 'supertest';
 import { SignJWT } from 'jose';
 import { setPassword } from '../../lib/accounts/store.js';
-import { freshHarness, type Harness } from '../support/harness.js';
 import { account, PASSWORD, tokenOf } from '../support/accounts.js';
+import { BucketSuite } from '../support/bucket-suite.js';
 
 describe('accounts: authenticate, token checks, account routes', () => {
-  let h: Harness;
-  before(async () => {
-    h = await freshHarness({ ACCOUNT_TOKEN_SECRET: 'test-secret-of-enough-length-32bytes!', ACCOUNT_TOKEN_TTL: '1h' });
-    await h.bucket('acc-one');
-    await h.bucket('acc-two');
-    await account(h, 'Owner@Example.com', 'acc-one');
-  });
-  after(() => {
-    assert.deepEqual(h.errors, []);
-  });
+  const suite = new BucketSuite(
+    'acc-one',
+    async () => {
+      await suite.harness.bucket('acc-two');
+      await account(suite.harness, 'Owner@Example.com', 'acc-one');
+    },
+    { ACCOUNT_TOKEN_SECRET: 'test-secret-of-enough-length-32bytes!', ACCOUNT_TOKEN_TTL: '1h' },
+  );
 
   it('issues a token for e-mail (any case) and password on v1 and v2, valid ACCOUNT_TOKEN_TTL', async () => {
     for (const v of ['v1', 'v2']) {
-      const res = await request(h.app)
+      const res = await request(suite.harness.app)
         .post(`/${v}/authenticate`)
         .send({ email: 'owner@EXAMPLE.com', password: PASSWORD })
         .expect(200);
@@ -29,7 +27,7 @@ describe('accounts: authenticate, token checks, account routes', () => {
       assert.equal(res.body.user.email, 'Owner@Example.com');
       assert.equal(res.body.user.password_hash, undefined);
     }
-    const stored = await h.db.collection('accounts').findOne({ email_key: 'owner@example.com' });
+    const stored = await suite.harness.db.collection('accounts').findOne({ email_key: 'owner@example.com' });
     assert.match(String(stored?.password_hash), /^scrypt\$17\$8\$1\$/);
     assert.ok(!JSON.stringify(stored).includes(PASSWORD));
   });
@@ -37,7 +35,7 @@ describe('accounts: authenticate, token checks, account routes', () => {
   it('answers a wrong password and an unknown e-mail with the same 401, in comparable time', async () => {
     const time = async (email: string) => {
       const t0 = process.hrtime.bigint();
-      const res = await request(h.app).post('/v2/authenticate').send({ email, password: 'wrong password' });
+      const res = await request(suite.harness.app).post('/v2/authenticate').send({ email, password: 'wrong password' });
       return { res, ms: Number(process.hrtime.bigint() - t0) / 1e6 };
     };
     const wrong = await time('owner@example.com');
@@ -49,7 +47,7 @@ describe('accounts: authenticate, token checks, account routes', () => {
   });
 
   it('refuses a body without e-mail and password with 400 naming both', async () => {
-    const res = await request(h.app).post('/v1/authenticate').send({}).expect(400);
+    const res = await request(suite.harness.app).post('/v1/authenticate').send({}).expect(400);
     assert.equal(res.body.code, 'invalid_body');
     assert.match(res.body.message, /email.*password/);
   });
@@ -57,44 +55,44 @@ describe('accounts: authenticate, token checks, account routes', () => {
   it('throttles an e-mail after 10 login attempts in 15 minutes: 429 even with the right password', async function () {
     // Eleven scrypt checks of 128 MiB in a row: seconds each when other processes hold the CPUs.
     this.timeout(240_000);
-    await account(h, 'throttled@example.com');
+    await account(suite.harness, 'throttled@example.com');
     for (let i = 0; i < 10; i++) {
-      await request(h.app)
+      await request(suite.harness.app)
         .post('/v2/authenticate')
         .send({ email: 'throttled@example.com', password: 'nope' })
         .expect(401);
     }
-    const res = await request(h.app)
+    const res = await request(suite.harness.app)
       .post('/v2/authenticate')
       .send({ email: 'throttled@example.com', password: PASSWORD })
       .expect(429);
     assert.equal(res.body.code, 'login_throttled');
     assert.ok(Number(res.get('retry-after')) > 800);
     // Another e-mail is not affected.
-    await tokenOf(h, 'owner@example.com');
+    await tokenOf(suite.harness, 'owner@example.com');
     // Once the window has passed, the right password works again.
-    const ended = await h.db
+    const ended = await suite.harness.db
       .collection('rate_limits')
       .updateOne({ key: 'login-email:throttled@example.com' }, { $set: { expire: new Date(Date.now() - 1000) } });
     assert.equal(ended.modifiedCount, 1);
-    await tokenOf(h, 'throttled@example.com');
+    await tokenOf(suite.harness, 'throttled@example.com');
   });
 
   it('lists the Buckets of the account with its role (v1 _id, v2 id) and answers GET /v2/user', async () => {
-    const token = await tokenOf(h, 'owner@example.com');
-    const v1 = await request(h.app).get('/v1/buckets').set('Authorization', token).expect(200);
+    const token = await tokenOf(suite.harness, 'owner@example.com');
+    const v1 = await request(suite.harness.app).get('/v1/buckets').set('Authorization', token).expect(200);
     assert.deepEqual(
       v1.body.buckets.map((b: { slug: string; role: string; _id: string }) => [b.slug, b.role, typeof b._id]),
       [['acc-one', 'admin', 'string']],
     );
-    const v2 = await request(h.app).get('/v2/buckets').set('Authorization', `Bearer ${token}`).expect(200);
+    const v2 = await request(suite.harness.app).get('/v2/buckets').set('Authorization', `Bearer ${token}`).expect(200);
     assert.equal(v2.body.buckets[0].id, v1.body.buckets[0]._id);
-    const me = await request(h.app).get('/v2/user').set('Authorization', `Bearer ${token}`).expect(200);
+    const me = await request(suite.harness.app).get('/v2/user').set('Authorization', `Bearer ${token}`).expect(200);
     assert.equal(me.body.user.email, 'Owner@Example.com');
   });
 
   it('refuses tampered, expired, foreign-secret and missing tokens with 401', async () => {
-    const token = await tokenOf(h, 'owner@example.com');
+    const token = await tokenOf(suite.harness, 'owner@example.com');
     const [head, payload, sig] = token.split('.') as [string, string, string];
     const forged = Buffer.from(payload, 'base64url')
       .toString()
@@ -122,43 +120,46 @@ describe('accounts: authenticate, token checks, account routes', () => {
       [expired, /expired/],
       [foreign, /not valid/],
     ] as const) {
-      const res = await request(h.app).get('/v2/buckets').set('Authorization', `Bearer ${bad}`).expect(401);
+      const res = await request(suite.harness.app).get('/v2/buckets').set('Authorization', `Bearer ${bad}`).expect(401);
       assert.match(res.body.message, pattern);
     }
-    const none = await request(h.app).get('/v1/buckets').expect(401);
+    const none = await request(suite.harness.app).get('/v1/buckets').expect(401);
     assert.equal(none.body.code, 'unauthorized');
   });
 
   it('a password change invalidates older tokens', async function () {
     // Four scrypt runs of 128 MiB: seconds each on a busy machine.
     this.timeout(120_000);
-    await account(h, 'changer@example.com');
-    const old = await tokenOf(h, 'changer@example.com');
-    await request(h.app).get('/v2/user').set('Authorization', old).expect(200);
-    await setPassword(h.db, 'changer@example.com', 'a brand new password');
-    const res = await request(h.app).get('/v2/user').set('Authorization', old).expect(401);
+    await account(suite.harness, 'changer@example.com');
+    const old = await tokenOf(suite.harness, 'changer@example.com');
+    await request(suite.harness.app).get('/v2/user').set('Authorization', old).expect(200);
+    await setPassword(suite.harness.db, 'changer@example.com', 'a brand new password');
+    const res = await request(suite.harness.app).get('/v2/user').set('Authorization', old).expect(401);
     assert.match(res.body.message, /password changed/);
   });
 
   it('POST /v2/buckets creates a Bucket owned by the caller with its keys; DELETE (admin) removes it', async () => {
-    const token = await tokenOf(h, 'owner@example.com');
-    const made = await request(h.app)
+    const token = await tokenOf(suite.harness, 'owner@example.com');
+    const made = await request(suite.harness.app)
       .post('/v2/buckets')
       .set('Authorization', token)
       .send({ slug: 'acc-new' })
       .expect(200);
     assert.equal(made.body.bucket.role, 'admin');
     assert.equal(typeof made.body.bucket.write_key, 'string');
-    await request(h.app)
+    await request(suite.harness.app)
       .get('/v3/buckets/acc-new/objects')
       .query({ read_key: made.body.bucket.read_key })
       .expect((r) => {
         assert.ok([200, 404].includes(r.status));
       });
-    const list = await request(h.app).get('/v2/buckets').set('Authorization', token).expect(200);
+    const list = await request(suite.harness.app).get('/v2/buckets').set('Authorization', token).expect(200);
     assert.ok(list.body.buckets.some((b: { slug: string }) => b.slug === 'acc-new'));
-    await request(h.app).delete('/v2/buckets/acc-new').set('Authorization', token).expect(200);
-    await request(h.app).get('/v3/buckets/acc-new/objects').expect(404);
-    assert.equal(await h.db.collection('bucket_users').countDocuments({ bucket_id: made.body.bucket.id }), 0);
+    await request(suite.harness.app).delete('/v2/buckets/acc-new').set('Authorization', token).expect(200);
+    await request(suite.harness.app).get('/v3/buckets/acc-new/objects').expect(404);
+    assert.equal(
+      await suite.harness.db.collection('bucket_users').countDocuments({ bucket_id: made.body.bucket.id }),
+      0,
+    );
   });
 });

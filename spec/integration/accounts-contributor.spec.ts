@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
-import type { IssuedKeys } from '../../lib/buckets/buckets.js';
-import { freshHarness, type Harness } from '../support/harness.js';
-import { account, setMember, tokenOf } from '../support/accounts.js';
+import { member, tokenOf } from '../support/accounts.js';
+import { BucketSuite } from '../support/bucket-suite.js';
 
 /*
  * A contributor limited to `posts`, on the routes that do not name a type up front: lists narrow
@@ -13,19 +12,16 @@ const SLUG = 'contrib';
 const v3 = `/v3/buckets/${SLUG}`;
 const v2 = `/v2/buckets/${SLUG}`;
 const v1 = `/v1/${SLUG}`;
-
-let h: Harness;
-let keys: IssuedKeys;
 let token: string;
 const ids: Record<string, string> = {};
 
 const as = (t: string) => ({
-  get: (path: string) => request(h.app).get(path).set('Authorization', `Bearer ${t}`),
+  get: (path: string) => request(suite.harness.app).get(path).set('Authorization', `Bearer ${t}`),
   send: (method: 'post' | 'put' | 'patch' | 'delete', path: string, body: object = {}) =>
-    request(h.app)[method](path).set('Authorization', `Bearer ${t}`).send(body),
+    request(suite.harness.app)[method](path).set('Authorization', `Bearer ${t}`).send(body),
 });
 const contributor = () => as(token);
-const withKey = () => as(String(keys.write_key));
+const withKey = () => as(String(suite.keys.write_key));
 
 async function create(type: string, title: string, slug: string): Promise<string> {
   const res = await withKey().send('post', `${v3}/objects`, { type, title, slug, status: 'published' }).expect(200);
@@ -41,11 +37,11 @@ function isForbidden(res: request.Response, what: string): void {
   assert.match(res.body.message, /contributor role is limited to the Object types posts/, what);
 }
 
+let suite: BucketSuite;
+
 describe('accounts: a contributor on routes that name no type', () => {
-  before(async function () {
-    this.timeout(60_000);
-    h = await freshHarness();
-    keys = await h.bucket(SLUG);
+  suite = new BucketSuite(SLUG, async (_api, context) => {
+    context.timeout(60_000);
     for (const title of ['Posts', 'Pages']) {
       await withKey().send('post', `${v3}/object-types`, { title }).expect(200);
     }
@@ -53,22 +49,13 @@ describe('accounts: a contributor on routes that name no type', () => {
     ids.page = await create('pages', 'About', 'about');
     ids.sharedPost = await create('posts', 'Shared post', 'shared');
     ids.sharedPage = await create('pages', 'Shared page', 'shared');
-    const id = await account(h, 'contributor@example.com');
-    await setMember(h, SLUG, id, {
-      role: 'contributor',
-      publishing_restrictions: null,
-      additional_permissions: [],
-      object_types: ['posts'],
-    });
-    token = await tokenOf(h, 'contributor@example.com');
-  });
-  after(() => {
-    assert.deepEqual(h.errors, []);
+    await member(suite.harness, SLUG, 'contributor@example.com', { role: 'contributor', object_types: ['posts'] });
+    token = await tokenOf(suite.harness, 'contributor@example.com');
   });
 
   it('v3: a list without a type shows only its types, also after a full list was cached', async () => {
-    const full = await request(h.app)
-      .get(`${v3}/objects?read_key=${String(keys.read_key)}&props=id,type`)
+    const full = await request(suite.harness.app)
+      .get(`${v3}/objects?read_key=${String(suite.keys.read_key)}&props=id,type`)
       .expect(200);
     assert.deepEqual(typesOf(full.body.objects), ['pages', 'posts']);
     const res = await contributor().get(`${v3}/objects?props=id,type`).expect(200);
@@ -120,8 +107,8 @@ describe('accounts: a contributor on routes that name no type', () => {
     isForbidden(await contributor().get(`${v1}/object/about`), 'v1 read about');
     isForbidden(await contributor().get(`${v1}/object/about/revisions`), 'v1 revisions of about');
     await contributor().get(`${v1}/object/nothing-here`).expect(404);
-    await request(h.app)
-      .get(`${v1}/object/nothing-here?read_key=${String(keys.read_key)}`)
+    await request(suite.harness.app)
+      .get(`${v1}/object/nothing-here?read_key=${String(suite.keys.read_key)}`)
       .expect(404);
     const shared = await contributor().get(`${v1}/object/shared`).expect(200);
     assert.equal(shared.body.object._id, ids.sharedPost);
@@ -214,8 +201,8 @@ describe('accounts: a contributor on routes that name no type', () => {
   });
 
   it('a Bucket key in the same request is not narrowed', async () => {
-    const res = await request(h.app)
-      .get(`${v3}/objects?props=id,type&read_key=${String(keys.read_key)}`)
+    const res = await request(suite.harness.app)
+      .get(`${v3}/objects?props=id,type&read_key=${String(suite.keys.read_key)}`)
       .expect(200);
     assert.deepEqual(typesOf(res.body.objects), ['pages', 'posts']);
   });

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
-import type { IssuedKeys } from '../../lib/buckets/buckets.js';
-import { freshHarness, type Harness } from '../support/harness.js';
-import { account, setMember, tokenOf } from '../support/accounts.js';
+import { member, tokenOf } from '../support/accounts.js';
 import { everyRoute } from '../support/route-walk.js';
+import { BucketSuite } from '../support/bucket-suite.js';
 
 const SLUG = 'spell';
 const base = `/v3/buckets/${SLUG}`;
@@ -26,61 +25,46 @@ function isRouteNotFound(prefix: string, res: request.Response): boolean {
 }
 
 describe('accounts: every spelling of a path is checked as the route that serves it', () => {
-  let h: Harness;
-  let keys: IssuedKeys;
   const ids = { post: '', page: '' };
   let editor = '';
   let contributor = '';
   const write = (t: string) => ({ Authorization: `Bearer ${t}` });
 
-  before(async function () {
-    this.timeout(120_000);
-    h = await freshHarness();
-    keys = await h.bucket(SLUG);
-    const key = write(String(keys.write_key));
+  const suite = new BucketSuite(SLUG, async (_api, context) => {
+    context.timeout(120_000);
+    const key = write(String(suite.keys.write_key));
     for (const title of ['Posts', 'Pages'])
-      await request(h.app).post(`${base}/object-types`).set(key).send({ title }).expect(200);
+      await request(suite.harness.app).post(`${base}/object-types`).set(key).send({ title }).expect(200);
     for (const [k, type] of [
       ['post', 'posts'],
       ['page', 'pages'],
     ] as const) {
-      const made = await request(h.app)
+      const made = await request(suite.harness.app)
         .post(`${base}/objects`)
         .set(key)
         .send({ title: `${k} live`, slug: k, type, status: 'published' })
         .expect(200);
       ids[k] = String(made.body.object.id);
     }
-    const editorId = await account(h, 'editor@example.com');
-    await setMember(h, SLUG, editorId, {
-      role: 'editor',
-      publishing_restrictions: 'draft_only',
-      additional_permissions: [],
-      object_types: [],
-    });
-    const contributorId = await account(h, 'contributor@example.com');
-    await setMember(h, SLUG, contributorId, {
+    await member(suite.harness, SLUG, 'editor@example.com', { role: 'editor', publishing_restrictions: 'draft_only' });
+    await member(suite.harness, SLUG, 'contributor@example.com', {
       role: 'contributor',
       publishing_restrictions: 'draft_only',
-      additional_permissions: [],
       object_types: ['posts'],
     });
-    editor = await tokenOf(h, 'editor@example.com');
-    contributor = await tokenOf(h, 'contributor@example.com');
-  });
-  after(() => {
-    assert.deepEqual(h.errors, []);
+    editor = await tokenOf(suite.harness, 'editor@example.com');
+    contributor = await tokenOf(suite.harness, 'contributor@example.com');
   });
 
   const liveTitle = async (id: string) =>
     (
-      await request(h.app)
-        .get(`${base}/objects/${id}?read_key=${String(keys.read_key)}`)
+      await request(suite.harness.app)
+        .get(`${base}/objects/${id}?read_key=${String(suite.keys.read_key)}`)
         .expect(200)
     ).body.object.title as string;
 
   it('an upper-case path answers route-not-found: a draft-only editor cannot change live content', async () => {
-    const res = await request(h.app)
+    const res = await request(suite.harness.app)
       .patch(`${base}/OBJECTS/${ids.post}`)
       .set(write(editor))
       .send({ title: 'changed live' });
@@ -89,22 +73,23 @@ describe('accounts: every spelling of a path is checked as the route that serves
   });
 
   it('an upper-case path answers route-not-found: a contributor cannot delete another type', async () => {
-    const res = await request(h.app).delete(`${base}/OBJECT-TYPES/pages`).set(write(contributor));
+    const res = await request(suite.harness.app).delete(`${base}/OBJECT-TYPES/pages`).set(write(contributor));
     assert.ok(isRouteNotFound('/v3', res), `${String(res.status)} ${res.text}`);
-    await request(h.app)
-      .get(`${base}/object-types/pages?read_key=${String(keys.read_key)}`)
+    await request(suite.harness.app)
+      .get(`${base}/object-types/pages?read_key=${String(suite.keys.read_key)}`)
       .expect(200);
   });
 
   it('a trailing slash answers route-not-found: a draft-only editor cannot publish through it', async () => {
-    const before = (await request(h.app).get(`${base}/objects?status=any&read_key=${String(keys.read_key)}`)).body
-      .total as number;
+    const before = (
+      await request(suite.harness.app).get(`${base}/objects?status=any&read_key=${String(suite.keys.read_key)}`)
+    ).body.total as number;
     for (const [method, path, body] of [
       ['post', `${base}/objects/`, { title: 'x', type: 'posts' }],
       ['post', `${base}/objects/batch/`, { operations: [{ method: 'add', object: { title: 'y', type: 'posts' } }] }],
       ['post', `${base}/objects/BATCH`, { operations: [{ method: 'add', object: { title: 'z', type: 'posts' } }] }],
     ] as const) {
-      const res = await request(h.app)[method](path).set(write(editor)).send(body);
+      const res = await request(suite.harness.app)[method](path).set(write(editor)).send(body);
       assert.ok(isRouteNotFound('/v3', res), `${path}: ${String(res.status)} ${res.text}`);
     }
     for (const [method, path, body] of [
@@ -112,22 +97,23 @@ describe('accounts: every spelling of a path is checked as the route that serves
       ['put', `/v1/${SLUG}/edit-object/`, { slug: 'post', title: 'changed live' }],
       ['patch', `/v1/${SLUG}/edit-object-metafields/`, { slug: 'post', metafields: [] }],
     ] as const) {
-      const res = await request(h.app)[method](path).set(write(editor)).send(body);
+      const res = await request(suite.harness.app)[method](path).set(write(editor)).send(body);
       assert.ok(isRouteNotFound('/v1', res), `${path}: ${String(res.status)} ${res.text}`);
     }
-    const after = (await request(h.app).get(`${base}/objects?status=any&read_key=${String(keys.read_key)}`)).body
-      .total as number;
+    const after = (
+      await request(suite.harness.app).get(`${base}/objects?status=any&read_key=${String(suite.keys.read_key)}`)
+    ).body.total as number;
     assert.equal(after, before);
     assert.equal(await liveTitle(ids.post), 'post live');
   });
 
   it('v1 edit-object is checked against the Object the handler edits: an empty id names it by slug', async () => {
-    const draft = await request(h.app)
+    const draft = await request(suite.harness.app)
       .post(`${base}/objects`)
-      .set(write(String(keys.write_key)))
+      .set(write(String(suite.keys.write_key)))
       .send({ title: 'a draft', type: 'posts', status: 'draft' })
       .expect(200);
-    const res = await request(h.app)
+    const res = await request(suite.harness.app)
       .put(`/v1/${SLUG}/edit-object`)
       .set(write(editor))
       .send({ id: '', _id: String(draft.body.object.id), slug: 'post', title: 'changed live' });
@@ -136,14 +122,14 @@ describe('accounts: every spelling of a path is checked as the route that serves
   });
 
   it('v1 add-object is checked against type_slug, the field it creates the Object with', async () => {
-    const res = await request(h.app)
+    const res = await request(suite.harness.app)
       .post(`/v1/${SLUG}/add-object`)
       .set(write(contributor))
       .send({ type: 'posts', type_slug: 'pages', title: 'smuggled', status: 'draft' });
     assert.equal(res.status, 403, res.text);
     assert.equal(res.body.code, 'forbidden');
-    const pages = await request(h.app).get(
-      `${base}/objects?status=any&read_key=${String(keys.read_key)}&query=${encodeURIComponent('{"type":"pages"}')}`,
+    const pages = await request(suite.harness.app).get(
+      `${base}/objects?status=any&read_key=${String(suite.keys.read_key)}&query=${encodeURIComponent('{"type":"pages"}')}`,
     );
     assert.deepEqual(
       pages.body.objects.map((o: { title: string }) => o.title),
@@ -162,7 +148,7 @@ describe('accounts: every spelling of a path is checked as the route that serves
     };
     const wrong: string[] = [];
     const fill = (p: string) => p.replace(/[:*](\w+)/g, (_m, name: string) => values[name] ?? absent);
-    const routes = everyRoute(h);
+    const routes = everyRoute(suite.harness);
     // A spelling another route declares on purpose (v1's `/:slug/`, which its client asks for) is that route.
     const declared = new Set(routes.map(({ prefix, def }) => `${def.method} ${prefix}${fill(def.path)}`));
     for (const { prefix, def } of routes) {
@@ -172,7 +158,7 @@ describe('accounts: every spelling of a path is checked as the route that serves
       if (!def.path.includes('*')) variants.push(`${prefix}${path}/`);
       // A path of parameters alone (v1's `/:slug`) has no spelling of its own to vary.
       for (const variant of new Set(variants.filter((v) => !declared.has(`${def.method} ${v}`)))) {
-        const agent = request(h.app);
+        const agent = request(suite.harness.app);
         const res = await agent[def.method](variant)
           .set(write(contributor))
           .send({ title: 'spelt', type: 'pages', type_slug: 'pages', status: 'published', slug: 'page' });

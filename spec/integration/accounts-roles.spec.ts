@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
-import type { IssuedKeys } from '../../lib/buckets/buckets.js';
 import type { Role } from '../../lib/accounts/roles.js';
-import { freshHarness, type Harness } from '../support/harness.js';
-import { account, setMember, tokenOf } from '../support/accounts.js';
+import { freshHarness } from '../support/harness.js';
+import { account, member, setMember, tokenOf } from '../support/accounts.js';
+import { BucketSuite } from '../support/bucket-suite.js';
 
 const SLUG = 'roles';
 const base = `/v3/buckets/${SLUG}`;
@@ -45,14 +45,12 @@ const ACTIONS = {
 } as const;
 type Action = keyof typeof ACTIONS;
 const USERS: readonly Action[] = ['list users', 'add user'];
-
-let h: Harness;
 /** The legacy clients send the token bare; others as `Bearer <token>`: both are the account credential. */
 let bare = false;
 const auth = (t: string) => (bare ? t : `Bearer ${t}`);
-const get = (t: string, path: string) => request(h.app).get(path).set('Authorization', auth(t));
+const get = (t: string, path: string) => request(suite.harness.app).get(path).set('Authorization', auth(t));
 const send = (t: string, method: 'post' | 'put' | 'patch' | 'delete', path: string, body: object) =>
-  request(h.app)[method](path).set('Authorization', auth(t)).send(body);
+  request(suite.harness.app)[method](path).set('Authorization', auth(t)).send(body);
 
 const ALL = Object.keys(ACTIONS) as Action[];
 const ALLOWED: Record<Role, readonly Action[]> = {
@@ -90,18 +88,17 @@ async function wrongCells(credential: string, allowed: readonly Action[]): Promi
   return wrong;
 }
 
+let suite: BucketSuite;
+
 describe('accounts: roles enforced on Bucket routes', () => {
-  let keys: IssuedKeys;
   const tokens = {} as Record<Role, string>;
   const ids = {} as Record<Role, string>;
-  before(async function () {
-    this.timeout(60_000);
-    h = await freshHarness();
-    keys = await h.bucket(SLUG);
+  suite = new BucketSuite(SLUG, async (_api, context) => {
+    context.timeout(60_000);
     for (const title of ['Posts', 'Pages']) {
-      await request(h.app)
+      await request(suite.harness.app)
         .post(`${base}/object-types`)
-        .set('Authorization', `Bearer ${String(keys.write_key)}`)
+        .set('Authorization', `Bearer ${String(suite.keys.write_key)}`)
         .send({ title })
         .expect(200);
     }
@@ -109,27 +106,18 @@ describe('accounts: roles enforced on Bucket routes', () => {
       ['post', 'posts'],
       ['page', 'pages'],
     ] as const) {
-      const made = await request(h.app)
+      const made = await request(suite.harness.app)
         .post(`${base}/objects`)
-        .set('Authorization', `Bearer ${String(keys.write_key)}`)
+        .set('Authorization', `Bearer ${String(suite.keys.write_key)}`)
         .send({ title: key, type, status: 'draft' })
         .expect(200);
       fixture[key] = String(made.body.object.id);
     }
     for (const role of ['admin', 'developer', 'editor', 'contributor'] as const) {
-      ids[role] = await account(h, `${role}@example.com`);
       const object_types = role === 'contributor' ? ['posts'] : [];
-      await setMember(h, SLUG, ids[role], {
-        role,
-        publishing_restrictions: null,
-        additional_permissions: [],
-        object_types,
-      });
-      tokens[role] = await tokenOf(h, `${role}@example.com`);
+      ids[role] = await member(suite.harness, SLUG, `${role}@example.com`, { role, object_types });
+      tokens[role] = await tokenOf(suite.harness, `${role}@example.com`);
     }
-  });
-  after(() => {
-    assert.deepEqual(h.errors, []);
   });
 
   for (const role of ['admin', 'developer', 'editor', 'contributor'] as const) {
@@ -143,7 +131,7 @@ describe('accounts: roles enforced on Bucket routes', () => {
   }
 
   it('the Bucket write key is allowed every content cell; the users routes need an admin token', async () => {
-    const wrong = await wrongCells(String(keys.write_key), ALL);
+    const wrong = await wrongCells(String(suite.keys.write_key), ALL);
     assert.deepEqual(
       wrong.map((w) => w.split(':')[0]),
       USERS,
@@ -160,14 +148,14 @@ describe('accounts: roles enforced on Bucket routes', () => {
   });
 
   it('additional_permissions widen a role: users for a developer, sort_metafields for an editor', async () => {
-    await setMember(h, SLUG, ids.developer, {
+    await setMember(suite.harness, SLUG, ids.developer, {
       role: 'developer',
       publishing_restrictions: null,
       additional_permissions: ['users'],
       object_types: [],
     });
     await get(tokens.developer, `/v1/${SLUG}/users`).expect(200);
-    await setMember(h, SLUG, ids.editor, {
+    await setMember(suite.harness, SLUG, ids.editor, {
       role: 'editor',
       publishing_restrictions: null,
       additional_permissions: ['sort_metafields'],
@@ -179,7 +167,7 @@ describe('accounts: roles enforced on Bucket routes', () => {
       metafields: posts.body.object_type.metafields,
     }).expect(200);
     await send(tokens.editor, 'post', `${base}/object-types`, { title: 'Sorted' }).expect(403);
-    await setMember(h, SLUG, ids.editor, {
+    await setMember(suite.harness, SLUG, ids.editor, {
       role: 'editor',
       publishing_restrictions: null,
       additional_permissions: [],
@@ -197,22 +185,22 @@ describe('accounts: roles enforced on Bucket routes', () => {
     assert.equal(made.body.object.modified_by, ids.editor);
     const id = made.body.object.id as string;
     await send(tokens.admin, 'patch', `${base}/objects/${id}`, { title: 'Edited', status: 'draft' }).expect(200);
-    const after = await request(h.app)
-      .get(`${base}/objects/${id}?status=any&read_key=${String(keys.read_key)}`)
+    const after = await request(suite.harness.app)
+      .get(`${base}/objects/${id}?status=any&read_key=${String(suite.keys.read_key)}`)
       .expect(200);
     assert.equal(after.body.object.created_by, ids.editor);
     assert.equal(after.body.object.modified_by, ids.admin);
-    const revs = await request(h.app)
-      .get(`${base}/objects/${id}/revisions?read_key=${String(keys.read_key)}`)
+    const revs = await request(suite.harness.app)
+      .get(`${base}/objects/${id}/revisions?read_key=${String(suite.keys.read_key)}`)
       .expect(200);
     assert.deepEqual(
       revs.body.revisions.map((r: { created_by: string }) => r.created_by).sort(),
       [ids.admin, ids.editor].sort(),
     );
     // A write with the Bucket key is no one's: created_by stays null.
-    const keyed = await request(h.app)
+    const keyed = await request(suite.harness.app)
       .post(`${base}/objects`)
-      .set('Authorization', `Bearer ${String(keys.write_key)}`)
+      .set('Authorization', `Bearer ${String(suite.keys.write_key)}`)
       .send({ title: 'K', type: 'posts' })
       .expect(200);
     assert.equal(keyed.body.object.created_by, null);
@@ -245,7 +233,7 @@ describe('accounts: roles enforced on Bucket routes', () => {
   });
 
   it('draft_only: every way to publish is 403 saying why; drafts are fine', async () => {
-    await setMember(h, SLUG, ids.editor, {
+    await setMember(suite.harness, SLUG, ids.editor, {
       role: 'editor',
       publishing_restrictions: 'draft_only',
       additional_permissions: [],
@@ -257,9 +245,9 @@ describe('accounts: roles enforced on Bucket routes', () => {
       status: 'draft',
     }).expect(200);
     const id = String(draft.body.object.id);
-    await request(h.app)
+    await request(suite.harness.app)
       .post(`${base}/objects`)
-      .set('Authorization', `Bearer ${String(keys.write_key)}`)
+      .set('Authorization', `Bearer ${String(suite.keys.write_key)}`)
       .send({ title: 'Live one', slug: 'live-one', type: 'posts', status: 'published' })
       .expect(200);
     const attempts: [string, 'post' | 'put' | 'patch', string, object][] = [
@@ -290,7 +278,7 @@ describe('accounts: roles enforced on Bucket routes', () => {
     await send(tokens.editor, 'patch', `${base}/objects/${id}`, { title: 'Still a draft', status: 'draft' }).expect(
       200,
     );
-    await setMember(h, SLUG, ids.editor, {
+    await setMember(suite.harness, SLUG, ids.editor, {
       role: 'editor',
       publishing_restrictions: null,
       additional_permissions: [],
@@ -299,25 +287,28 @@ describe('accounts: roles enforced on Bucket routes', () => {
   });
 
   it('a removed user loses access at once, with a token still unexpired; a stranger gets 403', async () => {
-    const id = await account(h, 'leaver@example.com');
-    await setMember(h, SLUG, id, {
+    const id = await account(suite.harness, 'leaver@example.com');
+    await setMember(suite.harness, SLUG, id, {
       role: 'editor',
       publishing_restrictions: null,
       additional_permissions: [],
       object_types: [],
     });
-    const token = await tokenOf(h, 'leaver@example.com');
+    const token = await tokenOf(suite.harness, 'leaver@example.com');
     await get(token, `${base}/object-types`).expect(200);
-    await request(h.app).delete(`/v2/buckets/${SLUG}/users/${id}`).set('Authorization', tokens.admin).expect(200);
+    await request(suite.harness.app)
+      .delete(`/v2/buckets/${SLUG}/users/${id}`)
+      .set('Authorization', tokens.admin)
+      .expect(200);
     const res = await get(token, `${base}/object-types`).expect(403);
     assert.match(res.body.message, /not a user of this Bucket/);
-    const listed = await request(h.app).get('/v1/buckets').set('Authorization', token).expect(200);
+    const listed = await request(suite.harness.app).get('/v1/buckets').set('Authorization', token).expect(200);
     assert.deepEqual(listed.body.buckets, []);
   });
 
   it('a Bucket key still works beside tokens, and a tampered token on a Bucket route is 401', async () => {
-    await request(h.app)
-      .get(`${base}/object-types?read_key=${String(keys.read_key)}`)
+    await request(suite.harness.app)
+      .get(`${base}/object-types?read_key=${String(suite.keys.read_key)}`)
       .expect(200);
     const res = await get(`${tokens.admin.slice(0, -2)}xx`, `${base}/object-types`).expect(401);
     assert.match(res.body.message, /access token is not valid/);

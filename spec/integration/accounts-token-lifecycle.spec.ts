@@ -3,8 +3,8 @@ import { ObjectId } from 'mongodb';
 import request from 'supertest';
 import { findAccountById, setPassword } from '../../lib/accounts/store.js';
 import { AccountTokens } from '../../lib/accounts/tokens.js';
-import { freshHarness, type Harness } from '../support/harness.js';
-import { account, setMember, tokenOf } from '../support/accounts.js';
+import { account, member, tokenOf } from '../support/accounts.js';
+import { BucketSuite } from '../support/bucket-suite.js';
 
 /*
  * An account token's life on the content routes of every version (the account routes are
@@ -16,40 +16,32 @@ const SLUG = 'lifecycle';
 const READS = [`/v3/buckets/${SLUG}/object-types`, `/v2/buckets/${SLUG}/object-types`, `/v1/${SLUG}/object-types`];
 
 describe('accounts: token expiry, tampering, password change and removal on content routes', () => {
-  let h: Harness;
   let memberId: string;
-  before(async function () {
-    this.timeout(60_000);
-    h = await freshHarness({ ACCOUNT_TOKEN_TTL: '1h' });
-    await h.bucket(SLUG);
-    await account(h, 'owner@example.com', SLUG);
-    memberId = await account(h, 'member@example.com');
-    await setMember(h, SLUG, memberId, {
-      role: 'editor',
-      publishing_restrictions: null,
-      additional_permissions: [],
-      object_types: [],
-    });
-  });
-  after(() => {
-    assert.deepEqual(h.errors, []);
-  });
+  const suite = new BucketSuite(
+    SLUG,
+    async (_api, context) => {
+      context.timeout(60_000);
+      await account(suite.harness, 'owner@example.com', SLUG);
+      memberId = await member(suite.harness, SLUG, 'member@example.com', { role: 'editor' });
+    },
+    { ACCOUNT_TOKEN_TTL: '1h' },
+  );
 
   /** Each content read's status and message with this Authorization header. */
   async function answers(authorization: string) {
     const out: [number, string][] = [];
     for (const path of READS) {
-      const res = await request(h.app).get(path).set('Authorization', authorization);
+      const res = await request(suite.harness.app).get(path).set('Authorization', authorization);
       out.push([res.status, String(res.body.message ?? '')]);
     }
     return out;
   }
 
   it('a token the service issued ACCOUNT_TOKEN_TTL ago is 401 "expired" on v1, v2 and v3; one issued just now works', async () => {
-    const found = await findAccountById(h.db, new ObjectId(memberId));
+    const found = await findAccountById(suite.harness.db, new ObjectId(memberId));
     assert.ok(found);
-    const tokens = new AccountTokens(h.db, h.config);
-    const issuedAt = new Date(Date.now() - h.config.accountTokenTtlSeconds * 1000 - 1000);
+    const tokens = new AccountTokens(suite.harness.db, suite.harness.config);
+    const issuedAt = new Date(Date.now() - suite.harness.config.accountTokenTtlSeconds * 1000 - 1000);
     const expired = await tokens.issue(found, issuedAt);
     assert.ok(Date.parse(expired.expires_at) < Date.now());
     for (const [status, message] of await answers(`Bearer ${expired.token}`)) {
@@ -64,10 +56,10 @@ describe('accounts: token expiry, tampering, password change and removal on cont
   });
 
   it('a tampered token (payload or signature) is 401 on v1, v2 and v3, never a Bucket-key fallback', async () => {
-    const token = await tokenOf(h, 'member@example.com');
+    const token = await tokenOf(suite.harness, 'member@example.com');
     const [head, payload, sig] = token.split('.') as [string, string, string];
     const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as Record<string, unknown>;
-    const owner = await tokenOf(h, 'owner@example.com');
+    const owner = await tokenOf(suite.harness, 'owner@example.com');
     const ownerSub = (JSON.parse(Buffer.from(owner.split('.')[1] ?? '', 'base64url').toString()) as { sub: string })
       .sub;
     const raised = Buffer.from(JSON.stringify({ ...claims, sub: ownerSub })).toString('base64url');
@@ -81,17 +73,17 @@ describe('accounts: token expiry, tampering, password change and removal on cont
   });
 
   it('a password change ends older tokens on content routes at once; a new login works', async () => {
-    const old = await tokenOf(h, 'member@example.com');
+    const old = await tokenOf(suite.harness, 'member@example.com');
     assert.deepEqual(
       (await answers(old)).map(([s]) => s),
       [200, 200, 200],
     );
-    await setPassword(h.db, 'member@example.com', 'correct horse battery');
+    await setPassword(suite.harness.db, 'member@example.com', 'correct horse battery');
     for (const [status, message] of await answers(old)) {
       assert.equal(status, 401);
       assert.match(message, /issued before the password changed/);
     }
-    const renewed = await tokenOf(h, 'member@example.com');
+    const renewed = await tokenOf(suite.harness, 'member@example.com');
     assert.deepEqual(
       (await answers(renewed)).map(([s]) => s),
       [200, 200, 200],
@@ -99,14 +91,17 @@ describe('accounts: token expiry, tampering, password change and removal on cont
   });
 
   it('removing the user ends its access to every version at once, with its token unexpired', async () => {
-    const token = await tokenOf(h, 'member@example.com');
-    const ownerToken = await tokenOf(h, 'owner@example.com');
-    await request(h.app).delete(`/v1/${SLUG}/users/${memberId}`).set('Authorization', ownerToken).expect(200);
+    const token = await tokenOf(suite.harness, 'member@example.com');
+    const ownerToken = await tokenOf(suite.harness, 'owner@example.com');
+    await request(suite.harness.app)
+      .delete(`/v1/${SLUG}/users/${memberId}`)
+      .set('Authorization', ownerToken)
+      .expect(200);
     for (const [status, message] of await answers(`Bearer ${token}`)) {
       assert.equal(status, 403);
       assert.match(message, /not a user of this Bucket/);
     }
-    await request(h.app)
+    await request(suite.harness.app)
       .post(`/v3/buckets/${SLUG}/objects`)
       .set('Authorization', `Bearer ${token}`)
       .send({ title: 'x', type: 'posts' })

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
-import type { IssuedKeys } from '../../lib/buckets/buckets.js';
 import { freshHarness, type Harness } from '../support/harness.js';
 import { imageBytes, upload } from '../support/media.js';
+import { BucketSuite } from '../support/bucket-suite.js';
 
 const TRUSTED = 'https://editor.example.com';
 const STRANGER = 'https://elsewhere.example.net';
@@ -21,28 +21,26 @@ function listOf(header: string | undefined): string[] {
 }
 
 describe('CORS: reads from any origin, writes from CORS_ORIGINS', () => {
-  let h: Harness;
-  let keys: IssuedKeys;
   let photo: string;
-  before(async () => {
-    h = await freshHarness({ CORS_ORIGINS: `${TRUSTED}, http://localhost:5173` });
-    keys = await h.bucket('cors');
-    await request(h.app)
-      .post('/v3/buckets/cors/object-types')
-      .set('Authorization', `Bearer ${keys.write_key}`)
-      .send({ title: 'Posts', slug: 'posts' })
-      .expect(200);
-    photo = (await upload(h.app, keys, await imageBytes(40, 30), { filename: 'p.png' }).expect(200)).body.media.name;
-  });
-  after(() => {
-    assert.deepEqual(h.errors, []);
-  });
+  const suite = new BucketSuite(
+    'cors',
+    async () => {
+      await request(suite.harness.app)
+        .post('/v3/buckets/cors/object-types')
+        .set('Authorization', `Bearer ${suite.keys.write_key}`)
+        .send({ title: 'Posts', slug: 'posts' })
+        .expect(200);
+      photo = (await upload(suite.harness.app, suite.keys, await imageBytes(40, 30), { filename: 'p.png' }).expect(200))
+        .body.media.name;
+    },
+    { CORS_ORIGINS: `${TRUSTED}, http://localhost:5173` },
+  );
 
   const objects = '/v3/buckets/cors/objects';
 
   it('answers a read preflight from any origin: every origin, GET and HEAD, the headers clients send', async () => {
     for (const origin of [TRUSTED, STRANGER]) {
-      const res = await preflight(h, objects, origin, 'GET').expect(204);
+      const res = await preflight(suite.harness, objects, origin, 'GET').expect(204);
       assert.equal(res.headers['access-control-allow-origin'], '*');
       assert.deepEqual(listOf(res.headers['access-control-allow-methods']), ['get', 'head']);
       const allowed = listOf(res.headers['access-control-allow-headers']);
@@ -54,7 +52,7 @@ describe('CORS: reads from any origin, writes from CORS_ORIGINS', () => {
 
   it('answers a write preflight from a trusted origin with that origin and the write methods', async () => {
     for (const method of ['POST', 'PATCH', 'DELETE']) {
-      const res = await preflight(h, `${objects}/abc`, TRUSTED, method).expect(204);
+      const res = await preflight(suite.harness, `${objects}/abc`, TRUSTED, method).expect(204);
       assert.equal(res.headers['access-control-allow-origin'], TRUSTED);
       assert.ok(listOf(res.headers['access-control-allow-methods']).includes(method.toLowerCase()));
       assert.ok(listOf(res.headers['access-control-allow-headers']).includes('authorization'));
@@ -63,59 +61,69 @@ describe('CORS: reads from any origin, writes from CORS_ORIGINS', () => {
       assert.ok(listOf(res.headers['access-control-expose-headers']).includes('idempotent-replayed'));
       assert.match(res.headers.vary ?? '', /Origin/);
     }
-    const local = await preflight(h, objects, 'http://localhost:5173', 'POST').expect(204);
+    const local = await preflight(suite.harness, objects, 'http://localhost:5173', 'POST').expect(204);
     assert.equal(local.headers['access-control-allow-origin'], 'http://localhost:5173');
   });
 
   it('answers a write preflight from any other origin without an allowed origin, so the browser sends nothing', async () => {
-    const res = await preflight(h, objects, STRANGER, 'POST').expect(204);
+    const res = await preflight(suite.harness, objects, STRANGER, 'POST').expect(204);
     assert.equal(res.headers['access-control-allow-origin'], undefined);
     // A look-alike of a trusted origin is another origin.
-    const alike = await preflight(h, objects, `${TRUSTED}.evil.test`, 'PATCH').expect(204);
+    const alike = await preflight(suite.harness, objects, `${TRUSTED}.evil.test`, 'PATCH').expect(204);
     assert.equal(alike.headers['access-control-allow-origin'], undefined);
   });
 
   it('puts Access-Control-Allow-Origin: * on every read, errors included, with or without an Origin', async () => {
-    const withOrigin = await request(h.app).get(`${objects}?read_key=${keys.read_key}`).set('Origin', STRANGER);
+    const withOrigin = await request(suite.harness.app)
+      .get(`${objects}?read_key=${suite.keys.read_key}`)
+      .set('Origin', STRANGER);
     assert.equal(withOrigin.headers['access-control-allow-origin'], '*');
     const exposed = listOf(withOrigin.headers['access-control-expose-headers']);
     for (const name of ['x-request-id', 'x-cache', 'retry-after', 'ratelimit-remaining'])
       assert.ok(exposed.includes(name));
-    const plain = await request(h.app).get(`${objects}?read_key=${keys.read_key}`);
+    const plain = await request(suite.harness.app).get(`${objects}?read_key=${suite.keys.read_key}`);
     assert.equal(plain.headers['access-control-allow-origin'], '*');
-    const refused = await request(h.app).get(objects).set('Origin', STRANGER).expect(401);
+    const refused = await request(suite.harness.app).get(objects).set('Origin', STRANGER).expect(401);
     assert.equal(refused.headers['access-control-allow-origin'], '*');
-    const head = await request(h.app).head('/v3/status').set('Origin', STRANGER).expect(200);
+    const head = await request(suite.harness.app).head('/v3/status').set('Origin', STRANGER).expect(200);
     assert.equal(head.headers['access-control-allow-origin'], '*');
   });
 
   it('echoes a trusted origin on writes and their errors, and gives other origins no CORS header', async () => {
-    const auth = `Bearer ${keys.write_key}`;
+    const auth = `Bearer ${suite.keys.write_key}`;
     const body = { title: 'Hello', type: 'posts' };
-    const trusted = await request(h.app).post(objects).set('Origin', TRUSTED).set('Authorization', auth).send(body);
+    const trusted = await request(suite.harness.app)
+      .post(objects)
+      .set('Origin', TRUSTED)
+      .set('Authorization', auth)
+      .send(body);
     assert.equal(trusted.status, 200);
     assert.equal(trusted.headers['access-control-allow-origin'], TRUSTED);
     assert.match(trusted.headers.vary ?? '', /Origin/);
-    const denied = await request(h.app).post(objects).set('Origin', TRUSTED).send(body).expect(401);
+    const denied = await request(suite.harness.app).post(objects).set('Origin', TRUSTED).send(body).expect(401);
     assert.equal(denied.headers['access-control-allow-origin'], TRUSTED, 'a page can read why its write failed');
-    const stranger = await request(h.app).post(objects).set('Origin', STRANGER).set('Authorization', auth).send(body);
+    const stranger = await request(suite.harness.app)
+      .post(objects)
+      .set('Origin', STRANGER)
+      .set('Authorization', auth)
+      .send(body);
     assert.equal(stranger.headers['access-control-allow-origin'], undefined);
   });
 
   it('serves public files and processed images to any origin (canvas use)', async () => {
     for (const path of [`/files/cors/${photo}`, `/imgproc/cors/${photo}?w=20`, `/imgproc/cors/${photo}`]) {
-      const res = await request(h.app).get(path).set('Origin', STRANGER).expect(200);
+      const res = await request(suite.harness.app).get(path).set('Origin', STRANGER).expect(200);
       assert.equal(res.headers['access-control-allow-origin'], '*', path);
-      const pre = await preflight(h, path, STRANGER, 'GET', 'range').expect(204);
+      const pre = await preflight(suite.harness, path, STRANGER, 'GET', 'range').expect(204);
       assert.equal(pre.headers['access-control-allow-origin'], '*');
       assert.ok(listOf(pre.headers['access-control-allow-headers']).includes('range'));
     }
-    const missing = await request(h.app).get('/files/cors/nothing.png').set('Origin', STRANGER).expect(404);
+    const missing = await request(suite.harness.app).get('/files/cors/nothing.png').set('Origin', STRANGER).expect(404);
     assert.equal(missing.headers['access-control-allow-origin'], '*');
   });
 
   it('leaves an OPTIONS request that is no preflight to the app', async () => {
-    const res = await request(h.app).options(objects).set('Origin', STRANGER);
+    const res = await request(suite.harness.app).options(objects).set('Origin', STRANGER);
     assert.notEqual(res.status, 204);
     assert.equal(res.headers['access-control-allow-origin'], undefined);
   });

@@ -3,47 +3,37 @@ import { ObjectId } from 'mongodb';
 import { createApp } from '../../lib/app.js';
 import { objectsCollection, publishedObjectsCollection, revisionsCollection } from '../../lib/db/collections.js';
 import { pendingWritesCollection, repairPendingWrites } from '../../lib/objects/pending-writes.js';
-import type { IssuedKeys } from '../../lib/buckets/buckets.js';
 import { Scheduler } from '../../lib/scheduling/scheduler.js';
 import { bucketClient } from '../support/client.js';
-import { freshHarness, type Harness } from '../support/harness.js';
 import { Crash, interceptWrites, type WriteCall } from '../support/intercept-writes.js';
+import { BucketSuite } from '../support/bucket-suite.js';
 
 const HOUR = 3600_000;
 /** Longer than the scheduler's claim lease: a claim taken at `due` has lapsed by then. */
 const AFTER_LEASE = 2 * HOUR + 5 * 60_000;
 
 describe('crash repair of scheduled publishing', () => {
-  let h: Harness;
-  let api: ReturnType<typeof bucketClient>;
-  let keys: IssuedKeys;
-  before(async () => {
-    h = await freshHarness();
-    keys = await h.bucket('crash-sched');
-    api = bucketClient(h.app, keys);
-    await api.post('/object-types', { title: 'News' }).expect(200);
-  });
-  after(() => {
-    assert.deepEqual(h.errors, []);
+  const suite = new BucketSuite('crash-sched', async () => {
+    await suite.api.post('/object-types', { title: 'News' }).expect(200);
   });
 
   const later = (ms: number) => () => new Date(Date.now() + ms);
   const due = later(2 * HOUR);
-  const tick = (now: () => Date) => new Scheduler(h.writes, { intervalMs: 0, now }).tick();
+  const tick = (now: () => Date) => new Scheduler(suite.harness.writes, { intervalMs: 0, now }).tick();
   const create = async (body: object) =>
-    new ObjectId((await api.post('/objects', { type: 'news', ...body }).expect(200)).body.object.id as string);
+    new ObjectId((await suite.api.post('/objects', { type: 'news', ...body }).expect(200)).body.object.id as string);
   const revisions = (id: ObjectId) =>
-    revisionsCollection(h.db).find({ object_id: id }).sort({ created_at: -1, _id: -1 }).toArray();
+    revisionsCollection(suite.harness.db).find({ object_id: id }).sort({ created_at: -1, _id: -1 }).toArray();
 
   /** One tick of a process that dies just before its `k`-th write (from 0): did it die, and what it wrote. */
   async function tickCrashingAt(k: number): Promise<{ crashed: boolean; calls: WriteCall[] }> {
     const calls: WriteCall[] = [];
-    const db = interceptWrites(h.db, (call) => {
+    const db = interceptWrites(suite.harness.db, (call) => {
       if (call.n === k) throw new Crash(`died before write ${k}`);
       calls.push(call);
     });
     try {
-      await new Scheduler({ db, events: h.writes.events }, { intervalMs: 0, now: due }).tick();
+      await new Scheduler({ db, events: suite.harness.writes.events }, { intervalMs: 0, now: due }).tick();
       return { crashed: false, calls };
     } catch (err) {
       if (err instanceof Crash) return { crashed: true, calls };
@@ -53,11 +43,15 @@ describe('crash repair of scheduled publishing', () => {
 
   /** Latest version, live view and newest revision tell the same story, and no marker is left. */
   async function assertInStep(id: ObjectId, what: string): Promise<void> {
-    const latest = await objectsCollection(h.db).findOne({ _id: id });
-    const live = await publishedObjectsCollection(h.db).findOne({ _id: id });
+    const latest = await objectsCollection(suite.harness.db).findOne({ _id: id });
+    const live = await publishedObjectsCollection(suite.harness.db).findOne({ _id: id });
     const [newest] = await revisions(id);
     assert.ok(latest && newest, what);
-    assert.equal(await pendingWritesCollection(h.db).countDocuments({ object_id: id }), 0, `${what}: marker left`);
+    assert.equal(
+      await pendingWritesCollection(suite.harness.db).countDocuments({ object_id: id }),
+      0,
+      `${what}: marker left`,
+    );
     assert.equal(newest.created_at.getTime(), latest.modified_at.getTime(), `${what}: newest revision`);
     assert.equal(newest.status, latest.status, `${what}: revision status`);
     assert.equal(live !== null, latest.status === 'published', `${what}: live view is there iff published`);
@@ -81,7 +75,7 @@ describe('crash repair of scheduled publishing', () => {
         await finished(id, 'no crash');
         return run.calls;
       }
-      await repairPendingWrites(h.writes);
+      await repairPendingWrites(suite.harness.writes);
       await assertInStep(id, `${what}, after repair`);
       await tick(later(AFTER_LEASE));
       await finished(id, what);
@@ -96,7 +90,7 @@ describe('crash repair of scheduled publishing', () => {
       (k) => create({ title: `Pub ${k}`, publish_at: Date.now() + HOUR }),
       async (id, what) => {
         await assertInStep(id, what);
-        const latest = await objectsCollection(h.db).findOne({ _id: id });
+        const latest = await objectsCollection(suite.harness.db).findOne({ _id: id });
         assert.equal(latest?.status, 'published', what);
         assert.equal(latest.publish_at, null, what);
         assert.deepEqual(
@@ -122,10 +116,14 @@ describe('crash repair of scheduled publishing', () => {
       (k) => create({ title: `Unpub ${k}`, unpublish_at: Date.now() + HOUR }),
       async (id, what) => {
         await assertInStep(id, what);
-        const latest = await objectsCollection(h.db).findOne({ _id: id });
+        const latest = await objectsCollection(suite.harness.db).findOne({ _id: id });
         assert.equal(latest?.status, 'draft', what);
         assert.equal(latest.unpublish_at, null, what);
-        assert.equal(await publishedObjectsCollection(h.db).countDocuments({ _id: id }), 0, `${what}: withdrawn`);
+        assert.equal(
+          await publishedObjectsCollection(suite.harness.db).countDocuments({ _id: id }),
+          0,
+          `${what}: withdrawn`,
+        );
         assert.deepEqual(
           (await revisions(id)).map((r) => r.reason),
           ['scheduled-unpublish', 'create'],
@@ -147,22 +145,26 @@ describe('crash repair of scheduled publishing', () => {
   it('repair withdraws nothing for an unpublish that died before its commit point', async () => {
     // Published, then a draft saved over it: the live version is the older one, until unpublish_at.
     const id = await create({ title: 'Live', unpublish_at: Date.now() + HOUR });
-    await api.patch(`/objects/${id.toHexString()}`, { title: 'Draft', status: 'draft' }).expect(200);
+    await suite.api.patch(`/objects/${id.toHexString()}`, { title: 'Draft', status: 'draft' }).expect(200);
     const dying = new Scheduler(
       {
-        db: interceptWrites(h.db, ({ collection, method }) => {
+        db: interceptWrites(suite.harness.db, ({ collection, method }) => {
           if (collection === 'objects' && method === 'replaceOne') throw new Crash('died before the commit point');
         }),
-        events: h.writes.events,
+        events: suite.harness.writes.events,
       },
       { intervalMs: 0, now: due },
     );
     await assert.rejects(dying.tick(), Crash);
     // Nothing was committed, so nothing is owed: the write carries its work in the commit itself.
-    assert.equal(await repairPendingWrites(h.writes), 0);
-    assert.equal((await publishedObjectsCollection(h.db).findOne({ _id: id }))?.title, 'Live', 'still live');
+    assert.equal(await repairPendingWrites(suite.harness.writes), 0);
+    assert.equal(
+      (await publishedObjectsCollection(suite.harness.db).findOne({ _id: id }))?.title,
+      'Live',
+      'still live',
+    );
     assert.equal(await tick(later(AFTER_LEASE)), 1, 'the lapsed claim is redone');
-    assert.equal(await publishedObjectsCollection(h.db).countDocuments({ _id: id }), 0);
+    assert.equal(await publishedObjectsCollection(suite.harness.db).countDocuments({ _id: id }), 0);
     assert.deepEqual(
       (await revisions(id)).map((r) => r.reason),
       ['scheduled-unpublish', 'edit', 'create'],
@@ -174,13 +176,13 @@ describe('crash repair of scheduled publishing', () => {
     // An API process dies after PATCH wrote the latest version, before its revision.
     const crashLog: string[] = [];
     const dying = createApp({
-      config: h.config,
-      db: interceptWrites(h.db, ({ collection }) => {
+      config: suite.harness.config,
+      db: interceptWrites(suite.harness.db, ({ collection }) => {
         if (collection === 'revisions') throw new Crash('died before the revision');
       }),
       log: (m) => crashLog.push(m),
     });
-    await bucketClient(dying, keys).patch(`/objects/${id.toHexString()}`, { title: 'R2' }).expect(500);
+    await bucketClient(dying, suite.keys).patch(`/objects/${id.toHexString()}`, { title: 'R2' }).expect(500);
     assert.equal(crashLog.length, 1);
     assert.equal(await tick(due), 1);
     await assertInStep(id, 'after the tick');
@@ -189,7 +191,7 @@ describe('crash repair of scheduled publishing', () => {
       ['scheduled-publish R2', 'edit R2', 'create R1'],
       'the crashed edit gets its own revision before the publish records its own',
     );
-    assert.equal((await api.get(`/objects/${id.toHexString()}`).expect(200)).body.object.title, 'R2');
+    assert.equal((await suite.api.get(`/objects/${id.toHexString()}`).expect(200)).body.object.title, 'R2');
   });
 
   it('a process whose claim lapsed and was taken over writes nothing and leaves no marker', async () => {
@@ -199,12 +201,12 @@ describe('crash repair of scheduled publishing', () => {
     // process claims the Object and publishes it.
     const slow = new Scheduler(
       {
-        db: interceptWrites(h.db, async ({ collection, method }) => {
+        db: interceptWrites(suite.harness.db, async ({ collection, method }) => {
           if (other === -1 && collection === 'objects' && method === 'replaceOne') {
             other = await tick(later(AFTER_LEASE));
           }
         }),
-        events: h.writes.events,
+        events: suite.harness.writes.events,
       },
       { intervalMs: 0, now: due },
     );
@@ -215,6 +217,6 @@ describe('crash repair of scheduled publishing', () => {
       (await revisions(id)).map((r) => r.reason),
       ['scheduled-publish', 'create'],
     );
-    assert.equal(await pendingWritesCollection(h.db).countDocuments({}), 0);
+    assert.equal(await pendingWritesCollection(suite.harness.db).countDocuments({}), 0);
   });
 });

@@ -3,8 +3,7 @@ import { ObjectId } from 'mongodb';
 import { bucketsCollection, objectsCollection, publishedObjectsCollection } from '../../lib/db/collections.js';
 import { PendingWriteSweeper, repairStalePendingWrites, STALE_MARKER_MS } from '../../lib/objects/pending-sweep.js';
 import { markPending, pendingWritesCollection } from '../../lib/objects/pending-writes.js';
-import { bucketClient } from '../support/client.js';
-import { freshHarness, type Harness } from '../support/harness.js';
+import { BucketSuite } from '../support/bucket-suite.js';
 
 /**
  * A write the engine failed under, in a process that lives on: its marker stays, and its Object
@@ -12,51 +11,44 @@ import { freshHarness, type Harness } from '../support/harness.js';
  * repair only runs at the next start; the sweep repairs markers older than any running write.
  */
 describe('repair of writes left pending while the process lives on', () => {
-  let h: Harness;
-  let api: ReturnType<typeof bucketClient>;
   let bucketId: ObjectId;
-  before(async () => {
-    h = await freshHarness();
-    api = bucketClient(h.app, await h.bucket('sweep'));
-    await api.post('/object-types', { title: 'Posts' }).expect(200);
-    bucketId = (await bucketsCollection(h.db).findOne({ slug: 'sweep' }))!._id;
-  });
-  after(() => {
-    assert.deepEqual(h.errors, []);
+  const suite = new BucketSuite('sweep', async () => {
+    await suite.api.post('/object-types', { title: 'Posts' }).expect(200);
+    bucketId = (await bucketsCollection(suite.harness.db).findOne({ slug: 'sweep' }))!._id;
   });
 
   /** Marker and latest version written, then the write failed: the live copy still shows `was`. */
   async function failedEdit(title: string, markedAgoMs: number): Promise<ObjectId> {
     const id = new ObjectId(
-      (await api.post('/objects', { title: 'was', type: 'posts' }).expect(200)).body.object.id as string,
+      (await suite.api.post('/objects', { title: 'was', type: 'posts' }).expect(200)).body.object.id as string,
     );
-    await markPending(h.db, id, bucketId);
-    await pendingWritesCollection(h.db).updateOne(
+    await markPending(suite.harness.db, id, bucketId);
+    await pendingWritesCollection(suite.harness.db).updateOne(
       { object_id: id },
       { $set: { at: new Date(Date.now() - markedAgoMs) } },
     );
-    await objectsCollection(h.db).updateOne({ _id: id }, { $set: { title, modified_at: new Date() } });
+    await objectsCollection(suite.harness.db).updateOne({ _id: id }, { $set: { title, modified_at: new Date() } });
     return id;
   }
-  const live = async (id: ObjectId) => (await publishedObjectsCollection(h.db).findOne({ _id: id }))?.title;
+  const live = async (id: ObjectId) => (await publishedObjectsCollection(suite.harness.db).findOne({ _id: id }))?.title;
 
   it('repairs markers older than a running write could be, and leaves younger ones to their writes', async () => {
     const stale = await failedEdit('stale', STALE_MARKER_MS + 1000);
     const young = await failedEdit('young', 1000);
-    assert.equal(await repairStalePendingWrites(h.writes), 1);
+    assert.equal(await repairStalePendingWrites(suite.harness.writes), 1);
     assert.equal(await live(stale), 'stale');
-    assert.equal(await pendingWritesCollection(h.db).countDocuments({ object_id: stale }), 0);
+    assert.equal(await pendingWritesCollection(suite.harness.db).countDocuments({ object_id: stale }), 0);
     assert.equal(await live(young), 'was', 'a write that may still be running is not touched');
-    assert.equal(await pendingWritesCollection(h.db).countDocuments({ object_id: young }), 1);
+    assert.equal(await pendingWritesCollection(suite.harness.db).countDocuments({ object_id: young }), 1);
     // Its own write (or a later sweep) settles it.
-    assert.equal(await repairStalePendingWrites(h.writes, 0), 1);
+    assert.equal(await repairStalePendingWrites(suite.harness.writes, 0), 1);
     assert.equal(await live(young), 'young');
   });
 
   it('the sweeper repairs on its interval until stopped, and logs what it repaired', async () => {
     const id = await failedEdit('swept', STALE_MARKER_MS + 1000);
     const logged: string[] = [];
-    const sweeper = new PendingWriteSweeper(h.writes, 20, (m) => logged.push(m));
+    const sweeper = new PendingWriteSweeper(suite.harness.writes, 20, (m) => logged.push(m));
     sweeper.start();
     for (let i = 0; i < 100 && (await live(id)) !== 'swept'; i++) await new Promise((r) => setTimeout(r, 20));
     await sweeper.stop();

@@ -8,81 +8,77 @@ import {
 } from '../../lib/db/collections.js';
 import { markPending, pendingWritesCollection, repairPendingWrites } from '../../lib/objects/pending-writes.js';
 import { writeVersion } from '../../lib/objects/version-write.js';
-import { bucketClient } from '../support/client.js';
-import { freshHarness, type Harness } from '../support/harness.js';
+import { BucketSuite } from '../support/bucket-suite.js';
 
 describe('crash repair of partial Object writes', () => {
-  let h: Harness;
-  let api: ReturnType<typeof bucketClient>;
   let bucketId: ObjectId;
-  before(async () => {
-    h = await freshHarness();
-    api = bucketClient(h.app, await h.bucket('crash'));
-    await api.post('/object-types', { title: 'Posts' }).expect(200);
-    const bucket = await bucketsCollection(h.db).findOne({ slug: 'crash' });
+  const suite = new BucketSuite('crash', async () => {
+    await suite.api.post('/object-types', { title: 'Posts' }).expect(200);
+    const bucket = await bucketsCollection(suite.harness.db).findOne({ slug: 'crash' });
     assert.ok(bucket);
     bucketId = bucket._id;
   });
-  after(() => {
-    assert.deepEqual(h.errors, []);
-  });
 
   const create = async (title: string) =>
-    new ObjectId((await api.post('/objects', { title, type: 'posts' }).expect(200)).body.object.id as string);
-  const generation = async () => (await bucketsCollection(h.db).findOne({ _id: bucketId }))?.generation ?? 0;
+    new ObjectId((await suite.api.post('/objects', { title, type: 'posts' }).expect(200)).body.object.id as string);
+  const generation = async () =>
+    (await bucketsCollection(suite.harness.db).findOne({ _id: bucketId }))?.generation ?? 0;
   const revisions = (id: ObjectId) =>
-    revisionsCollection(h.db).find({ object_id: id }).sort({ created_at: -1, _id: -1 }).toArray();
+    revisionsCollection(suite.harness.db).find({ object_id: id }).sort({ created_at: -1, _id: -1 }).toArray();
 
   /** Steps 1–2 of an update (marker, latest version) then a crash. */
   async function crashAfterLatest(id: ObjectId, title: string): Promise<void> {
-    await markPending(h.db, id, bucketId);
-    await objectsCollection(h.db).updateOne({ _id: id }, { $set: { title, modified_at: new Date() } });
+    await markPending(suite.harness.db, id, bucketId);
+    await objectsCollection(suite.harness.db).updateOne({ _id: id }, { $set: { title, modified_at: new Date() } });
   }
 
   /** A version write that died after its commit point: the latest version carries its work (version-write.ts). */
   async function crashCarrying(id: ObjectId, title: string): Promise<void> {
     const at = new Date();
     const pending = { version: at, reason: 'edit' as const, withdraw: false, notify: true, since: at };
-    await objectsCollection(h.db).updateOne({ _id: id }, { $set: { title, modified_at: at, pending } });
+    await objectsCollection(suite.harness.db).updateOne({ _id: id }, { $set: { title, modified_at: at, pending } });
   }
 
   async function assertInStep(id: ObjectId, title: string): Promise<void> {
-    assert.equal((await objectsCollection(h.db).findOne({ _id: id }))?.title, title);
-    assert.equal((await publishedObjectsCollection(h.db).findOne({ _id: id }))?.title, title);
+    assert.equal((await objectsCollection(suite.harness.db).findOne({ _id: id }))?.title, title);
+    assert.equal((await publishedObjectsCollection(suite.harness.db).findOne({ _id: id }))?.title, title);
     assert.equal((await revisions(id))[0]?.title, title);
-    assert.equal(await pendingWritesCollection(h.db).countDocuments({ object_id: id }), 0);
-    assert.equal(await objectsCollection(h.db).countDocuments({ _id: id, pending: { $exists: true } }), 0);
+    assert.equal(await pendingWritesCollection(suite.harness.db).countDocuments({ object_id: id }), 0);
+    assert.equal(await objectsCollection(suite.harness.db).countDocuments({ _id: id, pending: { $exists: true } }), 0);
   }
 
   it('crash after the latest version: start-up repair rolls live view and revision forward', async () => {
     const id = await create('A1');
     await crashAfterLatest(id, 'A2');
-    assert.equal((await publishedObjectsCollection(h.db).findOne({ _id: id }))?.title, 'A1');
+    assert.equal((await publishedObjectsCollection(suite.harness.db).findOne({ _id: id }))?.title, 'A1');
     const before = await generation();
-    assert.equal(await repairPendingWrites(h.writes), 1);
+    assert.equal(await repairPendingWrites(suite.harness.writes), 1);
     await assertInStep(id, 'A2');
     assert.equal((await revisions(id)).length, 2);
     assert.ok((await generation()) > before, 'repair bumps the generation so caches drop stale reads');
-    assert.equal((await api.get(`/objects/${id.toHexString()}?status=published`).expect(200)).body.object.title, 'A2');
+    assert.equal(
+      (await suite.api.get(`/objects/${id.toHexString()}?status=published`).expect(200)).body.object.title,
+      'A2',
+    );
   });
 
   it('crash after the live copy, before the revision: repair records the missing revision once', async () => {
     const id = await create('B1');
     await crashAfterLatest(id, 'B2');
-    const latest = await objectsCollection(h.db).findOne({ _id: id });
+    const latest = await objectsCollection(suite.harness.db).findOne({ _id: id });
     assert.ok(latest);
-    await publishedObjectsCollection(h.db).replaceOne({ _id: id }, latest);
-    await repairPendingWrites(h.writes);
+    await publishedObjectsCollection(suite.harness.db).replaceOne({ _id: id }, latest);
+    await repairPendingWrites(suite.harness.writes);
     await assertInStep(id, 'B2');
     assert.equal((await revisions(id)).length, 2);
-    assert.equal(await repairPendingWrites(h.writes), 0, 'nothing left to repair');
+    assert.equal(await repairPendingWrites(suite.harness.writes), 0, 'nothing left to repair');
   });
 
   it('crash after the revision, before the bump: repair only bumps and clears the marker', async () => {
     const id = await create('C1');
-    await markPending(h.db, id, bucketId);
+    await markPending(suite.harness.db, id, bucketId);
     const before = await generation();
-    await repairPendingWrites(h.writes);
+    await repairPendingWrites(suite.harness.writes);
     await assertInStep(id, 'C1');
     assert.equal((await revisions(id)).length, 1, 'no duplicate revision');
     assert.ok((await generation()) > before);
@@ -90,27 +86,27 @@ describe('crash repair of partial Object writes', () => {
 
   it('a marker without an Object (create crashed before its insert) is rolled back to no Object', async () => {
     const id = new ObjectId();
-    await markPending(h.db, id, bucketId);
-    await repairPendingWrites(h.writes);
-    assert.equal(await objectsCollection(h.db).countDocuments({ _id: id }), 0);
-    assert.equal(await publishedObjectsCollection(h.db).countDocuments({ _id: id }), 0);
+    await markPending(suite.harness.db, id, bucketId);
+    await repairPendingWrites(suite.harness.writes);
+    assert.equal(await objectsCollection(suite.harness.db).countDocuments({ _id: id }), 0);
+    assert.equal(await publishedObjectsCollection(suite.harness.db).countDocuments({ _id: id }), 0);
     assert.equal((await revisions(id)).length, 0);
-    assert.equal(await pendingWritesCollection(h.db).countDocuments({ object_id: id }), 0);
+    assert.equal(await pendingWritesCollection(suite.harness.db).countDocuments({ object_id: id }), 0);
   });
 
   it('a delete that crashed after removing the latest version is finished by repair', async () => {
     const id = await create('D1');
-    await markPending(h.db, id, bucketId);
-    await objectsCollection(h.db).deleteOne({ _id: id });
-    await repairPendingWrites(h.writes);
-    assert.equal(await publishedObjectsCollection(h.db).countDocuments({ _id: id }), 0);
+    await markPending(suite.harness.db, id, bucketId);
+    await objectsCollection(suite.harness.db).deleteOne({ _id: id });
+    await repairPendingWrites(suite.harness.writes);
+    assert.equal(await publishedObjectsCollection(suite.harness.db).countDocuments({ _id: id }), 0);
     assert.equal((await revisions(id)).length, 0);
   });
 
   it('the next PATCH of an out-of-step Object repairs it first', async () => {
     const id = await create('E1');
     await crashCarrying(id, 'E2');
-    await api.patch(`/objects/${id.toHexString()}`, { content: 'x' }).expect(200);
+    await suite.api.patch(`/objects/${id.toHexString()}`, { content: 'x' }).expect(200);
     await assertInStep(id, 'E2');
     assert.deepEqual(
       (await revisions(id)).map((r) => r.title),
@@ -123,47 +119,47 @@ describe('crash repair of partial Object writes', () => {
     const id = await create('H1');
     await crashCarrying(id, 'H2');
     const before = await generation();
-    const emitted = h.emitted.length;
-    assert.equal(await repairPendingWrites(h.writes), 1);
+    const emitted = suite.harness.emitted.length;
+    assert.equal(await repairPendingWrites(suite.harness.writes), 1);
     await assertInStep(id, 'H2');
     assert.equal((await revisions(id)).length, 2);
     assert.deepEqual(
-      h.emitted.slice(emitted).map((e) => e.type),
+      suite.harness.emitted.slice(emitted).map((e) => e.type),
       ['object.edited'],
     );
-    assert.ok((await bucketsCollection(h.db).findOne({ _id: bucketId }))?.object_generation ?? 0 > before);
-    assert.equal(await repairPendingWrites(h.writes), 0, 'nothing left to repair');
+    assert.ok((await bucketsCollection(suite.harness.db).findOne({ _id: bucketId }))?.object_generation ?? 0 > before);
+    assert.equal(await repairPendingWrites(suite.harness.writes), 0, 'nothing left to repair');
   });
 
   it('a completed write leaves no marker', async () => {
     const id = await create('F1');
-    await api.patch(`/objects/${id.toHexString()}`, { title: 'F2' }).expect(200);
-    assert.equal(await pendingWritesCollection(h.db).countDocuments({}), 0);
+    await suite.api.patch(`/objects/${id.toHexString()}`, { title: 'F2' }).expect(200);
+    assert.equal(await pendingWritesCollection(suite.harness.db).countDocuments({}), 0);
     await assertInStep(id, 'F2');
   });
 
   it('a write removes only its own marker, never that of another write in flight', async () => {
     const id = await create('G1');
-    const latest = await objectsCollection(h.db).findOne({ _id: id });
+    const latest = await objectsCollection(suite.harness.db).findOne({ _id: id });
     assert.ok(latest);
     // Another process has put its marker down and not yet reached its commit point.
-    const theirs = await markPending(h.db, id, bucketId);
+    const theirs = await markPending(suite.harness.db, id, bucketId);
     const at = new Date(latest.modified_at.getTime() + 1000);
     const next = { ...latest, title: 'G2', modified_at: at };
-    await writeVersion(h.writes, {
+    await writeVersion(suite.harness.writes, {
       objectId: id,
       bucketId,
       at,
       reason: 'edit',
       commit: async () => {
-        await objectsCollection(h.db).replaceOne({ _id: id }, next);
+        await objectsCollection(suite.harness.db).replaceOne({ _id: id }, next);
         return next;
       },
     });
     assert.deepEqual(
-      (await pendingWritesCollection(h.db).find({ object_id: id }).toArray()).map((m) => m._id),
+      (await pendingWritesCollection(suite.harness.db).find({ object_id: id }).toArray()).map((m) => m._id),
       [theirs],
     );
-    await repairPendingWrites(h.writes);
+    await repairPendingWrites(suite.harness.writes);
   });
 });

@@ -1,23 +1,16 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
-import { freshHarness, type Harness } from '../support/harness.js';
 import type { IssuedKeys } from '../../lib/buckets/buckets.js';
+import { BucketSuite } from '../support/bucket-suite.js';
 
 describe('authentication (blocks route as the probe)', () => {
-  let h: Harness;
-  let keyed: IssuedKeys;
   let other: IssuedKeys;
-  before(async () => {
-    h = await freshHarness();
-    keyed = await h.bucket('keyed');
-    other = await h.bucket('other');
-    await h.bucket('open', { kind: 'none' }, { kind: 'none' });
-  });
-  after(() => {
-    assert.deepEqual(h.errors, []);
+  const suite = new BucketSuite('keyed', async () => {
+    other = await suite.harness.bucket('other');
+    await suite.harness.bucket('open', { kind: 'none' }, { kind: 'none' });
   });
 
-  const blocks = (slug: string) => request(h.app).get(`/v3/buckets/${slug}/blocks`);
+  const blocks = (slug: string) => request(suite.harness.app).get(`/v3/buckets/${slug}/blocks`);
 
   it('answers 401 with the error body when the read key is missing', async () => {
     const res = await blocks('keyed').expect(401);
@@ -36,14 +29,14 @@ describe('authentication (blocks route as the probe)', () => {
   });
 
   it('accepts the read key', async () => {
-    const res = await blocks('keyed').query({ read_key: keyed.read_key! }).expect(200);
+    const res = await blocks('keyed').query({ read_key: suite.keys.read_key! }).expect(200);
     assert.deepEqual(res.body, { blocks: [] });
   });
 
   it('accepts the write key for reads, as Bearer, bare, or in read_key', async () => {
-    await blocks('keyed').set('Authorization', `Bearer ${keyed.write_key}`).expect(200);
-    await blocks('keyed').set('Authorization', keyed.write_key!).expect(200);
-    await blocks('keyed').query({ read_key: keyed.write_key! }).expect(200);
+    await blocks('keyed').set('Authorization', `Bearer ${suite.keys.write_key}`).expect(200);
+    await blocks('keyed').set('Authorization', suite.keys.write_key!).expect(200);
+    await blocks('keyed').query({ read_key: suite.keys.write_key! }).expect(200);
   });
 
   it('accepts reads without a key on a Bucket that has no read key', async () => {
@@ -52,7 +45,7 @@ describe('authentication (blocks route as the probe)', () => {
   });
 
   it('answers 404 naming an unknown Bucket', async () => {
-    const res = await blocks('missing').query({ read_key: keyed.read_key! }).expect(404);
+    const res = await blocks('missing').query({ read_key: suite.keys.read_key! }).expect(404);
     assert.deepEqual(res.body, {
       status: 404,
       code: 'bucket_not_found',
@@ -61,11 +54,11 @@ describe('authentication (blocks route as the probe)', () => {
   });
 
   it('never stores keys in clear', async () => {
-    const stored = await h.db.collection('buckets').findOne({ slug: 'keyed' });
+    const stored = await suite.harness.db.collection('buckets').findOne({ slug: 'keyed' });
     assert.ok(stored);
     const text = JSON.stringify(stored);
-    assert.ok(!text.includes(keyed.read_key!));
-    assert.ok(!text.includes(keyed.write_key!));
+    assert.ok(!text.includes(suite.keys.read_key!));
+    assert.ok(!text.includes(suite.keys.write_key!));
     assert.match(String(stored.read_key_hash), /^[0-9a-f]{64}$/);
   });
 });

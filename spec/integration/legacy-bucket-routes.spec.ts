@@ -4,9 +4,9 @@ import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { forgetCosmicV1Token, loadCosmicV1 } from '../support/cosmic-v1.js';
 import { cosmicV2For, rejection } from '../support/cosmic-v2.js';
-import { freshHarness, type Harness } from '../support/harness.js';
-import { account, PASSWORD, setMember, tokenOf } from '../support/accounts.js';
+import { account, member, PASSWORD, tokenOf } from '../support/accounts.js';
 import { findBucketBySlug } from '../../lib/buckets/buckets.js';
+import { BucketSuite } from '../support/bucket-suite.js';
 
 interface V1Bucket {
   bucket: { _id: string; slug: string; read_key: string; write_key: string; role: string };
@@ -14,20 +14,16 @@ interface V1Bucket {
 
 /** The Bucket routes the unchanged clients call: v1 addBucket and deleteBucket, v2 getBucket. */
 describe('legacy Bucket routes through the unchanged clients', () => {
-  let h: Harness;
   let server: http.Server;
-  before(async () => {
-    h = await freshHarness();
-    await h.bucket('home');
-    await account(h, 'owner@example.com', 'home');
-    await account(h, 'other@example.com');
-    server = http.createServer(h.app).listen(0, '127.0.0.1');
+  const suite = new BucketSuite('home', async () => {
+    await account(suite.harness, 'owner@example.com', 'home');
+    await account(suite.harness, 'other@example.com');
+    server = http.createServer(suite.harness.app).listen(0, '127.0.0.1');
     await new Promise((r) => server.once('listening', r));
   });
   after(() => {
     forgetCosmicV1Token();
     server.close();
-    assert.deepEqual(h.errors, []);
   });
 
   it('cosmicjs 3.4.4 addBucket creates a Bucket the caller administers; deleteBucket (by id) removes it', async () => {
@@ -49,7 +45,7 @@ describe('legacy Bucket routes through the unchanged clients', () => {
       assert.equal(again.status, 400);
       const deleted = (await api.deleteBucket({ id: made.bucket._id })) as { message: string };
       assert.match(deleted.message, /deleted/, JSON.stringify(deleted));
-      assert.equal(await findBucketBySlug(h.db, 'my-new-bucket'), null);
+      assert.equal(await findBucketBySlug(suite.harness.db, 'my-new-bucket'), null);
       const gone = (await api.deleteBucket({ id: made.bucket._id })) as { status: number };
       assert.equal(gone.status, 404);
     } finally {
@@ -58,24 +54,25 @@ describe('legacy Bucket routes through the unchanged clients', () => {
   });
 
   it('v1 deleteBucket: 404 for a Bucket the account is not a user of, 403 for a non-admin, 401 without a token', async () => {
-    const home = await findBucketBySlug(h.db, 'home');
+    const home = await findBucketBySlug(suite.harness.db, 'home');
     const id = home?._id.toHexString() ?? '';
-    await request(h.app).delete(`/v1/buckets/${id}`).expect(401);
-    const stranger = await tokenOf(h, 'other@example.com', 'v1');
-    const res = await request(h.app).delete(`/v1/buckets/${id}`).set('Authorization', stranger).expect(404);
+    await request(suite.harness.app).delete(`/v1/buckets/${id}`).expect(401);
+    const stranger = await tokenOf(suite.harness, 'other@example.com', 'v1');
+    const res = await request(suite.harness.app).delete(`/v1/buckets/${id}`).set('Authorization', stranger).expect(404);
     assert.equal(res.body.status, 404);
-    await request(h.app).delete('/v1/buckets/not-an-id').set('Authorization', stranger).expect(404);
-    const dev = await account(h, 'dev@example.com');
-    const settings = { publishing_restrictions: null, additional_permissions: [], object_types: [] };
-    await setMember(h, 'home', dev, { role: 'developer', ...settings });
-    const devToken = await tokenOf(h, 'dev@example.com', 'v1');
-    const refused = await request(h.app).delete(`/v1/buckets/${id}`).set('Authorization', devToken).expect(403);
+    await request(suite.harness.app).delete('/v1/buckets/not-an-id').set('Authorization', stranger).expect(404);
+    await member(suite.harness, 'home', 'dev@example.com', { role: 'developer' });
+    const devToken = await tokenOf(suite.harness, 'dev@example.com', 'v1');
+    const refused = await request(suite.harness.app)
+      .delete(`/v1/buckets/${id}`)
+      .set('Authorization', devToken)
+      .expect(403);
     assert.match(refused.body.message, /only an admin/);
-    assert.ok(await findBucketBySlug(h.db, 'home'));
+    assert.ok(await findBucketBySlug(suite.harness.db, 'home'));
   });
 
   it('cosmicjs 4.3.7 getBucket answers the Bucket to a member, and to its read key', async () => {
-    const Cosmic = await cosmicV2For(h);
+    const Cosmic = await cosmicV2For(suite.harness);
     const auth = await Cosmic().authenticate({ email: 'owner@example.com', password: PASSWORD });
     const api = Cosmic({ token: String(auth.token) });
     try {
@@ -89,14 +86,14 @@ describe('legacy Bucket routes through the unchanged clients', () => {
     } finally {
       forgetCosmicV1Token();
     }
-    const keys = await h.bucket('keyed');
-    const byKey = await request(h.app)
+    const keys = await suite.harness.bucket('keyed');
+    const byKey = await request(suite.harness.app)
       .get(`/v2/buckets/keyed?read_key=${encodeURIComponent(keys.read_key ?? '')}`)
       .expect(200);
     assert.equal(byKey.body.bucket.slug, 'keyed');
     assert.equal(byKey.body.bucket.role, undefined);
-    await request(h.app).get('/v2/buckets/keyed').expect(401);
-    const stranger = await tokenOf(h, 'other@example.com');
-    await request(h.app).get('/v2/buckets/keyed').set('Authorization', stranger).expect(403);
+    await request(suite.harness.app).get('/v2/buckets/keyed').expect(401);
+    const stranger = await tokenOf(suite.harness, 'other@example.com');
+    await request(suite.harness.app).get('/v2/buckets/keyed').set('Authorization', stranger).expect(403);
   });
 });

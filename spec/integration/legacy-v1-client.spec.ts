@@ -2,11 +2,10 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
-import type { IssuedKeys } from '../../lib/buckets/buckets.js';
 import { forgetCosmicV1Token, loadCosmicV1, type CosmicV1, type V1Bucket } from '../support/cosmic-v1.js';
-import { freshHarness, type Harness } from '../support/harness.js';
 import { account, PASSWORD } from '../support/accounts.js';
 import { declareFolders } from '../support/media.js';
+import { BucketSuite } from '../support/bucket-suite.js';
 
 type V1Obj = Record<string, unknown> & {
   _id: string;
@@ -39,26 +38,25 @@ function slugs(page: unknown): string[] {
  * answers error bodies instead of throwing, so errors are asserted as values.
  */
 describe('legacy v1 API driven by the cosmicjs 3.4.4 client', () => {
-  let h: Harness;
   let server: http.Server;
   let Cosmic: CosmicV1;
-  let keys: IssuedKeys;
   let b: V1Bucket;
   const ids: Record<string, string> = {};
 
-  before(async () => {
-    h = await freshHarness();
-    keys = await h.bucket('v1blog');
-    server = http.createServer(h.app).listen(0, '127.0.0.1');
+  const suite = new BucketSuite('v1blog', async () => {
+    server = http.createServer(suite.harness.app).listen(0, '127.0.0.1');
     await new Promise((r) => server.once('listening', r));
     const { port } = server.address() as AddressInfo;
     Cosmic = loadCosmicV1(`http://127.0.0.1:${String(port)}`);
-    b = Cosmic().bucket({ slug: keys.slug, read_key: keys.read_key ?? '', write_key: keys.write_key ?? '' });
+    b = Cosmic().bucket({
+      slug: suite.keys.slug,
+      read_key: suite.keys.read_key ?? '',
+      write_key: suite.keys.write_key ?? '',
+    });
   });
   after(() => {
     forgetCosmicV1Token();
     server.close();
-    assert.deepEqual(h.errors, []);
   });
 
   it('addObjectType creates types; getObjectTypes lists them with _id', async () => {
@@ -242,9 +240,9 @@ describe('legacy v1 API driven by the cosmicjs 3.4.4 client', () => {
   });
 
   it('getMergeRequestObjects answers the Objects a merge request recorded, in the v1 shape; 404 for an unknown id', async () => {
-    const made = await request(h.app)
-      .post(`/v3/buckets/${keys.slug}/merge-requests`)
-      .set('Authorization', `Bearer ${keys.write_key ?? ''}`)
+    const made = await request(suite.harness.app)
+      .post(`/v3/buckets/${suite.keys.slug}/merge-requests`)
+      .set('Authorization', `Bearer ${suite.keys.write_key ?? ''}`)
       .send({ title: 'Revise the post', object_ids: [ids.post] })
       .expect(200);
     const mr = made.body as { merge_request: { id: string; objects: { revision_id: string }[] } };
@@ -272,7 +270,7 @@ describe('legacy v1 API driven by the cosmicjs 3.4.4 client', () => {
     })) as ErrorBody;
     assert.deepEqual([unknown.status, unknown.code], [400, 'folder_unknown']);
     assert.match(unknown.message, /'docs'/);
-    await declareFolders(h.app, keys, ['docs']);
+    await declareFolders(suite.harness.app, suite.keys, ['docs']);
     const up = (await b.addMedia({
       media: { buffer: Buffer.from('hello'), originalname: 'a.txt' },
       folder: 'docs',
@@ -329,7 +327,7 @@ describe('legacy v1 API driven by the cosmicjs 3.4.4 client', () => {
     assert.equal(badEvent.status, 400);
     assert.match(badEvent.message, /event must be one of object\.created\.draft/);
     assert.equal(((await b.getWebhooks()) as ErrorBody).status, 401);
-    const withToken = Cosmic({ token: keys.write_key ?? '' }).bucket({ slug: keys.slug });
+    const withToken = Cosmic({ token: suite.keys.write_key ?? '' }).bucket({ slug: suite.keys.slug });
     assert.equal(((await withToken.addObject({ ...big })) as One).object.slug, 'big');
     const listed = (await withToken.getWebhooks()) as { webhooks: { id: string }[] };
     assert.deepEqual(
@@ -345,7 +343,7 @@ describe('legacy v1 API driven by the cosmicjs 3.4.4 client', () => {
 
   // Last: a client made with a token keeps it on every later request of the process's clients.
   it('authenticate, getBuckets, addUser, getUsers, getUser with an account token', async () => {
-    await account(h, 'v1boss@example.com', keys.slug);
+    await account(suite.harness, 'v1boss@example.com', suite.keys.slug);
     const auth = (await Cosmic().authenticate({ email: 'v1boss@example.com', password: PASSWORD })) as {
       token: string;
     };
@@ -354,9 +352,9 @@ describe('legacy v1 API driven by the cosmicjs 3.4.4 client', () => {
     const buckets = (await api.getBuckets()) as { buckets: { slug: string; role: string }[] };
     assert.deepEqual(
       buckets.buckets.map((x) => [x.slug, x.role]),
-      [[keys.slug, 'admin']],
+      [[suite.keys.slug, 'admin']],
     );
-    const bucket = api.bucket({ slug: keys.slug });
+    const bucket = api.bucket({ slug: suite.keys.slug });
     const added = (await bucket.addUser({
       first_name: 'V',
       last_name: 'One',

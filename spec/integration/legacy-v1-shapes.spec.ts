@@ -2,9 +2,8 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
-import type { IssuedKeys } from '../../lib/buckets/buckets.js';
 import { loadCosmicV1, type V1Bucket } from '../support/cosmic-v1.js';
-import { freshHarness, type Harness } from '../support/harness.js';
+import { BucketSuite } from '../support/bucket-suite.js';
 
 type V1Metafield = Record<string, unknown> & { key: string; type: string; children?: V1Metafield[] };
 interface V1Obj {
@@ -35,23 +34,25 @@ function field(o: { metafields: V1Metafield[] }, key: string): V1Metafield {
  * unchanged cosmicjs 3.4.4 client.
  */
 describe('legacy v1 Metafield values and shapes', () => {
-  let h: Harness;
   let server: http.Server;
-  let keys: IssuedKeys;
   let b: V1Bucket;
   let logo = '';
   const ids: Record<string, string> = {};
   const read = (path: string) =>
-    request(h.app).get(`/v1/v1shapes${path}${path.includes('?') ? '&' : '?'}read_key=${keys.read_key ?? ''}`);
+    request(suite.harness.app).get(
+      `/v1/v1shapes${path}${path.includes('?') ? '&' : '?'}read_key=${suite.keys.read_key ?? ''}`,
+    );
 
-  before(async () => {
-    h = await freshHarness();
-    keys = await h.bucket('v1shapes');
-    server = http.createServer(h.app).listen(0, '127.0.0.1');
+  const suite = new BucketSuite('v1shapes', async () => {
+    server = http.createServer(suite.harness.app).listen(0, '127.0.0.1');
     await new Promise((r) => server.once('listening', r));
     const { port } = server.address() as AddressInfo;
     const Cosmic = loadCosmicV1(`http://127.0.0.1:${String(port)}`);
-    b = Cosmic().bucket({ slug: keys.slug, read_key: keys.read_key ?? '', write_key: keys.write_key ?? '' });
+    b = Cosmic().bucket({
+      slug: suite.keys.slug,
+      read_key: suite.keys.read_key ?? '',
+      write_key: suite.keys.write_key ?? '',
+    });
     await b.addObjectType({ title: 'People', slug: 'people' });
     await b.addObjectType({
       title: 'Teams',
@@ -90,7 +91,6 @@ describe('legacy v1 Metafield values and shapes', () => {
   });
   after(() => {
     server.close();
-    assert.deepEqual(h.errors, []);
   });
 
   it('addObject (client) takes number and switch values as the strings v1 sends, nested ones too', async () => {
@@ -156,9 +156,14 @@ describe('legacy v1 Metafield values and shapes', () => {
     assert.deepEqual(slugs(search.body), ['blues']);
     const bad = await read('/objects?metafield_key=featured&metafield_value=maybe').expect(400);
     assert.match(bad.body.message, /metafield_value: "maybe" is not true or false \(featured is a switch\)/);
-    const add = await request(h.app)
+    const add = await request(suite.harness.app)
       .post('/v1/v1shapes/add-object')
-      .send({ write_key: keys.write_key, type_slug: 'teams', title: 'x', metafields: [{ key: 'rank', value: '1e' }] })
+      .send({
+        write_key: suite.keys.write_key,
+        type_slug: 'teams',
+        title: 'x',
+        metafields: [{ key: 'rank', value: '1e' }],
+      })
       .expect(400);
     assert.match(add.body.message, /rank/);
   });

@@ -1,24 +1,18 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
 import { cosmicV2For, field, items, rejection, type CosmicV2Bucket, type V2Keys } from '../support/cosmic-v2.js';
-import { freshHarness, type Harness } from '../support/harness.js';
+import { BucketSuite } from '../support/bucket-suite.js';
 
 describe('Legacy v2: the cosmicjs 4.3.7 client, unchanged, against /v2 (Object types, Objects, Metafields)', () => {
-  let h: Harness;
   let bucket: CosmicV2Bucket;
   let keys: V2Keys;
   const posts = [
     { type: 'text', title: 'Subtitle', key: 'subtitle', value: '' },
     { type: 'number', title: 'Rank', key: 'rank', value: '' },
   ];
-  before(async () => {
-    h = await freshHarness();
-    const issued = await h.bucket('legacy-v2');
-    keys = { slug: issued.slug, read_key: issued.read_key ?? '', write_key: issued.write_key ?? '' };
-    bucket = (await cosmicV2For(h))().bucket(keys);
-  });
-  after(() => {
-    assert.deepEqual(h.errors, []);
+  const suite = new BucketSuite('legacy-v2', async () => {
+    keys = { slug: suite.keys.slug, read_key: suite.keys.read_key ?? '', write_key: suite.keys.write_key ?? '' };
+    bucket = (await cosmicV2For(suite.harness))().bucket(keys);
   });
 
   it('adds, reads, lists and edits Object types, wrapped as object_type / object_types', async () => {
@@ -103,12 +97,12 @@ describe('Legacy v2: the cosmicjs 4.3.7 client, unchanged, against /v2 (Object t
     const set = await bucket.objects.updateOne({ id: b.id }, { $set: { metadata: { subtitle: 'two' } } });
     assert.deepEqual(field(set, 'object').metadata, { subtitle: 'two', rank: 2 });
 
-    h.emitted.length = 0;
+    suite.harness.emitted.length = 0;
     assert.deepEqual(await bucket.objects.deleteOne({ id: b.id, trigger_webhook: true }), {
       message: `Object with id '${b.id}' deleted successfully from bucket.`,
     });
     assert.deepEqual(
-      h.emitted.map((e) => [e.type, e.subjectId]),
+      suite.harness.emitted.map((e) => [e.type, e.subjectId]),
       [['object.deleted', b.id]],
     );
     assert.deepEqual(await bucket.deleteObject({ id: a.id }), {
@@ -131,7 +125,7 @@ describe('Legacy v2: the cosmicjs 4.3.7 client, unchanged, against /v2 (Object t
     assert.deepEqual(listed[0].metadata, { subtitle: '', rank: 3 });
     const chained = items(await bucket.objects.find({ type: 'posts' }).showMetafields(true), 'objects');
     assert.deepEqual(chained[0]?.metafields, expected);
-    const one = await request(h.app)
+    const one = await request(suite.harness.app)
       .get(`/v2/buckets/${keys.slug}/objects/${o.id}?read_key=${keys.read_key ?? ''}&show_metafields=true`)
       .expect(200);
     assert.deepEqual((one.body as { object: { metafields: unknown } }).object.metafields, expected);
@@ -140,7 +134,7 @@ describe('Legacy v2: the cosmicjs 4.3.7 client, unchanged, against /v2 (Object t
     const narrowed = await bucket.getObjects({ query: { type: 'posts' }, show_metafields: true, props: 'id' });
     assert.deepEqual(narrowed.objects, [{ id: o.id }]);
     // v3 keeps its shape: the parameter is not one of its own.
-    const v3 = await request(h.app)
+    const v3 = await request(suite.harness.app)
       .get(`/v3/buckets/${keys.slug}/objects/${o.id}?read_key=${keys.read_key ?? ''}&show_metafields=true`)
       .expect(200);
     assert.equal((v3.body as { object: { metafields?: unknown } }).object.metafields, undefined);
@@ -172,11 +166,11 @@ describe('Legacy v2: the cosmicjs 4.3.7 client, unchanged, against /v2 (Object t
     const one = await bucket.editObjectMetafield({ id: o.id, key: 'subtitle', value: 'sub' });
     assert.deepEqual(one, { metafield: { ...posts[0], value: 'sub' } });
     assert.deepEqual(field(await bucket.getObject({ id: o.id }), 'object').metadata, { subtitle: 'sub', rank: 7 });
-    const byKey = await request(h.app)
+    const byKey = await request(suite.harness.app)
       .get(`/v2/buckets/${keys.slug}/objects/${o.id}/metafields/rank?read_key=${keys.read_key ?? ''}`)
       .expect(200);
     assert.deepEqual(byKey.body, { metafield: { ...posts[1], value: 7 } });
-    const noKey = await request(h.app)
+    const noKey = await request(suite.harness.app)
       .get(`/v2/buckets/${keys.slug}/objects/${o.id}/metafields/nope?read_key=${keys.read_key ?? ''}`)
       .expect(404);
     assert.equal((noKey.body as { code: string }).code, 'not_found');
@@ -228,8 +222,8 @@ describe('Legacy v2: the cosmicjs 4.3.7 client, unchanged, against /v2 (Object t
   });
 
   it('reads a Bucket without a read key though the client sends read_key=undefined', async () => {
-    const open = await h.bucket('legacy-v2-open', { kind: 'none' });
-    const client = (await cosmicV2For(h))().bucket({ slug: open.slug, write_key: open.write_key ?? '' });
+    const open = await suite.harness.bucket('legacy-v2-open', { kind: 'none' });
+    const client = (await cosmicV2For(suite.harness))().bucket({ slug: open.slug, write_key: open.write_key ?? '' });
     await client.addObjectType({ title: 'Pages', slug: 'pages' });
     assert.deepEqual(
       items(await client.getObjectTypes(), 'object_types').map((t) => t.slug),

@@ -5,23 +5,17 @@ import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
 import { cosmicV2For, field, items, rejection, type CosmicV2Bucket, type V2Keys } from '../support/cosmic-v2.js';
-import { freshHarness, type Harness } from '../support/harness.js';
 import { declareFolders, imageBytes } from '../support/media.js';
+import { BucketSuite } from '../support/bucket-suite.js';
 
 describe('Legacy v2: the cosmicjs 4.3.7 client, unchanged, against /v2 (media, merge requests, webhooks, errors)', () => {
-  let h: Harness;
   let bucket: CosmicV2Bucket;
   let keys: V2Keys;
   const read = () => `read_key=${keys.read_key ?? ''}`;
-  before(async () => {
-    h = await freshHarness();
-    const issued = await h.bucket('legacy-v2-media');
-    keys = { slug: issued.slug, read_key: issued.read_key ?? '', write_key: issued.write_key ?? '' };
-    bucket = (await cosmicV2For(h))().bucket(keys);
-    await declareFolders(h.app, issued, ['pics']);
-  });
-  after(() => {
-    assert.deepEqual(h.errors, []);
+  const suite = new BucketSuite('legacy-v2-media', async () => {
+    keys = { slug: suite.keys.slug, read_key: suite.keys.read_key ?? '', write_key: suite.keys.write_key ?? '' };
+    bucket = (await cosmicV2For(suite.harness))().bucket(keys);
+    await declareFolders(suite.harness.app, suite.keys, ['pics']);
   });
 
   it('uploads media on the upload host with folder and metadata, lists, reads and deletes it', async () => {
@@ -54,12 +48,12 @@ describe('Legacy v2: the cosmicjs 4.3.7 client, unchanged, against /v2 (media, m
     );
     assert.equal(field(await bucket.getSingleMedia({ id: m.id, props: 'size' }), 'media').size, small.length);
 
-    h.emitted.length = 0;
+    suite.harness.emitted.length = 0;
     assert.deepEqual(await bucket.deleteMedia({ id: m.id, trigger_webhook: true }), {
       message: `Media with id '${m.id}' deleted successfully from bucket.`,
     });
     assert.deepEqual(
-      h.emitted.map((e) => e.type),
+      suite.harness.emitted.map((e) => e.type),
       ['media.deleted'],
     );
     await bucket.media.deleteOne({ id: second.id });
@@ -87,14 +81,14 @@ describe('Legacy v2: the cosmicjs 4.3.7 client, unchanged, against /v2 (media, m
     const bad = await rejection(bucket.media.find().sort('name'));
     assert.equal(bad.code, 'invalid_parameter');
     assert.match(String(bad.message), /allowed values for media are .*size, -size, created, -created/);
-    const v3 = await request(h.app).get(`/v3/buckets/${keys.slug}/media?${read()}&sort=size`).expect(400);
+    const v3 = await request(suite.harness.app).get(`/v3/buckets/${keys.slug}/media?${read()}&sort=size`).expect(400);
     assert.match((v3.body as { message: string }).message, /Invalid sort "size"/);
     for (const id of ids) await bucket.deleteMedia({ id });
   });
 
   it('answers the Objects a merge request recorded (props, limit, skip), 404 for an unknown id, 400 for a filter', async () => {
     const v3 = (path: string, body: object) =>
-      request(h.app)
+      request(suite.harness.app)
         .post(`/v3/buckets/${keys.slug}${path}`)
         .set('Authorization', `Bearer ${keys.write_key ?? ''}`)
         .send(body)
@@ -134,30 +128,32 @@ describe('Legacy v2: the cosmicjs 4.3.7 client, unchanged, against /v2 (media, m
       code: 'not_found',
       message: `Merge request with id 'mr1' not found in bucket '${keys.slug}'`,
     });
-    const unkeyed = await request(h.app).get(`/v2/buckets/${keys.slug}/merge-requests/mr1/objects`).expect(401);
+    const unkeyed = await request(suite.harness.app)
+      .get(`/v2/buckets/${keys.slug}/merge-requests/mr1/objects`)
+      .expect(401);
     assert.equal((unkeyed.body as { code: string }).code, 'unauthorized');
   });
 
   it('manages webhooks at the v3 routes under /v2', async () => {
     const auth = `Bearer ${keys.write_key ?? ''}`;
     const base = `/v2/buckets/${keys.slug}/webhooks`;
-    const made = await request(h.app)
+    const made = await request(suite.harness.app)
       .post(base)
       .set('Authorization', auth)
       .send({ endpoint: 'https://hooks.example.com/in', events: ['object.created'] })
       .expect(200);
     const id = (made.body as { webhook: { id: string } }).webhook.id;
-    const list = await request(h.app).get(base).set('Authorization', auth).expect(200);
+    const list = await request(suite.harness.app).get(base).set('Authorization', auth).expect(200);
     assert.deepEqual(
       (list.body as { webhooks: { id: string }[] }).webhooks.map((w) => w.id),
       [id],
     );
-    await request(h.app).delete(`${base}/${id}`).set('Authorization', auth).expect(200);
-    await request(h.app).get(`${base}/${id}`).set('Authorization', auth).expect(404);
+    await request(suite.harness.app).delete(`${base}/${id}`).set('Authorization', auth).expect(200);
+    await request(suite.harness.app).get(`${base}/${id}`).set('Authorization', auth).expect(404);
   });
 
   it('answers every failure with the error body: a wrong key, bad parameters, an unknown path', async () => {
-    const wrong = (await cosmicV2For(h))().bucket({ ...keys, read_key: 'nope', write_key: 'nope' });
+    const wrong = (await cosmicV2For(suite.harness))().bucket({ ...keys, read_key: 'nope', write_key: 'nope' });
     for (const failed of [
       await rejection(wrong.getObjects()),
       await rejection(wrong.addObject({ title: 'x', type: 'posts' })),
@@ -173,7 +169,7 @@ describe('Legacy v2: the cosmicjs 4.3.7 client, unchanged, against /v2 (media, m
       ['put', `/v2/buckets/${keys.slug}/objects`],
       ['get', '/v2'],
     ] as const) {
-      const res = await request(h.app)[method](path).expect(404);
+      const res = await request(suite.harness.app)[method](path).expect(404);
       assert.deepEqual(Object.keys(res.body as object).sort(), ['code', 'message', 'status']);
       assert.equal((res.body as { code: string }).code, 'route_not_found');
     }
@@ -187,7 +183,7 @@ describe('Legacy v2: the cosmicjs 4.3.7 client, unchanged, against /v2 (media, m
     });
     const o = field(await bucket.addObject({ title: 'Hello (world)', type: 'posts', metadata: { rank: 1 } }), 'object');
     for (const prefix of ['/v3', '/v2']) {
-      const res = await request(h.app)
+      const res = await request(suite.harness.app)
         .get(`${prefix}/buckets/${keys.slug}/objects?${read()}&type=posts&metadata[rank]=1&q=(world)`)
         .expect(400);
       const message = (res.body as { message: string; code: string }).message;
@@ -197,7 +193,7 @@ describe('Legacy v2: the cosmicjs 4.3.7 client, unchanged, against /v2 (media, m
       // The advice is a v3 query that runs as it is.
       const advised = /"q" is a v1 parameter this API does not take; in v3 use query=(\{.*\}\]\})/.exec(message)?.[1];
       assert.ok(advised, message);
-      const ran = await request(h.app)
+      const ran = await request(suite.harness.app)
         .get(`/v3/buckets/${keys.slug}/objects?${read()}&props=id&query=${encodeURIComponent(advised)}`)
         .expect(200);
       assert.deepEqual((ran.body as { objects: unknown }).objects, [{ id: o.id }]);

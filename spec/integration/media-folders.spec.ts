@@ -3,9 +3,9 @@ import { ObjectId } from 'mongodb';
 import request from 'supertest';
 import { mediaCollection } from '../../lib/media/collection.js';
 import { bumpGeneration } from '../../lib/buckets/bucket-generation.js';
-import { findBucketBySlug, type IssuedKeys } from '../../lib/buckets/buckets.js';
+import { findBucketBySlug } from '../../lib/buckets/buckets.js';
 import { validatorFor } from '../../lib/validation/ajv.js';
-import { freshHarness, type Harness } from '../support/harness.js';
+import { BucketSuite } from '../support/bucket-suite.js';
 
 /*
  * Media folders as a resource, through HTTP, on the v3 paths and on the same paths under /v2:
@@ -25,18 +25,18 @@ const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000
 
 for (const version of ['v3', 'v2'] as const) {
   describe(`media folders (${version})`, () => {
-    let h: Harness;
-    let keys: IssuedKeys;
     const slug = `folders-${version}`;
     const base = `/${version}/buckets/${slug}`;
-    const write = (t: request.Test) => t.set('Authorization', `Bearer ${String(keys.write_key)}`);
+    const write = (t: request.Test) => t.set('Authorization', `Bearer ${String(suite.keys.write_key)}`);
     const get = (path: string) =>
-      request(h.app).get(`${base}${path}${path.includes('?') ? '&' : '?'}read_key=${String(keys.read_key)}`);
-    const post = (path: string, body: Body) => write(request(h.app).post(base + path)).send(body);
-    const patch = (path: string, body: Body) => write(request(h.app).patch(base + path)).send(body);
-    const del = (path: string) => write(request(h.app).delete(base + path));
+      request(suite.harness.app).get(
+        `${base}${path}${path.includes('?') ? '&' : '?'}read_key=${String(suite.keys.read_key)}`,
+      );
+    const post = (path: string, body: Body) => write(request(suite.harness.app).post(base + path)).send(body);
+    const patch = (path: string, body: Body) => write(request(suite.harness.app).patch(base + path)).send(body);
+    const del = (path: string) => write(request(suite.harness.app).delete(base + path));
     const upload = (folder?: string) => {
-      const t = write(request(h.app).post(`${base}/media`)).attach('media', png, {
+      const t = write(request(suite.harness.app).post(`${base}/media`)).attach('media', png, {
         filename: 'dot.png',
         contentType: 'image/png',
       });
@@ -58,17 +58,11 @@ for (const version of ['v3', 'v2'] as const) {
     /** A change made under the API (old data, a crash's leftovers): cached reads are dropped as a write would. */
     const storedDirectly = async (change: () => Promise<unknown>) => {
       await change();
-      const bucket = await findBucketBySlug(h.db, slug);
-      if (bucket) await bumpGeneration(h.db, bucket._id);
+      const bucket = await findBucketBySlug(suite.harness.db, slug);
+      if (bucket) await bumpGeneration(suite.harness.db, bucket._id);
     };
 
-    before(async () => {
-      h = await freshHarness();
-      keys = await h.bucket(slug);
-    });
-    after(() => {
-      assert.deepEqual(h.errors, []);
-    });
+    const suite = new BucketSuite(slug);
 
     it('creates a folder from its title, lists it and reads it by slug', async () => {
       const made = folderOf(await post('/media-folders', { title: 'Holiday Photos 2024' }).expect(200));
@@ -95,8 +89,8 @@ for (const version of ['v3', 'v2'] as const) {
       assert.match(derived, /holiday-photos-2024/);
       errorOf(await post('/media-folders', { title: 'Other', slug: 'docs' }), 400, 'slug_taken');
       // Unique per Bucket: another Bucket has its own "docs".
-      const other = await h.bucket(`${slug}-other`);
-      await request(h.app)
+      const other = await suite.harness.bucket(`${slug}-other`);
+      await request(suite.harness.app)
         .post(`/${version}/buckets/${other.slug}/media-folders`)
         .set('Authorization', `Bearer ${String(other.write_key)}`)
         .send({ title: 'Docs' })
@@ -130,10 +124,10 @@ for (const version of ['v3', 'v2'] as const) {
     it('uploads into a listed folder, and refuses an unknown one with 400 naming it (nothing stored)', async () => {
       const m = (await upload('docs').expect(200)).body.media as Body;
       assert.equal(m.folder, 'docs');
-      const before = await mediaCollection(h.db).countDocuments();
+      const before = await mediaCollection(suite.harness.db).countDocuments();
       const message = errorOf(await upload('no-such-folder'), 400, 'folder_unknown');
       assert.match(message, /'no-such-folder'/);
-      assert.equal(await mediaCollection(h.db).countDocuments(), before);
+      assert.equal(await mediaCollection(suite.harness.db).countDocuments(), before);
       // No folder at all stays allowed.
       assert.equal(((await upload().expect(200)).body.media as Body).folder, null);
     });
@@ -206,7 +200,10 @@ for (const version of ['v3', 'v2'] as const) {
     it('lists folders that only media name (stored before folders were declared) and lets them be used and declared', async () => {
       const [id] = await inFolder('docs');
       await storedDirectly(() =>
-        mediaCollection(h.db).updateOne({ _id: new ObjectId(String(id)) }, { $set: { folder: 'Old Pics' } }),
+        mediaCollection(suite.harness.db).updateOne(
+          { _id: new ObjectId(String(id)) },
+          { $set: { folder: 'Old Pics' } },
+        ),
       );
       const listed = ((await get('/media-folders').expect(200)).body.folders as Body[]).find(
         (f) => f.slug === 'Old Pics',
@@ -237,39 +234,45 @@ for (const version of ['v3', 'v2'] as const) {
       assert.equal((await inFolder('old-pics')).length, 2);
       // Creating one with the slug media already use declares it too.
       await storedDirectly(() =>
-        mediaCollection(h.db).updateOne({ _id: new ObjectId(String(id)) }, { $set: { folder: 'legacy' } }),
+        mediaCollection(suite.harness.db).updateOne({ _id: new ObjectId(String(id)) }, { $set: { folder: 'legacy' } }),
       );
       const made = folderOf(await post('/media-folders', { title: 'Legacy', slug: 'legacy' }).expect(200));
       assert.deepEqual([made.slug, made.media_count], ['legacy', 1]);
     });
 
     it('finishes a rename that stopped before its media were moved, on the next folder request', async () => {
-      const bucket = await findBucketBySlug(h.db, slug);
+      const bucket = await findBucketBySlug(suite.harness.db, slug);
       const ids = await inFolder('legacy');
       // The state a crash leaves between the folder's new slug and its media's.
       await storedDirectly(() =>
-        h.db
+        suite.harness.db
           .collection('media_folders')
           .updateOne({ bucket_id: bucket?._id, slug: 'legacy' }, { $set: { slug: 'vintage', moving_from: 'legacy' } }),
       );
       const listed = await slugs();
       assert.ok(listed.includes('vintage') && !listed.includes('legacy'), listed.join());
       assert.deepEqual(await inFolder('vintage'), ids);
-      const stored = await h.db.collection('media_folders').findOne({ bucket_id: bucket?._id, slug: 'vintage' });
+      const stored = await suite.harness.db
+        .collection('media_folders')
+        .findOne({ bucket_id: bucket?._id, slug: 'vintage' });
       assert.equal(stored?.moving_from, undefined);
     });
 
     it('reads with the read key and writes with the write key only', async () => {
-      errorOf(await request(h.app).get(`${base}/media-folders`), 401, 'unauthorized');
-      errorOf(await request(h.app).get(`${base}/media-folders/old-pics`), 401, 'unauthorized');
-      const withRead = (t: request.Test) => t.set('Authorization', `Bearer ${String(keys.read_key)}`);
-      errorOf(await withRead(request(h.app).post(`${base}/media-folders`)).send({ title: 'No' }), 401, 'unauthorized');
+      errorOf(await request(suite.harness.app).get(`${base}/media-folders`), 401, 'unauthorized');
+      errorOf(await request(suite.harness.app).get(`${base}/media-folders/old-pics`), 401, 'unauthorized');
+      const withRead = (t: request.Test) => t.set('Authorization', `Bearer ${String(suite.keys.read_key)}`);
       errorOf(
-        await withRead(request(h.app).patch(`${base}/media-folders/old-pics`)).send({ title: 'No' }),
+        await withRead(request(suite.harness.app).post(`${base}/media-folders`)).send({ title: 'No' }),
         401,
         'unauthorized',
       );
-      errorOf(await withRead(request(h.app).delete(`${base}/media-folders/old-pics`)), 401, 'unauthorized');
+      errorOf(
+        await withRead(request(suite.harness.app).patch(`${base}/media-folders/old-pics`)).send({ title: 'No' }),
+        401,
+        'unauthorized',
+      );
+      errorOf(await withRead(request(suite.harness.app).delete(`${base}/media-folders/old-pics`)), 401, 'unauthorized');
       assert.equal(folderOf(await get('/media-folders/old-pics').expect(200)).title, 'Old pictures');
     });
   });

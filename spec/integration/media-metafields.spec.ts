@@ -1,23 +1,17 @@
 import assert from 'node:assert/strict';
-import type { IssuedKeys } from '../../lib/buckets/buckets.js';
-import { bucketClient } from '../support/client.js';
-import { freshHarness, type Harness } from '../support/harness.js';
 import { imageBytes, upload } from '../support/media.js';
+import { BucketSuite } from '../support/bucket-suite.js';
 
 describe('File Metafields name media of the Bucket', () => {
-  let h: Harness;
-  let keys: IssuedKeys;
-  let api: ReturnType<typeof bucketClient>;
   let photo: string;
   let pdf: string;
-  before(async () => {
-    h = await freshHarness();
-    keys = await h.bucket('files');
-    api = bucketClient(h.app, keys);
-    photo = (await upload(h.app, keys, await imageBytes(10, 10, 'jpeg'), { filename: 'p.jpg' }).expect(200)).body.media
-      .name;
-    pdf = (await upload(h.app, keys, Buffer.from('%PDF-1.4 x'), { filename: 'doc.pdf' }).expect(200)).body.media.name;
-    await api
+  const suite = new BucketSuite('files', async () => {
+    photo = (
+      await upload(suite.harness.app, suite.keys, await imageBytes(10, 10, 'jpeg'), { filename: 'p.jpg' }).expect(200)
+    ).body.media.name;
+    pdf = (await upload(suite.harness.app, suite.keys, Buffer.from('%PDF-1.4 x'), { filename: 'doc.pdf' }).expect(200))
+      .body.media.name;
+    await suite.api
       .post('/object-types', {
         title: 'Pages',
         metafields: [
@@ -39,12 +33,9 @@ describe('File Metafields name media of the Bucket', () => {
       })
       .expect(200);
   });
-  after(() => {
-    assert.deepEqual(h.errors, []);
-  });
 
   it('accepts names of media in the Bucket, at any level, and renders their URLs', async () => {
-    const res = await api
+    const res = await suite.api
       .post('/objects', {
         title: 'Ok',
         type: 'pages',
@@ -62,7 +53,7 @@ describe('File Metafields name media of the Bucket', () => {
   });
 
   it('rejects unknown names and non-images where images are required, every problem in one 400', async () => {
-    const res = await api
+    const res = await suite.api
       .post('/objects', {
         title: 'Bad',
         type: 'pages',
@@ -83,13 +74,16 @@ describe('File Metafields name media of the Bucket', () => {
   });
 
   it('checks file values on patch too, and does not accept media of another Bucket', async () => {
-    const otherKeys = await h.bucket('elsewhere');
-    const foreign = (await upload(h.app, otherKeys, await imageBytes(4, 4), { filename: 'x.png' }).expect(200)).body
-      .media.name;
-    const created = await api.post('/objects', { title: 'P', type: 'pages' }).expect(200);
-    const res = await api.patch(`/objects/${created.body.object.id}`, { metadata: { cover: foreign } }).expect(400);
+    const otherKeys = await suite.harness.bucket('elsewhere');
+    const foreign = (
+      await upload(suite.harness.app, otherKeys, await imageBytes(4, 4), { filename: 'x.png' }).expect(200)
+    ).body.media.name;
+    const created = await suite.api.post('/objects', { title: 'P', type: 'pages' }).expect(200);
+    const res = await suite.api
+      .patch(`/objects/${created.body.object.id}`, { metadata: { cover: foreign } })
+      .expect(400);
     assert.match(res.body.message, /key "cover" of type "file": no media named/);
-    const ok = await api.patch(`/objects/${created.body.object.id}`, { metadata: { cover: photo } }).expect(200);
+    const ok = await suite.api.patch(`/objects/${created.body.object.id}`, { metadata: { cover: photo } }).expect(200);
     assert.equal(ok.body.object.metadata.cover.url, `http://api.test/files/files/${photo}`);
   });
 });

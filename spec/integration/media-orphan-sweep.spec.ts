@@ -10,6 +10,9 @@ describe('sweepOrphanChunks: GridFS chunks left by a killed process', () => {
   before(async () => {
     h = await freshHarness();
   });
+  after(() => {
+    assert.deepEqual(h.errors, []);
+  });
 
   /** A fresh ObjectId made `msAgo` ago, as the driver would have made it then. */
   const idFrom = (msAgo: number) => {

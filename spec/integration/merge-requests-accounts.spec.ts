@@ -2,9 +2,8 @@ import assert from 'node:assert/strict';
 import { ObjectId } from 'mongodb';
 import request from 'supertest';
 import { mergeRequestsCollection } from '../../lib/merge-requests/collection.js';
-import type { IssuedKeys } from '../../lib/buckets/buckets.js';
-import { account, setMember, tokenOf } from '../support/accounts.js';
-import { freshHarness, type Harness } from '../support/harness.js';
+import { account, member, tokenOf } from '../support/accounts.js';
+import { BucketSuite } from '../support/bucket-suite.js';
 
 interface ApiMr {
   id: string;
@@ -20,31 +19,25 @@ const SLUG = 'mr-accounts';
 const base = `/v3/buckets/${SLUG}`;
 
 describe('merge requests: who made, merged and closed them; draft_only may not merge', () => {
-  let h: Harness;
-  let keys: IssuedKeys;
   const ids: Record<'admin' | 'editor' | 'drafter', string> = { admin: '', editor: '', drafter: '' };
   const tokens: Record<'admin' | 'editor' | 'drafter', string> = { admin: '', editor: '', drafter: '' };
-  before(async function () {
-    this.timeout(60_000);
-    h = await freshHarness();
-    keys = await h.bucket(SLUG);
-    ids.admin = await account(h, 'mr-admin@example.com', SLUG);
-    ids.editor = await account(h, 'mr-editor@example.com');
-    ids.drafter = await account(h, 'mr-drafter@example.com');
-    const settings = { role: 'editor' as const, additional_permissions: [], object_types: [] };
-    await setMember(h, SLUG, ids.editor, { ...settings, publishing_restrictions: null });
-    await setMember(h, SLUG, ids.drafter, { ...settings, publishing_restrictions: 'draft_only' });
-    for (const who of ['admin', 'editor', 'drafter'] as const) tokens[who] = await tokenOf(h, `mr-${who}@example.com`);
+  const suite = new BucketSuite(SLUG, async (_api, context) => {
+    context.timeout(60_000);
+    ids.admin = await account(suite.harness, 'mr-admin@example.com', SLUG);
+    ids.editor = await member(suite.harness, SLUG, 'mr-editor@example.com', { role: 'editor' });
+    ids.drafter = await member(suite.harness, SLUG, 'mr-drafter@example.com', {
+      role: 'editor',
+      publishing_restrictions: 'draft_only',
+    });
+    for (const who of ['admin', 'editor', 'drafter'] as const)
+      tokens[who] = await tokenOf(suite.harness, `mr-${who}@example.com`);
     await as(key()).post(`${base}/object-types`).send({ title: 'Posts' }).expect(200);
   });
-  after(() => {
-    assert.deepEqual(h.errors, []);
-  });
 
-  const key = () => String(keys.write_key);
+  const key = () => String(suite.keys.write_key);
   const as = (credential: string) => ({
-    get: (path: string) => request(h.app).get(path).set('Authorization', `Bearer ${credential}`),
-    post: (path: string) => request(h.app).post(path).set('Authorization', `Bearer ${credential}`),
+    get: (path: string) => request(suite.harness.app).get(path).set('Authorization', `Bearer ${credential}`),
+    post: (path: string) => request(suite.harness.app).post(path).set('Authorization', `Bearer ${credential}`),
   });
   const mrOf = (res: request.Response) => (res.body as { merge_request: ApiMr }).merge_request;
   const liveTitle = async (id: string) =>
@@ -116,7 +109,7 @@ describe('merge requests: who made, merged and closed them; draft_only may not m
 
   it('a request stored before these fields were recorded answers them as null', async () => {
     const { mr } = await draftRequest(tokens.admin, 'Older');
-    await mergeRequestsCollection(h.db).updateOne(
+    await mergeRequestsCollection(suite.harness.db).updateOne(
       { _id: new ObjectId(mr.id) },
       { $unset: { created_by: '', merged_by: '', closed_by: '' } },
     );

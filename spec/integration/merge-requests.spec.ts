@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { ObjectId } from 'mongodb';
 import request from 'supertest';
-import type { IssuedKeys } from '../../lib/buckets/buckets.js';
 import { bucketClient } from '../support/client.js';
-import { freshHarness, type Harness } from '../support/harness.js';
+import { BucketSuite } from '../support/bucket-suite.js';
 
 interface ApiMr {
   id: string;
@@ -20,43 +19,35 @@ interface ErrorBody {
 }
 
 describe('merge requests (beta): record drafts, merge publishes them through the write path, close discards', () => {
-  let h: Harness;
-  let keys: IssuedKeys;
-  let api: ReturnType<typeof bucketClient>;
   let otherApi: ReturnType<typeof bucketClient>;
-  before(async () => {
-    h = await freshHarness();
-    keys = await h.bucket('mr');
-    api = bucketClient(h.app, keys);
-    otherApi = bucketClient(h.app, await h.bucket('mr-other'));
+  const suite = new BucketSuite('mr', async () => {
+    otherApi = bucketClient(suite.harness.app, await suite.harness.bucket('mr-other'));
     const posts = { title: 'Posts', metafields: [{ type: 'text', title: 'Body', key: 'body', value: '' }] };
-    await api.post('/object-types', posts).expect(200);
+    await suite.api.post('/object-types', posts).expect(200);
     await otherApi.post('/object-types', posts).expect(200);
   });
-  after(() => {
-    assert.deepEqual(h.errors, []);
-  });
 
-  const base = () => `/v3/buckets/${keys.slug}/merge-requests`;
-  const withWrite = (t: request.Test) => t.set('Authorization', `Bearer ${keys.write_key ?? ''}`);
-  const getMr = (path = '') => withWrite(request(h.app).get(base() + path));
-  const postMr = (path: string, body: object = {}) => withWrite(request(h.app).post(base() + path)).send(body);
+  const base = () => `/v3/buckets/${suite.keys.slug}/merge-requests`;
+  const withWrite = (t: request.Test) => t.set('Authorization', `Bearer ${suite.keys.write_key ?? ''}`);
+  const getMr = (path = '') => withWrite(request(suite.harness.app).get(base() + path));
+  const postMr = (path: string, body: object = {}) =>
+    withWrite(request(suite.harness.app).post(base() + path)).send(body);
   const mrOf = (res: request.Response) => (res.body as { merge_request: ApiMr }).merge_request;
   const errOf = (res: request.Response) => res.body as ErrorBody;
 
   /** A published Object with a later draft saved over it: live shows `live`, the draft `draft`. */
-  async function draftedPost(live: string, draft: string, client = api): Promise<string> {
+  async function draftedPost(live: string, draft: string, client = suite.api): Promise<string> {
     const made = await client.post('/objects', { title: live, type: 'posts', metadata: { body: live } }).expect(200);
     const id = String(made.body.object.id);
     await client.post(`/objects/${id}/revisions`, { title: draft, metadata: { body: draft } }).expect(200);
     return id;
   }
-  const liveTitle = async (id: string) => String((await api.get(`/objects/${id}`).expect(200)).body.object.title);
+  const liveTitle = async (id: string) => String((await suite.api.get(`/objects/${id}`).expect(200)).body.object.title);
 
   it('creates a merge request recording the latest draft revision of each Object; lists and gets it', async () => {
     const a = await draftedPost('A live', 'A draft');
     const b = await draftedPost('B live', 'B draft');
-    const revs = await api.get(`/objects/${a}/revisions`).expect(200);
+    const revs = await suite.api.get(`/objects/${a}/revisions`).expect(200);
     const latestRevision = String(revs.body.revisions[0].id);
     const created = mrOf(await postMr('', { title: 'Spring launch', object_ids: [b, a] }).expect(200));
     assert.equal(created.status, 'open');
@@ -80,16 +71,16 @@ describe('merge requests (beta): record drafts, merge publishes them through the
   it('merge publishes every recorded draft: live view, a publish revision and one object.published event each', async () => {
     const a = await draftedPost('M1 live', 'M1 draft');
     const b = await draftedPost('M2 live', 'M2 draft');
-    const hook = await api
+    const hook = await suite.api
       .post('/webhooks', { endpoint: 'https://hooks.example.com/in', events: ['object.published'] })
       .expect(200);
     const mr = mrOf(await postMr('', { title: 'Both', object_ids: [a, b] }).expect(200));
-    const from = h.emitted.length;
+    const from = suite.harness.emitted.length;
     const merged = mrOf(await postMr(`/${mr.id}/merge`).expect(200));
     assert.equal(merged.status, 'merged');
     assert.ok(merged.merged_at);
     assert.ok(merged.objects.every((o) => o.published_at !== null));
-    const events = h.emitted.slice(from);
+    const events = suite.harness.emitted.slice(from);
     assert.deepEqual(
       events.map((e) => [e.type, e.subjectId]),
       [
@@ -100,13 +91,15 @@ describe('merge requests (beta): record drafts, merge publishes them through the
     assert.equal((events[0]?.data as { title: string }).title, 'M1 draft');
     assert.equal(await liveTitle(a), 'M1 draft');
     assert.equal(await liveTitle(b), 'M2 draft');
-    const live = await api.get(`/objects/${b}`).expect(200);
+    const live = await suite.api.get(`/objects/${b}`).expect(200);
     assert.equal(live.body.object.metadata.body, 'M2 draft');
-    const revs = await api.get(`/objects/${a}/revisions`).expect(200);
+    const revs = await suite.api.get(`/objects/${a}/revisions`).expect(200);
     assert.equal(revs.body.revisions[0].reason, 'publish');
     assert.equal(revs.body.revisions[0].title, 'M1 draft');
     const deliveries = await withWrite(
-      request(h.app).get(`/v3/buckets/${keys.slug}/webhooks/${String(hook.body.webhook.id)}/deliveries`),
+      request(suite.harness.app).get(
+        `/v3/buckets/${suite.keys.slug}/webhooks/${String(hook.body.webhook.id)}/deliveries`,
+      ),
     ).expect(200);
     assert.equal(deliveries.body.total, 2, 'the webhook outbox got both publishes');
   });
@@ -115,11 +108,11 @@ describe('merge requests (beta): record drafts, merge publishes them through the
     const a = await draftedPost('T live', 'T draft');
     const mr = mrOf(await postMr('', { title: 'Twice', object_ids: [a] }).expect(200));
     await postMr(`/${mr.id}/merge`).expect(200);
-    const from = h.emitted.length;
+    const from = suite.harness.emitted.length;
     const again = errOf(await postMr(`/${mr.id}/merge`).expect(409));
     assert.equal(again.code, 'merge_request_closed');
     assert.match(again.message, /already merged/);
-    assert.equal(h.emitted.length, from, 'nothing published again');
+    assert.equal(suite.harness.emitted.length, from, 'nothing published again');
     assert.equal(errOf(await postMr(`/${mr.id}/close`).expect(409)).code, 'merge_request_closed');
 
     const c = await draftedPost('C live', 'C draft');
@@ -138,15 +131,15 @@ describe('merge requests (beta): record drafts, merge publishes them through the
     const a = await draftedPost('K1 live', 'K1 draft');
     const b = await draftedPost('K2 live', 'K2 draft');
     const mr = mrOf(await postMr('', { title: 'Conflict', object_ids: [a, b] }).expect(200));
-    await api.post(`/objects/${b}/revisions`, { title: 'K2 newer draft' }).expect(200);
-    const from = h.emitted.length;
+    await suite.api.post(`/objects/${b}/revisions`, { title: 'K2 newer draft' }).expect(200);
+    const from = suite.harness.emitted.length;
     const err = errOf(await postMr(`/${mr.id}/merge`).expect(409));
     assert.equal(err.code, 'merge_conflict');
     assert.match(err.message, new RegExp(`'${b}' \\(changed\\)`));
-    assert.equal(h.emitted.length, from);
+    assert.equal(suite.harness.emitted.length, from);
     assert.equal(await liveTitle(a), 'K1 live', 'checked before anything was published');
     assert.equal(mrOf(await getMr(`/${mr.id}`).expect(200)).status, 'open', 'still open: it may be closed');
-    await api.delete(`/objects/${b}`).expect(200);
+    await suite.api.delete(`/objects/${b}`).expect(200);
     assert.match(errOf(await postMr(`/${mr.id}/merge`).expect(409)).message, /\(deleted\)/);
     await postMr(`/${mr.id}/close`).expect(200);
   });
@@ -154,15 +147,15 @@ describe('merge requests (beta): record drafts, merge publishes them through the
   it('a draft published by hand after recording counts as merged', async () => {
     const a = await draftedPost('P live', 'P draft');
     const mr = mrOf(await postMr('', { title: 'By hand', object_ids: [a] }).expect(200));
-    await api.patch(`/objects/${a}`, { status: 'published' }).expect(200);
-    const from = h.emitted.length;
+    await suite.api.patch(`/objects/${a}`, { status: 'published' }).expect(200);
+    const from = suite.harness.emitted.length;
     const merged = mrOf(await postMr(`/${mr.id}/merge`).expect(200));
     assert.equal(merged.status, 'merged');
-    assert.equal(h.emitted.length, from, 'not published a second time');
+    assert.equal(suite.harness.emitted.length, from, 'not published a second time');
 
     const c = await draftedPost('Q live', 'Q draft');
     const other = mrOf(await postMr('', { title: 'Changed on publish', object_ids: [c] }).expect(200));
-    await api.patch(`/objects/${c}`, { status: 'published', title: 'Q other' }).expect(200);
+    await suite.api.patch(`/objects/${c}`, { status: 'published', title: 'Q other' }).expect(200);
     assert.equal(errOf(await postMr(`/${other.id}/merge`).expect(409)).code, 'merge_conflict');
   });
 
@@ -170,12 +163,12 @@ describe('merge requests (beta): record drafts, merge publishes them through the
     const a = await draftedPost('R1 live', 'R1 draft');
     const b = await draftedPost('R2 live', 'R2 draft');
     const mr = mrOf(await postMr('', { title: 'Race', object_ids: [a, b] }).expect(200));
-    const from = h.emitted.length;
+    const from = suite.harness.emitted.length;
     const answers = await Promise.all([postMr(`/${mr.id}/merge`), postMr(`/${mr.id}/merge`)]);
     assert.deepEqual(answers.map((r) => r.status).sort(), [200, 409]);
     assert.equal(answers.find((r) => r.status === 409)?.body.code, 'merge_request_closed');
     assert.deepEqual(
-      h.emitted.slice(from).map((e) => e.subjectId),
+      suite.harness.emitted.slice(from).map((e) => e.subjectId),
       [a, b],
     );
   });
@@ -185,18 +178,20 @@ describe('merge requests (beta): record drafts, merge publishes them through the
     const b = await draftedPost('X2 live', 'X2 draft');
     const mr = mrOf(await postMr('', { title: 'Crashed', object_ids: [a, b] }).expect(200));
     // As a merge leaves it when it dies after publishing the first Object, before noting it.
-    await api.patch(`/objects/${a}`, { status: 'published' }).expect(200);
+    await suite.api.patch(`/objects/${a}`, { status: 'published' }).expect(200);
     const claim = { status: 'merging', merging_since: new Date() };
-    await h.db.collection('merge_requests').updateOne({ _id: new ObjectId(mr.id) }, { $set: claim });
+    await suite.harness.db.collection('merge_requests').updateOne({ _id: new ObjectId(mr.id) }, { $set: claim });
     assert.equal(errOf(await postMr(`/${mr.id}/merge`).expect(409)).code, 'merge_request_closed');
     assert.match(errOf(await postMr(`/${mr.id}/close`).expect(409)).message, /being merged right now/);
     const stale = new Date(Date.now() - 2 * 60_000);
-    await h.db.collection('merge_requests').updateOne({ _id: new ObjectId(mr.id) }, { $set: { merging_since: stale } });
-    const from = h.emitted.length;
+    await suite.harness.db
+      .collection('merge_requests')
+      .updateOne({ _id: new ObjectId(mr.id) }, { $set: { merging_since: stale } });
+    const from = suite.harness.emitted.length;
     const merged = mrOf(await postMr(`/${mr.id}/merge`).expect(200));
     assert.equal(merged.status, 'merged');
     assert.deepEqual(
-      h.emitted.slice(from).map((e) => [e.type, e.subjectId]),
+      suite.harness.emitted.slice(from).map((e) => [e.type, e.subjectId]),
       [['object.published', b]],
     );
     assert.equal(await liveTitle(b), 'X2 draft');
@@ -204,7 +199,7 @@ describe('merge requests (beta): record drafts, merge publishes them through the
 
   it('refuses unknown ids, Objects of another Bucket and Objects without a draft in one 400', async () => {
     const foreign = await draftedPost('F live', 'F draft', otherApi);
-    const made = await api.post('/objects', { title: 'No draft', type: 'posts' }).expect(200);
+    const made = await suite.api.post('/objects', { title: 'No draft', type: 'posts' }).expect(200);
     const published = String(made.body.object.id);
     const missing = '0123456789abcdef01234567';
     const err = errOf(await postMr('', { title: 'Bad', object_ids: [foreign, published, missing] }).expect(400));
@@ -236,13 +231,13 @@ describe('merge requests (beta): record drafts, merge publishes them through the
     const a = await draftedPost('S live', 'S draft');
     const mr = mrOf(await postMr('', { title: 'Mine', object_ids: [a] }).expect(200));
     await otherApi.post(`/merge-requests/${mr.id}/merge`, {}).expect(404);
-    const unkeyed = await request(h.app).get(`${base()}/${mr.id}`).expect(401);
+    const unkeyed = await request(suite.harness.app).get(`${base()}/${mr.id}`).expect(401);
     assert.equal(errOf(unkeyed).code, 'unauthorized');
-    await request(h.app)
-      .get(`${base()}/${mr.id}?read_key=${keys.read_key ?? ''}`)
+    await request(suite.harness.app)
+      .get(`${base()}/${mr.id}?read_key=${suite.keys.read_key ?? ''}`)
       .expect(401);
-    await request(h.app)
-      .post(`${base()}/${mr.id}/merge?read_key=${keys.read_key ?? ''}`)
+    await request(suite.harness.app)
+      .post(`${base()}/${mr.id}/merge?read_key=${suite.keys.read_key ?? ''}`)
       .expect(401);
     assert.equal(await liveTitle(a), 'S live');
   });

@@ -7,14 +7,15 @@ import { mediaCollection } from '../../lib/media/collection.js';
 import { exportBucket } from '../../lib/migrate/export.js';
 import { importBundle } from '../../lib/migrate/import.js';
 import { SILENT } from '../../lib/migrate/progress.js';
-import { findBucketBySlug, type IssuedKeys } from '../../lib/buckets/buckets.js';
+import { findBucketBySlug } from '../../lib/buckets/buckets.js';
 import { DomainEvents } from '../../lib/events/domain-events.js';
 import { pendingWritesCollection } from '../../lib/objects/pending-writes.js';
 import { MetadataValidators } from '../../lib/validation/metadata-schema.js';
 import { webhooksCollection } from '../../lib/webhooks/collections.js';
 import { snapshot } from '../support/bucket-snapshot.js';
-import { freshHarness, type Harness } from '../support/harness.js';
+import { type Harness } from '../support/harness.js';
 import { seedEveryKind } from '../support/migrate-fixture.js';
+import { BucketSuite } from '../support/bucket-suite.js';
 
 /** Events of the target Bucket's writes; the sink fails the import after the nth, as a crash after a commit would. */
 function failingAfter(h: Harness, n: number): DomainEvents {
@@ -29,63 +30,61 @@ function failingAfter(h: Harness, n: number): DomainEvents {
 }
 
 describe('bucketctl import: an interrupted import continues without duplicates', () => {
-  let h: Harness;
   let dir: string;
-  let source: IssuedKeys;
   let bundle: string;
   const options = { dryRun: false, progress: SILENT, mediaMaxBytes: 50 * 1024 * 1024 };
 
-  before(async () => {
-    h = await freshHarness();
+  const suite = new BucketSuite('source', async () => {
     dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'resume-'));
-    source = await h.bucket('source');
-    await seedEveryKind(h.app, source);
+    await seedEveryKind(suite.harness.app, suite.keys);
     bundle = path.join(dir, 'source.tar');
-    await exportBucket(h.db, 'source', bundle, { revisions: true, gzip: false, progress: SILENT });
+    await exportBucket(suite.harness.db, 'source', bundle, { revisions: true, gzip: false, progress: SILENT });
   });
   after(async () => {
     await fs.promises.rm(dir, { recursive: true, force: true });
-    assert.deepEqual(h.errors, []);
   });
 
   it('stops mid-type, mid-media and mid-history, then a rerun finishes with each thing once', async () => {
-    const deps = (events: DomainEvents) => ({ db: h.db, events, validators: new MetadataValidators() });
+    const deps = (events: DomainEvents) => ({ db: suite.harness.db, events, validators: new MetadataValidators() });
     // Counted per run: after the first type; after the second media item; after the first version of
     // an Object with four; then after its second (the rerun first repairs the crashed version).
     for (const n of [1, 4, 9, 3]) {
-      await assert.rejects(importBundle(deps(failingAfter(h, n)), 'target', bundle, options), /simulated crash/);
+      await assert.rejects(
+        importBundle(deps(failingAfter(suite.harness, n)), 'target', bundle, options),
+        /simulated crash/,
+      );
     }
-    const target = await findBucketBySlug(h.db, 'target');
+    const target = await findBucketBySlug(suite.harness.db, 'target');
     assert.ok(target);
     /** Work crashed writes left: markers, and versions carrying their follow-ups (version-write.ts). */
     const owed = async () =>
-      (await pendingWritesCollection(h.db).countDocuments({ bucket_id: target._id })) +
-      (await objectsCollection(h.db).countDocuments({ bucket_id: target._id, pending: { $exists: true } }));
+      (await pendingWritesCollection(suite.harness.db).countDocuments({ bucket_id: target._id })) +
+      (await objectsCollection(suite.harness.db).countDocuments({ bucket_id: target._id, pending: { $exists: true } }));
     assert.ok((await owed()) > 0);
-    assert.ok((await objectsCollection(h.db).countDocuments({ bucket_id: target._id })) < 7);
+    assert.ok((await objectsCollection(suite.harness.db).countDocuments({ bucket_id: target._id })) < 7);
 
-    const summary = await importBundle(deps(h.writes.events), 'target', bundle, options);
+    const summary = await importBundle(deps(suite.harness.writes.events), 'target', bundle, options);
     assert.equal(summary.resumed, true);
     assert.ok(summary.written && summary.written.objects < 7, 'the rerun wrote only what was left');
 
     const count = async (coll: 'objects' | 'revisions' | 'media' | 'webhooks', bucketId = target._id) => {
       const c = {
-        objects: objectsCollection(h.db),
-        revisions: revisionsCollection(h.db),
-        media: mediaCollection(h.db),
-        webhooks: webhooksCollection(h.db),
+        objects: objectsCollection(suite.harness.db),
+        revisions: revisionsCollection(suite.harness.db),
+        media: mediaCollection(suite.harness.db),
+        webhooks: webhooksCollection(suite.harness.db),
       }[coll];
       return c.countDocuments({ bucket_id: bucketId });
     };
-    const src = await findBucketBySlug(h.db, 'source');
+    const src = await findBucketBySlug(suite.harness.db, 'source');
     assert.ok(src);
     for (const coll of ['objects', 'revisions', 'media', 'webhooks'] as const) {
       assert.equal(await count(coll), await count(coll, src._id), `${coll} of the target`);
     }
     assert.equal(await owed(), 0);
     // The keys were printed by the first run, which the test let fail: open the Bucket to reads instead.
-    await h.db.collection('buckets').updateOne({ _id: target._id }, { $set: { read_key_hash: null } });
+    await suite.harness.db.collection('buckets').updateOne({ _id: target._id }, { $set: { read_key_hash: null } });
     const keys = { slug: 'target', read_key: null, write_key: null };
-    assert.deepEqual(await snapshot(h.app, keys), await snapshot(h.app, source));
+    assert.deepEqual(await snapshot(suite.harness.app, keys), await snapshot(suite.harness.app, suite.keys));
   });
 });

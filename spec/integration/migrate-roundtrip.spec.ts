@@ -7,31 +7,29 @@ import { revisionsCollection } from '../../lib/db/collections.js';
 import { exportBucket } from '../../lib/migrate/export.js';
 import { importBundle } from '../../lib/migrate/import.js';
 import { SILENT } from '../../lib/migrate/progress.js';
-import type { IssuedKeys } from '../../lib/buckets/buckets.js';
 import { MetadataValidators } from '../../lib/validation/metadata-schema.js';
 import { snapshot, readClient } from '../support/bucket-snapshot.js';
-import { freshHarness, type Harness } from '../support/harness.js';
 import { seedEveryKind } from '../support/migrate-fixture.js';
+import { BucketSuite } from '../support/bucket-suite.js';
 
 describe('bucketctl export → import: a round trip answers alike', () => {
-  let h: Harness;
   let dir: string;
-  let source: IssuedKeys;
   let bundle: string;
   const options = { dryRun: false, progress: SILENT, mediaMaxBytes: 50 * 1024 * 1024 };
-  const deps = () => ({ db: h.db, events: h.writes.events, validators: new MetadataValidators() });
+  const deps = () => ({
+    db: suite.harness.db,
+    events: suite.harness.writes.events,
+    validators: new MetadataValidators(),
+  });
 
-  before(async () => {
-    h = await freshHarness();
+  const suite = new BucketSuite('source', async () => {
     dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'roundtrip-'));
-    source = await h.bucket('source');
-    await seedEveryKind(h.app, source);
+    await seedEveryKind(suite.harness.app, suite.keys);
     bundle = path.join(dir, 'source.tar.gz');
-    await exportBucket(h.db, 'source', bundle, { revisions: true, gzip: true, progress: SILENT });
+    await exportBucket(suite.harness.db, 'source', bundle, { revisions: true, gzip: true, progress: SILENT });
   });
   after(async () => {
     await fs.promises.rm(dir, { recursive: true, force: true });
-    assert.deepEqual(h.errors, []);
   });
 
   it('writes a gzipped tar led by a manifest with exact counts, and no secret', async () => {
@@ -45,7 +43,7 @@ describe('bucketctl export → import: a round trip answers alike', () => {
       'object-types': 2,
       media: 3,
       objects: 7,
-      revisions: await revisionsCollection(h.db).countDocuments(),
+      revisions: await revisionsCollection(suite.harness.db).countDocuments(),
       webhooks: 1,
       media_bytes: manifest.counts.media_bytes,
     });
@@ -67,14 +65,17 @@ describe('bucketctl export → import: a round trip answers alike', () => {
       webhooks: 1,
     });
     const copy = summary.created_bucket;
-    assert.deepEqual(await snapshot(h.app, copy), await snapshot(h.app, source));
+    assert.deepEqual(await snapshot(suite.harness.app, copy), await snapshot(suite.harness.app, suite.keys));
   });
 
   it('brings webhooks over disabled, without their secrets', async () => {
     const copy = { slug: 'copy2', read_key: null, write_key: null };
-    await h.bucket('copy2', { kind: 'none' }, { kind: 'none' });
+    await suite.harness.bucket('copy2', { kind: 'none' }, { kind: 'none' });
     await importBundle(deps(), 'copy2', bundle, options);
-    const hooks = (await readClient(h.app, copy)('/webhooks').expect(200)).body.webhooks as Record<string, unknown>[];
+    const hooks = (await readClient(suite.harness.app, copy)('/webhooks').expect(200)).body.webhooks as Record<
+      string,
+      unknown
+    >[];
     assert.equal(hooks.length, 1);
     assert.deepEqual(
       { ...hooks[0], id: undefined, created_at: undefined, modified_at: undefined },
@@ -113,6 +114,6 @@ describe('bucketctl export → import: a round trip answers alike', () => {
     const summary = await importBundle(deps(), 'never', bundle, { ...options, dryRun: true });
     assert.equal(summary.checked?.objects, 7);
     assert.equal(summary.written, undefined);
-    await readClient(h.app, { slug: 'never', read_key: null, write_key: null })('/blocks').expect(404);
+    await readClient(suite.harness.app, { slug: 'never', read_key: null, write_key: null })('/blocks').expect(404);
   });
 });

@@ -1,15 +1,11 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
 import { bucketClient } from '../support/client.js';
-import { freshHarness, type Harness } from '../support/harness.js';
+import { BucketSuite } from '../support/bucket-suite.js';
 
 describe('Objects: create, read, update, delete', () => {
-  let h: Harness;
-  let api: ReturnType<typeof bucketClient>;
-  before(async () => {
-    h = await freshHarness();
-    api = bucketClient(h.app, await h.bucket('crud'));
-    await api
+  const suite = new BucketSuite('crud', async () => {
+    await suite.api
       .post('/object-types', {
         title: 'Posts',
         metafields: [
@@ -18,16 +14,13 @@ describe('Objects: create, read, update, delete', () => {
         ],
       })
       .expect(200);
-    await api
+    await suite.api
       .post('/object-types', { title: 'Pages', localization: true, locales: ['en', 'fr'], priority_locale: 'en' })
       .expect(200);
   });
-  after(() => {
-    assert.deepEqual(h.errors, []);
-  });
 
   it('creates a published Object with every documented field', async () => {
-    const res = await api
+    const res = await suite.api
       .post('/objects', { title: 'Hello World', type: 'posts', content: '<p>Hi</p>', metadata: { rank: 1 } })
       .expect(200);
     const o = res.body.object;
@@ -43,30 +36,30 @@ describe('Objects: create, read, update, delete', () => {
   });
 
   it('requires title and type, rejects unknown fields and unknown types', async () => {
-    const res = await api.post('/objects', { metadata: {}, colour: 1 }).expect(400);
+    const res = await suite.api.post('/objects', { metadata: {}, colour: 1 }).expect(400);
     assert.match(res.body.message, /title/);
     assert.match(res.body.message, /type/);
     assert.match(res.body.message, /colour/);
-    const unknownType = await api.post('/objects', { title: 'X', type: 'ghosts' }).expect(400);
+    const unknownType = await suite.api.post('/objects', { title: 'X', type: 'ghosts' }).expect(400);
     assert.match(unknownType.body.message, /Unknown object type "ghosts"/);
   });
 
   it('derives slugs with unicode folded to ASCII', async () => {
-    const res = await api.post('/objects', { title: 'Crème Brûlée: Größe & Ñandú!', type: 'posts' }).expect(200);
+    const res = await suite.api.post('/objects', { title: 'Crème Brûlée: Größe & Ñandú!', type: 'posts' }).expect(200);
     assert.equal(res.body.object.slug, 'creme-brulee-grosse-nandu');
   });
 
   it('suffixes a derived slug that is taken and refuses an explicit duplicate with 400', async () => {
-    await api.post('/objects', { title: 'Same', type: 'posts' }).expect(200);
-    const second = await api.post('/objects', { title: 'Same', type: 'posts' }).expect(200);
+    await suite.api.post('/objects', { title: 'Same', type: 'posts' }).expect(200);
+    const second = await suite.api.post('/objects', { title: 'Same', type: 'posts' }).expect(200);
     assert.match(second.body.object.slug, /^same-\d+$/);
-    const dup = await api.post('/objects', { title: 'Other', type: 'posts', slug: 'same' }).expect(400);
+    const dup = await suite.api.post('/objects', { title: 'Other', type: 'posts', slug: 'same' }).expect(400);
     assert.match(dup.body.message, /slug 'same' already exists/);
   });
 
   it('gives 20 concurrent creates of one title 20 distinct slugs', async () => {
     const results = await Promise.all(
-      Array.from({ length: 20 }, () => api.post('/objects', { title: 'Race Title', type: 'posts' })),
+      Array.from({ length: 20 }, () => suite.api.post('/objects', { title: 'Race Title', type: 'posts' })),
     );
     assert.deepEqual(
       results.map((r) => r.status),
@@ -79,90 +72,90 @@ describe('Objects: create, read, update, delete', () => {
 
   it('PATCH changes only sent properties and, within metadata, only sent keys', async () => {
     const created = (
-      await api
+      await suite.api
         .post('/objects', { title: 'Patch Me', type: 'posts', content: 'c1', metadata: { subtitle: 's1', rank: 5 } })
         .expect(200)
     ).body.object;
-    const res = await api.patch(`/objects/${created.id}`, { metadata: { rank: 6 } }).expect(200);
+    const res = await suite.api.patch(`/objects/${created.id}`, { metadata: { rank: 6 } }).expect(200);
     const o = res.body.object;
     assert.equal(o.title, 'Patch Me');
     assert.equal(o.content, 'c1');
     assert.deepEqual(o.metadata, { subtitle: 's1', rank: 6 });
-    const titled = await api.patch(`/objects/${created.id}`, { title: 'Patched' }).expect(200);
+    const titled = await suite.api.patch(`/objects/${created.id}`, { title: 'Patched' }).expect(200);
     assert.equal(titled.body.object.title, 'Patched');
     assert.equal(titled.body.object.slug, created.slug);
     assert.deepEqual(titled.body.object.metadata, { subtitle: 's1', rank: 6 });
   });
 
   it('PATCH rejects unknown fields and a slug taken by another Object', async () => {
-    const a = (await api.post('/objects', { title: 'Alpha', type: 'posts' }).expect(200)).body.object;
-    await api.post('/objects', { title: 'Beta', type: 'posts' }).expect(200);
-    const bad = await api.patch(`/objects/${a.id}`, { type: 'pages' }).expect(400);
+    const a = (await suite.api.post('/objects', { title: 'Alpha', type: 'posts' }).expect(200)).body.object;
+    await suite.api.post('/objects', { title: 'Beta', type: 'posts' }).expect(200);
+    const bad = await suite.api.patch(`/objects/${a.id}`, { type: 'pages' }).expect(400);
     assert.match(bad.body.message, /type/);
-    const dup = await api.patch(`/objects/${a.id}`, { slug: 'beta' }).expect(400);
+    const dup = await suite.api.patch(`/objects/${a.id}`, { slug: 'beta' }).expect(400);
     assert.match(dup.body.message, /slug 'beta' already exists/);
   });
 
   it('drafts are hidden by default, visible with status=draft or any, and published by PATCH', async () => {
-    const d = (await api.post('/objects', { title: 'Draft One', type: 'posts', status: 'draft' }).expect(200)).body
-      .object;
+    const d = (await suite.api.post('/objects', { title: 'Draft One', type: 'posts', status: 'draft' }).expect(200))
+      .body.object;
     assert.equal(d.status, 'draft');
     assert.equal(d.published_at, null);
-    await api.get(`/objects/${d.id}`).expect(404);
-    await api.get(`/objects/${d.id}?status=draft`).expect(200);
-    await api.get(`/objects/${d.id}?status=any`).expect(200);
-    const pub = await api.patch(`/objects/${d.id}`, { status: 'published' }).expect(200);
+    await suite.api.get(`/objects/${d.id}`).expect(404);
+    await suite.api.get(`/objects/${d.id}?status=draft`).expect(200);
+    await suite.api.get(`/objects/${d.id}?status=any`).expect(200);
+    const pub = await suite.api.patch(`/objects/${d.id}`, { status: 'published' }).expect(200);
     assert.equal(pub.body.object.status, 'published');
     assert.ok(pub.body.object.published_at);
-    await api.get(`/objects/${d.id}`).expect(200);
+    await suite.api.get(`/objects/${d.id}`).expect(200);
   });
 
   it('GET one honours props, and rejects bad status/depth values', async () => {
-    const o = (await api.post('/objects', { title: 'Props', type: 'posts', metadata: { rank: 2 } }).expect(200)).body
-      .object;
-    const res = await api.get(`/objects/${o.id}?props=id,title,metadata.rank`).expect(200);
+    const o = (await suite.api.post('/objects', { title: 'Props', type: 'posts', metadata: { rank: 2 } }).expect(200))
+      .body.object;
+    const res = await suite.api.get(`/objects/${o.id}?props=id,title,metadata.rank`).expect(200);
     assert.deepEqual(res.body.object, { id: o.id, title: 'Props', metadata: { rank: 2 } });
-    const bad = await api.get(`/objects/${o.id}?status=all&depth=9`).expect(400);
+    const bad = await suite.api.get(`/objects/${o.id}?status=all&depth=9`).expect(400);
     assert.match(bad.body.message, /status/);
     assert.match(bad.body.message, /depth/);
   });
 
   it('a malformed or unknown id is a 404 naming it', async () => {
-    const res = await api.get('/objects/not-an-id').expect(404);
+    const res = await suite.api.get('/objects/not-an-id').expect(404);
     assert.equal(res.body.message, "Object with id 'not-an-id' not found in bucket 'crud'");
-    await api.get('/objects/aaaaaaaaaaaaaaaaaaaaaaaa').expect(404);
-    await api.patch('/objects/zzz', { title: 'x' }).expect(404);
-    await api.delete('/objects/zzz').expect(404);
+    await suite.api.get('/objects/aaaaaaaaaaaaaaaaaaaaaaaa').expect(404);
+    await suite.api.patch('/objects/zzz', { title: 'x' }).expect(404);
+    await suite.api.delete('/objects/zzz').expect(404);
   });
 
   it('DELETE answers the spec message and the Object is gone', async () => {
-    const o = (await api.post('/objects', { title: 'Bye', type: 'posts' }).expect(200)).body.object;
-    const res = await api.delete(`/objects/${o.id}?trigger_webhook=false`).expect(200);
+    const o = (await suite.api.post('/objects', { title: 'Bye', type: 'posts' }).expect(200)).body.object;
+    const res = await suite.api.delete(`/objects/${o.id}?trigger_webhook=false`).expect(200);
     assert.deepEqual(res.body, { message: `Object with id '${o.id}' deleted successfully from bucket.` });
-    await api.get(`/objects/${o.id}?status=any`).expect(404);
+    await suite.api.get(`/objects/${o.id}?status=any`).expect(404);
   });
 
   it('localized types take one of their locales, defaulting to priority_locale; others take none', async () => {
-    const dflt = await api.post('/objects', { title: 'Home', type: 'pages' }).expect(200);
+    const dflt = await suite.api.post('/objects', { title: 'Home', type: 'pages' }).expect(200);
     assert.equal(dflt.body.object.locale, 'en');
-    const fr = await api.post('/objects', { title: 'Home', type: 'pages', locale: 'fr' }).expect(200);
+    const fr = await suite.api.post('/objects', { title: 'Home', type: 'pages', locale: 'fr' }).expect(200);
     assert.equal(fr.body.object.slug, 'home', 'slugs are unique per locale');
-    const bad = await api.post('/objects', { title: 'Home', type: 'pages', locale: 'de' }).expect(400);
+    const bad = await suite.api.post('/objects', { title: 'Home', type: 'pages', locale: 'de' }).expect(400);
     assert.match(bad.body.message, /locale "de" is not one of the locales/);
-    const notLocalized = await api.post('/objects', { title: 'P', type: 'posts', locale: 'en' }).expect(400);
+    const notLocalized = await suite.api.post('/objects', { title: 'P', type: 'posts', locale: 'en' }).expect(400);
     assert.match(notLocalized.body.message, /not localized/);
   });
 
   it('Objects of one Bucket are invisible and untouchable from another', async () => {
-    const o = (await api.post('/objects', { title: 'Mine', type: 'posts' }).expect(200)).body.object;
-    const otherKeys = await h.bucket('crud-other');
-    const other = bucketClient(h.app, otherKeys);
+    const o = (await suite.api.post('/objects', { title: 'Mine', type: 'posts' }).expect(200)).body.object;
+    const otherKeys = await suite.harness.bucket('crud-other');
+    const other = bucketClient(suite.harness.app, otherKeys);
     await other.get(`/objects/${o.id}?status=any`).expect(404);
     await other.patch(`/objects/${o.id}`, { title: 'Theirs' }).expect(404);
     await other.delete(`/objects/${o.id}`).expect(404);
     await other.get('/object-types/posts').expect(404);
-    const stillMine = await api.get(`/objects/${o.id}`).expect(200);
+    const stillMine = await suite.api.get(`/objects/${o.id}`).expect(200);
     assert.equal(stillMine.body.object.title, 'Mine');
-    await request(h.app).get(`/v3/buckets/crud/objects/${o.id}?read_key=${otherKeys.read_key}`).expect(401);
+    await request(suite.harness.app).get(`/v3/buckets/crud/objects/${o.id}?read_key=${otherKeys.read_key}`).expect(401);
   });
 });

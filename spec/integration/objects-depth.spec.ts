@@ -2,16 +2,12 @@ import assert from 'node:assert/strict';
 import { ObjectId, type CommandStartedEvent } from 'mongodb';
 import { bucketClient } from '../support/client.js';
 import { isGateCommand } from '../support/command-operators.js';
-import { freshHarness, type Harness } from '../support/harness.js';
+import { BucketSuite } from '../support/bucket-suite.js';
 
 describe('depth: relationship expansion', () => {
-  let h: Harness;
-  let api: ReturnType<typeof bucketClient>;
   const id: Record<string, string> = {};
-  before(async () => {
-    h = await freshHarness();
-    api = bucketClient(h.app, await h.bucket('depth'));
-    await api
+  const suite = new BucketSuite('depth', async () => {
+    await suite.api
       .post('/object-types', {
         title: 'Nodes',
         metafields: [
@@ -34,7 +30,7 @@ describe('depth: relationship expansion', () => {
       .expect(200);
     for (const name of ['a', 'b', 'c', 'd', 'hidden']) {
       id[name] = (
-        await api
+        await suite.api
           .post('/objects', {
             title: name.toUpperCase(),
             type: 'nodes',
@@ -43,20 +39,18 @@ describe('depth: relationship expansion', () => {
           .expect(200)
       ).body.object.id;
     }
-    await api
+    await suite.api
       .patch(`/objects/${id.a}`, {
         metadata: { next: id.b, friends: [id.c, id.hidden], box: { inner: id.c }, links: [{ target: id.d }] },
       })
       .expect(200);
-    await api.patch(`/objects/${id.b}`, { metadata: { next: id.a, friends: [id.b] } }).expect(200);
-    await api.patch(`/objects/${id.c}`, { metadata: { next: id.d } }).expect(200);
-    await api.patch(`/objects/${id.d}`, { metadata: { next: id.c } }).expect(200);
-  });
-  after(() => {
-    assert.deepEqual(h.errors, []);
+    await suite.api.patch(`/objects/${id.b}`, { metadata: { next: id.a, friends: [id.b] } }).expect(200);
+    await suite.api.patch(`/objects/${id.c}`, { metadata: { next: id.d } }).expect(200);
+    await suite.api.patch(`/objects/${id.d}`, { metadata: { next: id.c } }).expect(200);
   });
 
-  const getA = async (depth: number) => (await api.get(`/objects/${id.a}?depth=${depth}`).expect(200)).body.object;
+  const getA = async (depth: number) =>
+    (await suite.api.get(`/objects/${id.a}?depth=${depth}`).expect(200)).body.object;
 
   it('depth 0 answers ids', async () => {
     const a = await getA(0);
@@ -80,7 +74,7 @@ describe('depth: relationship expansion', () => {
       a.metadata.friends.map((f: { title: string }) => f.title),
       ['C'],
     );
-    const any = (await api.get(`/objects/${id.a}?depth=1&status=any`).expect(200)).body.object;
+    const any = (await suite.api.get(`/objects/${id.a}?depth=1&status=any`).expect(200)).body.object;
     assert.deepEqual(
       any.metadata.friends.map((f: { title: string }) => f.title),
       ['C', 'HIDDEN'],
@@ -94,7 +88,7 @@ describe('depth: relationship expansion', () => {
   });
 
   it('cuts a self reference: B lists itself as an id', async () => {
-    const b = (await api.get(`/objects/${id.b}?depth=2`).expect(200)).body.object;
+    const b = (await suite.api.get(`/objects/${id.b}?depth=2`).expect(200)).body.object;
     assert.deepEqual(b.metadata.friends, [id.b]);
   });
 
@@ -109,7 +103,7 @@ describe('depth: relationship expansion', () => {
   });
 
   it('lists with depth and props reaching into related Objects', async () => {
-    const res = await api
+    const res = await suite.api
       .get(`/objects?query=${encodeURIComponent(JSON.stringify({ id: id.a }))}&depth=1&props=title,metadata.next.title`)
       .expect(200);
     assert.deepEqual(res.body.objects, [{ title: 'A', metadata: { next: { title: 'B' } } }]);
@@ -121,11 +115,11 @@ describe('depth: relationship expansion', () => {
     const listener = (e: CommandStartedEvent) => {
       if (!isGateCommand(e)) commands.push(`${e.commandName} ${String(e.command[e.commandName])}`);
     };
-    h.client.on('commandStarted', listener);
+    suite.harness.client.on('commandStarted', listener);
     try {
-      await api.get(path).expect(200);
+      await suite.api.get(path).expect(200);
     } finally {
-      h.client.off('commandStarted', listener);
+      suite.harness.client.off('commandStarted', listener);
     }
     return commands;
   }
@@ -144,17 +138,17 @@ describe('depth: relationship expansion', () => {
   });
 
   it('reads related Objects by _id alone and keeps only those of the Bucket and view', async () => {
-    const other = bucketClient(h.app, await h.bucket('depth-other'));
+    const other = bucketClient(suite.harness.app, await suite.harness.bucket('depth-other'));
     await other.post('/object-types', { title: 'Nodes', metafields: [] }).expect(200);
     const foreign = (await other.post('/objects', { title: 'Foreign', type: 'nodes' }).expect(200)).body.object.id;
     // Only a write that bypasses validation can plant another Bucket's id in refs.
     const planted = new ObjectId(foreign);
     for (const coll of ['objects', 'published_objects']) {
-      await h.db
+      await suite.harness.db
         .collection<{ _id: ObjectId; refs: ObjectId[] }>(coll)
         .updateOne({ _id: new ObjectId(id.d) }, { $set: { 'metadata.next': planted }, $push: { refs: planted } });
     }
-    const d = (await api.get(`/objects/${id.d}?depth=1&useCache=false`).expect(200)).body.object;
+    const d = (await suite.api.get(`/objects/${id.d}?depth=1&useCache=false`).expect(200)).body.object;
     assert.equal(d.metadata.next, null, 'another Bucket’s Object is not shown');
   });
 });

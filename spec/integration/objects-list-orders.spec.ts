@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import type { CommandStartedEvent, Document } from 'mongodb';
 import { bucketClient } from '../support/client.js';
-import { freshHarness, type Harness } from '../support/harness.js';
+import { freshHarness } from '../support/harness.js';
+import { BucketSuite } from '../support/bucket-suite.js';
 
 /**
  * Object lists keep their order per Bucket generation (lib/cache/list-orders.ts): a list read
@@ -11,18 +12,14 @@ import { freshHarness, type Harness } from '../support/harness.js';
  * and compares the two answers.
  */
 describe('GET /objects: orders kept per Bucket generation', () => {
-  let h: Harness;
-  let api: ReturnType<typeof bucketClient>;
   const q = (query: object) => encodeURIComponent(JSON.stringify(query));
   const ids: string[] = [];
   let author = '';
 
-  before(async () => {
-    h = await freshHarness();
-    api = bucketClient(h.app, await h.bucket('orders'));
-    await api.post('/object-types', { title: 'Authors', metafields: [] }).expect(200);
-    author = (await api.post('/objects', { title: 'Ann', type: 'authors' }).expect(200)).body.object.id;
-    await api
+  const suite = new BucketSuite('orders', async () => {
+    await suite.api.post('/object-types', { title: 'Authors', metafields: [] }).expect(200);
+    author = (await suite.api.post('/objects', { title: 'Ann', type: 'authors' }).expect(200)).body.object.id;
+    await suite.api
       .post('/object-types', {
         title: 'Posts',
         metafields: [
@@ -38,11 +35,8 @@ describe('GET /objects: orders kept per Bucket generation', () => {
         status: i === 4 ? 'draft' : 'published',
         metadata: { score: (i * 7) % 5, author },
       };
-      ids.push((await api.post('/objects', body).expect(200)).body.object.id);
+      ids.push((await suite.api.post('/objects', body).expect(200)).body.object.id);
     }
-  });
-  after(() => {
-    assert.deepEqual(h.errors, []);
   });
 
   /** The finds `path` sends to the Object collections, by their filters' keys. */
@@ -54,18 +48,18 @@ describe('GET /objects: orders kept per Bucket generation', () => {
         finds.push(Object.keys((e.command.filter ?? {}) as Document));
       }
     };
-    h.client.on('commandStarted', listener);
+    suite.harness.client.on('commandStarted', listener);
     try {
-      return { body: (await api.get(path).expect(status)).body as Document, finds };
+      return { body: (await suite.api.get(path).expect(status)).body as Document, finds };
     } finally {
-      h.client.off('commandStarted', listener);
+      suite.harness.client.off('commandStarted', listener);
     }
   }
 
   /** Any write bumps the Bucket generation, so nothing kept before is read again. */
   async function newGeneration(): Promise<void> {
-    const made = (await api.post('/objects', { title: 'Scratch', type: 'authors' }).expect(200)).body.object.id;
-    await api.delete(`/objects/${made}`).expect(200);
+    const made = (await suite.api.post('/objects', { title: 'Scratch', type: 'authors' }).expect(200)).body.object.id;
+    await suite.api.delete(`/objects/${made}`).expect(200);
   }
 
   type Read = Awaited<ReturnType<typeof read>>;
@@ -139,7 +133,7 @@ describe('GET /objects: orders kept per Bucket generation', () => {
     await read(path);
     const top = (await read(path)).body.objects[0].id as string;
     const bottom = ids.find((id) => id !== top && id !== ids[4])!;
-    await api.patch(`/objects/${bottom}`, { metadata: { score: 99 } }).expect(200);
+    await suite.api.patch(`/objects/${bottom}`, { metadata: { score: 99 } }).expect(200);
     const after = await read(path);
     assert.equal(after.body.objects[0].id, bottom);
     assert.ok(byFilter(after.finds), 'read through the filter at the new generation');

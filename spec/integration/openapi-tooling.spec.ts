@@ -42,6 +42,9 @@ describe('GET /v3/openapi.json in third-party tooling', function () {
     doc = (await request(h.app).get('/v3/openapi.json').expect(200)).body;
     types = await generatedTypes(doc);
   });
+  after(() => {
+    assert.deepEqual(h.errors, []);
+  });
 
   it('passes Redocly lint with the recommended rules: no errors', async () => {
     const config = await createConfig({ extends: ['recommended'] });

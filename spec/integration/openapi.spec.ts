@@ -65,6 +65,9 @@ describe('GET /v3/openapi.json', () => {
     h = await freshHarness();
     doc = (await request(h.app).get('/v3/openapi.json').expect(200)).body;
   });
+  after(() => {
+    assert.deepEqual(h.errors, []);
+  });
 
   it('is a valid OpenAPI 3.1 document, version 3.0.0', async () => {
     assert.equal(doc.openapi, '3.1.0');

@@ -3,34 +3,24 @@ import { SignJWT } from 'jose';
 import request from 'supertest';
 import { bucketsCollection } from '../../lib/db/collections.js';
 import { bucketClient } from '../support/client.js';
-import { freshHarness, type Harness } from '../support/harness.js';
-import type { IssuedKeys } from '../../lib/buckets/buckets.js';
 import { PreviewSecret, issuePreviewToken } from '../../lib/preview/preview-tokens.js';
+import { BucketSuite } from '../support/bucket-suite.js';
 
 describe('preview tokens', () => {
-  let h: Harness;
-  let keys: IssuedKeys;
-  let api: ReturnType<typeof bucketClient>;
   let id: string;
-  before(async () => {
-    h = await freshHarness();
-    keys = await h.bucket('preview');
-    api = bucketClient(h.app, keys);
-    await api.post('/object-types', { title: 'Pages' }).expect(200);
-    id = (await api.post('/objects', { title: 'Live', type: 'pages' }).expect(200)).body.object.id;
-    await api.post(`/objects/${id}/revisions`, { title: 'Draft' }).expect(200);
-  });
-  after(() => {
-    assert.deepEqual(h.errors, []);
+  const suite = new BucketSuite('preview', async () => {
+    await suite.api.post('/object-types', { title: 'Pages' }).expect(200);
+    id = (await suite.api.post('/objects', { title: 'Live', type: 'pages' }).expect(200)).body.object.id;
+    await suite.api.post(`/objects/${id}/revisions`, { title: 'Draft' }).expect(200);
   });
 
   const read = (path: string, token: string) =>
-    request(h.app).get(
-      `/v3/buckets/preview${path}${path.includes('?') ? '&' : '?'}read_key=${keys.read_key}&preview_token=${encodeURIComponent(token)}`,
+    request(suite.harness.app).get(
+      `/v3/buckets/preview${path}${path.includes('?') ? '&' : '?'}read_key=${suite.keys.read_key}&preview_token=${encodeURIComponent(token)}`,
     );
 
   it('issues a token valid one hour that makes reads behave as status=any', async () => {
-    const issued = await api.post('/preview-tokens', { object_id: id }).expect(200);
+    const issued = await suite.api.post('/preview-tokens', { object_id: id }).expect(200);
     const ttl = Date.parse(issued.body.expires_at) - Date.now();
     assert.ok(ttl > 59 * 60_000 && ttl <= 3600_000, String(ttl));
     const one = await read(`/objects/${id}`, issued.body.preview_token).expect(200);
@@ -41,13 +31,13 @@ describe('preview tokens', () => {
     ).expect(200);
     assert.equal(list.body.objects[0].title, 'Draft');
     await read(`/objects/${id}/revisions`, issued.body.preview_token).expect(200);
-    const plain = await api.get(`/objects/${id}`).expect(200);
+    const plain = await suite.api.get(`/objects/${id}`).expect(200);
     assert.equal(plain.body.object.title, 'Live');
   });
 
   it('still requires the read key', async () => {
-    const token = (await api.post('/preview-tokens', {}).expect(200)).body.preview_token;
-    await request(h.app).get(`/v3/buckets/preview/objects/${id}?preview_token=${token}`).expect(401);
+    const token = (await suite.api.post('/preview-tokens', {}).expect(200)).body.preview_token;
+    await request(suite.harness.app).get(`/v3/buckets/preview/objects/${id}?preview_token=${token}`).expect(401);
   });
 
   it('refuses forged, expired and other-Bucket tokens with 401', async () => {
@@ -59,41 +49,35 @@ describe('preview tokens', () => {
     const res = await read(`/objects/${id}`, forged).expect(401);
     assert.match(res.body.message, /preview_token is not valid/);
     await read(`/objects/${id}`, 'garbage').expect(401);
-    const bucket = await bucketsCollection(h.db).findOne({ slug: 'preview' });
+    const bucket = await bucketsCollection(suite.harness.db).findOne({ slug: 'preview' });
     assert.ok(bucket);
-    const secret = new PreviewSecret(h.db, null);
+    const secret = new PreviewSecret(suite.harness.db, null);
     const old = await issuePreviewToken(secret, bucket, null, new Date(Date.now() - 2 * 3600_000));
     const expired = await read(`/objects/${id}`, old.preview_token).expect(401);
     assert.match(expired.body.message, /expired/);
-    const otherKeys = await h.bucket('preview-other');
-    const otherToken = (await bucketClient(h.app, otherKeys).post('/preview-tokens', {}).expect(200)).body
+    const otherKeys = await suite.harness.bucket('preview-other');
+    const otherToken = (await bucketClient(suite.harness.app, otherKeys).post('/preview-tokens', {}).expect(200)).body
       .preview_token;
     await read(`/objects/${id}`, otherToken).expect(401);
   });
 
   it('requires the write key to issue and checks the object id', async () => {
-    await request(h.app).post('/v3/buckets/preview/preview-tokens').send({}).expect(401);
-    await api.post('/preview-tokens', { object_id: 'aaaaaaaaaaaaaaaaaaaaaaaa' }).expect(404);
-    await api.post('/preview-tokens', { object_id: 'bad' }).expect(400);
+    await request(suite.harness.app).post('/v3/buckets/preview/preview-tokens').send({}).expect(401);
+    await suite.api.post('/preview-tokens', { object_id: 'aaaaaaaaaaaaaaaaaaaaaaaa' }).expect(404);
+    await suite.api.post('/preview-tokens', { object_id: 'bad' }).expect(400);
   });
 });
 
 describe('POST /objects/batch', () => {
-  let h: Harness;
-  let api: ReturnType<typeof bucketClient>;
-  before(async () => {
-    h = await freshHarness();
-    api = bucketClient(h.app, await h.bucket('batch'));
-    await api
+  const suite = new BucketSuite('batch', async () => {
+    await suite.api
       .post('/object-types', { title: 'Items', metafields: [{ type: 'number', title: 'N', key: 'n', value: '' }] })
       .expect(200);
   });
-  after(() => {
-    assert.deepEqual(h.errors, []);
-  });
 
   it('applies 25 mixed operations independently, in order, each with its own status', async () => {
-    const existing = (await api.post('/objects', { title: 'Existing', type: 'items' }).expect(200)).body.object.id;
+    const existing = (await suite.api.post('/objects', { title: 'Existing', type: 'items' }).expect(200)).body.object
+      .id;
     const ops: unknown[] = [];
     for (let i = 0; i < 20; i++)
       ops.push({ method: 'add', object: { title: `Item ${i}`, type: 'items', metadata: { n: i } } });
@@ -102,7 +86,7 @@ describe('POST /objects/batch', () => {
     ops.push({ method: 'edit', object_id: 'aaaaaaaaaaaaaaaaaaaaaaaa', object: { title: 'Nobody' } });
     ops.push({ method: 'delete', object_id: existing });
     ops.push({ method: 'fly' });
-    const res = await api.post('/objects/batch', { operations: ops }).expect(200);
+    const res = await suite.api.post('/objects/batch', { operations: ops }).expect(200);
     const results = res.body.operations;
     assert.equal(results.length, 25);
     assert.deepEqual(
@@ -119,13 +103,13 @@ describe('POST /objects/batch', () => {
       ['metafield_invalid', 'object_not_found', 'invalid_body'],
     );
     assert.equal(results[21].code, undefined, 'a success carries no code');
-    const list = await api.get(`/objects?query=${encodeURIComponent('{"type":"items"}')}&limit=1`).expect(200);
+    const list = await suite.api.get(`/objects?query=${encodeURIComponent('{"type":"items"}')}&limit=1`).expect(200);
     assert.equal(list.body.total, 20, 'the failures undid nothing');
   });
 
   it('names the failing operation, its index and method, in each failure message', async () => {
-    const id = (await api.post('/objects', { title: 'Target', type: 'items' }).expect(200)).body.object.id;
-    const res = await api
+    const id = (await suite.api.post('/objects', { title: 'Target', type: 'items' }).expect(200)).body.object.id;
+    const res = await suite.api
       .post('/objects/batch', {
         operations: [
           { method: 'add', object: { title: 'Fine', type: 'items' } },
@@ -147,19 +131,19 @@ describe('POST /objects/batch', () => {
     assert.match(messages[5] ?? '', /^operations\[5\] \(edit\): Object with id 'aaaaaaaaaaaaaaaaaaaaaaaa' not found/);
     assert.equal(messages[6], 'operations[6]: method must be add, edit or delete, got "fly"');
     // A request alone keeps its own wording.
-    const alone = await api.post('/objects', { type: 'items' }).expect(400);
+    const alone = await suite.api.post('/objects', { type: 'items' }).expect(400);
     assert.equal(alone.body.message, 'Invalid request body: body.title is required');
   });
 
   it('refuses more than 25 operations and malformed envelopes with 400', async () => {
     const ops = Array.from({ length: 26 }, (_, i) => ({ method: 'add', object: { title: `T${i}`, type: 'items' } }));
-    const res = await api.post('/objects/batch', { operations: ops }).expect(400);
+    const res = await suite.api.post('/objects/batch', { operations: ops }).expect(400);
     assert.match(res.body.message, /operations/);
-    await api.post('/objects/batch', {}).expect(400);
-    await api.post('/objects/batch', { operations: [] }).expect(400);
-    await api.post('/objects/batch', { operations: 'nope' }).expect(400);
-    await api.post('/objects/batch', { operations: [1] }).expect(400);
-    const none = await api.get(`/objects?query=${encodeURIComponent('{"title":"T0"}')}`).expect(404);
+    await suite.api.post('/objects/batch', {}).expect(400);
+    await suite.api.post('/objects/batch', { operations: [] }).expect(400);
+    await suite.api.post('/objects/batch', { operations: 'nope' }).expect(400);
+    await suite.api.post('/objects/batch', { operations: [1] }).expect(400);
+    const none = await suite.api.get(`/objects?query=${encodeURIComponent('{"title":"T0"}')}`).expect(404);
     assert.equal(none.body.status, 404);
   });
 });

@@ -1,74 +1,69 @@
 import assert from 'node:assert/strict';
 import type { CommandStartedEvent } from 'mongodb';
-import type { IssuedKeys } from '../../lib/buckets/buckets.js';
 import request from 'supertest';
-import { bucketClient } from '../support/client.js';
-import { freshHarness, type Harness } from '../support/harness.js';
 import { imageBytes, upload } from '../support/media.js';
+import { BucketSuite } from '../support/bucket-suite.js';
 
 const q = (filter: unknown) => encodeURIComponent(JSON.stringify(filter));
 
 describe('Queries cannot hold the database', () => {
-  let h: Harness;
-  let keys: IssuedKeys;
-  let api: ReturnType<typeof bucketClient>;
-  before(async () => {
-    h = await freshHarness({ QUERY_TIMEOUT_MS: '4321' });
-    keys = await h.bucket('safety');
-    api = bucketClient(h.app, keys);
-    await api.post('/object-types', {
-      title: 'Posts',
-      metafields: [{ type: 'text', title: 'T', key: 't', value: '' }],
-    });
-    await api.post('/objects', { title: `${'a'.repeat(40)}b`, type: 'posts', metadata: { t: 'x' } }).expect(200);
-  });
-  after(() => {
-    assert.deepEqual(h.errors, []);
-  });
+  const suite = new BucketSuite(
+    'safety',
+    async () => {
+      await suite.api.post('/object-types', {
+        title: 'Posts',
+        metafields: [{ type: 'text', title: 'T', key: 't', value: '' }],
+      });
+      await suite.api
+        .post('/objects', { title: `${'a'.repeat(40)}b`, type: 'posts', metadata: { t: 'x' } })
+        .expect(200);
+    },
+    { QUERY_TIMEOUT_MS: '4321' },
+  );
 
   describe('$regex', () => {
     it('refuses a back-reference with 400 invalid_query naming the path and why', async () => {
       // This pattern pinned an engine thread for ever.
-      const res = await api.get(`/objects?query=${q({ title: { $regex: '^(a+)+\\1$' } })}`).expect(400);
+      const res = await suite.api.get(`/objects?query=${q({ title: { $regex: '^(a+)+\\1$' } })}`).expect(400);
       assert.equal(res.body.code, 'invalid_query');
       assert.match(res.body.message, /title\.\$regex: unsafe regular expression: back-references such as \\1/);
     });
 
     it('refuses nested quantifiers and look-around, inside $not and $or too', async () => {
-      const nested = await api.get(`/objects?query=${q({ $or: [{ title: { $not: { $regex: '(a+)+$' } } }] })}`);
+      const nested = await suite.api.get(`/objects?query=${q({ $or: [{ title: { $not: { $regex: '(a+)+$' } } }] })}`);
       assert.equal(nested.status, 400);
       assert.match(
         nested.body.message,
         /\$or\[0\]\.title\.\$not\.\$regex: unsafe regular expression: nested quantifiers/,
       );
-      const look = await api.get(`/objects?query=${q({ 'metadata.t': { $regex: '(?!x)', $options: 'i' } })}`);
+      const look = await suite.api.get(`/objects?query=${q({ 'metadata.t': { $regex: '(?!x)', $options: 'i' } })}`);
       assert.equal(look.status, 400);
       assert.match(look.body.message, /metadata\.t\.\$regex: unsafe regular expression: look-around/);
     });
 
     it('refuses the same on the media list', async () => {
-      const res = await api.get(`/media?query=${q({ name: { $regex: '(x*)*' } })}`).expect(400);
+      const res = await suite.api.get(`/media?query=${q({ name: { $regex: '(x*)*' } })}`).expect(400);
       assert.match(res.body.message, /name\.\$regex: unsafe regular expression/);
     });
 
     it("refuses the issue's polynomial pattern with 400, before the engine sees it", async () => {
       // With a 400-character content, this held the embedded engine for 35 s (it ignores maxTimeMS).
-      const created = await api
+      const created = await suite.api
         .post('/objects', { title: 'Long', type: 'posts', content: 'a'.repeat(400) })
         .expect(200);
       const id = String(created.body.object.id);
       const filter = { id, content: { $regex: '.*.*.*.*.*.*x' } };
-      const res = await api.get(`/objects?query=${q(filter)}`);
+      const res = await suite.api.get(`/objects?query=${q(filter)}`);
       assert.equal(res.status, 400);
       assert.equal(res.body.code, 'invalid_query');
       assert.match(res.body.message, /content\.\$regex: unsafe regular expression: a leading \.\* adds nothing/);
-      const quadratic = await api.get(`/objects?query=${q({ title: { $regex: 'a+b' } })}`);
+      const quadratic = await suite.api.get(`/objects?query=${q({ title: { $regex: 'a+b' } })}`);
       assert.equal(quadratic.status, 400);
       assert.match(quadratic.body.message, /title\.\$regex: unsafe regular expression: a\+ can take time quadratic/);
     });
 
     it('still answers plain patterns', async () => {
-      const res = await api.get(`/objects?query=${q({ title: { $regex: '^a+b$', $options: 'i' } })}&props=title`);
+      const res = await suite.api.get(`/objects?query=${q({ title: { $regex: '^a+b$', $options: 'i' } })}&props=title`);
       assert.equal(res.status, 200);
       assert.equal(res.body.objects.length, 1);
     });
@@ -79,37 +74,39 @@ describe('Queries cannot hold the database', () => {
     async function commandsDuring(run: () => Promise<unknown>): Promise<CommandStartedEvent[]> {
       const seen: CommandStartedEvent[] = [];
       const listener = (e: CommandStartedEvent) => seen.push(e);
-      h.client.on('commandStarted', listener);
+      suite.harness.client.on('commandStarted', listener);
       try {
         await run();
       } finally {
-        h.client.off('commandStarted', listener);
+        suite.harness.client.off('commandStarted', listener);
       }
       return seen;
     }
 
     it('sends maxTimeMS from QUERY_TIMEOUT_MS with every find, aggregate and count', async () => {
       const seen = await commandsDuring(async () => {
-        const id = (await api.post('/objects', { title: 'Second', type: 'posts' }).expect(200)).body.object.id;
-        await api.patch(`/objects/${id}`, { title: 'Second edit' }).expect(200);
-        await api.post(`/objects/${id}/revisions`, { title: 'Draft' }).expect(200);
-        await api.get(`/objects?query=${q({ title: { $regex: '^S' } })}&sort=-created_at`).expect(200);
-        await api.get('/objects?sort=random&limit=1').expect(200);
-        await api.get(`/objects?after=${id}&sort=-created_at`).expect(200);
-        await api.get(`/objects/${id}?status=any`).expect(200);
-        await api.get(`/objects/${id}?status=any&depth=2`).expect(200);
-        await api.get('/objects?depth=1').expect(200);
-        await api.get(`/objects/${id}/revisions`).expect(200);
-        await api.get('/object-types').expect(200);
-        await api.get('/object-types/posts').expect(200);
-        await api.get('/media').expect(404);
-        await api.get('/media?sort=random').expect(404);
-        await api.post('/preview-tokens', {}).expect(200);
-        const uploaded = await upload(h.app, keys, await imageBytes(40, 30), { filename: 'p.png' }).expect(200);
+        const id = (await suite.api.post('/objects', { title: 'Second', type: 'posts' }).expect(200)).body.object.id;
+        await suite.api.patch(`/objects/${id}`, { title: 'Second edit' }).expect(200);
+        await suite.api.post(`/objects/${id}/revisions`, { title: 'Draft' }).expect(200);
+        await suite.api.get(`/objects?query=${q({ title: { $regex: '^S' } })}&sort=-created_at`).expect(200);
+        await suite.api.get('/objects?sort=random&limit=1').expect(200);
+        await suite.api.get(`/objects?after=${id}&sort=-created_at`).expect(200);
+        await suite.api.get(`/objects/${id}?status=any`).expect(200);
+        await suite.api.get(`/objects/${id}?status=any&depth=2`).expect(200);
+        await suite.api.get('/objects?depth=1').expect(200);
+        await suite.api.get(`/objects/${id}/revisions`).expect(200);
+        await suite.api.get('/object-types').expect(200);
+        await suite.api.get('/object-types/posts').expect(200);
+        await suite.api.get('/media').expect(404);
+        await suite.api.get('/media?sort=random').expect(404);
+        await suite.api.post('/preview-tokens', {}).expect(200);
+        const uploaded = await upload(suite.harness.app, suite.keys, await imageBytes(40, 30), {
+          filename: 'p.png',
+        }).expect(200);
         const name = String(uploaded.body.media.name);
-        await request(h.app).get(`/imgproc/${keys.slug}/${name}?w=20`).expect(200);
-        await request(h.app).get(`/imgproc/${keys.slug}/${name}?w=20`).expect(200);
-        await request(h.app).get(`/files/${keys.slug}/${name}`).expect(200);
+        await request(suite.harness.app).get(`/imgproc/${suite.keys.slug}/${name}?w=20`).expect(200);
+        await request(suite.harness.app).get(`/imgproc/${suite.keys.slug}/${name}?w=20`).expect(200);
+        await request(suite.harness.app).get(`/files/${suite.keys.slug}/${name}`).expect(200);
       });
       // The driver's own GridFS reads: a file being streamed (its files document by _id, then its
       // chunks by files_id, index lookups that may rightly run for minutes on a large file), and

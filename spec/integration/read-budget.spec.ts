@@ -14,6 +14,9 @@ describe('readWithin: the byte cap counted while a cursor is read', () => {
     await h.db.collection('scratch').insertMany(Array.from({ length: 10 }, (_, i) => doc(i)));
     size = BSON.calculateObjectSize((await h.db.collection('scratch').findOne({})) ?? {});
   });
+  after(() => {
+    assert.deepEqual(h.errors, []);
+  });
 
   async function commandsDuring(fn: () => Promise<unknown>): Promise<string[]> {
     const seen: string[] = [];

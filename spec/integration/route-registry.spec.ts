@@ -38,6 +38,9 @@ describe('the route registry', () => {
   before(async () => {
     h = await freshHarness();
   });
+  after(() => {
+    assert.deepEqual(h.errors, []);
+  });
 
   it('declares the access of every route of every version, consistent with its key check and path', () => {
     const routes = everyRoute(h);

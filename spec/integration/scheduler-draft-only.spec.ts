@@ -1,46 +1,32 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
 import { Scheduler } from '../../lib/scheduling/scheduler.js';
-import { account, setMember, tokenOf } from '../support/accounts.js';
-import { bucketClient } from '../support/client.js';
-import { freshHarness, type Harness } from '../support/harness.js';
+import { account, member, tokenOf } from '../support/accounts.js';
 import { interceptWrites } from '../support/intercept-writes.js';
+import { BucketSuite } from '../support/bucket-suite.js';
 
 const SLUG = 'sched-draft-only';
 const base = `/v3/buckets/${SLUG}`;
 const HOUR = 3600_000;
 
 describe('scheduled publishing and draft_only accounts', () => {
-  let h: Harness;
-  let api: ReturnType<typeof bucketClient>;
   const tokens = { admin: '', editor: '' };
 
-  before(async function () {
+  const suite = new BucketSuite(SLUG, async (_api, context) => {
     // Logins run scrypt (128 MiB each): seconds on a busy machine.
-    this.timeout(120_000);
-    h = await freshHarness();
-    api = bucketClient(h.app, await h.bucket(SLUG));
-    await api.post('/object-types', { title: 'News' }).expect(200);
-    await account(h, 'admin@sched.test', SLUG);
-    const editor = await account(h, 'editor@sched.test');
-    await setMember(h, SLUG, editor, {
-      role: 'editor',
-      publishing_restrictions: 'draft_only',
-      additional_permissions: [],
-      object_types: [],
-    });
-    tokens.admin = await tokenOf(h, 'admin@sched.test');
-    tokens.editor = await tokenOf(h, 'editor@sched.test');
-  });
-  after(() => {
-    assert.deepEqual(h.errors, []);
+    context.timeout(120_000);
+    await suite.api.post('/object-types', { title: 'News' }).expect(200);
+    await account(suite.harness, 'admin@sched.test', SLUG);
+    await member(suite.harness, SLUG, 'editor@sched.test', { role: 'editor', publishing_restrictions: 'draft_only' });
+    tokens.admin = await tokenOf(suite.harness, 'admin@sched.test');
+    tokens.editor = await tokenOf(suite.harness, 'editor@sched.test');
   });
 
   const as = (who: keyof typeof tokens, method: 'post' | 'patch', path: string, body: object) =>
-    request(h.app)[method](`${base}${path}`).set('Authorization', `Bearer ${tokens[who]}`).send(body);
+    request(suite.harness.app)[method](`${base}${path}`).set('Authorization', `Bearer ${tokens[who]}`).send(body);
   const due = () => new Date(Date.now() + 2 * HOUR);
-  const tick = () => new Scheduler(h.writes, { intervalMs: 0, now: due }).tick();
-  const latest = async (id: string) => (await api.get(`/objects/${id}?status=any`).expect(200)).body.object;
+  const tick = () => new Scheduler(suite.harness.writes, { intervalMs: 0, now: due }).tick();
+  const latest = async (id: string) => (await suite.api.get(`/objects/${id}?status=any`).expect(200)).body.object;
 
   /** A draft whose publish the admin schedules an hour from now; its id. */
   async function scheduledDraft(title: string): Promise<string> {
@@ -61,7 +47,7 @@ describe('scheduled publishing and draft_only accounts', () => {
     assert.equal(edit.body.object.publish_at, undefined, 'the answer shows the schedule gone');
     assert.equal(edit.body.object.content, 'not approved');
     assert.equal(await tick(), 0, 'nothing is due any more');
-    await api.get(`/objects/${id}`).expect(404);
+    await suite.api.get(`/objects/${id}`).expect(404);
     const now = await latest(id);
     assert.equal(now.status, 'draft');
     assert.equal(now.content, 'not approved', "the editor's draft is kept, for a publisher to publish or schedule");
@@ -73,7 +59,7 @@ describe('scheduled publishing and draft_only accounts', () => {
     assert.equal(saved.status, 200, saved.text);
     assert.equal((await latest(id)).publish_at, undefined);
     assert.equal(await tick(), 0);
-    await api.get(`/objects/${id}`).expect(404);
+    await suite.api.get(`/objects/${id}`).expect(404);
   });
 
   it('an edit by an account that may publish keeps the schedule, and that edit is what goes live', async () => {
@@ -82,23 +68,26 @@ describe('scheduled publishing and draft_only accounts', () => {
     assert.equal(edit.status, 200, edit.text);
     assert.ok(edit.body.object.publish_at);
     await tick();
-    const live = await api.get(`/objects/${id}`).expect(200);
+    const live = await suite.api.get(`/objects/${id}`).expect(200);
     assert.equal(live.body.object.content, 'approved, revised');
   });
 
   it('an edit landing between the claim and its publish: the scheduler writes nothing over it', async () => {
     const id = await scheduledDraft('Raced');
     let edited = false;
-    const db = interceptWrites(h.db, async (call) => {
+    const db = interceptWrites(suite.harness.db, async (call) => {
       // The scheduler has claimed the Object and is about to write its published version.
       if (edited || call.collection !== 'objects' || call.method !== 'replaceOne') return;
       edited = true;
       const edit = await as('editor', 'patch', `/objects/${id}`, { content: 'edited mid-publish' });
       assert.equal(edit.status, 200, edit.text);
     });
-    assert.equal(await new Scheduler({ db, events: h.writes.events }, { intervalMs: 0, now: due }).tick(), 0);
+    assert.equal(
+      await new Scheduler({ db, events: suite.harness.writes.events }, { intervalMs: 0, now: due }).tick(),
+      0,
+    );
     assert.ok(edited);
-    await api.get(`/objects/${id}`).expect(404);
+    await suite.api.get(`/objects/${id}`).expect(404);
     const now = await latest(id);
     assert.equal(now.content, 'edited mid-publish', 'the edit is not overwritten by the version claimed before it');
     assert.equal(now.publish_at, undefined);

@@ -21,6 +21,9 @@ describe('Studio pages at /studio', () => {
   before(async () => {
     h = await freshHarness({ PUBLIC_URL: 'http://cms.example', UPLOAD_URL: 'http://upload.example' });
   });
+  after(() => {
+    assert.deepEqual(h.errors, []);
+  });
 
   it('answers the page with a strict policy, no framing and no caching', async () => {
     const res = await request(h.app).get('/studio/').expect(200);

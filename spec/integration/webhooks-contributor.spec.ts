@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
-import type { IssuedKeys } from '../../lib/buckets/buckets.js';
 import { deliveriesCollection } from '../../lib/webhooks/collections.js';
-import { freshHarness, type Harness } from '../support/harness.js';
-import { account, setMember, tokenOf } from '../support/accounts.js';
+import { member, tokenOf } from '../support/accounts.js';
+import { BucketSuite } from '../support/bucket-suite.js';
 
 /*
  * A contributor limited to `posts`, with the `settings` permission, against a webhook that
@@ -15,9 +14,6 @@ import { account, setMember, tokenOf } from '../support/accounts.js';
 const SLUG = 'hooked';
 const v3 = `/v3/buckets/${SLUG}`;
 const SECRET_TITLE = 'Unannounced merger (draft)';
-
-let h: Harness;
-let keys: IssuedKeys;
 const tokens = { contributor: '', editor: '' };
 let hookId = '';
 let deliveryId = '';
@@ -25,40 +21,35 @@ let deliveryId = '';
 const as = (t: string, bare = false) => {
   const auth = bare ? t : `Bearer ${t}`;
   return {
-    get: (path: string) => request(h.app).get(path).set('Authorization', auth),
+    get: (path: string) => request(suite.harness.app).get(path).set('Authorization', auth),
     send: (method: 'post' | 'patch' | 'delete', path: string, body: object = {}) =>
-      request(h.app)[method](path).set('Authorization', auth).send(body),
+      request(suite.harness.app)[method](path).set('Authorization', auth).send(body),
   };
 };
-const withKey = () => as(String(keys.write_key));
+const withKey = () => as(String(suite.keys.write_key));
+
+let suite: BucketSuite;
 
 describe('webhooks: a type-limited contributor with the settings permission', () => {
-  before(async function () {
-    this.timeout(60_000);
-    h = await freshHarness();
-    keys = await h.bucket(SLUG);
+  suite = new BucketSuite(SLUG, async (_api, context) => {
+    context.timeout(60_000);
     for (const title of ['Posts', 'Pages']) await withKey().send('post', `${v3}/object-types`, { title }).expect(200);
     const hook = await withKey()
       .send('post', `${v3}/webhooks`, { endpoint: 'https://hooks.example.com/in', events: ['object.created'] })
       .expect(200);
     hookId = String(hook.body.webhook.id);
     await withKey().send('post', `${v3}/objects`, { type: 'pages', title: SECRET_TITLE, status: 'draft' }).expect(200);
-    const delivery = await deliveriesCollection(h.db).findOne({ type: 'object.created' });
+    const delivery = await deliveriesCollection(suite.harness.db).findOne({ type: 'object.created' });
     assert.ok(delivery !== null && delivery.body.includes(SECRET_TITLE));
     deliveryId = delivery._id.toHexString();
     for (const role of ['contributor', 'editor'] as const) {
-      const id = await account(h, `${role}@example.com`);
-      await setMember(h, SLUG, id, {
+      await member(suite.harness, SLUG, `${role}@example.com`, {
         role,
-        publishing_restrictions: null,
         additional_permissions: ['settings'],
         object_types: role === 'contributor' ? ['posts'] : [],
       });
-      tokens[role] = await tokenOf(h, `${role}@example.com`);
+      tokens[role] = await tokenOf(suite.harness, `${role}@example.com`);
     }
-  });
-  after(() => {
-    assert.deepEqual(h.errors, []);
   });
 
   const hook = () => `${v3}/webhooks/${hookId}`;
@@ -98,7 +89,7 @@ describe('webhooks: a type-limited contributor with the settings permission', ()
       hooks.body.webhooks.map((w: { endpoint: string }) => w.endpoint),
       ['https://hooks.example.com/in'],
     );
-    assert.equal(await deliveriesCollection(h.db).countDocuments({ type: 'ping' }), 0);
+    assert.equal(await deliveriesCollection(suite.harness.db).countDocuments({ type: 'ping' }), 0);
   });
 
   it('keeps the rest of what settings gives it (usage)', async () => {

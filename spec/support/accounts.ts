@@ -3,7 +3,7 @@ import type { Harness } from './harness.js';
 import { findBucketBySlug } from '../../lib/buckets/buckets.js';
 import { accountsCollection, insertAccount, makeAdmin, membersCollection } from '../../lib/accounts/store.js';
 import { hashPassword } from '../../lib/accounts/password.js';
-import type { MemberSettings } from '../../lib/accounts/user-input.js';
+import type { MemberEdit, MemberSettings } from '../../lib/accounts/user-input.js';
 
 export const PASSWORD = 'correct horse battery';
 
@@ -29,6 +29,21 @@ export async function account(h: Harness, email: string, adminOf?: string): Prom
 export async function tokenOf(h: Harness, email: string, version: 'v1' | 'v2' = 'v2'): Promise<string> {
   const res = await request(h.app).post(`/${version}/authenticate`).send({ email, password: PASSWORD }).expect(200);
   return (res.body as { token: string }).token;
+}
+
+/**
+ * A new account with PASSWORD that is a member of the Bucket: no publishing restriction, extra
+ * permission or type limit unless `settings` name one. Its id.
+ */
+export async function member(h: Harness, slug: string, email: string, settings: MemberEdit): Promise<string> {
+  const id = await account(h, email);
+  await setMember(h, slug, id, {
+    publishing_restrictions: null,
+    additional_permissions: [],
+    object_types: [],
+    ...settings,
+  });
+  return id;
 }
 
 /** Puts the account in the Bucket with these settings directly (the users routes are tested apart). */

@@ -14,18 +14,27 @@ interface Started {
 /**
  * A describe block's app with one Bucket: hooks make it before the tests (then run `setup`, which
  * may already use the suite's getters) and check afterwards that the app logged no server-side
- * error. `env` configures the app as freshHarness's does.
+ * error. `env` configures the app as freshHarness's does. `setup` gets the before hook's context
+ * too, for a setup that needs a longer timeout (account logins run scrypt).
  */
 export class BucketSuite {
   private started: Started | null = null;
 
-  constructor(slug: string, setup: (api: BucketApi) => unknown = () => undefined, env: NodeJS.ProcessEnv = {}) {
-    before(async () => {
+  constructor(
+    slug: string,
+    setup: (api: BucketApi, hook: Mocha.Context) => unknown = () => undefined,
+    env: NodeJS.ProcessEnv = {},
+  ) {
+    const start = async (hook: Mocha.Context) => {
       const h = await freshHarness(env);
       const keys = await h.bucket(slug);
       const api = bucketClient(h.app, keys);
       this.started = { h, keys, api };
-      await setup(api);
+      await setup(api, hook);
+    };
+    // A function, not an arrow: mocha passes the hook's context as `this`.
+    before(async function () {
+      await start(this);
     });
     after(() => {
       assert.deepEqual(this.started?.h.errors, []);
