@@ -32,10 +32,11 @@ describe('per-Object Metafields', () => {
       })
       .expect(200);
   });
-  const v1 = (method: 'post' | 'patch', path: string, body: Record<string, unknown>) =>
-    request(suite.harness.app)
-      [method](`/v1/ownmf${path}`)
-      .send({ write_key: suite.keys.write_key, ...body });
+  const v1 = (method: 'post' | 'patch', path: string, body: Record<string, unknown>) => {
+    const agent = request(suite.harness.app);
+    const sent = method === 'post' ? agent.post(`/v1/ownmf${path}`) : agent.patch(`/v1/ownmf${path}`);
+    return sent.send({ write_key: suite.keys.write_key, ...body });
+  };
   const readKey = () => encodeURIComponent(suite.keys.read_key ?? '');
   let id = '';
 
@@ -52,14 +53,14 @@ describe('per-Object Metafields', () => {
       object.metafields.map((m) => [m.key, m.value]),
       [
         ['headline', 'Hi'],
-        ['mood', 'happy'],
+        ['mood', { key: 'happy', value: 'Happy' }],
       ],
     );
     const v3 = await suite.api.get(`/objects/${id}`).expect(200);
     assert.deepEqual(v3.body.object.metadata, { headline: 'Hi', mood: { key: 'happy', value: 'Happy' } });
     const one = await request(suite.harness.app).get(`/v1/ownmf/object/monday?read_key=${readKey()}`).expect(200);
     const mood = (one.body as { object: V1Obj }).object.metafields.find((m) => m.key === 'mood');
-    assert.deepEqual([mood?.type, mood?.title, mood?.value], ['select-dropdown', 'Mood', 'happy']);
+    assert.deepEqual([mood?.type, mood?.title, mood?.options], ['select-dropdown', 'Mood', MOOD.options]);
     const v2 = await request(suite.harness.app)
       .get(`/v2/buckets/ownmf/objects/${id}?show_metafields=true&read_key=${readKey()}`)
       .expect(200);
@@ -92,7 +93,10 @@ describe('per-Object Metafields', () => {
     const noOptions = await v1('post', '/add-object', {
       type_slug: 'notes',
       title: 'Bad',
-      metafields: [{ key: 'headline', value: 'x' }, { key: 'colour', type: 'select-dropdown', title: 'Colour' }],
+      metafields: [
+        { key: 'headline', value: 'x' },
+        { key: 'colour', type: 'select-dropdown', title: 'Colour' },
+      ],
     }).expect(400);
     assert.match(noOptions.body.message, /metafields\[1\]/);
     const untitled = await v1('patch', '/edit-object-metafields', {

@@ -17,6 +17,8 @@ import { objectRenderContext } from '../../objects/render-context.js';
 import { isPlainObject } from '../../util/plain-object.js';
 import { route, type RouteDef } from '../../routes/route-table.js';
 import { metadataOfMetafields } from '../shared/metafield-values.js';
+import type { Metafield } from '../../metafields/definition.js';
+import { effectiveMetafields } from '../../metafields/own.js';
 import { readAccess, writeAccess, BY_OBJECT_ID } from '../../routes/access.js';
 
 const READ = paramSet(['read_key', 'status']);
@@ -37,10 +39,17 @@ export function metafieldPatch(key: string, body: unknown): Record<string, unkno
   return metadataOfMetafields([{ ...body, key }], 'body');
 }
 
-/** The v2 `metafields` array: the type's top-level Metafields, each with the Object's rendered value. */
-export function metafieldsOf(object: ProjectedApiObject, ctx: RenderContext): Record<string, unknown>[] {
-  const definitions = (object.type === undefined ? undefined : ctx.types.get(object.type)?.metafields) ?? [];
-  return definitions.map((d) => ({ ...d, value: object.metadata?.[d.key] ?? null }));
+/**
+ * The v2 `metafields` array: the type's top-level Metafields, then the Object's `own`, each with
+ * the Object's rendered value.
+ */
+export function metafieldsOf(
+  object: ProjectedApiObject,
+  ctx: RenderContext,
+  own?: Metafield[],
+): Record<string, unknown>[] {
+  const ofType = (object.type === undefined ? undefined : ctx.types.get(object.type)?.metafields) ?? [];
+  return effectiveMetafields(ofType, own).map((d) => ({ ...d, value: object.metadata?.[d.key] ?? null }));
 }
 
 /**
@@ -53,13 +62,14 @@ export function metafieldRoutes(config: Config, db: Db, state: AppState): RouteD
   const base = '/buckets/:slug/objects/:object_id/metafields';
   const read = async (bucket: BucketDoc, id: string, status: StatusFilter) => {
     const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
-    return metafieldsOf(renderObject(await getObject(db, bucket, id, status), ctx), ctx);
+    const doc = await getObject(db, bucket, id, status);
+    return metafieldsOf(renderObject(doc, ctx), ctx, doc.own_metafields);
   };
   /** The edit through the one Object write path, answered as the Object's Metafields now. */
   const patch = async (bucket: BucketDoc, id: string, metadata: Record<string, unknown>) => {
     const doc = await updateObject(writes, bucket, id, { metadata });
     const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
-    return metafieldsOf(renderObject(doc, ctx), ctx);
+    return metafieldsOf(renderObject(doc, ctx), ctx, doc.own_metafields);
   };
   return [
     route('get', base, READ, readAccess('objects', BY_OBJECT_ID), requireRead, async (req, res) => {
