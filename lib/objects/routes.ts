@@ -19,6 +19,7 @@ import { renderObject, renderObjects, type ProjectedApiObject, type RenderContex
 import type { Picked } from '../query/props.js';
 import type { ObjectList, ObjectResponse, ReadObject } from './serialize.js';
 import type { Metafield } from '../metafields/definition.js';
+import { sentDefinitions } from './own-metafields.js';
 import { listObjects } from './list/object-list.js';
 import { getObjectExpanded } from './object-read.js';
 import { readBounds } from '../query/read-budget.js';
@@ -157,7 +158,8 @@ export function objectRoutes(config: Config, db: Db, state: AppState): RouteDef[
       requireWrite,
       async (req, res) => {
         const bucket = bucketOf(res);
-        const doc = await createObject(writes, bucket, req.body, { idempotency: idempotencyOf(res) });
+        const definitions = sentDefinitions(res);
+        const doc = await createObject(writes, bucket, req.body, { idempotency: idempotencyOf(res), definitions });
         const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
         sendJson(res, 200, { object: renderObject(doc, ctx) } satisfies ObjectResponse);
       },
@@ -165,7 +167,8 @@ export function objectRoutes(config: Config, db: Db, state: AppState): RouteDef[
     route('get', one, ONE, readAccess('objects', BY_OBJECT_ID), requireRead, reads.one),
     route('patch', one, NO_PARAMS, writeAccess('objects', BY_OBJECT_ID), body, requireWrite, async (req, res) => {
       const bucket = bucketOf(res);
-      const doc = await updateObject(writes, bucket, String(req.params.object_id), req.body);
+      const definitions = sentDefinitions(res);
+      const doc = await updateObject(writes, bucket, String(req.params.object_id), req.body, { definitions });
       const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
       sendJson(res, 200, { object: renderObject(doc, ctx) } satisfies ObjectResponse);
     }),

@@ -23,20 +23,27 @@ import { readAccess, writeAccess, BY_OBJECT_ID } from '../../routes/access.js';
 
 const READ = paramSet(['read_key', 'status']);
 
+/** A v2 Metafields edit: the v3 metadata patch it means, and its entries, which may define the Object's own Metafields. */
+export interface MetafieldsEdit {
+  metadata: Record<string, unknown>;
+  definitions: unknown[];
+}
+
 /** A v2 Metafields body (`{metafields: [{key, value, ...}]}`) as the v3 metadata patch it means. */
-export function metafieldsPatch(body: unknown): Record<string, unknown> {
+export function metafieldsPatch(body: unknown): MetafieldsEdit {
   const list = isPlainObject(body) ? body.metafields : undefined;
   if (!Array.isArray(list) || list.length === 0) {
     throw new BadRequestError('body.metafields must be a non-empty array of {key, value}', 'invalid_body');
   }
-  return metadataOfMetafields(list, 'body.metafields');
+  return { metadata: metadataOfMetafields(list, 'body.metafields'), definitions: list };
 }
 
-/** A v2 single-Metafield body (`{value, ...}`): only `value` is content, the rest is the type's business. */
-export function metafieldPatch(key: string, body: unknown): Record<string, unknown> {
+/** A v2 single-Metafield body (`{value, ...}`): `value` is content; with a `title`, a new key defines an own Metafield. */
+export function metafieldPatch(key: string, body: unknown): MetafieldsEdit {
   if (!isPlainObject(body))
     throw new BadRequestError(`body must carry the value of Metafield '${key}'`, 'invalid_body');
-  return metadataOfMetafields([{ ...body, key }], 'body');
+  const entry = { ...body, key };
+  return { metadata: metadataOfMetafields([entry], 'body'), definitions: [entry] };
 }
 
 /**
@@ -66,8 +73,8 @@ export function metafieldRoutes(config: Config, db: Db, state: AppState): RouteD
     return metafieldsOf(renderObject(doc, ctx), ctx, doc.own_metafields);
   };
   /** The edit through the one Object write path, answered as the Object's Metafields now. */
-  const patch = async (bucket: BucketDoc, id: string, metadata: Record<string, unknown>) => {
-    const doc = await updateObject(writes, bucket, id, { metadata });
+  const patch = async (bucket: BucketDoc, id: string, { metadata, definitions }: MetafieldsEdit) => {
+    const doc = await updateObject(writes, bucket, id, { metadata }, { definitions });
     const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
     return metafieldsOf(renderObject(doc, ctx), ctx, doc.own_metafields);
   };
