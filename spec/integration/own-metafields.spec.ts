@@ -1,5 +1,12 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import request from 'supertest';
+import { exportBucket } from '../../lib/migrate/export.js';
+import { importBundle } from '../../lib/migrate/import.js';
+import { SILENT } from '../../lib/migrate/progress.js';
+import { MetadataValidators } from '../../lib/validation/metadata-schema.js';
 import { BucketSuite } from '../support/bucket-suite.js';
 
 type Row = Record<string, unknown> & { key: string };
@@ -153,5 +160,28 @@ describe('per-Object Metafields', () => {
       (v1List.body as { objects: V1Obj[] }).objects.map((o) => o.slug),
       ['monday'],
     );
+  });
+
+  it('an export and import round trip keeps the own Metafields and their values', async () => {
+    const h = suite.harness;
+    const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'ownmf-'));
+    try {
+      const bundle = path.join(dir, 'ownmf.tar');
+      await exportBucket(h.db, 'ownmf', bundle, { revisions: true, gzip: false, progress: SILENT });
+      const deps = { db: h.db, events: h.writes.events, validators: new MetadataValidators() };
+      const options = { dryRun: false, progress: SILENT, mediaMaxBytes: 1024 * 1024 };
+      const summary = await importBundle(deps, 'ownmf-copy', bundle, options);
+      assert.deepEqual(summary.warnings, []);
+      const copy = summary.created_bucket;
+      assert.ok(copy);
+      const read = (slug: string) =>
+        request(h.app).get(`/v3/buckets/${slug}/objects?props=slug,metadata&read_key=${copy.read_key ?? ''}`);
+      const source = await request(h.app).get(`/v3/buckets/ownmf/objects?props=slug,metadata&read_key=${readKey()}`);
+      const copied = await read('ownmf-copy').expect(200);
+      assert.deepEqual(copied.body.objects, source.body.objects);
+      assert.equal(copied.body.objects[0].metadata.rating, 5);
+    } finally {
+      await fs.promises.rm(dir, { recursive: true, force: true });
+    }
   });
 });
