@@ -185,7 +185,10 @@ describe('Legacy v2: the cosmicjs 4.3.7 client, unchanged, against /v2 (Object t
     assert.equal(bad.status, 400);
     assert.match(String(bad.message), /rank/);
     assert.equal((await rejection(bucket.editObjectMetafields({ id: o.id, metafields: [] }))).code, 'invalid_body');
-    assert.equal((await rejection(bucket.editObjectMetafield({ id: o.id, key: 'nope', value: 1 }))).status, 400);
+    // A key the type lacks adds an Object's own Metafield only with a whole definition.
+    const undefinedKey = await rejection(bucket.editObjectMetafield({ id: o.id, key: 'nope', value: 1 }));
+    assert.equal(undefinedKey.status, 400);
+    assert.match(String(undefinedKey.message), /metafields\[0\].*(type|title)/);
     assert.deepEqual(field(await bucket.getObject({ id: o.id }), 'object').metadata, { subtitle: 'sub', rank: 7 });
   });
 
