@@ -89,6 +89,11 @@ export interface ObjectDoc {
   thumbnail: string | null;
   status: 'published' | 'draft';
   metadata: Record<string, unknown>;
+  /**
+   * Metafields of this Object's own, beside its type's (lib/metafields/own.ts): one set for the
+   * Object, written with its version in the same document write. Absent when it has none.
+   */
+  own_metafields?: Metafield[];
   refs: ObjectId[];
   order: number;
   created_at: Date;
@@ -164,6 +169,8 @@ export interface RevisionDoc {
   created_by: string | null;
   /** What made this version: create, edit, draft (POST revisions), publish, or the scheduler. */
   reason: 'create' | 'edit' | 'draft' | 'publish' | 'scheduled-publish' | 'scheduled-unpublish';
+  /** The Object's own Metafields when the revision was recorded, which its metadata renders by. */
+  own_metafields?: Metafield[];
 }
 
 export function revisionsCollection(db: Db): Collection<RevisionDoc> {

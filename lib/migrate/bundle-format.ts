@@ -1,3 +1,4 @@
+import type { Metafield } from '../metafields/definition.js';
 /*
  * The bundle: one tar file (gzip optional) holding a Bucket's content. Entries, in this order:
  *   manifest.json          format, version, source, counts
@@ -82,6 +83,8 @@ export interface ObjectRecord {
   latest: VersionRecord;
   /** The live version when it differs from the latest (a draft over a published Object); null: none. */
   live?: VersionRecord | null;
+  /** The Object's own Metafields (definitions beside its type's), which its versions' metadata uses. */
+  metafields?: Metafield[];
 }
 
 export type RevisionReason = 'create' | 'edit' | 'draft' | 'publish' | 'scheduled-publish' | 'scheduled-unpublish';

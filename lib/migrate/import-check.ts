@@ -9,6 +9,7 @@ import { objectsWithHistory, type ObjectWithHistory } from './history.js';
 import { atRecord, atRecordSync, warn, type ImportRun } from './import-run.js';
 import { checkRecord } from './record-schemas.js';
 import { planObject, type ObjectPlan } from './versions.js';
+import { effectiveMetafields } from '../metafields/own.js';
 
 export interface CheckedCounts {
   types: number;
@@ -41,7 +42,7 @@ export async function checkBundle(run: ImportRun): Promise<CheckedCounts> {
     const type = types.get(item.record.type);
     if (!type) continue; // the index refused Objects of types the bundle lacks
     const plan = planOf(run, item, type);
-    const ctx = { deps: run.deps, bucket: run.bucket, type, planned: run.planned };
+    const ctx = { deps: run.deps, bucket: run.bucket, type, planned: run.planned, typeSlugs: new Set(types.keys()) };
     for (const [i, version] of plan.versions.entries()) {
       await atRecord(version.where, () => checkImportVersion(ctx, plan, i, 'object'));
     }
@@ -95,11 +96,14 @@ export function webhookBody(record: WebhookRecord): WebhookCreate {
   return body;
 }
 
-/** The versions that rebuild one Object, by the Metafields of its type. */
+/** The versions that rebuild one Object, by the Metafields of its type and its own. */
 export function planOf(run: ImportRun, item: ObjectWithHistory, type: Pick<ObjectTypeDoc, 'metafields'>): ObjectPlan {
   const hex = run.index.objects.get(item.record.id)?.hex ?? '';
   const fallbackTime = new Date(run.reader.manifest.created_at);
-  return planObject(item, hex, type.metafields, run.index.remap, fallbackTime, (where, ref) => {
+  const own = item.record.metafields;
+  const metafields = effectiveMetafields(type.metafields, own);
+  const plan = planObject(item, hex, metafields, run.index.remap, fallbackTime, (where, ref) => {
     warn(run, `${where}: ${ref.path} names ${ref.what} "${ref.value}", which the bundle lacks; left out`);
   });
+  return own ? { ...plan, own_metafields: own } : plan;
 }

@@ -143,7 +143,7 @@ async function writeObjects(run: ImportRun): Promise<{ objects: number; versions
     if (!type) throw new MigrationError(`${item.where}: Object type "${item.record.type}" is missing from the Bucket`);
     const plan = planOf(run, item, type);
     const written = await atRecord(item.where, () =>
-      writeImportedObject({ deps, bucket, type, planned }, plan, 'object'),
+      writeImportedObject({ deps, bucket, type, planned, typeSlugs: new Set(types.keys()) }, plan, 'object'),
     );
     if (written > 0) objects++;
     versions += written;

@@ -112,6 +112,8 @@ const SCHEMAS = {
       unpublish_at: nullable(time),
       latest: VERSION,
       live: nullable(VERSION),
+      // Each is checked as a legacy body's own Metafield is, when its versions are.
+      metafields: { type: 'array', items: { type: 'object' } },
     },
     additionalProperties: false,
   },

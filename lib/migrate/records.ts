@@ -11,6 +11,7 @@ import type {
   WebhookRecord,
 } from './bundle-format.js';
 import { storedToWriteForm } from './metadata-forms.js';
+import { effectiveMetafields } from '../metafields/own.js';
 
 /* Stored documents → bundle records (bundle-format.ts): what export writes. */
 
@@ -71,7 +72,7 @@ function versionRecord(doc: ObjectDoc, metafields: Metafield[]): VersionRecord {
  * has none). A published latest version is the live one, so it is not repeated.
  */
 export function objectRecord(latest: ObjectDoc, live: ObjectDoc | null, type: ObjectTypeDoc | undefined): ObjectRecord {
-  const metafields = type?.metafields ?? [];
+  const metafields = effectiveMetafields(type?.metafields ?? [], latest.own_metafields);
   return {
     id: latest._id.toHexString(),
     type: latest.type,
@@ -81,6 +82,7 @@ export function objectRecord(latest: ObjectDoc, live: ObjectDoc | null, type: Ob
     unpublish_at: latest.unpublish_at?.toISOString() ?? null,
     latest: versionRecord(latest, metafields),
     ...(latest.status === 'draft' && { live: live ? versionRecord(live, metafields) : null }),
+    ...(latest.own_metafields && { metafields: latest.own_metafields }),
   };
 }
 
@@ -94,7 +96,7 @@ export function revisionRecord(rev: RevisionDoc, type: ObjectTypeDoc | undefined
     title: rev.title,
     slug: rev.slug,
     content: rev.content,
-    metadata: storedToWriteForm(type?.metafields ?? [], rev.metadata),
+    metadata: storedToWriteForm(effectiveMetafields(type?.metafields ?? [], rev.own_metafields), rev.metadata),
   };
 }
 

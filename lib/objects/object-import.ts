@@ -24,6 +24,8 @@ import { singletonKey, singletonRace } from './singletons.js';
 import { slugify } from './slugs.js';
 import { storedThumbnail } from './thumbnail.js';
 import { assertStorable } from './stored-size.js';
+import { typeWithOwn } from '../metafields/own.js';
+import { ownMetafieldsAfter } from './own-metafields.js';
 
 /** The body of one version: what POST /objects takes, ids and media names already the target's. */
 export type VersionBody = Omit<ObjectCreate, 'type' | 'publish_at' | 'unpublish_at'>;
@@ -50,6 +52,8 @@ export interface ImportedObject {
   publish_at: Date | null;
   unpublish_at: Date | null;
   versions: ImportVersion[];
+  /** Its own Metafields as its source had them, checked as a legacy body's are. */
+  own_metafields?: unknown[];
 }
 
 export interface ImportContext {
@@ -57,6 +61,8 @@ export interface ImportContext {
   bucket: BucketDoc;
   type: ObjectTypeDoc;
   planned: PlannedContent;
+  /** The Bucket's type slugs once the import's are made, which own relationship Metafields may name. */
+  typeSlugs: ReadonlySet<string>;
 }
 
 /**
@@ -78,7 +84,9 @@ export async function checkImportVersion(
   assertValid('ObjectCreate', body, root);
   const locale = resolveLocale(type, body.locale);
   const thumbnail = await storedThumbnail(deps.db, bucket, body.thumbnail, planned);
-  const metadata = await prepareMetadata(deps.db, deps.validators, bucket, type, body.metadata, null, planned);
+  const own = object.own_metafields && ownMetafieldsAfter(type, undefined, object.own_metafields, ctx.typeSlugs);
+  const effective = typeWithOwn(type, own);
+  const metadata = await prepareMetadata(deps.db, deps.validators, bucket, effective, body.metadata, null, planned);
   const status = body.status ?? 'published';
   const latest = index === object.versions.length - 1;
   const doc: ObjectDoc = {
@@ -92,7 +100,8 @@ export async function checkImportVersion(
     thumbnail: thumbnail ?? null,
     status,
     metadata,
-    refs: collectRefs(type.metafields, metadata),
+    ...(own && { own_metafields: own }),
+    refs: collectRefs(effective.metafields, metadata),
     order: body.order ?? object.created_at.getTime(),
     created_at: object.created_at,
     modified_at: version.at,

@@ -27,6 +27,9 @@ import { insertWithUniqueSlug, slugify, slugsWhere } from './slugs.js';
 import { readOptions } from '../db/query-time-limit.js';
 import { assertSingletonFree, singletonKey, singletonRace } from './singletons.js';
 import { storedThumbnail } from './thumbnail.js';
+import type { Metafield } from '../metafields/definition.js';
+import { typeWithOwn } from '../metafields/own.js';
+import { ownMetafieldsAfter } from './own-metafields.js';
 
 /** Localized types take one of their locales (default: priority_locale); others take none. */
 export function resolveLocale(type: ObjectTypeDoc, requested: string | null | undefined): string | null {
@@ -65,6 +68,19 @@ function scheduledStatus(input: ObjectCreate | ObjectPatch, publishAt: Date | nu
   }
 }
 
+/** The Object's own Metafields after the write: as they are, unless a legacy body sent definitions. */
+async function ownAfter(
+  deps: ObjectWriteDeps,
+  bucket: BucketDoc,
+  type: ObjectTypeDoc,
+  current: Metafield[] | undefined,
+  definitions: readonly unknown[] | undefined,
+): Promise<Metafield[] | undefined> {
+  if (definitions === undefined) return current;
+  const slugs = new Set((await deps.events.types.of(deps.db, bucket)).keys());
+  return ownMetafieldsAfter(type, current, definitions, slugs);
+}
+
 /** What an Object write needs besides its input: the database, the app's validators and event seam. */
 export interface ObjectWriteDeps extends EventDeps {
   validators: MetadataValidators;
@@ -75,6 +91,11 @@ export interface WriteOptions {
   root?: string;
   /** Whether the write emits its event (default true; legacy routes pass their trigger_webhook). */
   notify?: boolean;
+  /**
+   * A legacy body's `metafields` array (values in v3 form): keys the type lacks become the
+   * Object's own Metafields (own-metafields.ts). v3 bodies send none.
+   */
+  definitions?: readonly unknown[] | undefined;
 }
 
 export interface CreateOptions extends WriteOptions {
@@ -92,7 +113,7 @@ export async function createObject(
   deps: ObjectWriteDeps,
   bucket: BucketDoc,
   input: unknown,
-  { root = 'body', notify, idempotency }: CreateOptions = {},
+  { root = 'body', notify, idempotency, definitions }: CreateOptions = {},
 ): Promise<ObjectDoc> {
   const { db, validators } = deps;
   assertValid('ObjectCreate', input, root);
@@ -107,7 +128,9 @@ export async function createObject(
   const locale = resolveLocale(type, input.locale);
   await assertSingletonFree(db, bucket, type, locale);
   const thumbnail = await storedThumbnail(db, bucket, input.thumbnail);
-  const metadata = await prepareMetadata(db, validators, bucket, type, input.metadata, null);
+  const own = await ownAfter(deps, bucket, type, undefined, definitions);
+  const effective = typeWithOwn(type, own);
+  const metadata = await prepareMetadata(db, validators, bucket, effective, input.metadata, null);
   const status = publishAt ? 'draft' : (input.status ?? 'published');
   const objects = objectsCollection(db);
   // The plan's slot is taken, and given back unless the commit happened: before anything is
@@ -135,7 +158,8 @@ export async function createObject(
           thumbnail: thumbnail ?? null,
           status,
           metadata,
-          refs: collectRefs(type.metafields, metadata),
+          ...(own && { own_metafields: own }),
+          refs: collectRefs(effective.metafields, metadata),
           order: input.order ?? now.getTime(),
           created_at: now,
           modified_at: now,
@@ -202,7 +226,7 @@ export async function updateObject(
   bucket: BucketDoc,
   id: string,
   input: unknown,
-  { root = 'body', notify, ifVersion }: WriteOptions & { ifVersion?: VersionGuard } = {},
+  { root = 'body', notify, ifVersion, definitions }: WriteOptions & { ifVersion?: VersionGuard } = {},
 ): Promise<ObjectDoc> {
   const { db, validators } = deps;
   assertValid('ObjectPatch', input, root);
@@ -231,9 +255,12 @@ export async function updateObject(
         if (key === undefined) delete next.singleton_key;
         else next.singleton_key = key;
       }
+      const own = await ownAfter(deps, bucket, type, current.own_metafields, definitions);
+      if (own) next.own_metafields = own;
+      const effective = typeWithOwn(type, own);
       // Every write judges the whole metadata by the type as it is now (a Metafield made required later).
-      next.metadata = await prepareMetadata(db, validators, bucket, type, input.metadata, current.metadata);
-      next.refs = collectRefs(type.metafields, next.metadata);
+      next.metadata = await prepareMetadata(db, validators, bucket, effective, input.metadata, current.metadata);
+      next.refs = collectRefs(effective.metafields, next.metadata);
       if (publishAt !== undefined) next.publish_at = publishAt;
       if (unpublishAt !== undefined) next.unpublish_at = unpublishAt;
       if (publishAt) next.status = 'draft';

@@ -17,7 +17,9 @@ import { DELETE_PARAMS, NO_PARAMS, paramSet, type Params } from '../query/read-p
 import { v1ListParamProblems } from '../query/v1-list-params.js';
 import { renderObject, renderObjects, type ProjectedApiObject, type RenderContext } from './serialize.js';
 import type { Picked } from '../query/props.js';
-import type { ObjectList, ObjectResponse } from './serialize.js';
+import type { ObjectList, ObjectResponse, ReadObject } from './serialize.js';
+import type { Metafield } from '../metafields/definition.js';
+import { sentDefinitions } from './own-metafields.js';
 import { listObjects } from './list/object-list.js';
 import { getObjectExpanded } from './object-read.js';
 import { readBounds } from '../query/read-budget.js';
@@ -49,8 +51,8 @@ export type ObjectParams = Params<(typeof OBJECT_ONE_NAMES)[number]>;
 export const OBJECT_LIST = paramSet(OBJECT_LIST_NAMES, {}, v1ListParamProblems);
 const ONE = paramSet(OBJECT_ONE_NAMES);
 
-/** A version's fields beside each Object a read answers (v2's `metafields`); v3 adds none. */
-export type ObjectAddition = (object: ProjectedApiObject, ctx: RenderContext) => Picked;
+/** A version's fields beside each Object a read answers (v2's `metafields`, `own`: the Object's own Metafields); v3 adds none. */
+export type ObjectAddition = (object: ProjectedApiObject, ctx: RenderContext, own: Metafield[] | undefined) => Picked;
 
 /**
  * How a version reads its Object routes: its parameters (the v3 ones, maybe more) and what it
@@ -74,8 +76,9 @@ function shaped(
   ctx: RenderContext,
   props: readonly string[] | null,
   add: ObjectAddition | null,
+  doc: ReadObject | undefined,
 ) {
-  return add ? { ...pickProps(o, props), ...add(o, ctx) } : pickProps(o, props);
+  return add ? { ...pickProps(o, props), ...add(o, ctx, doc?.own_metafields) } : pickProps(o, props);
 }
 
 /** The Object list and single-Object reads; legacy versions answer with these same handlers. */
@@ -107,7 +110,7 @@ export function objectReadHandlers(
           if (docs.length === 0) throw noMatch('objects', bucket.slug);
           const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
           return {
-            objects: renderObjects(docs, ctx).map((o) => shaped(o, ctx, params.props, add)),
+            objects: renderObjects(docs, ctx).map((o, i) => shaped(o, ctx, params.props, add, docs[i])),
             total,
           } satisfies ObjectList;
         },
@@ -124,7 +127,8 @@ export function objectReadHandlers(
         const opts = { status, depth: params.depth, typeScope: typeScopeOf(res) };
         const doc = await getObjectExpanded(db, bucket, id, opts, bounds);
         const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
-        return { object: shaped(renderObject(doc, ctx), ctx, params.props, add) } satisfies ObjectResponse<Picked>;
+        const object = shaped(renderObject(doc, ctx), ctx, params.props, add, doc);
+        return { object } satisfies ObjectResponse<Picked>;
       });
     },
   };
@@ -154,7 +158,8 @@ export function objectRoutes(config: Config, db: Db, state: AppState): RouteDef[
       requireWrite,
       async (req, res) => {
         const bucket = bucketOf(res);
-        const doc = await createObject(writes, bucket, req.body, { idempotency: idempotencyOf(res) });
+        const definitions = sentDefinitions(res);
+        const doc = await createObject(writes, bucket, req.body, { idempotency: idempotencyOf(res), definitions });
         const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
         sendJson(res, 200, { object: renderObject(doc, ctx) } satisfies ObjectResponse);
       },
@@ -162,7 +167,8 @@ export function objectRoutes(config: Config, db: Db, state: AppState): RouteDef[
     route('get', one, ONE, readAccess('objects', BY_OBJECT_ID), requireRead, reads.one),
     route('patch', one, NO_PARAMS, writeAccess('objects', BY_OBJECT_ID), body, requireWrite, async (req, res) => {
       const bucket = bucketOf(res);
-      const doc = await updateObject(writes, bucket, String(req.params.object_id), req.body);
+      const definitions = sentDefinitions(res);
+      const doc = await updateObject(writes, bucket, String(req.params.object_id), req.body, { definitions });
       const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
       sendJson(res, 200, { object: renderObject(doc, ctx) } satisfies ObjectResponse);
     }),

@@ -3,6 +3,7 @@ import type { ObjectDoc, ObjectTypeDoc } from '../db/collections.js';
 import { isObjectId } from '../util/object-id.js';
 import { isPlainObject } from '../util/plain-object.js';
 import { renderMetadata, type ApiFileUrls, type ApiMetadata } from '../metafields/stored-values.js';
+import { effectiveMetafields } from '../metafields/own.js';
 
 export interface RenderContext {
   /** Object types of the Bucket by slug: metadata is rendered by its type's Metafields. */
@@ -97,7 +98,7 @@ function renderOne(doc: ReadObject, ctx: RenderContext, memo: Memo): ProjectedAp
     // Stored as the media name; answered as its image URL, which takes processing parameters.
     thumbnail: doc.thumbnail ? (ctx.fileUrls(doc.thumbnail)?.imgproc_url ?? null) : doc.thumbnail,
     ...(doc.metadata && {
-      metadata: renderMetadata(type?.metafields ?? [], doc.metadata, {
+      metadata: renderMetadata(effectiveMetafields(type?.metafields ?? [], doc.own_metafields), doc.metadata, {
         fileUrls: ctx.fileUrls,
         renderRelated: (related) => (isStoredObject(related) ? renderShared(related, ctx, memo) : related),
       }),

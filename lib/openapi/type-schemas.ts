@@ -144,7 +144,7 @@ export function typeComponents(
     },
     [own.metadataPatch]: {
       ...metadataJsonSchema(type.metafields, 'patch'),
-      description: `Metadata of a PATCH to a ${title} Object: only sent keys change.`,
+      description: `Metadata of a PATCH to a ${title} Object: only sent keys change. An Object with Metafields of its own (added through the legacy routes) also takes their keys.`,
     },
     [own.object]: narrowed(
       base.object,

@@ -43,7 +43,8 @@ export function parseProps(raw: string, report: (problem: string) => void): read
  * The storage projection that lets the renderer produce `props`, or null for whole documents.
  * A metadata prop projects its whole Metafield value (`metadata.image.imgproc_url` →
  * `metadata.image`) because values are reshaped at render time from the stored value and the
- * Object type (hence `type`); relationship expansion reads `refs`. A path whose ancestor is also
+ * Object type and the Object's own Metafields (hence `type`, `own_metafields`); relationship
+ * expansion reads `refs`. A path whose ancestor is also
  * projected is dropped, as MongoDB rejects a projection holding both (path collision).
  */
 export function propsProjection(props: readonly string[] | null): Record<string, 1> | null {
@@ -55,6 +56,7 @@ export function propsProjection(props: readonly string[] | null): Record<string,
     if (head === 'metadata') {
       paths.add(second === undefined ? 'metadata' : `metadata.${second}`);
       paths.add('type');
+      paths.add('own_metafields');
       paths.add('refs');
     } else {
       paths.add(STORAGE_NAMES.get(head) ?? head);

@@ -1,5 +1,6 @@
 import type { BucketDoc, RevisionDoc } from '../db/collections.js';
 import { collectRefs } from '../metafields/stored-values.js';
+import { typeWithOwn } from '../metafields/own.js';
 import { assertValid } from '../validation/ajv-messages.js';
 import { prepareMetadata } from '../objects/object-metadata.js';
 import type { ObjectWriteDeps } from '../objects/object-writes.js';
@@ -24,8 +25,10 @@ export async function createDraftRevision(
     const next = { ...current, status: 'draft' as const, modified_at: at };
     if (input.title !== undefined) next.title = input.title;
     if (input.content !== undefined) next.content = input.content;
-    next.metadata = await prepareMetadata(db, validators, bucket, type, input.metadata, current.metadata);
-    next.refs = collectRefs(type.metafields, next.metadata);
+    // The Object's own Metafields take values here too; only legacy writes define them.
+    const effective = typeWithOwn(type, current.own_metafields);
+    next.metadata = await prepareMetadata(db, validators, bucket, effective, input.metadata, current.metadata);
+    next.refs = collectRefs(effective.metafields, next.metadata);
     return { next, reason: 'draft' };
   });
   return written.revision;

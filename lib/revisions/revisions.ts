@@ -22,6 +22,7 @@ function revisionOf(doc: ObjectDoc, reason: RevisionDoc['reason'], at: Date): Re
     created_at: at,
     created_by: doc.modified_by,
     reason,
+    ...(doc.own_metafields && { own_metafields: doc.own_metafields }),
   };
 }
 

@@ -2,6 +2,7 @@ import type { Picked } from '../query/props.js';
 import type { RevisionDoc } from '../db/collections.js';
 import { renderMetadata, type ApiMetadata } from '../metafields/stored-values.js';
 import type { RenderContext } from '../objects/serialize.js';
+import { effectiveMetafields } from '../metafields/own.js';
 
 /** A revision as the v3 API answers it (schemas/Revision.json). */
 export type ApiRevision = {
@@ -18,7 +19,7 @@ export type ApiRevision = {
   reason: RevisionDoc['reason'];
 };
 
-/** Stored revision → v3 JSON, metadata rendered by the type's current Metafields. */
+/** Stored revision → v3 JSON, metadata rendered by the type's current Metafields and the Object's own. */
 export function renderRevision(rev: RevisionDoc, ctx: RenderContext): ApiRevision {
   const type = ctx.types.get(rev.type);
   return {
@@ -28,7 +29,10 @@ export function renderRevision(rev: RevisionDoc, ctx: RenderContext): ApiRevisio
     slug: rev.slug,
     title: rev.title,
     content: rev.content,
-    metadata: renderMetadata(type?.metafields ?? [], rev.metadata, { fileUrls: ctx.fileUrls, renderRelated: (v) => v }),
+    metadata: renderMetadata(effectiveMetafields(type?.metafields ?? [], rev.own_metafields), rev.metadata, {
+      fileUrls: ctx.fileUrls,
+      renderRelated: (v) => v,
+    }),
     status: rev.status,
     created_at: rev.created_at.toISOString(),
     created_by: rev.created_by,

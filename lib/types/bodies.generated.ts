@@ -232,7 +232,7 @@ export interface ObjectPatch {
    */
   thumbnail?: string | null;
   /**
-   * Metafield values by key; each value's shape follows its Metafield's kind (see Metafield). Open: a typed client may send any key its type defines.
+   * Metafield values by key; each value's shape follows its Metafield's kind (see Metafield). Open: a typed client may send any key its type defines, or one the Object defines of its own (legacy routes add those); any other key is refused.
    */
   metadata?: {
     [k: string]: unknown;

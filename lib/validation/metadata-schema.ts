@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { ObjectTypeDoc } from '../db/collections.js';
 import type { Metafield } from '../metafields/definition.js';
+import type { OwnVariant } from '../metafields/own.js';
 import type { NestedSchemas, Schema } from '../metafields/kind.js';
 import { kindOf } from '../metafields/kinds.js';
 import { newAjv, validateBounded } from './ajv.js';
@@ -57,7 +58,9 @@ function valueSchema(mf: Metafield, nested: NestedSchemas): Schema {
 export type MetadataValidator = (metadata: unknown) => string[];
 
 /** The fields of an Object type the validator depends on; `slug` only names the type in messages. */
-export type MetadataTypeInput = Pick<ObjectTypeDoc, '_id' | 'modified_at' | 'metafields'> & { slug?: string };
+export type MetadataTypeInput = Pick<ObjectTypeDoc, '_id' | 'modified_at' | 'metafields'> & {
+  slug?: string;
+} & OwnVariant;
 
 export const METADATA_VALIDATOR_CACHE_LIMIT = 500;
 
@@ -69,7 +72,7 @@ interface CacheEntry {
 }
 
 /**
- * Validators of `metadata` compiled from stored Object types, one per (type, mode, slug), with
+ * Validators of `metadata` compiled from stored Object types, one per (type, mode, slug, own Metafields), with
  * their own Ajv and regexes: one per app (see lib/app-state.ts), so apps on different
  * databases never see each other's types. A newer modified_at replaces the entry in place, so
  * stale validators of an edited type never linger; the least recently used goes first.
@@ -92,7 +95,8 @@ export class MetadataValidators {
    * It returns one message per offending key; an empty list means valid.
    */
   for(type: MetadataTypeInput, mode: MetadataMode): MetadataValidator {
-    const key = `${String(type._id)}|${mode}|${type.slug ?? ''}`;
+    // An Object with own Metafields validates by its type's and its own: one entry per such set.
+    const key = `${String(type._id)}|${mode}|${type.slug ?? ''}|${type.own_variant ?? ''}`;
     const stamp = type.modified_at.getTime();
     const hit = this.entries.get(key);
     if (hit && hit.stamp === stamp) return hit.validate;

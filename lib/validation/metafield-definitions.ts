@@ -104,13 +104,25 @@ function checkLevel(
     problems.push(`${path}[${at[1]}].key ${JSON.stringify(key)} is used ${times(at.length)} at the same level`);
   }
   list.forEach((m, i) => {
-    if (RESERVED_KEYS.has(m.key)) {
-      problems.push(
-        `${path}[${i}].key ${JSON.stringify(m.key)} is reserved: it names a property of every JavaScript object`,
-      );
-    }
-    checkOne(m, `${path}[${i}]`, ctx, level, problems);
+    checkKeyed(m, `${path}[${i}]`, ctx, level, problems);
   });
+}
+
+function checkKeyed(m: Metafield, path: string, ctx: DefinitionContext, level: number, problems: string[]): void {
+  if (RESERVED_KEYS.has(m.key)) {
+    problems.push(`${path}.key ${JSON.stringify(m.key)} is reserved: it names a property of every JavaScript object`);
+  }
+  checkOne(m, path, ctx, level, problems);
+}
+
+/**
+ * The rules of checkMetafieldDefinitions for one (schema-valid) top-level Metafield sent at
+ * `path` on its own, such as an Object's own Metafield in a legacy body.
+ */
+export function checkMetafieldDefinition(m: Metafield, path: string, ctx: DefinitionContext): string[] {
+  const problems: string[] = [];
+  checkKeyed(m, path, ctx, 1, problems);
+  return problems;
 }
 
 /**

@@ -218,6 +218,39 @@ describe('legacy v1 API driven by the cosmicjs 3.4.4 client', () => {
     assert.equal(missing.status, 404);
   });
 
+  it('addObject and editObjectMetafields with Metafields the type lacks: the Object keeps them as its own', async () => {
+    const added = (await b.addObject({
+      type_slug: 'posts',
+      title: 'Own fields',
+      metafields: [
+        { key: 'headline', type: 'text', value: 'Own' },
+        { key: 'mood', type: 'text', title: 'Mood', value: 'calm' },
+      ],
+    })) as One;
+    assert.deepEqual(added.object.metadata, { headline: 'Own', author: null, coauthors: [], mood: 'calm' });
+    const edited = (await b.editObjectMetafields({
+      slug: 'own-fields',
+      metafields: [
+        { key: 'mood', type: 'text', title: 'Mood', value: 'glad' },
+        { key: 'score', type: 'number', title: 'Score', value: '3' },
+      ],
+    })) as One;
+    const metafields = edited.object.metafields as { key: string; value: unknown }[];
+    assert.deepEqual(
+      metafields.map((m) => [m.key, m.value]),
+      [
+        ['headline', 'Own'],
+        ['author', null],
+        ['coauthors', ''],
+        ['mood', 'glad'],
+        ['score', 3],
+      ],
+    );
+    const read = (await b.getObject({ slug: 'own-fields' })) as One;
+    assert.deepEqual(read.object.metadata, edited.object.metadata);
+    await b.deleteObject({ slug: 'own-fields' });
+  });
+
   it('revisions: addObjectRevision, getObjectRevisions, and getObject with revision', async () => {
     const added = (await b.addObjectRevision({ slug: 'hello-again', title: 'Revised' })) as {
       revision: { revision_id: string; _id: string; title: string; status: string };

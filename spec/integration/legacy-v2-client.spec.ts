@@ -179,8 +179,31 @@ describe('Legacy v2: the cosmicjs 4.3.7 client, unchanged, against /v2 (Object t
     assert.equal(bad.status, 400);
     assert.match(String(bad.message), /rank/);
     assert.equal((await rejection(bucket.editObjectMetafields({ id: o.id, metafields: [] }))).code, 'invalid_body');
-    assert.equal((await rejection(bucket.editObjectMetafield({ id: o.id, key: 'nope', value: 1 }))).status, 400);
+    // A key the type lacks adds an Object's own Metafield only with a whole definition.
+    const undefinedKey = await rejection(bucket.editObjectMetafield({ id: o.id, key: 'nope', value: 1 }));
+    assert.equal(undefinedKey.status, 400);
+    assert.match(String(undefinedKey.message), /metafields\[0\].*(type|title)/);
     assert.deepEqual(field(await bucket.getObject({ id: o.id }), 'object').metadata, { subtitle: 'sub', rank: 7 });
+  });
+
+  it("adds an Object with a Metafield its type lacks and edits the Object's own Metafields", async () => {
+    const mood = { type: 'text', title: 'Mood', key: 'mood', value: 'calm' };
+    const o = field(await bucket.addObject({ title: 'Own', type: 'posts', metafields: [mood] }), 'object');
+    assert.equal((o.metadata as Record<string, unknown>).mood, 'calm');
+    const score = { type: 'number', title: 'Score', key: 'score', value: 2 };
+    const many = await bucket.editObjectMetafields({ id: o.id, metafields: [score] });
+    assert.deepEqual(
+      items(many, 'metafields').map((m) => [m.key, m.value]),
+      [
+        ['subtitle', ''],
+        ['rank', null],
+        ['mood', 'calm'],
+        ['score', 2],
+      ],
+    );
+    const one = await bucket.editObjectMetafield({ id: o.id, key: 'score', value: 3 });
+    assert.deepEqual(one, { metafield: { ...score, value: 3 } });
+    await bucket.deleteObject({ id: o.id });
   });
 
   it('adds a draft revision and lists revisions', async () => {

@@ -53,7 +53,10 @@ describe('v1 string values read by Metafield kind', () => {
   it('typedQueryValue: one reading per kind, text as the caller reads it, a problem only when no kind reads it', () => {
     assert.deepEqual(query('5', ['number']), { value: 5, problems: [] });
     assert.deepEqual(query('yes', ['switch']), { value: true, problems: [] });
-    assert.deepEqual(query('5'), { value: 'text:5', problems: [] });
+    // A key no type defines may be an Object's own Metafield of any kind.
+    assert.deepEqual(query('5'), { value: { $in: ['5', 5] }, problems: [] });
+    assert.deepEqual(query('yes'), { value: { $in: ['yes', true] }, problems: [] });
+    assert.deepEqual(query('high'), { value: 'text:high', problems: [] });
     assert.deepEqual(query('5', ['text']), { value: 'text:5', problems: [] });
     assert.deepEqual(query('5', ['number', 'text']), { value: { $in: ['5', 5] }, problems: [] });
     assert.deepEqual(query('high', ['number', 'text']), { value: 'text:high', problems: [] });

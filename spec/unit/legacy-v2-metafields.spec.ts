@@ -6,17 +6,16 @@ import { metafieldPatch, metafieldsOf, metafieldsPatch } from '../../lib/legacy/
 import type { RenderContext } from '../../lib/objects/serialize.js';
 
 describe('v2 Metafield bodies and arrays', () => {
-  it('turns a metafields body into the metadata patch it means, taking only values', () => {
-    assert.deepEqual(
-      metafieldsPatch({
-        metafields: [
-          { key: 'a', type: 'text', title: 'A', value: 'x' },
-          { key: 'b', value: null },
-        ],
-      }),
-      { a: 'x', b: null },
-    );
-    assert.deepEqual(metafieldPatch('a', { value: 3, type: 'number' }), { a: 3 });
+  it('turns a metafields body into the metadata patch it means, and keeps the entries as possible own definitions', () => {
+    const entries = [
+      { key: 'a', type: 'text', title: 'A', value: 'x' },
+      { key: 'b', value: null },
+    ];
+    assert.deepEqual(metafieldsPatch({ metafields: entries }), { metadata: { a: 'x', b: null }, definitions: entries });
+    assert.deepEqual(metafieldPatch('a', { value: 3, type: 'number' }), {
+      metadata: { a: 3 },
+      definitions: [{ key: 'a', value: 3, type: 'number' }],
+    });
   });
 
   it('refuses bodies without metafields, keys or values, naming the entry', () => {

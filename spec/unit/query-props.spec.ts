@@ -58,11 +58,12 @@ describe('query: propsProjection', () => {
     assert.deepEqual(propsProjection(['id', 'slug']), { _id: 1, slug: 1 });
   });
 
-  it('projects whole Metafield values plus type and refs for metadata paths', () => {
+  it("projects whole Metafield values plus type, the Object's own Metafields and refs for metadata paths", () => {
     assert.deepEqual(propsProjection(['metadata.image.imgproc_url', 'metadata.authors.title']), {
       _id: 1,
       'metadata.authors': 1,
       'metadata.image': 1,
+      own_metafields: 1,
       refs: 1,
       type: 1,
     });
@@ -72,6 +73,7 @@ describe('query: propsProjection', () => {
     assert.deepEqual(propsProjection(['metadata.image.url', 'metadata', 'type']), {
       _id: 1,
       metadata: 1,
+      own_metafields: 1,
       refs: 1,
       type: 1,
     });

@@ -31,6 +31,8 @@ export interface V1Write {
   body: Record<string, unknown>;
   /** v1 fires the webhook only when asked. */
   notify: boolean;
+  /** The `metafields` entries in v3 form, when sent: keys the type lacks define the Object's own Metafields. */
+  definitions?: unknown[];
 }
 
 /**
@@ -87,9 +89,18 @@ function nestedValues(kind: unknown, children: unknown[], def: Metafield | undef
   );
 }
 
-/** The v1 `metafields` array as v3 `metadata`: each entry's value under its key (`defs`: the Object type's, when known). */
-export function metadataOfV1Metafields(metafields: unknown, defs?: readonly Metafield[]): Record<string, unknown> {
-  return metadataOfMetafields(v3Values(metafields, defs), 'body.metafields');
+/**
+ * The v1 `metafields` array as v3 `metadata`, each entry's value under its key, and the entries
+ * in v3 form (`defs`: the Metafields of the Object or its type, when known).
+ */
+export function metadataOfV1Metafields(
+  metafields: unknown,
+  defs?: readonly Metafield[],
+): { metadata: Record<string, unknown>; definitions: unknown[] } {
+  const entries = v3Values(metafields, defs);
+  const metadata = metadataOfMetafields(entries, 'body.metafields');
+  // metadataOfMetafields refuses anything but an array.
+  return { metadata, definitions: entries as unknown[] };
 }
 
 /**
@@ -122,11 +133,10 @@ export function v3ObjectBody(raw: Record<string, unknown>, mode: V1WriteMode, de
     if (raw.type_slug !== undefined) body.type = raw.type_slug;
   }
   if (mode === 'edit-by-slug') delete body.slug;
-  if (raw.metafields !== undefined) {
-    const fromArray = metadataOfV1Metafields(raw.metafields, defs);
-    body.metadata = { ...(isPlainObject(raw.metadata) ? raw.metadata : {}), ...fromArray };
-  }
-  return { body, notify };
+  if (raw.metafields === undefined) return { body, notify };
+  const fromArray = metadataOfV1Metafields(raw.metafields, defs);
+  body.metadata = { ...(isPlainObject(raw.metadata) ? raw.metadata : {}), ...fromArray.metadata };
+  return { body, notify, definitions: fromArray.definitions };
 }
 
 /** An Edit Object Metafields body as the v3 patch: only `metadata`, from the Metafields sent (others untouched). */
@@ -138,5 +148,6 @@ export function v3MetafieldsEdit(raw: Record<string, unknown>, defs?: readonly M
       'invalid_body',
     );
   if (raw.metafields === undefined) throw new BadRequestError('metafields is required', 'invalid_body');
-  return { body: { metadata: metadataOfV1Metafields(raw.metafields, defs) }, notify: bodyFlag(raw, 'trigger_webhook') };
+  const { metadata, definitions } = metadataOfV1Metafields(raw.metafields, defs);
+  return { body: { metadata }, notify: bodyFlag(raw, 'trigger_webhook'), definitions };
 }

@@ -1,3 +1,4 @@
+import type { Metafield } from '../../metafields/definition.js';
 import type { Db, Document } from 'mongodb';
 import { objectsCollection, type BucketDoc } from '../../db/collections.js';
 import { BadRequestError, NotFoundError } from '../../errors/http-errors.js';
@@ -65,11 +66,20 @@ export async function objectIdsBySlug(db: Db, bucket: BucketDoc, slug: string): 
 
 /** The Object type slug of the Object `id` names, to read a v1 body's values by its Metafields; undefined if none. */
 export async function typeSlugOf(db: Db, bucket: BucketDoc, id: string): Promise<string | undefined> {
+  return (await metafieldOwnerOf(db, bucket, id)).type;
+}
+
+/** The type slug and own Metafields of the Object `id` names (neither when there is none). */
+export async function metafieldOwnerOf(
+  db: Db,
+  bucket: BucketDoc,
+  id: string,
+): Promise<{ type?: string; own?: Metafield[] | undefined }> {
   const _id = objectIdFromHex(id);
-  if (!_id) return undefined;
+  if (!_id) return {};
   const doc = await objectsCollection(db).findOne(
     { _id, bucket_id: bucket._id },
-    { ...readOptions(db), projection: { type: 1 } },
+    { ...readOptions(db), projection: { type: 1, own_metafields: 1 } },
   );
-  return doc?.type;
+  return doc ? { type: doc.type, own: doc.own_metafields } : {};
 }

@@ -4,6 +4,7 @@ import { renderObjectType } from '../../object-types/serialize.js';
 import { renderRevision } from '../../revisions/serialize.js';
 import { isPlainObject } from '../../util/plain-object.js';
 import { v1Metafields } from './metafield-shape.js';
+import { typeWithOwn } from '../../metafields/own.js';
 
 export type V1Object = Record<string, unknown>;
 
@@ -47,7 +48,9 @@ export function toV1Object(
 /** A revision as v1 shows it: the Object as it was (`_id` the Object's), plus the revision's own id. */
 export function toV1Revision(rev: RevisionDoc, ctx: RenderContext, hideMetafields: boolean): V1Object {
   const { id, object_id, ...rest } = renderRevision(rev, ctx);
-  return { ...toV1Object({ ...rest, id: object_id }, ctx.types.get(rev.type), hideMetafields), revision_id: id };
+  const type = ctx.types.get(rev.type);
+  const shaped = toV1Object({ ...rest, id: object_id }, type && typeWithOwn(type, rev.own_metafields), hideMetafields);
+  return { ...shaped, revision_id: id };
 }
 
 /** v1 names the Object type's id `_id`. */

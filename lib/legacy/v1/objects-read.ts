@@ -14,6 +14,7 @@ import { objectRenderContext } from '../../objects/render-context.js';
 import { objectIdsBySlug } from './find-object.js';
 import { parseV1Read, type V1ParamName, type V1ReadParams } from './list-params.js';
 import { toV1Object, type V1Object } from './object-shape.js';
+import { typeWithOwn } from '../../metafields/own.js';
 
 export interface Paging {
   limit: number;
@@ -74,8 +75,9 @@ export async function readV1Objects(
   if (docs.length === 0) throw noMatch('objects', bucket.slug);
   const ctx = await objectRenderContext(db, config, state.types, bucket);
   const objects = renderObjects(docs, ctx).map((o, i) => {
-    const slug = docs[i]?.type;
-    const shaped = toV1Object(o, slug === undefined ? undefined : types.get(slug), params.hideMetafields);
+    const doc = docs[i];
+    const type = doc?.type === undefined ? undefined : types.get(doc.type);
+    const shaped = toV1Object(o, type && typeWithOwn(type, doc?.own_metafields), params.hideMetafields);
     return pickProps(shaped, params.props);
   });
   return { objects, total };

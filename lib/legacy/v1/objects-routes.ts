@@ -16,7 +16,8 @@ import { removeObject } from '../../objects/object-delete.js';
 import { createObject, updateObject } from '../../objects/object-writes.js';
 import { objectRenderContext } from '../../objects/render-context.js';
 import { bodyOf, triggered, v3MetafieldsEdit, v3ObjectBody } from './bodies.js';
-import { objectIdBySlug, objectNamedBy, typeSlugOf } from './find-object.js';
+import { metafieldOwnerOf, objectIdBySlug, objectNamedBy } from './find-object.js';
+import { effectiveMetafields, typeWithOwn } from '../../metafields/own.js';
 import { V1_OBJECT_LIST_NAMES, type V1ParamName } from './list-params.js';
 import { toV1Object } from './object-shape.js';
 import { readV1Objects, readV1Params } from './objects-read.js';
@@ -44,15 +45,23 @@ const SEARCH_NAMES: readonly V1ParamName[] = [...TYPE_NAMES, 'metafield_value_ha
 export function objectRoutes(config: Config, db: Db, state: AppState): V1Route[] {
   const body = writeBody(config.jsonBodyLimit);
   const { writes } = state;
-  /** The Metafields of the type a write names (by slug, or through the Object's id), to read v1 strings by. */
+  /**
+   * The Metafields of the type a write names (by slug, or through the Object's id, then with the
+   * Object's own), to read v1 strings by.
+   */
   const defsOf = async (res: Response, typeSlug: unknown, objectId?: string) => {
     const bucket = bucketOf(res);
-    const slug = objectId === undefined ? typeSlug : await typeSlugOf(db, bucket, objectId);
-    return typeof slug === 'string' ? (await state.types.of(db, bucket)).get(slug)?.metafields : undefined;
+    const named =
+      objectId === undefined ? { type: typeSlug, own: undefined } : await metafieldOwnerOf(db, bucket, objectId);
+    const type = typeof named.type === 'string' ? (await state.types.of(db, bucket)).get(named.type) : undefined;
+    return type ? effectiveMetafields(type.metafields, named.own) : undefined;
   };
   const answer = async (res: Response, doc: ObjectDoc): Promise<void> => {
     const ctx = await objectRenderContext(db, config, state.types, bucketOf(res));
-    sendJson(res, 200, { object: toV1Object(renderObject(doc, ctx), ctx.types.get(doc.type), false) });
+    const type = ctx.types.get(doc.type);
+    sendJson(res, 200, {
+      object: toV1Object(renderObject(doc, ctx), type && typeWithOwn(type, doc.own_metafields), false),
+    });
   };
   const list = (
     path: string,
@@ -86,9 +95,9 @@ export function objectRoutes(config: Config, db: Db, state: AppState): V1Route[]
       async (req, res) => {
         const raw = bodyOf(req.body);
         const defs = await defsOf(res, raw.type_slug ?? raw.type);
-        const { body: v3, notify } = v3ObjectBody(raw, 'create', defs);
+        const { body: v3, notify, definitions } = v3ObjectBody(raw, 'create', defs);
         const idempotency = idempotencyOf(res);
-        await answer(res, await createObject(writes, bucketOf(res), v3, { notify, idempotency }));
+        await answer(res, await createObject(writes, bucketOf(res), v3, { notify, idempotency, definitions }));
       },
     ),
     v1Route(
@@ -103,8 +112,8 @@ export function objectRoutes(config: Config, db: Db, state: AppState): V1Route[]
         const named = await objectNamedBy(db, bucket, req.body, typeScopeOf(res));
         const defs = await defsOf(res, undefined, named.id);
         const mode = named.bySlug ? 'edit-by-slug' : 'edit-by-id';
-        const { body: v3, notify } = v3ObjectBody(bodyOf(req.body), mode, defs);
-        await answer(res, await updateObject(writes, bucket, named.id, v3, { notify }));
+        const { body: v3, notify, definitions } = v3ObjectBody(bodyOf(req.body), mode, defs);
+        await answer(res, await updateObject(writes, bucket, named.id, v3, { notify, definitions }));
       },
     ),
     v1Route(
@@ -120,8 +129,8 @@ export function objectRoutes(config: Config, db: Db, state: AppState): V1Route[]
         // A malformed body is refused before the Object is looked up; its values are read once its type is known.
         v3MetafieldsEdit(raw);
         const { id } = await objectNamedBy(db, bucket, raw, typeScopeOf(res));
-        const { body: v3, notify } = v3MetafieldsEdit(raw, await defsOf(res, undefined, id));
-        await answer(res, await updateObject(writes, bucket, id, v3, { notify }));
+        const { body: v3, notify, definitions } = v3MetafieldsEdit(raw, await defsOf(res, undefined, id));
+        await answer(res, await updateObject(writes, bucket, id, v3, { notify, definitions }));
       },
     ),
     v1Route(

@@ -51,11 +51,14 @@ export function kindsByPath(types: Iterable<Pick<ObjectTypeDoc, 'metafields'>>):
   return out;
 }
 
+const OWN_KINDS: ReadonlySet<MetafieldType> = new Set(['number', 'switch']);
+
 /**
  * The v3 condition a v1 query string value for the Metafield at `key` stands for: a number
  * Metafield's as a number, a switch's as a boolean, anything else as the string (`asText`). Two
- * types naming the key differently match either reading. A string no kind of the key can read is
- * a problem naming the parameter and the key.
+ * types naming the key differently match either reading; a key no type defines (`kinds`
+ * undefined: an Object's own Metafield) matches the string and what it spells. A string no kind of
+ * the key can read is a problem naming the parameter and the key.
  */
 export function typedQueryValue(
   name: string,
@@ -67,7 +70,8 @@ export function typedQueryValue(
 ): unknown {
   const readings: unknown[] = [];
   const refused: string[] = [];
-  for (const kind of kinds ?? []) {
+  // A key no type defines can only be an Object's own Metafield, of any kind: every reading counts.
+  for (const kind of kinds ?? OWN_KINDS) {
     if (kind === 'number') {
       const n = numberOf(raw);
       if (n === undefined) refused.push(`is not a number (${key} is a number)`);

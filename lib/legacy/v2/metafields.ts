@@ -17,30 +17,46 @@ import { objectRenderContext } from '../../objects/render-context.js';
 import { isPlainObject } from '../../util/plain-object.js';
 import { route, type RouteDef } from '../../routes/route-table.js';
 import { metadataOfMetafields } from '../shared/metafield-values.js';
+import type { Metafield } from '../../metafields/definition.js';
+import { effectiveMetafields } from '../../metafields/own.js';
 import { readAccess, writeAccess, BY_OBJECT_ID } from '../../routes/access.js';
 
 const READ = paramSet(['read_key', 'status']);
 
+/** A v2 Metafields edit: the v3 metadata patch it means, and its entries, which may define the Object's own Metafields. */
+export interface MetafieldsEdit {
+  metadata: Record<string, unknown>;
+  definitions: unknown[];
+}
+
 /** A v2 Metafields body (`{metafields: [{key, value, ...}]}`) as the v3 metadata patch it means. */
-export function metafieldsPatch(body: unknown): Record<string, unknown> {
+export function metafieldsPatch(body: unknown): MetafieldsEdit {
   const list = isPlainObject(body) ? body.metafields : undefined;
   if (!Array.isArray(list) || list.length === 0) {
     throw new BadRequestError('body.metafields must be a non-empty array of {key, value}', 'invalid_body');
   }
-  return metadataOfMetafields(list, 'body.metafields');
+  return { metadata: metadataOfMetafields(list, 'body.metafields'), definitions: list };
 }
 
-/** A v2 single-Metafield body (`{value, ...}`): only `value` is content, the rest is the type's business. */
-export function metafieldPatch(key: string, body: unknown): Record<string, unknown> {
+/** A v2 single-Metafield body (`{value, ...}`): `value` is content; with a `title`, a new key defines an own Metafield. */
+export function metafieldPatch(key: string, body: unknown): MetafieldsEdit {
   if (!isPlainObject(body))
     throw new BadRequestError(`body must carry the value of Metafield '${key}'`, 'invalid_body');
-  return metadataOfMetafields([{ ...body, key }], 'body');
+  const entry = { ...body, key };
+  return { metadata: metadataOfMetafields([entry], 'body'), definitions: [entry] };
 }
 
-/** The v2 `metafields` array: the type's top-level Metafields, each with the Object's rendered value. */
-export function metafieldsOf(object: ProjectedApiObject, ctx: RenderContext): Record<string, unknown>[] {
-  const definitions = (object.type === undefined ? undefined : ctx.types.get(object.type)?.metafields) ?? [];
-  return definitions.map((d) => ({ ...d, value: object.metadata?.[d.key] ?? null }));
+/**
+ * The v2 `metafields` array: the type's top-level Metafields, then the Object's `own`, each with
+ * the Object's rendered value.
+ */
+export function metafieldsOf(
+  object: ProjectedApiObject,
+  ctx: RenderContext,
+  own?: Metafield[],
+): Record<string, unknown>[] {
+  const ofType = (object.type === undefined ? undefined : ctx.types.get(object.type)?.metafields) ?? [];
+  return effectiveMetafields(ofType, own).map((d) => ({ ...d, value: object.metadata?.[d.key] ?? null }));
 }
 
 /**
@@ -53,13 +69,14 @@ export function metafieldRoutes(config: Config, db: Db, state: AppState): RouteD
   const base = '/buckets/:slug/objects/:object_id/metafields';
   const read = async (bucket: BucketDoc, id: string, status: StatusFilter) => {
     const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
-    return metafieldsOf(renderObject(await getObject(db, bucket, id, status), ctx), ctx);
+    const doc = await getObject(db, bucket, id, status);
+    return metafieldsOf(renderObject(doc, ctx), ctx, doc.own_metafields);
   };
   /** The edit through the one Object write path, answered as the Object's Metafields now. */
-  const patch = async (bucket: BucketDoc, id: string, metadata: Record<string, unknown>) => {
-    const doc = await updateObject(writes, bucket, id, { metadata });
+  const patch = async (bucket: BucketDoc, id: string, { metadata, definitions }: MetafieldsEdit) => {
+    const doc = await updateObject(writes, bucket, id, { metadata }, { definitions });
     const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
-    return metafieldsOf(renderObject(doc, ctx), ctx);
+    return metafieldsOf(renderObject(doc, ctx), ctx, doc.own_metafields);
   };
   return [
     route('get', base, READ, readAccess('objects', BY_OBJECT_ID), requireRead, async (req, res) => {

@@ -13,7 +13,7 @@ import { readAccess, BY_OBJECT_ID } from '../../routes/access.js';
 const LIST = paramSet([...OBJECT_LIST_NAMES, 'show_metafields'], {}, v1ListParamProblems);
 const ONE = paramSet([...OBJECT_ONE_NAMES, 'show_metafields']);
 
-const withMetafields: ObjectAddition = (object, ctx) => ({ metafields: metafieldsOf(object, ctx) });
+const withMetafields: ObjectAddition = (object, ctx, own) => ({ metafields: metafieldsOf(object, ctx, own) });
 
 /**
  * v2 Object reads: v3's handlers, plus `show_metafields=true`, which adds each Object's
