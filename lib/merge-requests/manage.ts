@@ -80,7 +80,7 @@ export async function createMergeRequest(deps: EventDeps, bucket: BucketDoc, inp
   const items: MergeItem[] = [];
   for (const doc of found) {
     // A crashed write may owe this version its revision: repair records it before it is looked up.
-    await repairObject(deps, doc._id);
+    await repairObject(deps, doc._id, bucket._id);
     const revision = await versionRevision(db, doc._id, doc.modified_at);
     items.push({ object_id: doc._id, revision_id: revision._id, version: doc.modified_at, published_at: null });
   }

@@ -197,7 +197,7 @@ export async function updateObjectType(
     // Conditional on the slug it was read with: only a process ignoring the lease (an older version
     // mid-deploy) could change it meanwhile, and then this write must not undo that one.
     const replaced = await objectTypesCollection(db)
-      .replaceOne({ _id: current._id, slug: current.slug }, merged)
+      .replaceOne({ _id: current._id, bucket_id: current.bucket_id, slug: current.slug }, merged)
       .catch((err: unknown) => {
         if (isDuplicateKey(err)) throw new SlugTakenError(`Object type with slug '${newSlug}' already exists`);
         throw err;

@@ -52,7 +52,7 @@ async function deleteObjects(deps: EventDeps, bucket: BucketDoc, docs: ObjectDoc
 /** DELETE of one Object (route, batch). `notify`: the request's trigger_webhook. */
 export async function removeObject(deps: EventDeps, bucket: BucketDoc, id: string, notify: boolean): Promise<void> {
   // An earlier crashed write of this Object settles first, with its own event.
-  await repairObject(deps, parseObjectId(bucket, id));
+  await repairObject(deps, parseObjectId(bucket, id), bucket._id);
   const doc = await getObject(deps.db, bucket, id, 'any');
   // Another delete won the race: this one answers like any delete of an unknown id.
   if ((await deleteObjects(deps, bucket, [doc], notify)) === 0) throw notFound('object', id, bucket.slug);

@@ -48,9 +48,9 @@ export async function objectOfKey(
     return null;
   }
   if (found.idempotency_request !== key.request) throw keyReused(key.key);
-  await repairObject(deps, found._id);
+  await repairObject(deps, found._id, bucket._id);
   key.replayed();
-  return (await objects.findOne({ _id: found._id }, readOptions(deps.db))) ?? found;
+  return (await objects.findOne({ _id: found._id, bucket_id: bucket._id }, readOptions(deps.db))) ?? found;
 }
 
 /** A create's insert that lost the key to another attempt racing past the look-up: retry to get its Object. */

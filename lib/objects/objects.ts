@@ -42,7 +42,8 @@ export async function putLive(db: Db, doc: ObjectDoc): Promise<void> {
   try {
     // Never over a newer version: two writes of one Object may reach this step in either order.
     await publishedObjectsCollection(db).replaceOne(
-      { _id: doc._id, modified_at: { $lte: doc.modified_at } },
+      // Naming the Bucket sends it to one shard of a cluster sharded by Bucket.
+      { _id: doc._id, bucket_id: doc.bucket_id, modified_at: { $lte: doc.modified_at } },
       contentOf(doc),
       { upsert: true },
     );

@@ -80,15 +80,17 @@ function guessedReason(latest: ObjectDoc, hasRevisions: boolean): RevisionDoc['r
 
 /**
  * Brings one Object's views, revisions and events in line with its latest version: finishes the
- * work it carries and settles its markers. A no-op for an Object in step.
+ * work it carries and settles its markers. A no-op for an Object in step. `bucketId`, when the
+ * caller knows it, sends the lookups to one shard of a cluster sharded by Bucket.
  */
-export async function repairObject(deps: EventDeps, objectId: ObjectId): Promise<boolean> {
+export async function repairObject(deps: EventDeps, objectId: ObjectId, bucketId?: ObjectId): Promise<boolean> {
+  const filter = bucketId ? { _id: objectId, bucket_id: bucketId } : { _id: objectId };
   const [marked, carried] = await Promise.all([
     repairMarkers(deps, objectId),
-    objectsCollection(deps.db).findOne({ _id: objectId }, readOptions(deps.db)),
+    objectsCollection(deps.db).findOne(filter, readOptions(deps.db)),
   ]);
   // After the markers: their repair finishes an older write; the carried work is the latest one's.
-  const latest = marked ? await objectsCollection(deps.db).findOne({ _id: objectId }, readOptions(deps.db)) : carried;
+  const latest = marked ? await objectsCollection(deps.db).findOne(filter, readOptions(deps.db)) : carried;
   const finished = latest ? await finishCarried(deps, latest) : false;
   return marked || finished;
 }

@@ -87,7 +87,7 @@ export async function writeVersion(deps: EventDeps, w: VersionWrite<ObjectDoc | 
   const revision = await followUps(deps, doc, work, w.bucket);
   // The answer need not wait for the clear: what it clears is done, and work left carried is only
   // done again (harmlessly) by whoever reads the Object next, should the clear never run.
-  await afterAnswer(() => clearCarried(deps.db, doc._id, work.version));
+  await afterAnswer(() => clearCarried(deps.db, doc, work.version));
   return { doc, revision };
 }
 
@@ -123,13 +123,18 @@ async function followUps(
  * a delete removed the Object meanwhile: a delete removes the Object first and its live copy and
  * revisions after, so what step 2 put down after that sweep is removed here.
  */
-async function clearCarried(db: Db, objectId: ObjectId, version: Date): Promise<void> {
+async function clearCarried(
+  db: Db,
+  { _id, bucket_id }: Pick<ObjectDoc, '_id' | 'bucket_id'>,
+  version: Date,
+): Promise<void> {
   const objects = objectsCollection(db);
-  const cleared = await objects.updateOne({ _id: objectId, 'pending.version': version }, { $unset: { pending: '' } });
+  // Each names the Bucket, so a cluster sharded by Bucket sends it to one shard.
+  const cleared = await objects.updateOne({ _id, bucket_id, 'pending.version': version }, { $unset: { pending: '' } });
   if (cleared.matchedCount > 0) return;
-  if (await objects.findOne({ _id: objectId }, { projection: { _id: 1 }, ...readOptions(db) })) return;
-  await publishedObjectsCollection(db).deleteOne({ _id: objectId });
-  await revisionsCollection(db).deleteMany({ object_id: objectId });
+  if (await objects.findOne({ _id, bucket_id }, { projection: { _id: 1 }, ...readOptions(db) })) return;
+  await publishedObjectsCollection(db).deleteOne({ _id, bucket_id });
+  await revisionsCollection(db).deleteMany({ object_id: _id, bucket_id });
 }
 
 /**
@@ -143,7 +148,7 @@ export async function finishCarried(deps: EventDeps, doc: ObjectDoc): Promise<bo
   const { pending: _carried, ...version } = doc;
   // Work carried over by a write that copied the document whole belongs to a version gone since.
   if (work.version.getTime() === doc.modified_at.getTime()) await followUps(deps, version, work, undefined);
-  await clearCarried(deps.db, doc._id, work.version);
+  await clearCarried(deps.db, doc, work.version);
   return true;
 }
 

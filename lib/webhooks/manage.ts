@@ -124,5 +124,5 @@ export async function deleteWebhook(db: Db, bucket: BucketDoc, id: string): Prom
   if (deletedCount === 0) throw notFound('webhook', id, bucket.slug);
   await bumpWebhookGeneration(db, bucket._id);
   await countRemoval(db, bucket._id, 'webhooks', deletedCount);
-  await deliveriesCollection(db).deleteMany({ webhook_id: _id });
+  await deliveriesCollection(db).deleteMany({ webhook_id: _id, bucket_id: bucket._id });
 }

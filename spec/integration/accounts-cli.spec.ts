@@ -5,8 +5,10 @@ import request from 'supertest';
 import { projectRoot } from '../../lib/project-root.js';
 import { freshHarness } from '../support/harness.js';
 import { testEngine } from '../support/test-engine.js';
+import { PASSWORD_WORK_TIMEOUT_MS } from '../support/accounts.js';
 
-describe('bucketctl create-account, set-password, set-owner, create-bucket --owner', () => {
+describe('bucketctl create-account, set-password, set-owner, create-bucket --owner', function () {
+  this.timeout(PASSWORD_WORK_TIMEOUT_MS);
   it('creates accounts (password from stdin or generated), makes owners, and the API accepts them', async function () {
     // Several CLI processes, each starting node and hashing with scrypt (128 MiB): slow on a busy machine.
     this.timeout(240_000);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
-import { member, tokenOf } from '../support/accounts.js';
+import { member, tokenOf, PASSWORD_WORK_TIMEOUT_MS } from '../support/accounts.js';
 import { BucketSuite } from '../support/bucket-suite.js';
 
 /*
@@ -39,9 +39,10 @@ function isForbidden(res: request.Response, what: string): void {
 
 let suite: BucketSuite;
 
-describe('accounts: a contributor on routes that name no type', () => {
+describe('accounts: a contributor on routes that name no type', function () {
+  this.timeout(PASSWORD_WORK_TIMEOUT_MS);
   suite = new BucketSuite(SLUG, async (_api, context) => {
-    context.timeout(60_000);
+    context.timeout(PASSWORD_WORK_TIMEOUT_MS);
     for (const title of ['Posts', 'Pages']) {
       await withKey().send('post', `${v3}/object-types`, { title }).expect(200);
     }

@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
-import { account, member, tokenOf } from '../support/accounts.js';
+import { account, member, tokenOf, PASSWORD_WORK_TIMEOUT_MS } from '../support/accounts.js';
 import { BucketSuite } from '../support/bucket-suite.js';
 
 const SLUG = 'escalate';
 const base = `/v3/buckets/${SLUG}`;
 
-describe('accounts: permissions do not reach past what they name', () => {
+describe('accounts: permissions do not reach past what they name', function () {
+  this.timeout(PASSWORD_WORK_TIMEOUT_MS);
   const ids = { owner: '', manager: '', sorter: '' };
   const tokens = { owner: '', manager: '', sorter: '' };
   const as = (t: string) => ({ Authorization: `Bearer ${t}` });
@@ -17,7 +18,7 @@ describe('accounts: permissions do not reach past what they name', () => {
   ];
 
   const suite = new BucketSuite(SLUG, async (_api, context) => {
-    context.timeout(60_000);
+    context.timeout(PASSWORD_WORK_TIMEOUT_MS);
     await request(suite.harness.app)
       .post(`${base}/object-types`)
       .set(as(String(suite.keys.write_key)))

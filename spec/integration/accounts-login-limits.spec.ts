@@ -3,7 +3,7 @@ import type { Express } from 'express';
 import request from 'supertest';
 import { createApp } from '../../lib/app.js';
 import { decoyHash } from '../../lib/accounts/password.js';
-import { account, PASSWORD } from '../support/accounts.js';
+import { account, PASSWORD, PASSWORD_WORK_TIMEOUT_MS } from '../support/accounts.js';
 import { freshHarness, type Harness } from '../support/harness.js';
 import { probeScrypt, type ScryptProbe } from '../support/scrypt-probe.js';
 
@@ -41,13 +41,14 @@ function assertThrottled(res: request.Response, pattern: RegExp): void {
   assert.ok(retryAfter >= 1 && retryAfter <= 900, String(retryAfter));
 }
 
-describe('logins: every attempt counted per e-mail before the password is checked', () => {
+describe('logins: every attempt counted per e-mail before the password is checked', function () {
+  this.timeout(PASSWORD_WORK_TIMEOUT_MS);
   let h: Harness;
   /** A second app on the same database: another process, as far as the counts can tell. */
   let other: Express;
   let scrypt: ScryptProbe;
   before(async function () {
-    this.timeout(60_000);
+    this.timeout(PASSWORD_WORK_TIMEOUT_MS);
     h = await freshHarness({
       ACCOUNT_TOKEN_SECRET: SECRET,
       LOGIN_MAX_ATTEMPTS_PER_EMAIL: '3',
@@ -66,7 +67,7 @@ describe('logins: every attempt counted per e-mail before the password is checke
   });
 
   it('lets at most the limit of concurrent attempts reach the password check, across apps and versions', async function () {
-    this.timeout(60_000);
+    this.timeout(PASSWORD_WORK_TIMEOUT_MS);
     await account(h, 'racer@example.com');
     scrypt.reset();
     const answers = await Promise.all(
@@ -83,7 +84,7 @@ describe('logins: every attempt counted per e-mail before the password is checke
   });
 
   it('does not reset the count on success: a success is an attempt like any other', async function () {
-    this.timeout(60_000);
+    this.timeout(PASSWORD_WORK_TIMEOUT_MS);
     await account(h, 'steady@example.com');
     await login(h.app, 'steady@example.com', 'wrong').expect(401);
     await login(h.app, 'steady@example.com', PASSWORD).expect(200);
@@ -92,7 +93,7 @@ describe('logins: every attempt counted per e-mail before the password is checke
   });
 
   it('counts each e-mail apart', async function () {
-    this.timeout(60_000);
+    this.timeout(PASSWORD_WORK_TIMEOUT_MS);
     await account(h, 'apart@example.com');
     for (let i = 0; i < 3; i++) await login(h.app, 'spent@example.com', 'wrong').expect(401);
     await login(h.app, 'spent@example.com', 'wrong').expect(429);
@@ -100,7 +101,8 @@ describe('logins: every attempt counted per e-mail before the password is checke
   });
 });
 
-describe('logins: attempts counted per client address', () => {
+describe('logins: attempts counted per client address', function () {
+  this.timeout(PASSWORD_WORK_TIMEOUT_MS);
   let h: Harness;
   let scrypt: ScryptProbe;
   before(async () => {
@@ -119,7 +121,7 @@ describe('logins: attempts counted per client address', () => {
   });
 
   it('refuses an address past LOGIN_MAX_ATTEMPTS_PER_ADDRESS whatever e-mails it tries, before any check', async function () {
-    this.timeout(60_000);
+    this.timeout(PASSWORD_WORK_TIMEOUT_MS);
     await account(h, 'victim@example.com');
     scrypt.reset();
     const answers = await Promise.all(
@@ -134,7 +136,8 @@ describe('logins: attempts counted per client address', () => {
   });
 });
 
-describe('logins: password checks at once per process', () => {
+describe('logins: password checks at once per process', function () {
+  this.timeout(PASSWORD_WORK_TIMEOUT_MS);
   let h: Harness;
   let scrypt: ScryptProbe;
   before(async () => {
@@ -148,7 +151,7 @@ describe('logins: password checks at once per process', () => {
   });
 
   it('runs at most LOGIN_CONCURRENCY checks at once and answers 503 login_busy past the queue', async function () {
-    this.timeout(60_000);
+    this.timeout(PASSWORD_WORK_TIMEOUT_MS);
     scrypt.reset();
     const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => login(h.app, `flood-${i}@example.com`, 'x')));
     const busy = answers.filter((a) => a.status === 503);

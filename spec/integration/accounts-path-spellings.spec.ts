@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
-import { member, tokenOf } from '../support/accounts.js';
+import { member, tokenOf, PASSWORD_WORK_TIMEOUT_MS } from '../support/accounts.js';
 import { everyRoute } from '../support/route-walk.js';
 import { BucketSuite } from '../support/bucket-suite.js';
 
@@ -24,14 +24,15 @@ function isRouteNotFound(prefix: string, res: request.Response): boolean {
   return res.status === 404 && res.body.code === 'route_not_found';
 }
 
-describe('accounts: every spelling of a path is checked as the route that serves it', () => {
+describe('accounts: every spelling of a path is checked as the route that serves it', function () {
+  this.timeout(PASSWORD_WORK_TIMEOUT_MS);
   const ids = { post: '', page: '' };
   let editor = '';
   let contributor = '';
   const write = (t: string) => ({ Authorization: `Bearer ${t}` });
 
   const suite = new BucketSuite(SLUG, async (_api, context) => {
-    context.timeout(120_000);
+    context.timeout(PASSWORD_WORK_TIMEOUT_MS);
     const key = write(String(suite.keys.write_key));
     for (const title of ['Posts', 'Pages'])
       await request(suite.harness.app).post(`${base}/object-types`).set(key).send({ title }).expect(200);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import request from 'supertest';
 import type { Role } from '../../lib/accounts/roles.js';
 import { freshHarness } from '../support/harness.js';
-import { account, member, setMember, tokenOf } from '../support/accounts.js';
+import { account, member, setMember, tokenOf, PASSWORD_WORK_TIMEOUT_MS } from '../support/accounts.js';
 import { BucketSuite } from '../support/bucket-suite.js';
 
 const SLUG = 'roles';
@@ -90,11 +90,12 @@ async function wrongCells(credential: string, allowed: readonly Action[]): Promi
 
 let suite: BucketSuite;
 
-describe('accounts: roles enforced on Bucket routes', () => {
+describe('accounts: roles enforced on Bucket routes', function () {
+  this.timeout(PASSWORD_WORK_TIMEOUT_MS);
   const tokens = {} as Record<Role, string>;
   const ids = {} as Record<Role, string>;
   suite = new BucketSuite(SLUG, async (_api, context) => {
-    context.timeout(60_000);
+    context.timeout(PASSWORD_WORK_TIMEOUT_MS);
     for (const title of ['Posts', 'Pages']) {
       await request(suite.harness.app)
         .post(`${base}/object-types`)

@@ -3,7 +3,7 @@ import { ObjectId } from 'mongodb';
 import request from 'supertest';
 import { findAccountById, setPassword } from '../../lib/accounts/store.js';
 import { AccountTokens } from '../../lib/accounts/tokens.js';
-import { account, member, tokenOf } from '../support/accounts.js';
+import { account, member, tokenOf, PASSWORD_WORK_TIMEOUT_MS } from '../support/accounts.js';
 import { BucketSuite } from '../support/bucket-suite.js';
 
 /*
@@ -15,12 +15,13 @@ import { BucketSuite } from '../support/bucket-suite.js';
 const SLUG = 'lifecycle';
 const READS = [`/v3/buckets/${SLUG}/object-types`, `/v2/buckets/${SLUG}/object-types`, `/v1/${SLUG}/object-types`];
 
-describe('accounts: token expiry, tampering, password change and removal on content routes', () => {
+describe('accounts: token expiry, tampering, password change and removal on content routes', function () {
+  this.timeout(PASSWORD_WORK_TIMEOUT_MS);
   let memberId: string;
   const suite = new BucketSuite(
     SLUG,
     async (_api, context) => {
-      context.timeout(60_000);
+      context.timeout(PASSWORD_WORK_TIMEOUT_MS);
       await account(suite.harness, 'owner@example.com', SLUG);
       memberId = await member(suite.harness, SLUG, 'member@example.com', { role: 'editor' });
     },

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
-import { account, tokenOf } from '../support/accounts.js';
+import { account, tokenOf, PASSWORD_WORK_TIMEOUT_MS } from '../support/accounts.js';
 import { BucketSuite } from '../support/bucket-suite.js';
 
-describe('accounts: a user edit changes only what it sends; contributors name existing types', () => {
+describe('accounts: a user edit changes only what it sends; contributors name existing types', function () {
+  this.timeout(PASSWORD_WORK_TIMEOUT_MS);
   let admin: string;
   const base = '/v2/buckets/crew/users';
   const suite = new BucketSuite('crew', async () => {

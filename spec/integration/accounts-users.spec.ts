@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
-import { account, PASSWORD, tokenOf } from '../support/accounts.js';
+import { account, PASSWORD, tokenOf, PASSWORD_WORK_TIMEOUT_MS } from '../support/accounts.js';
 import { forgetCosmicV1Token } from '../support/cosmic-v1.js';
 import { cosmicV2For } from '../support/cosmic-v2.js';
 import { BucketSuite } from '../support/bucket-suite.js';
 
-describe('accounts: Bucket users routes and the legacy clients', () => {
+describe('accounts: Bucket users routes and the legacy clients', function () {
+  this.timeout(PASSWORD_WORK_TIMEOUT_MS);
   let admin: string;
   const suite = new BucketSuite('team', async (api) => {
     // Contributors name the Object types they may edit, which must exist.

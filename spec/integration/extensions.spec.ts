@@ -2,14 +2,15 @@ import assert from 'node:assert/strict';
 import { ObjectId } from 'mongodb';
 import request from 'supertest';
 import { extensionsCollection } from '../../lib/extensions/collection.js';
-import { account, setMember, tokenOf } from '../support/accounts.js';
+import { account, setMember, tokenOf, PASSWORD_WORK_TIMEOUT_MS } from '../support/accounts.js';
 import { extensionFixture, type ExtensionFixture } from '../support/extension-harness.js';
 import { extensionZip } from '../support/zip-builder.js';
 import type { ExtensionJson } from '../../lib/extensions/serialize.js';
 
 const BASES = ['/v1/tools/extensions', '/v2/buckets/tools/extensions'];
 
-describe('Extensions: install, list, edit, delete (v1 and v2 paths)', () => {
+describe('Extensions: install, list, edit, delete (v1 and v2 paths)', function () {
+  this.timeout(PASSWORD_WORK_TIMEOUT_MS);
   let f: ExtensionFixture;
   before(async () => {
     f = await extensionFixture('tools');

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { forgetCosmicV1Token, loadCosmicV1 } from '../support/cosmic-v1.js';
 import { cosmicV2For, rejection } from '../support/cosmic-v2.js';
-import { account, member, PASSWORD, tokenOf } from '../support/accounts.js';
+import { account, member, PASSWORD, tokenOf, PASSWORD_WORK_TIMEOUT_MS } from '../support/accounts.js';
 import { findBucketBySlug } from '../../lib/buckets/buckets.js';
 import { BucketSuite } from '../support/bucket-suite.js';
 
@@ -13,7 +13,8 @@ interface V1Bucket {
 }
 
 /** The Bucket routes the unchanged clients call: v1 addBucket and deleteBucket, v2 getBucket. */
-describe('legacy Bucket routes through the unchanged clients', () => {
+describe('legacy Bucket routes through the unchanged clients', function () {
+  this.timeout(PASSWORD_WORK_TIMEOUT_MS);
   let server: http.Server;
   const suite = new BucketSuite('home', async () => {
     await account(suite.harness, 'owner@example.com', 'home');

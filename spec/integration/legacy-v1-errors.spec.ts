@@ -5,6 +5,7 @@ import { v1Routes } from '../../lib/legacy/v1/index.js';
 import type { V1Route } from '../../lib/legacy/v1/route.js';
 import { upload } from '../support/media.js';
 import { BucketSuite } from '../support/bucket-suite.js';
+import { PASSWORD_WORK_TIMEOUT_MS } from '../support/accounts.js';
 
 /** Every v1 route with its path parameters filled in. */
 function addressed(routes: V1Route[], bucketSlug: string): { method: V1Route['method']; path: string }[] {
@@ -22,7 +23,8 @@ function assertErrorBody(res: request.Response, status: number, code: string, la
   assert.ok(typeof res.body.message === 'string' && res.body.message.length > 0);
 }
 
-describe('legacy v1 errors and media sorts', () => {
+describe('legacy v1 errors and media sorts', function () {
+  this.timeout(PASSWORD_WORK_TIMEOUT_MS);
   let routes: V1Route[];
   const suite = new BucketSuite('v1errors', () => {
     // The account routes (/v1/authenticate, /v1/buckets) address no Bucket: legacy-accounts.spec.ts covers them.

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { ObjectId } from 'mongodb';
 import request from 'supertest';
 import { mergeRequestsCollection } from '../../lib/merge-requests/collection.js';
-import { account, member, tokenOf } from '../support/accounts.js';
+import { account, member, tokenOf, PASSWORD_WORK_TIMEOUT_MS } from '../support/accounts.js';
 import { BucketSuite } from '../support/bucket-suite.js';
 
 interface ApiMr {
@@ -18,11 +18,12 @@ interface ApiMr {
 const SLUG = 'mr-accounts';
 const base = `/v3/buckets/${SLUG}`;
 
-describe('merge requests: who made, merged and closed them; draft_only may not merge', () => {
+describe('merge requests: who made, merged and closed them; draft_only may not merge', function () {
+  this.timeout(PASSWORD_WORK_TIMEOUT_MS);
   const ids: Record<'admin' | 'editor' | 'drafter', string> = { admin: '', editor: '', drafter: '' };
   const tokens: Record<'admin' | 'editor' | 'drafter', string> = { admin: '', editor: '', drafter: '' };
   const suite = new BucketSuite(SLUG, async (_api, context) => {
-    context.timeout(60_000);
+    context.timeout(PASSWORD_WORK_TIMEOUT_MS);
     ids.admin = await account(suite.harness, 'mr-admin@example.com', SLUG);
     ids.editor = await member(suite.harness, SLUG, 'mr-editor@example.com', { role: 'editor' });
     ids.drafter = await member(suite.harness, SLUG, 'mr-drafter@example.com', {

@@ -4,6 +4,7 @@ import type { Source } from '../../lib/routes/access.js';
 import type { RouteDef } from '../../lib/routes/route-table.js';
 import { freshHarness, type Harness } from '../support/harness.js';
 import { everyRoute } from '../support/route-walk.js';
+import { PASSWORD_WORK_TIMEOUT_MS } from '../support/accounts.js';
 
 const RESOURCES = ['bucket', 'objects', 'media', 'object_types', 'webhooks', 'settings', 'users', 'extensions'];
 
@@ -33,7 +34,8 @@ function declarationProblem(def: RouteDef): string | null {
   return null;
 }
 
-describe('the route registry', () => {
+describe('the route registry', function () {
+  this.timeout(PASSWORD_WORK_TIMEOUT_MS);
   let h: Harness;
   before(async () => {
     h = await freshHarness();

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
 import { Scheduler } from '../../lib/scheduling/scheduler.js';
-import { account, member, tokenOf } from '../support/accounts.js';
+import { account, member, tokenOf, PASSWORD_WORK_TIMEOUT_MS } from '../support/accounts.js';
 import { interceptWrites } from '../support/intercept-writes.js';
 import { BucketSuite } from '../support/bucket-suite.js';
 
@@ -9,12 +9,13 @@ const SLUG = 'sched-draft-only';
 const base = `/v3/buckets/${SLUG}`;
 const HOUR = 3600_000;
 
-describe('scheduled publishing and draft_only accounts', () => {
+describe('scheduled publishing and draft_only accounts', function () {
+  this.timeout(PASSWORD_WORK_TIMEOUT_MS);
   const tokens = { admin: '', editor: '' };
 
   const suite = new BucketSuite(SLUG, async (_api, context) => {
     // Logins run scrypt (128 MiB each): seconds on a busy machine.
-    context.timeout(120_000);
+    context.timeout(PASSWORD_WORK_TIMEOUT_MS);
     await suite.api.post('/object-types', { title: 'News' }).expect(200);
     await account(suite.harness, 'admin@sched.test', SLUG);
     await member(suite.harness, SLUG, 'editor@sched.test', { role: 'editor', publishing_restrictions: 'draft_only' });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
 import { deliveriesCollection } from '../../lib/webhooks/collections.js';
-import { member, tokenOf } from '../support/accounts.js';
+import { member, tokenOf, PASSWORD_WORK_TIMEOUT_MS } from '../support/accounts.js';
 import { BucketSuite } from '../support/bucket-suite.js';
 
 /*
@@ -30,9 +30,10 @@ const withKey = () => as(String(suite.keys.write_key));
 
 let suite: BucketSuite;
 
-describe('webhooks: a type-limited contributor with the settings permission', () => {
+describe('webhooks: a type-limited contributor with the settings permission', function () {
+  this.timeout(PASSWORD_WORK_TIMEOUT_MS);
   suite = new BucketSuite(SLUG, async (_api, context) => {
-    context.timeout(60_000);
+    context.timeout(PASSWORD_WORK_TIMEOUT_MS);
     for (const title of ['Posts', 'Pages']) await withKey().send('post', `${v3}/object-types`, { title }).expect(200);
     const hook = await withKey()
       .send('post', `${v3}/webhooks`, { endpoint: 'https://hooks.example.com/in', events: ['object.created'] })

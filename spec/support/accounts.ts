@@ -8,6 +8,13 @@ import type { MemberEdit, MemberSettings } from '../../lib/accounts/user-input.j
 export const PASSWORD = 'correct horse battery';
 
 /**
+ * The timeout of a test that checks passwords: each login, hash or password check is one scrypt
+ * derivation of 128 MiB, about 0.8 s on an idle core and ten times that or more beside other
+ * CPU-bound work, and a test here does up to a dozen of them.
+ */
+export const PASSWORD_WORK_TIMEOUT_MS = 180_000;
+
+/**
  * PASSWORD hashed once per process by the service's own function: each hash costs 128 MiB of
  * scrypt, which on a busy machine is seconds, and the accounts the tests make need not differ.
  */

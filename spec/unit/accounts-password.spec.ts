@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { hashPassword, verifyPassword } from '../../lib/accounts/password.js';
 import { loadConfig } from '../../lib/config.js';
+import { PASSWORD_WORK_TIMEOUT_MS } from '../support/accounts.js';
 
 describe('account passwords', () => {
   it('hashes with scrypt and a salt per hash; verifies only the right password', async function () {
-    this.timeout(20_000);
+    this.timeout(PASSWORD_WORK_TIMEOUT_MS);
     const a = await hashPassword('s3cret pass');
     const b = await hashPassword('s3cret pass');
     assert.match(a, /^scrypt\$17\$8\$1\$[\w+/=]+\$[\w+/=]+$/);
