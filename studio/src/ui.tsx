@@ -41,3 +41,31 @@ export function PageHeader({ title, children }: { title: string; children?: Comp
     </header>
   );
 }
+
+interface TextInputProps {
+  label: string;
+  value: string;
+  onValue: (value: string) => void;
+  required?: boolean;
+  pattern?: string;
+  placeholder?: string;
+}
+
+/** A one-line text input inside its label, which names it for assistive technology (and tests). */
+export function TextInput({ label, value, onValue, required, pattern, placeholder }: TextInputProps) {
+  return (
+    <label>
+      {label}
+      <input
+        type="text"
+        value={value}
+        required={required}
+        pattern={pattern}
+        placeholder={placeholder}
+        onInput={(e) => {
+          onValue(e.currentTarget.value);
+        }}
+      />
+    </label>
+  );
+}

@@ -39,13 +39,14 @@ export function TextField(props: FieldProps) {
   );
 }
 
-export function NumberField(props: FieldProps) {
+/** A field whose value is its control's text as typed: numbers and dates. */
+function TypedInput({ props, type }: { props: FieldProps; type: 'number' | 'date' }) {
   return (
     <LabelledField props={props}>
       <input
         id={props.id}
-        type="number"
-        step="any"
+        type={type}
+        step={type === 'number' ? 'any' : undefined}
         value={str(props.value)}
         required={props.mf.required}
         aria-invalid={props.error ? true : undefined}
@@ -58,22 +59,12 @@ export function NumberField(props: FieldProps) {
   );
 }
 
+export function NumberField(props: FieldProps) {
+  return <TypedInput props={props} type="number" />;
+}
+
 export function DateField(props: FieldProps) {
-  return (
-    <LabelledField props={props}>
-      <input
-        id={props.id}
-        type="date"
-        value={str(props.value)}
-        required={props.mf.required}
-        aria-invalid={props.error ? true : undefined}
-        aria-describedby={describedBy(props)}
-        onInput={(e) => {
-          props.onChange(e.currentTarget.value);
-        }}
-      />
-    </LabelledField>
-  );
+  return <TypedInput props={props} type="date" />;
 }
 
 export function SelectField(props: FieldProps) {

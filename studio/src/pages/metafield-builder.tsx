@@ -1,6 +1,7 @@
 import { blank, keyOf, prune, reshape } from '../metafield-shape';
 import { KINDS, type Kind, type Metafield } from '../types';
 import { KindSettings } from './metafield-settings';
+import { TextInput } from '../ui';
 
 /** One Metafield's settings, every kind's own included; parents and repeaters nest a builder. */
 function MetafieldEditor({
@@ -42,41 +43,31 @@ function MetafieldEditor({
             ))}
           </select>
         </label>
-        <label>
-          Title
-          <input
-            type="text"
-            value={mf.title}
-            required
-            onInput={(e) => {
-              const title = e.currentTarget.value;
-              // The key follows the title until it is edited by hand.
-              set({ title, key: mf.key === '' || mf.key === keyOf(mf.title) ? keyOf(title) : mf.key });
-            }}
-          />
-        </label>
-        <label>
-          Key
-          <input
-            type="text"
-            value={mf.key}
-            required
-            pattern="[A-Za-z0-9_\-]+"
-            onInput={(e) => {
-              set({ key: e.currentTarget.value });
-            }}
-          />
-        </label>
-        <label>
-          Help text
-          <input
-            type="text"
-            value={mf.helptext ?? ''}
-            onInput={(e) => {
-              set({ helptext: e.currentTarget.value });
-            }}
-          />
-        </label>
+        <TextInput
+          label="Title"
+          value={mf.title}
+          required
+          onValue={(title) => {
+            // The key follows the title until it is edited by hand.
+            set({ title, key: mf.key === '' || mf.key === keyOf(mf.title) ? keyOf(title) : mf.key });
+          }}
+        />
+        <TextInput
+          label="Key"
+          value={mf.key}
+          required
+          pattern="[A-Za-z0-9_\-]+"
+          onValue={(key) => {
+            set({ key });
+          }}
+        />
+        <TextInput
+          label="Help text"
+          value={mf.helptext ?? ''}
+          onValue={(helptext) => {
+            set({ helptext });
+          }}
+        />
       </div>
       <div class="checks">
         <label class="choice">

@@ -3,7 +3,7 @@ import { api, messageOf, v3 } from '../api';
 import { useBucket } from '../bucket';
 import { href, Link, navigate } from '../router';
 import type { ObjectType } from '../types';
-import { ErrorText, Loading, Notice } from '../ui';
+import { ErrorText, Loading, Notice, TextInput } from '../ui';
 import { MetafieldList } from './metafield-builder';
 
 const EMPTY: ObjectType = { title: '', slug: '', metafields: [], options: { slug_field: true, content_editor: true } };
@@ -100,70 +100,52 @@ export function TypeEditor({ slug }: { slug: string | null }) {
       </nav>
       <h1>{slug === null ? 'New Object type' : type.title}</h1>
       <div class="grid">
-        <label>
-          Type title
-          <input
-            type="text"
-            value={type.title}
-            required
-            onInput={(e) => {
-              set({ title: e.currentTarget.value });
-            }}
-          />
-        </label>
-        <label>
-          Type slug
-          <input
-            type="text"
-            value={type.slug}
-            pattern="[a-z0-9\-]+"
-            placeholder="made from the title when empty"
-            onInput={(e) => {
-              set({ slug: e.currentTarget.value });
-            }}
-          />
-        </label>
-        <label>
-          Singular title
-          <input
-            type="text"
-            value={type.singular ?? ''}
-            onInput={(e) => {
-              set({ singular: e.currentTarget.value });
-            }}
-          />
-        </label>
-        <label>
-          Emoji
-          <input
-            type="text"
-            value={type.emoji ?? ''}
-            onInput={(e) => {
-              set({ emoji: e.currentTarget.value });
-            }}
-          />
-        </label>
-        <label>
-          Preview link
-          <input
-            type="text"
-            value={type.preview_link ?? ''}
-            placeholder="https://site/[object_slug]"
-            onInput={(e) => {
-              set({ preview_link: e.currentTarget.value });
-            }}
-          />
-        </label>
-        <label>
-          Locales (comma-separated)
-          <input
-            type="text"
-            value={locales}
-            onInput={(e) => {
-              setLocales(e.currentTarget.value);
-            }}
-          />
-        </label>
+        <TextInput
+          label="Type title"
+          value={type.title}
+          required
+          onValue={(v) => {
+            set({ title: v });
+          }}
+        />
+        <TextInput
+          label="Type slug"
+          value={type.slug}
+          pattern="[a-z0-9\-]+"
+          placeholder="made from the title when empty"
+          onValue={(v) => {
+            set({ slug: v });
+          }}
+        />
+        <TextInput
+          label="Singular title"
+          value={type.singular ?? ''}
+          onValue={(v) => {
+            set({ singular: v });
+          }}
+        />
+        <TextInput
+          label="Emoji"
+          value={type.emoji ?? ''}
+          onValue={(v) => {
+            set({ emoji: v });
+          }}
+        />
+        <TextInput
+          label="Preview link"
+          value={type.preview_link ?? ''}
+          placeholder="https://site/[object_slug]"
+          onValue={(v) => {
+            set({ preview_link: v });
+          }}
+        />
+        <TextInput
+          label="Locales (comma-separated)"
+          value={locales}
+          onValue={(v) => {
+            setLocales(v);
+          }}
+        />
       </div>
       <div class="checks">
         <label class="choice">
