@@ -17,6 +17,7 @@ import { DeliveryWorker } from '../lib/webhooks/worker.js';
 import { createLogger, type Logger } from '../lib/observability/logger.js';
 import { AppMetrics } from '../lib/observability/metrics.js';
 import { metricsApp } from '../lib/observability/metrics-endpoint.js';
+import { PutOffWork } from '../lib/http/after-answer.js';
 
 /** Longer than any pause between two chunks of a live upload (the request times out first). */
 const ORPHAN_GRACE_MS = 60 * 60 * 1000;
@@ -73,7 +74,11 @@ async function main(): Promise<void> {
   metrics.watchClient(database.client);
   // One handle for the app and the workers beside it, carrying the query time limit.
   const db = withQueryTimeLimit(database.db, config.queryTimeoutMs);
-  const app = createApp({ config, db, logger, health: database.health, events, metrics });
+  // Kept here so a stop waits for the work requests put off until after their answers.
+  const putOff = new PutOffWork((msg) => {
+    logger.error(msg);
+  });
+  const app = createApp({ config, db, logger, health: database.health, events, metrics, putOff });
   // Writes a crash interrupted are finished (or undone), events included, before anything reads them.
   await repairPendingWrites({ db, events });
   // Its first tick runs now: publishing that fell due while the service was down happens at start.
@@ -142,6 +147,7 @@ async function main(): Promise<void> {
       server.closeAllConnections();
     }, 10_000);
     await closed;
+    await putOff.idle();
     clearTimeout(force);
     metricsServer?.close();
     await scheduler.stop();

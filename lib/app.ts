@@ -20,6 +20,7 @@ import { routeRegistry } from './registry/registry.js';
 import { mountRoutes, ROUTER_OPTIONS } from './routes/route-table.js';
 import type { DomainEvents } from './events/domain-events.js';
 import { withQueryTimeLimit } from './db/query-time-limit.js';
+import { PutOffWork } from './http/after-answer.js';
 import { studioRedirect, studioRouter } from './studio/serve.js';
 
 export interface AppDeps {
@@ -37,6 +38,8 @@ export interface AppDeps {
   metrics?: AppMetrics;
   /** Certificates outbound checks (Extensions) trust besides the system's: only tests pass one, for their own https server. */
   outboundCa?: string | Buffer;
+  /** Work requests put off until their answers were sent, when the caller waits for it (shutdown, tests). */
+  putOff?: PutOffWork;
 }
 
 function logToStderr(msg: string): void {
@@ -53,6 +56,7 @@ export function createApp({
   events,
   metrics = new AppMetrics(),
   outboundCa,
+  putOff: givenPutOff,
 }: AppDeps): Express {
   // The app's own handle, carrying its query time limit to every service it calls.
   const db = withQueryTimeLimit(given, config.queryTimeoutMs);
@@ -63,6 +67,7 @@ export function createApp({
           logger.error(msg);
         }
       : logToStderr);
+  const putOff = givenPutOff ?? new PutOffWork(failures);
   const app = express();
   app.disable('x-powered-by');
   // Paths match as written (see ROUTER_OPTIONS): `/V3/…` and `/v3/…/` are no route of ours.
@@ -82,15 +87,15 @@ export function createApp({
   if (metricsPort === null) app.get('/metrics', metricsEndpoint(metrics, metricsToken));
   app.use(accountToken(state.accountTokens));
   const routes = routeRegistry({ config, db, state, log: failures, health, outboundCa });
-  v3.use(mountRoutes(routes['/v3'], db, gate, '/v3', failures));
+  v3.use(mountRoutes(routes['/v3'], db, gate, '/v3', putOff));
   // Unknown paths still honour (and check) `pretty`, as every /v3 response does.
   v3.use(readParamsOnce(NO_PARAMS), v3RouteNotFound(config));
   app.use('/v3', v3);
   // Legacy v2 paths: the v3 handlers where the contract matches; an unknown one is a plain 404.
-  app.use('/v2', mountRoutes(routes['/v2'], db, gate, '/v2', failures));
+  app.use('/v2', mountRoutes(routes['/v2'], db, gate, '/v2', putOff));
   // Public file URLs and the legacy upload address live outside /v3, so its 200 quirk never applies.
-  app.use(mountRoutes(routes[''], db, gate, '', failures));
-  app.use('/v1', mountRoutes(routes['/v1'], db, gate, '/v1', failures));
+  app.use(mountRoutes(routes[''], db, gate, '', putOff));
+  app.use('/v1', mountRoutes(routes['/v1'], db, gate, '/v1', putOff));
   // Studio's pages (lib/studio/): not API routes, so outside the registry and the OpenAPI document.
   app.get('/studio', studioRedirect);
   app.use('/studio', studioRouter(config));

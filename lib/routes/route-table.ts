@@ -1,7 +1,7 @@
 import { Router, type RequestHandler } from 'express';
 import type { Db } from 'mongodb';
 import { memberAccess } from '../accounts/member-access.js';
-import { answerFirst } from '../http/after-answer.js';
+import type { PutOffWork } from '../http/after-answer.js';
 import { idempotencyKeys } from '../middleware/idempotency.js';
 import { loadBucket } from '../middleware/load-bucket.js';
 import { readParamsOnce } from '../http/read-params.js';
@@ -65,14 +65,14 @@ export function mountRoutes(
   db: Db,
   gate: RequestHandler,
   prefix: string,
-  failed: (msg: string) => void,
+  putOff: PutOffWork,
 ): Router {
   const router = Router(ROUTER_OPTIONS);
   const withBucket = loadBucket(db);
   const asMember = memberAccess(db);
   const keyed = idempotencyKeys(db);
   // Last before the handler, so work it puts off (afterAnswer) is kept in its own async context.
-  const later = answerFirst(failed);
+  const later = putOff.scope();
   for (const def of defs) {
     const matched = { pattern: `${prefix}${def.path}`, access: def.access };
     const declare: RequestHandler = (req, res, next) => {

@@ -20,8 +20,14 @@ describe('crash repair of scheduled publishing', () => {
   const later = (ms: number) => () => new Date(Date.now() + ms);
   const due = later(2 * HOUR);
   const tick = (now: () => Date) => new Scheduler(suite.harness.writes, { intervalMs: 0, now }).tick();
-  const create = async (body: object) =>
-    new ObjectId((await suite.api.post('/objects', { type: 'news', ...body }).expect(200)).body.object.id as string);
+  /** A new Object, once the work its create put off until after the answer has run. */
+  const create = async (body: object) => {
+    const id = new ObjectId(
+      (await suite.api.post('/objects', { type: 'news', ...body }).expect(200)).body.object.id as string,
+    );
+    await suite.harness.settled();
+    return id;
+  };
   const revisions = (id: ObjectId) =>
     revisionsCollection(suite.harness.db).find({ object_id: id }).sort({ created_at: -1, _id: -1 }).toArray();
 
@@ -146,6 +152,7 @@ describe('crash repair of scheduled publishing', () => {
     // Published, then a draft saved over it: the live version is the older one, until unpublish_at.
     const id = await create({ title: 'Live', unpublish_at: Date.now() + HOUR });
     await suite.api.patch(`/objects/${id.toHexString()}`, { title: 'Draft', status: 'draft' }).expect(200);
+    await suite.harness.settled();
     const dying = new Scheduler(
       {
         db: interceptWrites(suite.harness.db, ({ collection, method }) => {

@@ -19,8 +19,14 @@ describe('crash repair of partial Object writes', () => {
     bucketId = bucket._id;
   });
 
-  const create = async (title: string) =>
-    new ObjectId((await suite.api.post('/objects', { title, type: 'posts' }).expect(200)).body.object.id as string);
+  /** A new Object, once the work its create put off until after the answer has run. */
+  const create = async (title: string) => {
+    const id = new ObjectId(
+      (await suite.api.post('/objects', { title, type: 'posts' }).expect(200)).body.object.id as string,
+    );
+    await suite.harness.settled();
+    return id;
+  };
   const generation = async () =>
     (await bucketsCollection(suite.harness.db).findOne({ _id: bucketId }))?.generation ?? 0;
   const revisions = (id: ObjectId) =>
@@ -107,6 +113,7 @@ describe('crash repair of partial Object writes', () => {
     const id = await create('E1');
     await crashCarrying(id, 'E2');
     await suite.api.patch(`/objects/${id.toHexString()}`, { content: 'x' }).expect(200);
+    await suite.harness.settled();
     await assertInStep(id, 'E2');
     assert.deepEqual(
       (await revisions(id)).map((r) => r.title),
@@ -134,6 +141,7 @@ describe('crash repair of partial Object writes', () => {
   it('a completed write leaves no marker', async () => {
     const id = await create('F1');
     await suite.api.patch(`/objects/${id.toHexString()}`, { title: 'F2' }).expect(200);
+    await suite.harness.settled();
     assert.equal(await pendingWritesCollection(suite.harness.db).countDocuments({}), 0);
     await assertInStep(id, 'F2');
   });

@@ -18,8 +18,12 @@ describe('domain events survive a crash after the commit point', () => {
     bucket = found;
   });
 
-  const create = async (title: string) =>
-    String((await suite.api.post('/objects', { title, type: 'posts' }).expect(200)).body.object.id);
+  /** A new Object, once the work its create put off until after the answer has run. */
+  const create = async (title: string) => {
+    const id = String((await suite.api.post('/objects', { title, type: 'posts' }).expect(200)).body.object.id);
+    await suite.harness.settled();
+    return id;
+  };
   /** The write deps of a process that dies just before the first write `dies` picks. */
   const dying = (dies: (call: WriteCall) => boolean) => ({
     db: interceptWrites(suite.harness.db, (call) => {

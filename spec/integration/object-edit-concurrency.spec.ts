@@ -36,6 +36,8 @@ describe('concurrent edits of one Object', () => {
   async function newPost(): Promise<string> {
     const res = await suite.api.post('/objects', { title: 'P', type: 'posts', metadata: { body: 'b0', score: 0 } });
     assert.equal(res.status, 200);
+    // The work the create put off until after its answer has run before the test interleaves writes.
+    await suite.harness.settled();
     return String(res.body.object.id);
   }
 

@@ -13,6 +13,7 @@ describe('an Object write racing a rename of its type', () => {
     const { api } = suite;
     await api.post('/object-types', { title: 'Authors' }).expect(200);
     const id = String((await api.post('/objects', { title: 'Ann', type: 'authors' }).expect(200)).body.object.id);
+    await suite.harness.settled();
     const bucket = await bucketsCollection(suite.harness.db).findOne({ slug: 'race' });
     assert.ok(bucket);
     let renamed = false;

@@ -6,6 +6,7 @@ import { ensureIndexes } from '../../lib/indexes.js';
 import { createBucket, type IssuedKeys, type KeyChoice } from '../../lib/buckets/buckets.js';
 import { DomainEvents, type DomainEvent, type EventDeps } from '../../lib/events/domain-events.js';
 import { testEngine } from './test-engine.js';
+import { PutOffWork } from '../../lib/http/after-answer.js';
 
 let client: MongoClient | null = null;
 
@@ -28,6 +29,11 @@ export interface Harness {
   writes: EventDeps;
   /** Every domain event the app (and `writes`) emitted, in order: a collecting sink. */
   emitted: DomainEvent[];
+  /**
+   * Resolves once the work the app's requests put off until after their answers has run (an
+   * Object write clears its carried work then): for tests that read or crash what a request wrote.
+   */
+  settled(): Promise<void>;
 }
 
 /**
@@ -50,7 +56,8 @@ export async function freshHarness(env: NodeJS.ProcessEnv = {}, dbName = 'conten
     emitted.push(event);
     return Promise.resolve();
   });
-  const app = createApp({ config, db, log: (m) => errors.push(m), events });
+  const putOff = new PutOffWork((m) => errors.push(m));
+  const app = createApp({ config, db, log: (m) => errors.push(m), events, putOff });
   return {
     app,
     db,
@@ -59,6 +66,7 @@ export async function freshHarness(env: NodeJS.ProcessEnv = {}, dbName = 'conten
     errors,
     writes: { db, events },
     emitted,
+    settled: () => putOff.idle(),
     bucket: (slug, read = { kind: 'generate' }, write = { kind: 'generate' }) => createBucket(db, slug, read, write),
   };
 }
