@@ -104,8 +104,10 @@ describe("Extensions: an archive's files and the archive itself are streamed", (
       assert.ok(read.complete, `${what} arrived cut short`);
       assert.deepEqual([read.length, read.crc32], [want.size, want.crc32], what);
       assert.ok(read.atHalf !== null, what);
+      // A server that buffers the file holds all of it at this point; under half leaves room for
+      // what a busy machine keeps in flight (6.4 MB of a 16 MB file was seen beside four busy loops).
       assert.ok(
-        read.atHalf < want.size / 4,
+        read.atHalf < want.size / 2,
         `${what}: ${read.atHalf} bytes of buffers were live with half of its ${want.size} bytes read`,
       );
     }
