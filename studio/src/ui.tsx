@@ -1,4 +1,4 @@
-import type { ComponentChildren } from 'preact';
+import type { ComponentChildren, TargetedInputEvent } from 'preact';
 
 /** A text field of a submitted form ('' when absent). */
 export function formText(form: FormData, name: string): string {
@@ -49,23 +49,41 @@ interface TextInputProps {
   required?: boolean;
   pattern?: string;
   placeholder?: string;
+  /** `search` for the lists' search boxes. */
+  type?: 'text' | 'search';
+  /** The label's class (layout). */
+  labelClass?: string;
 }
 
-/** A one-line text input inside its label, which names it for assistive technology (and tests). */
-export function TextInput({ label, value, onValue, required, pattern, placeholder }: TextInputProps) {
+/** A one-line text (or search) input inside its label, which names it for assistive technology (and tests). */
+export function TextInput({
+  label,
+  value,
+  onValue,
+  required,
+  pattern,
+  placeholder,
+  type = 'text',
+  labelClass,
+}: TextInputProps) {
+  const input = (e: TargetedInputEvent<HTMLInputElement>) => {
+    onValue(e.currentTarget.value);
+  };
   return (
-    <label>
+    <label class={labelClass}>
       {label}
-      <input
-        type="text"
-        value={value}
-        required={required}
-        pattern={pattern}
-        placeholder={placeholder}
-        onInput={(e) => {
-          onValue(e.currentTarget.value);
-        }}
-      />
+      {type === 'search' ? (
+        <input type="search" value={value} placeholder={placeholder} onInput={input} />
+      ) : (
+        <input
+          type="text"
+          value={value}
+          required={required}
+          pattern={pattern}
+          placeholder={placeholder}
+          onInput={input}
+        />
+      )}
     </label>
   );
 }

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { apiList, messageOf, uploadMedia, v3 } from '../api';
 import { useBucket } from '../bucket';
 import type { Media } from '../types';
-import { ErrorText } from '../ui';
+import { ErrorText, TextInput } from '../ui';
 import { FieldGroup, type FieldProps } from './common';
 
 export function thumbnailUrl(m: { imgproc_url: string; type?: string }, width = 160): string {
@@ -117,16 +117,7 @@ export function FileField(props: FieldProps) {
         }}
       >
         <div class="picker-head">
-          <label>
-            Search media
-            <input
-              type="search"
-              value={search}
-              onInput={(e) => {
-                setSearch(e.currentTarget.value);
-              }}
-            />
-          </label>
+          <TextInput type="search" label="Search media" value={search} onValue={setSearch} />
           <label>
             Upload to {props.mf.title}
             <input type="file" accept={accept} onChange={(e) => void upload(e.currentTarget.files)} />

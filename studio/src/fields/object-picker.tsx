@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { apiList, messageOf, v3 } from '../api';
 import { useBucket } from '../bucket';
 import type { ContentObject } from '../types';
-import { ErrorText } from '../ui';
+import { ErrorText, TextInput } from '../ui';
 import { FieldGroup, type FieldProps } from './common';
 
 type Found = Pick<ContentObject, 'id' | 'title'>;
@@ -120,16 +120,7 @@ export function ObjectField(props: FieldProps) {
           );
         })}
       </ol>
-      <label>
-        Find {related} for {props.mf.title}
-        <input
-          type="search"
-          value={search}
-          onInput={(e) => {
-            setSearch(e.currentTarget.value);
-          }}
-        />
-      </label>
+      <TextInput type="search" label={`Find ${related} for ${props.mf.title}`} value={search} onValue={setSearch} />
       <ErrorText message={error} />
       {results.length > 0 ? (
         <ul class="results">

@@ -3,7 +3,7 @@ import { api, messageOf, uploadMedia, v3 } from '../api';
 import { useBucket } from '../bucket';
 import { searchMedia, thumbnailUrl } from '../fields/media-picker';
 import type { Media } from '../types';
-import { ErrorText, PageHeader } from '../ui';
+import { ErrorText, PageHeader, TextInput } from '../ui';
 import { FolderBar, loadFolders, type Folder } from './media-folders';
 
 interface Upload {
@@ -139,16 +139,7 @@ export function MediaPage() {
           ))}
         </ul>
       ) : null}
-      <label class="search">
-        Search media
-        <input
-          type="search"
-          value={search}
-          onInput={(e) => {
-            setSearch(e.currentTarget.value);
-          }}
-        />
-      </label>
+      <TextInput type="search" labelClass="search" label="Search media" value={search} onValue={setSearch} />
       <ErrorText message={error} />
       <ul class="media-grid">
         {items.map((m) => (

@@ -3,7 +3,7 @@ import { api, apiList, messageOf, v3 } from '../api';
 import { can, useBucket } from '../bucket';
 import { href, Link, navigate } from '../router';
 import type { ContentObject, ObjectType } from '../types';
-import { ErrorText, Loading, Notice, PageHeader } from '../ui';
+import { ErrorText, Loading, Notice, PageHeader, TextInput } from '../ui';
 
 const PAGE = 25;
 
@@ -122,17 +122,15 @@ export function ObjectList({ type }: { type: ObjectType }) {
         </button>
       </PageHeader>
       <div class="filters">
-        <label>
-          Search titles
-          <input
-            type="search"
-            value={search}
-            onInput={(e) => {
-              setSearch(e.currentTarget.value);
-              resetPaging();
-            }}
-          />
-        </label>
+        <TextInput
+          type="search"
+          label="Search titles"
+          value={search}
+          onValue={(text) => {
+            setSearch(text);
+            resetPaging();
+          }}
+        />
         <label>
           Status
           <select
