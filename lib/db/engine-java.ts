@@ -1,49 +1,15 @@
-import { spawn, spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import fs from 'node:fs';
+import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { projectRoot } from '../project-root.js';
 import { ensurePrivateFile, prepareDataDir } from './data-dir.js';
+import { launcherArgs } from './engine-java-build.js';
 import type { Engine, EngineSupervision } from './engine-types.js';
 import { EngineSupervisor, type EngineExit, type EngineRun } from './engine-supervisor.js';
 
-const javaDir = path.join(projectRoot, 'lib', 'db', 'java');
 const READY_TIMEOUT_MS = 120_000;
 /** How long a restarted engine waits for its old port to be free before it fails. */
 const BIND_WAIT_MS = 10_000;
 const STOP_TIMEOUT_MS = 10_000;
 const DATA_FILE = 'content-api.mv.db';
-
-function commandWorks(cmd: string, args: string[]): boolean {
-  const r = spawnSync(cmd, args, { stdio: 'ignore' });
-  return r.status === 0;
-}
-
-/** Maven resolves the jars once; the classpath is cached next to the pom's hash. */
-function resolveClasspath(): string {
-  const pom = fs.readFileSync(path.join(javaDir, 'pom.xml'));
-  const hash = createHash('sha256').update(pom).digest('hex').slice(0, 16);
-  const cacheDir = path.join(projectRoot, 'node_modules', '.cache', 'content-api');
-  const cacheFile = path.join(cacheDir, `classpath-${hash}.txt`);
-  if (fs.existsSync(cacheFile)) {
-    const cp = fs.readFileSync(cacheFile, 'utf8').trim();
-    if (cp.split(path.delimiter).every((jar) => fs.existsSync(jar))) return cp;
-  }
-  fs.mkdirSync(cacheDir, { recursive: true });
-  const r = spawnSync(
-    'mvn',
-    ['-q', '-B', '-f', path.join(javaDir, 'pom.xml'), 'dependency:build-classpath', `-Dmdep.outputFile=${cacheFile}`],
-    {
-      encoding: 'utf8',
-    },
-  );
-  if (r.status !== 0 || !fs.existsSync(cacheFile)) {
-    throw new Error(
-      `Maven could not resolve mongo-java-server: ${(r.stdout + r.stderr).trim().split('\n').slice(-3).join(' ')}`,
-    );
-  }
-  return fs.readFileSync(cacheFile, 'utf8').trim();
-}
 
 /** The last few lines of a process's error output, kept to say why it died. */
 class Tail {
@@ -141,12 +107,9 @@ export interface JavaEngineOptions {
  * same port and data (see EngineSupervisor); with the memory backend the data is lost.
  */
 export async function startJavaEngine(opts: JavaEngineOptions): Promise<JavaEngine> {
-  if (!commandWorks('java', ['-version'])) throw new Error('java (17 or later) is not on PATH');
-  if (!commandWorks('mvn', ['-v'])) throw new Error('mvn (Apache Maven) is not on PATH');
-  const classpath = resolveClasspath();
   // Without a limit the JVM grows its heap towards a quarter of the RAM before it collects in earnest.
   const heap = opts.maxHeap ? [`-Xmx${opts.maxHeap}`] : [];
-  const args = [...heap, '-cp', classpath, path.join(javaDir, 'EmbeddedMongo.java')];
+  const args = [...heap, ...launcherArgs()];
   if (opts.persistent) {
     prepareDataDir(opts.dataDir);
     const file = path.join(opts.dataDir, DATA_FILE);

@@ -154,9 +154,11 @@ describe('index contract: Object list queries against the declared indexes', () 
     });
   });
 
-  it('reads related Objects through the _id index alone', () => {
-    const filter = relatedFilter([new ObjectId()]);
-    assert.deepEqual(Object.keys(filter), ['_id']);
+  it('reads related Objects through the _id index, naming their Bucket', () => {
+    const bucketId = new ObjectId();
+    const filter = relatedFilter(bucketId, [new ObjectId()]);
+    assert.deepEqual(Object.keys(filter), ['_id', 'bucket_id']);
     assert.ok(isPoint(filter._id));
+    assert.equal(filter.bucket_id, bucketId);
   });
 });

@@ -26,10 +26,9 @@ describe('related Object lookups (pure)', () => {
     assert.deepEqual(idsToLookUp([{}], new Set()), []);
   });
 
-  it('asks by _id alone, so the _id index serves it on every engine', () => {
-    const filter = relatedFilter([a, b]);
-    assert.deepEqual(Object.keys(filter), ['_id']);
-    assert.deepEqual(filter, { _id: { $in: [a, b] } });
+  it('asks by _id, which an index serves, and by Bucket, which targets one shard', () => {
+    const bucketId = new ObjectId();
+    assert.deepEqual(relatedFilter(bucketId, [a, b]), { _id: { $in: [a, b] }, bucket_id: bucketId });
   });
 
   it('splits a long id list into bounded reads', () => {

@@ -71,7 +71,7 @@ export async function readOrderedPage(
   const { view, bucket } = a;
   // The checks below need these two even when props leave them out; rendering shows only props.
   const projection = a.projection && { ...a.projection, bucket_id: 1, status: 1 };
-  const cursor = view.coll.find(relatedFilter(ids), view.readOptions);
+  const cursor = view.coll.find(relatedFilter(bucket._id, ids), view.readOptions);
   const read = await readWithin(
     projection ? cursor.project<ObjectDoc>(projection) : cursor,
     budget,

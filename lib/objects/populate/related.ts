@@ -21,12 +21,12 @@ export function idsToLookUp(
 }
 
 /**
- * The filter of one lookup of related Objects: by `_id` alone, which the `_id` index serves on
- * every engine (a filter with more fields is a collection scan on engines that only use an index
- * matching the whole filter). Bucket and view are checked on the documents it returns.
+ * The filter of one lookup of related Objects: by `_id`, which the `_id` index serves (the
+ * embedded engine's launcher starts from it too when other fields are named), and by Bucket, so a
+ * cluster sharded by Bucket asks one shard. The view is checked on the documents it returns.
  */
-export function relatedFilter(ids: readonly ObjectId[]): Filter<ObjectDoc> {
-  return { _id: { $in: [...ids] } };
+export function relatedFilter(bucketId: ObjectId, ids: readonly ObjectId[]): Filter<ObjectDoc> {
+  return { _id: { $in: [...ids] }, bucket_id: bucketId };
 }
 
 /** `items` in consecutive slices of at most `size`. */

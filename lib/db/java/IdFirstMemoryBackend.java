@@ -1,0 +1,41 @@
+import de.bwaldvogel.mongo.MongoDatabase;
+import de.bwaldvogel.mongo.backend.CollectionOptions;
+import de.bwaldvogel.mongo.backend.CursorRegistry;
+import de.bwaldvogel.mongo.backend.QueryResult;
+import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
+import de.bwaldvogel.mongo.backend.memory.MemoryCollection;
+import de.bwaldvogel.mongo.backend.memory.MemoryDatabase;
+import de.bwaldvogel.mongo.bson.Document;
+
+/** The memory backend, with collections that plan filters pinning {@code _id} by IdFirst. */
+final class IdFirstMemoryBackend extends MemoryBackend {
+    @Override
+    public MemoryDatabase openOrCreateDatabase(String databaseName) {
+        return new Database(databaseName, getCursorRegistry());
+    }
+
+    static final class Database extends MemoryDatabase {
+        Database(String databaseName, CursorRegistry cursorRegistry) {
+            super(databaseName, cursorRegistry);
+        }
+
+        @Override
+        protected MemoryCollection openOrCreateCollection(String collectionName, CollectionOptions options) {
+            return new Collection(this, collectionName, options, cursorRegistry);
+        }
+    }
+
+    static final class Collection extends MemoryCollection {
+        Collection(MongoDatabase database, String name, CollectionOptions options, CursorRegistry cursors) {
+            super(database, name, options, cursors);
+        }
+
+        @Override
+        protected QueryResult queryDocuments(Document query, Document orderBy, int skip, int limit, int batchSize,
+                                             Document fields) {
+            Iterable<Integer> positions = IdFirst.positions(query, getIndexes());
+            if (positions == null) return super.queryDocuments(query, orderBy, skip, limit, batchSize, fields);
+            return matchDocuments(query, positions, orderBy, skip, limit, batchSize, fields);
+        }
+    }
+}
