@@ -100,7 +100,7 @@ async function followUps(
 ): Promise<RevisionDoc> {
   const { db } = deps;
   const live = async () => {
-    if (work.withdraw) await publishedObjectsCollection(db).deleteOne({ _id: doc._id });
+    if (work.withdraw) await publishedObjectsCollection(db).deleteOne({ _id: doc._id, bucket_id: doc.bucket_id });
     else if (doc.status === 'published') await putLive(db, doc);
   };
   const event = async () => {

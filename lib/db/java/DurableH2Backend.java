@@ -176,8 +176,8 @@ final class DurableH2Backend extends H2Backend {
     }
 
     /**
-     * H2Database with collections that plan filters pinning {@code _id} by IdFirst. The store comes
-     * from getMvStore(), not from this backend's field: H2Backend's constructor opens the databases
+     * H2Database with collections that plan filters by PinnedIndexPlan. The store comes from
+     * getMvStore(), not from this backend's field: H2Backend's constructor opens the databases
      * a file already holds (calling openOrCreateDatabase) before a subclass's fields are set, and
      * H2Database's constructor likewise opens their collections before a subclass's fields are.
      */
@@ -206,7 +206,7 @@ final class DurableH2Backend extends H2Backend {
         @Override
         protected QueryResult queryDocuments(Document query, Document orderBy, int skip, int limit, int batchSize,
                                              Document fields) {
-            Iterable<Object> positions = IdFirst.positions(query, getIndexes());
+            Iterable<Object> positions = PinnedIndexPlan.positions(query, getIndexes());
             if (positions == null) return super.queryDocuments(query, orderBy, skip, limit, batchSize, fields);
             return matchDocuments(query, positions, orderBy, skip, limit, batchSize, fields);
         }

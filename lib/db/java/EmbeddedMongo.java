@@ -68,7 +68,7 @@ public final class EmbeddedMongo {
             // Opened here rather than by H2Backend(String) so the backend can commit it per write.
             backend = new DurableH2Backend(MVStore.open(args[1]));
         } else {
-            backend = new IdFirstMemoryBackend();
+            backend = new PlannedMemoryBackend();
         }
         backend.version(ADVERTISED);
         MongoServer server = new MongoServer(backend);

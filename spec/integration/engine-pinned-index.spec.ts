@@ -8,7 +8,9 @@ interface Doc {
   _id: ObjectId | number | string;
   bucket_id: ObjectId;
   version: number;
+  slug?: string;
   tags?: string[];
+  codes?: string[];
 }
 
 const mine = new ObjectId();
@@ -16,10 +18,11 @@ const theirs = new ObjectId();
 const [a, b, c] = [new ObjectId(), new ObjectId(), new ObjectId()];
 
 /**
- * Filters that pin `_id` beside other fields, the shape the service's conditional writes and
- * Bucket-scoped lookups have. The embedded engine's launcher serves them from the `_id` index
- * (lib/db/java/IdFirst.java); each must select exactly what the same filter under `$and` (which
- * the engine answers without that shortcut, by a scan) selects.
+ * Filters that pin the fields of a unique index (`_id`, a compound one, a multikey one) beside
+ * other fields: the shape of the service's conditional writes, Bucket-scoped lookups and rate
+ * limit windows. The embedded engine's launcher serves them from that index
+ * (lib/db/java/PinnedIndexPlan.java); each must select exactly what the same filter under `$and`
+ * (which the engine answers without that plan, by a scan) selects.
  */
 const filters: Filter<Doc>[] = [
   { _id: a, bucket_id: mine },
@@ -32,15 +35,24 @@ const filters: Filter<Doc>[] = [
   { _id: 'seven', version: { $gt: 1 } },
   { _id: { $ne: a }, bucket_id: mine },
   { _id: { $in: [a, b] }, bucket_id: mine, $or: [{ version: 1 }, { tags: 'a' }] },
+  { bucket_id: mine, slug: 'one', version: 1 },
+  { bucket_id: theirs, slug: 'one', version: { $gte: 1 } },
+  { bucket_id: mine, slug: { $in: ['one', 'two'] }, version: 1 },
+  { codes: 'y', version: { $gt: 0 } },
+  { codes: { $in: ['x', 'z', 'nope'] }, bucket_id: mine },
+  { codes: ['x', 'y'], version: 1 },
+  { slug: 'one', $or: [{ version: 1 }, { version: 2 }] },
 ];
 
 async function seed(db: Db): Promise<void> {
-  const docs = db.collection<Doc>('id_first');
+  const docs = db.collection<Doc>('pinned_index');
   await docs.deleteMany({});
+  await docs.createIndex({ bucket_id: 1, slug: 1 }, { unique: true }, undefined);
+  await docs.createIndex({ codes: 1 }, { unique: true, sparse: true }, undefined);
   await docs.insertMany([
-    { _id: a, bucket_id: mine, version: 1, tags: ['a'] },
-    { _id: b, bucket_id: mine, version: 2 },
-    { _id: c, bucket_id: theirs, version: 1 },
+    { _id: a, bucket_id: mine, version: 1, slug: 'one', tags: ['a'], codes: ['x', 'y'] },
+    { _id: b, bucket_id: mine, version: 2, slug: 'two' },
+    { _id: c, bucket_id: theirs, version: 1, slug: 'one', codes: ['z'] },
     { _id: 7, bucket_id: mine, version: 5, tags: ['a', 'b'] },
     { _id: 'seven', bucket_id: theirs, version: 2 },
   ]);
@@ -48,7 +60,7 @@ async function seed(db: Db): Promise<void> {
 
 async function expectSameAsScan(db: Db): Promise<void> {
   await seed(db);
-  const docs = db.collection<Doc>('id_first');
+  const docs = db.collection<Doc>('pinned_index');
   for (const filter of filters) {
     const fast = await docs.find(filter).toArray();
     const scanned = await docs.find({ $and: [filter] }).toArray();
@@ -79,13 +91,13 @@ async function expectSameAsScan(db: Db): Promise<void> {
   );
 }
 
-describe('embedded engine: filters pinning _id beside other fields', function () {
+describe('embedded engine: filters pinning a unique index beside other fields', function () {
   this.timeout(120_000);
 
   it('select and write what a scan would, on the test engine', async () => {
     const client = new MongoClient(testEngine().uri);
     try {
-      await expectSameAsScan(client.db('id_first_memory'));
+      await expectSameAsScan(client.db('pinned_index_memory'));
     } finally {
       await client.close();
     }
@@ -93,17 +105,17 @@ describe('embedded engine: filters pinning _id beside other fields', function ()
 
   it('select and write what a scan would, on the H2 backend, and again after a restart', async function () {
     if (!javaEngineAvailable()) this.skip();
-    const tmp = tempDir('id-first');
+    const tmp = tempDir('pinned-index');
     let engine: JavaEngine | null = null;
     try {
       for (let run = 0; run < 2; run++) {
         engine = await startJavaEngine({ persistent: true, dataDir: tmp.dir });
         const client = new MongoClient(engine.uri);
         try {
-          const db = client.db('id_first_h2');
+          const db = client.db('pinned_index_h2');
           if (run === 1) {
             // The first engine's last writes, read through the reopened file.
-            const kept = await db.collection<Doc>('id_first').findOne({ _id: b, bucket_id: mine });
+            const kept = await db.collection<Doc>('pinned_index').findOne({ _id: b, bucket_id: mine });
             assert.equal(kept?.version, 3);
           }
           await expectSameAsScan(db);

@@ -7,8 +7,8 @@ import de.bwaldvogel.mongo.backend.memory.MemoryCollection;
 import de.bwaldvogel.mongo.backend.memory.MemoryDatabase;
 import de.bwaldvogel.mongo.bson.Document;
 
-/** The memory backend, with collections that plan filters pinning {@code _id} by IdFirst. */
-final class IdFirstMemoryBackend extends MemoryBackend {
+/** The memory backend, with collections that plan filters by PinnedIndexPlan first. */
+final class PlannedMemoryBackend extends MemoryBackend {
     @Override
     public MemoryDatabase openOrCreateDatabase(String databaseName) {
         return new Database(databaseName, getCursorRegistry());
@@ -33,7 +33,7 @@ final class IdFirstMemoryBackend extends MemoryBackend {
         @Override
         protected QueryResult queryDocuments(Document query, Document orderBy, int skip, int limit, int batchSize,
                                              Document fields) {
-            Iterable<Integer> positions = IdFirst.positions(query, getIndexes());
+            Iterable<Integer> positions = PinnedIndexPlan.positions(query, getIndexes());
             if (positions == null) return super.queryDocuments(query, orderBy, skip, limit, batchSize, fields);
             return matchDocuments(query, positions, orderBy, skip, limit, batchSize, fields);
         }
