@@ -20,8 +20,7 @@ describe('every command a Bucket request sends names its Bucket (shard targeting
    */
   const KEYED_BY_BUCKET = ['bucket_usage', 'bucket_requests'];
 
-  const targeted = (key: string) =>
-    KEYED_BY_BUCKET.some((c) => key.includes(` ${c} {"_id":1`));
+  const targeted = (key: string) => KEYED_BY_BUCKET.some((c) => key.includes(` ${c} {"_id":1`));
 
   it('sends no command to every shard while a Bucket is written and read', async () => {
     const { api } = suite;
