@@ -61,7 +61,15 @@ async function queries(client: MongoClient): Promise<Record<string, Query>> {
   return {
     'service page (find)': page,
     'service count': () => live.countDocuments(q.filter),
-    'service authors, _id $in': () => live.find(relatedFilter(bucket._id, authors.map((a) => a._id))).toArray(),
+    'service authors, _id $in': () =>
+      live
+        .find(
+          relatedFilter(
+            bucket._id,
+            authors.map((a) => a._id),
+          ),
+        )
+        .toArray(),
     'service page sorted by order (top level)': () =>
       live.find(q.pageFilter).sort({ order: -1, _id: -1 }).limit(q.limit).toArray(),
     'service filter, nothing sorted or sent': () => live.find({ ...q.filter, 'metadata.genre': 'none' }).toArray(),

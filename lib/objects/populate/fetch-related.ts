@@ -42,7 +42,11 @@ export async function fetchRelated(
     const found: ObjectDoc[] = [];
     for (const chunk of chunks(ids, bounds.maxRelated + 1)) {
       for (const id of chunk) related.set(id.toHexString(), null);
-      const docs = await readWithin(view.coll.find(relatedFilter(bucket._id, chunk), view.readOptions), budget, visible);
+      const docs = await readWithin(
+        view.coll.find(relatedFilter(bucket._id, chunk), view.readOptions),
+        budget,
+        visible,
+      );
       for (const doc of docs) related.set(doc._id.toHexString(), doc);
       found.push(...docs);
     }
