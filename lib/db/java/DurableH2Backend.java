@@ -206,9 +206,9 @@ final class DurableH2Backend extends H2Backend {
         @Override
         protected QueryResult queryDocuments(Document query, Document orderBy, int skip, int limit, int batchSize,
                                              Document fields) {
-            Iterable<Object> positions = PinnedIndexPlan.positions(query, getIndexes());
-            if (positions == null) return super.queryDocuments(query, orderBy, skip, limit, batchSize, fields);
-            return matchDocuments(query, positions, orderBy, skip, limit, batchSize, fields);
+            return PinnedIndexPlan.query(query, getIndexes(),
+                positions -> matchDocuments(query, positions, orderBy, skip, limit, batchSize, fields),
+                () -> super.queryDocuments(query, orderBy, skip, limit, batchSize, fields));
         }
     }
 }

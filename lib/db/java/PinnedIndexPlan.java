@@ -1,11 +1,14 @@
 import de.bwaldvogel.mongo.backend.AbstractUniqueIndex;
 import de.bwaldvogel.mongo.backend.Index;
 import de.bwaldvogel.mongo.backend.IndexKey;
+import de.bwaldvogel.mongo.backend.QueryResult;
 import de.bwaldvogel.mongo.bson.BsonRegularExpression;
 import de.bwaldvogel.mongo.bson.Document;
 
 import java.util.Collection;
 import java.util.List;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 /**
@@ -22,6 +25,17 @@ import java.util.regex.Pattern;
  */
 final class PinnedIndexPlan {
     private PinnedIndexPlan() {
+    }
+
+    /**
+     * A collection's queryDocuments: the filter matched against the positions this plan finds, or
+     * the engine's own plan when it finds none. The two collection classes share it here, as they
+     * extend different engine classes.
+     */
+    static <P> QueryResult query(Document query, List<Index<P>> indexes, Function<Iterable<P>, QueryResult> matchAt,
+                                 Supplier<QueryResult> enginePlan) {
+        Iterable<P> positions = positions(query, indexes);
+        return positions == null ? enginePlan.get() : matchAt.apply(positions);
     }
 
     /** The positions to match the filter against, or null to leave the filter to the engine's own plan. */
