@@ -3,6 +3,7 @@ import type { CommandStartedEvent } from 'mongodb';
 import { createApp } from '../../lib/app.js';
 import { bucketClient } from '../support/client.js';
 import { BucketSuite } from '../support/bucket-suite.js';
+import { byIdsAlone, filterFields } from '../support/command-operators.js';
 
 /**
  * Kept list orders against none, on one database: a second app over the same data keeps no
@@ -70,12 +71,12 @@ describe('GET /objects: kept orders answer what matching again answers, between 
     // Sized for the work on a busy 2-core machine (many requests or child processes), not for speed.
     this.timeout(180_000);
     let compared = 0;
-    // Page reads by _id alone come from kept orders only (nothing here expands relationships).
+    // Page reads by ids and Bucket alone come from kept orders only (nothing here expands relationships).
     let byId = 0;
     const listener = (e: CommandStartedEvent) => {
       const filter = e.command.filter as Record<string, unknown> | undefined;
       if (e.command.find === 'published_objects' || e.command.find === 'objects') {
-        if (filter && Object.keys(filter).join() === '_id') byId++;
+        if (byIdsAlone(filterFields(filter))) byId++;
       }
     };
     suite.harness.client.on('commandStarted', listener);

@@ -106,3 +106,17 @@ export function watchOperators(client: MongoClient): CommandLog {
   client.on('commandStarted', listener);
   return log;
 }
+
+/**
+ * A find's filter by its fields, `_id` written `_id $in` when it asks for several ids: a kept
+ * order's page (and a depth lookup) is `{_id: {$in}, bucket_id}`, a single Object's lookup
+ * `{_id, bucket_id}`.
+ */
+export function filterFields(filter: Record<string, unknown> | undefined): string[] {
+  const f = filter ?? {};
+  const several = (v: unknown) => typeof v === 'object' && v !== null && '$in' in v;
+  return Object.keys(f).map((k) => (k === '_id' && several(f._id) ? '_id $in' : k));
+}
+
+/** Whether a find read Objects by a list of ids and their Bucket alone (a kept order's page). */
+export const byIdsAlone = (fields: readonly string[]): boolean => fields.join() === '_id $in,bucket_id';
