@@ -7,7 +7,7 @@ import { projectRoot } from '../project-root.js';
 const javaDir = path.join(projectRoot, 'lib', 'db', 'java');
 const cacheDir = path.join(projectRoot, 'node_modules', '.cache', 'content-api');
 
-export function commandWorks(cmd: string, args: string[]): boolean {
+function commandWorks(cmd: string, args: string[]): boolean {
   const r = spawnSync(cmd, args, { stdio: 'ignore' });
   return r.status === 0;
 }
@@ -30,6 +30,8 @@ function resolveClasspath(): string {
     const cp = fs.readFileSync(cacheFile, 'utf8').trim();
     if (cp.split(path.delimiter).every((jar) => fs.existsSync(jar))) return cp;
   }
+  // Checked only here: `mvn -v` starts a JVM, which every engine start would pay for nothing.
+  if (!commandWorks('mvn', ['-v'])) throw new Error('mvn (Apache Maven) is not on PATH');
   fs.mkdirSync(cacheDir, { recursive: true });
   const r = spawnSync(
     'mvn',
@@ -56,6 +58,7 @@ function compileLauncher(classpath: string): string {
   const hash = shortHash(classpath, ...sources.flatMap((f) => [f, fs.readFileSync(path.join(javaDir, f))]));
   const classes = path.join(cacheDir, `engine-classes-${hash}`);
   if (fs.existsSync(path.join(classes, 'EmbeddedMongo.class'))) return classes;
+  if (!commandWorks('javac', ['-version'])) throw new Error('javac (a JDK 17 or later) is not on PATH');
   fs.mkdirSync(cacheDir, { recursive: true });
   const building = fs.mkdtempSync(path.join(cacheDir, 'engine-build-'));
   const r = spawnSync('javac', ['-nowarn', '-d', building, '-cp', classpath, ...sources], {
@@ -78,8 +81,6 @@ function compileLauncher(classpath: string): string {
 /** The java arguments that run the launcher: its classes and the jars it needs. */
 export function launcherArgs(): string[] {
   if (!commandWorks('java', ['-version'])) throw new Error('java (17 or later) is not on PATH');
-  if (!commandWorks('javac', ['-version'])) throw new Error('javac (a JDK 17 or later) is not on PATH');
-  if (!commandWorks('mvn', ['-v'])) throw new Error('mvn (Apache Maven) is not on PATH');
   const classpath = resolveClasspath();
   return ['-cp', [compileLauncher(classpath), classpath].join(path.delimiter), 'EmbeddedMongo'];
 }
