@@ -1,6 +1,7 @@
 import type { Db, ObjectId } from 'mongodb';
 import { bucketsCollection } from '../db/collections.js';
 import { typeGenerationField } from '../cache/object-generations.js';
+import type { BatchWrite } from '../db/write-batch.js';
 
 /**
  * Every write to a Bucket bumps its generation. Read caches key on it, so a write made
@@ -18,8 +19,11 @@ export async function bumpGeneration(db: Db, bucketId: ObjectId): Promise<void> 
  * type it wrote, not the Bucket's own, so reads of other types, the Bucket's types and every
  * other memo keyed on `generation` stay (lib/cache/object-generations.ts).
  */
-export async function bumpObjectGenerations(db: Db, bucketId: ObjectId, types: readonly string[]): Promise<void> {
+export function objectGenerationsWrite(db: Db, bucketId: ObjectId, types: readonly string[]): BatchWrite {
   const inc: Record<string, number> = { object_generation: 1 };
   for (const t of types) inc[`type_generations.${typeGenerationField(t)}`] = 1;
-  await bucketsCollection(db).updateOne({ _id: bucketId }, { $inc: inc, $set: { modified_at: new Date() } });
+  return {
+    to: bucketsCollection(db),
+    model: { name: 'updateOne', filter: { _id: bucketId }, update: { $inc: inc, $set: { modified_at: new Date() } } },
+  };
 }

@@ -52,7 +52,7 @@ const INVALID_VALUE_CODES = new Set([
   56, // EmptyFieldName
   57, // DottedFieldName
 ]);
-const DUPLICATE_KEY = 11000;
+export const DUPLICATE_KEY = 11000;
 
 /** Driver errors the driver does not export, known by their stable names. */
 const UNREACHABLE_NAMES = new Set(['MongoPoolClosedError', 'MongoWaitQueueTimeoutError']);

@@ -11,7 +11,9 @@ import { BucketTypes, objectRenderContext } from '../objects/render-context.js';
 import { readOptions } from '../db/query-time-limit.js';
 import type { EventType } from '../webhooks/events.js';
 import { BucketWebhooks } from '../webhooks/bucket-webhooks.js';
-import { recordEvent } from '../webhooks/outbox.js';
+import { eventDeliveries, recordEvent } from '../webhooks/outbox.js';
+import { deliveriesCollection } from '../webhooks/collections.js';
+import type { BatchWrite } from '../db/write-batch.js';
 
 /** The event names are the webhook events' table (lib/webhooks/events.ts), split by resource. */
 export type DomainEventType = EventType;
@@ -65,24 +67,13 @@ export class DomainEvents {
     private readonly config: Config,
     /** The Bucket's types by generation, shared with the app's reads and writes (lib/app-state.ts). */
     readonly types = new BucketTypes(),
-    /** false only to measure what webhooks cost a write (spec/bench). */
-    offerToWebhooks = true,
-  ) {
-    // Every change is offered to the Bucket's webhooks: the outbox queues one delivery per
-    // matching webhook, keyed by event id, so an event emitted again queues nothing new.
-    if (offerToWebhooks)
-      this.addSink(async (db, event) => {
-        const outboxEvent = {
-          id: event.id,
-          bucket: { _id: event.bucketId, slug: event.bucket },
-          type: event.type,
-          ...(event.objectType === undefined ? {} : { objectType: event.objectType }),
-          ...(event.webhookGeneration === undefined ? {} : { webhookGeneration: event.webhookGeneration }),
-          data: event.data,
-        };
-        await recordEvent(db, outboxEvent, this.webhooks);
-      });
-  }
+    /**
+     * Every change is offered to the Bucket's webhooks: the outbox queues one delivery per
+     * matching webhook, keyed by event id, so an event emitted again queues nothing new. false
+     * only to measure what webhooks cost a write (spec/bench).
+     */
+    private readonly offerToWebhooks = true,
+  ) {}
 
   addSink(sink: EventSink): void {
     this.sinks.push(sink);
@@ -114,9 +105,42 @@ export class DomainEvents {
     }
   }
 
+  /** Records `event` in the outbox, then hands it to the other sinks. */
   async emit(db: Db, event: DomainEvent): Promise<void> {
+    if (this.offerToWebhooks) await recordEvent(db, outboxEventOf(event), this.webhooks);
+    await this.toSinks(db, event);
+  }
+
+  /**
+   * The outbox's part of `emit` as writes, for a write that sends them with its other follow-ups
+   * (lib/objects/version-write.ts); it then calls `toSinks`.
+   */
+  async outboxWrites(db: Db, event: DomainEvent): Promise<BatchWrite[]> {
+    if (!this.offerToWebhooks) return [];
+    const deliveries = await eventDeliveries(db, outboxEventOf(event), this.webhooks);
+    return deliveries.map((document) => ({
+      to: deliveriesCollection(db),
+      model: { name: 'insertOne', document },
+      doneIfDuplicate: true,
+    }));
+  }
+
+  /** Hands `event` to the sinks added besides the outbox, in order. */
+  async toSinks(db: Db, event: DomainEvent): Promise<void> {
     for (const sink of this.sinks) await sink(db, event);
   }
+}
+
+/** `event` as the webhook outbox records it. */
+function outboxEventOf(event: DomainEvent) {
+  return {
+    id: event.id,
+    bucket: { _id: event.bucketId, slug: event.bucket },
+    type: event.type,
+    ...(event.objectType === undefined ? {} : { objectType: event.objectType }),
+    ...(event.webhookGeneration === undefined ? {} : { webhookGeneration: event.webhookGeneration }),
+    data: event.data,
+  };
 }
 
 /** What every mutation needs besides its own input. */

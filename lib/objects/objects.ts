@@ -1,7 +1,7 @@
 import type { Db, ObjectId } from 'mongodb';
 import { publishedObjectsCollection, type BucketDoc, type ObjectDoc, type ObjectTypeDoc } from '../db/collections.js';
 import { BadRequestError } from '../errors/http-errors.js';
-import { isDuplicateKey } from '../errors/mongo-errors.js';
+import { writeAlone, type BatchWrite } from '../db/write-batch.js';
 import { notFound } from '../errors/not-found.js';
 import { objectIdFromHex } from '../util/object-id.js';
 import type { EventDeps } from '../events/domain-events.js';
@@ -37,18 +37,26 @@ export async function typeForWrite(deps: EventDeps, bucket: BucketDoc, slug: str
   return type;
 }
 
-/** Makes `doc` the live version: the published view gets a copy without scheduling state. */
-export async function putLive(db: Db, doc: ObjectDoc): Promise<void> {
-  try {
-    // Never over a newer version: two writes of one Object may reach this step in either order.
-    await publishedObjectsCollection(db).replaceOne(
+/**
+ * The write that makes `doc` the live version: the published view gets a copy without scheduling
+ * state. Never over a newer version: two writes of one Object may reach it in either order; the
+ * filter then misses and the upsert's insert hits the `_id`, so that duplicate key means done.
+ */
+export function liveWrite(db: Db, doc: ObjectDoc): BatchWrite {
+  return {
+    to: publishedObjectsCollection(db),
+    model: {
+      name: 'replaceOne',
       // Naming the Bucket sends it to one shard of a cluster sharded by Bucket.
-      { _id: doc._id, bucket_id: doc.bucket_id, modified_at: { $lte: doc.modified_at } },
-      contentOf(doc),
-      { upsert: true },
-    );
-  } catch (err) {
-    // The filter missed because a newer live version is in place; the upsert's insert then hits its _id.
-    if (!isDuplicateKey(err)) throw err;
-  }
+      filter: { _id: doc._id, bucket_id: doc.bucket_id, modified_at: { $lte: doc.modified_at } },
+      replacement: contentOf(doc),
+      upsert: true,
+    },
+    doneIfDuplicate: true,
+  };
+}
+
+/** Makes `doc` the live version (see `liveWrite`). */
+export async function putLive(db: Db, doc: ObjectDoc): Promise<void> {
+  await writeAlone(liveWrite(db, doc));
 }

@@ -9,10 +9,11 @@ import {
   type RevisionDoc,
 } from '../db/collections.js';
 import { bucketById, type EventDeps, type ObjectEventType } from '../events/domain-events.js';
-import { bumpObjectGenerations } from '../buckets/bucket-generation.js';
+import { objectGenerationsWrite } from '../buckets/bucket-generation.js';
 import { readOptions } from '../db/query-time-limit.js';
-import { recordRevisionOnce } from '../revisions/revisions.js';
-import { putLive } from './objects.js';
+import { revisionWrite } from '../revisions/revisions.js';
+import { liveWrite } from './objects.js';
+import { writeAlone, writeThenLast, type BatchWrite } from '../db/write-batch.js';
 import { afterAnswer } from '../http/after-answer.js';
 
 /**
@@ -21,11 +22,14 @@ import { afterAnswer } from '../http/after-answer.js';
  *   1. write the latest version to `objects` carrying its follow-up work (`pending`: the
  *      version, its revision reason, whether it withdraws the live version, whether it
  *      notifies). One single-document write: the commit point, and the record of intent.
- *   2. the follow-ups, all at once (they do not depend on each other): the live copy (or its
- *      withdrawal), the revision (upserted by version, so doing it twice records it once), the
- *      generation bump, and the event (its id is stable per version, sinks keep one per id).
- *   3. remove `pending`, only if it is still this version's; in a request, after its answer is
- *      sent (lib/http/after-answer.ts), so the answer waits for two rounds after the commit, not three.
+ *   2. the follow-ups (they do not depend on each other): the live copy (or its withdrawal), the
+ *      revision (inserted by a derived id, so doing it twice records it once), the generation
+ *      bump, and the event's outbox deliveries (its id is stable per version, kept once per id).
+ *   3. remove `pending`, only if it is still this version's, and only once step 2 is done.
+ * Where the servers have MongoDB 8.0's bulkWrite, steps 2 and 3 are one ordered command, which the
+ * server stops at its first failed write, so the answer waits for one round after the commit.
+ * Elsewhere step 2 is one command per write, sent at once, and step 3 follows the answer
+ * (lib/http/after-answer.ts), so the answer still waits for one round after the commit.
  * A crash before 1 leaves nothing; after it, the Object itself says what is owed, so whoever
  * reads it next (the next write of the Object, a delete, the scheduler, start-up repair or the
  * stale sweep) finishes the work first (`finishCarried`) — repair comes with the read of the
@@ -84,55 +88,72 @@ export async function writeVersion(deps: EventDeps, w: VersionWrite<ObjectDoc | 
   const committed = await w.commit(work);
   if (!committed) return null;
   const { pending: _carried, ...doc } = committed;
-  const revision = await followUps(deps, doc, work, w.bucket);
-  // The answer need not wait for the clear: what it clears is done, and work left carried is only
-  // done again (harmlessly) by whoever reads the Object next, should the clear never run.
-  await afterAnswer(() => clearCarried(deps.db, doc, work.version));
+  const { revision, clear } = await followUps(deps, doc, work, w.bucket);
+  // The answer need not wait for what is left of the clear: work left carried is only done again
+  // (harmlessly) by whoever reads the Object next, should it never run.
+  await afterAnswer(clear);
   return { doc, revision };
 }
 
-/** Step 2: the live copy, revision, bump and event of `doc`'s version, sent together. */
+/**
+ * Steps 2 and 3: the live copy, revision, bump and event of `doc`'s version, and the clear of the
+ * work it carries, which goes after them: in the same command where the servers can (one ordered
+ * bulkWrite, lib/db/write-batch.ts), else in one of its own that `clear` sends.
+ */
 async function followUps(
   deps: EventDeps,
   doc: ObjectDoc,
   work: CarriedWork,
   bucket: BucketDoc | undefined,
-): Promise<RevisionDoc> {
+): Promise<{ revision: RevisionDoc; clear: () => Promise<void> }> {
   const { db } = deps;
-  const live = async () => {
-    if (work.withdraw) await publishedObjectsCollection(db).deleteOne({ _id: doc._id, bucket_id: doc.bucket_id });
-    else if (doc.status === 'published') await putLive(db, doc);
+  const event = work.notify ? await eventOf(deps, doc, work, bucket) : null;
+  const { revision, write } = revisionWrite(db, doc, work.reason, work.version);
+  const writes: BatchWrite[] = [
+    write,
+    objectGenerationsWrite(db, doc.bucket_id, [doc.type]),
+    ...(event ? await deps.events.outboxWrites(db, event) : []),
+  ];
+  if (work.withdraw) writes.push(withdrawal(db, doc));
+  else if (doc.status === 'published') writes.push(liveWrite(db, doc));
+  const last = await writeThenLast(db, writes, clearWrite(db, doc, work.version));
+  if (event) await deps.events.toSinks(db, event);
+  return {
+    revision,
+    clear: async () => settleClear(db, doc, last.sent ? last.matched : await last.send()),
   };
-  const event = async () => {
-    if (!work.notify) return;
-    const owner = bucket ?? (await bucketById(db, doc.bucket_id));
-    if (!owner) return;
-    await deps.events.emit(db, await deps.events.describe(db, owner, { type: eventOfReason(work.reason), doc }));
+}
+
+/** The event of `doc`'s version, rendered with the Bucket the request read (else read now). */
+async function eventOf(deps: EventDeps, doc: ObjectDoc, work: CarriedWork, bucket: BucketDoc | undefined) {
+  const owner = bucket ?? (await bucketById(deps.db, doc.bucket_id));
+  return owner ? deps.events.describe(deps.db, owner, { type: eventOfReason(work.reason), doc }) : null;
+}
+
+function withdrawal(db: Db, { _id, bucket_id }: ObjectDoc): BatchWrite {
+  return { to: publishedObjectsCollection(db), model: { name: 'deleteOne', filter: { _id, bucket_id } } };
+}
+
+/** Step 3: removes `pending`, only if it is still this version's. Each write names the Bucket (one shard). */
+function clearWrite(db: Db, { _id, bucket_id }: Pick<ObjectDoc, '_id' | 'bucket_id'>, version: Date): BatchWrite {
+  return {
+    to: objectsCollection(db),
+    model: {
+      name: 'updateOne',
+      filter: { _id, bucket_id, 'pending.version': version },
+      update: { $unset: { pending: '' } },
+    },
   };
-  const [, revision] = await Promise.all([
-    live(),
-    recordRevisionOnce(db, doc, work.reason, work.version),
-    bumpObjectGenerations(db, doc.bucket_id, [doc.type]),
-    event(),
-  ]);
-  return revision;
 }
 
 /**
- * Step 3. It misses when a later write (or a repair) already replaced or cleared the work, or when
- * a delete removed the Object meanwhile: a delete removes the Object first and its live copy and
- * revisions after, so what step 2 put down after that sweep is removed here.
+ * After step 3. It misses when a later write (or a repair) already replaced or cleared the work,
+ * or when a delete removed the Object meanwhile: a delete removes the Object first and its live
+ * copy and revisions after, so what step 2 put down after that sweep is removed here.
  */
-async function clearCarried(
-  db: Db,
-  { _id, bucket_id }: Pick<ObjectDoc, '_id' | 'bucket_id'>,
-  version: Date,
-): Promise<void> {
-  const objects = objectsCollection(db);
-  // Each names the Bucket, so a cluster sharded by Bucket sends it to one shard.
-  const cleared = await objects.updateOne({ _id, bucket_id, 'pending.version': version }, { $unset: { pending: '' } });
-  if (cleared.matchedCount > 0) return;
-  if (await objects.findOne({ _id, bucket_id }, { projection: { _id: 1 }, ...readOptions(db) })) return;
+async function settleClear(db: Db, { _id, bucket_id }: Pick<ObjectDoc, '_id' | 'bucket_id'>, cleared: number) {
+  if (cleared > 0) return;
+  if (await objectsCollection(db).findOne({ _id, bucket_id }, { projection: { _id: 1 }, ...readOptions(db) })) return;
   await publishedObjectsCollection(db).deleteOne({ _id, bucket_id });
   await revisionsCollection(db).deleteMany({ object_id: _id, bucket_id });
 }
@@ -147,8 +168,9 @@ export async function finishCarried(deps: EventDeps, doc: ObjectDoc): Promise<bo
   if (!work) return false;
   const { pending: _carried, ...version } = doc;
   // Work carried over by a write that copied the document whole belongs to a version gone since.
-  if (work.version.getTime() === doc.modified_at.getTime()) await followUps(deps, version, work, undefined);
-  await clearCarried(deps.db, doc, work.version);
+  if (work.version.getTime() === doc.modified_at.getTime())
+    await (await followUps(deps, version, work, undefined)).clear();
+  else await settleClear(deps.db, doc, await writeAlone(clearWrite(deps.db, doc, work.version)));
   return true;
 }
 

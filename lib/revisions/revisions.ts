@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ObjectId, type Db, type Filter } from 'mongodb';
-import { isDuplicateKey } from '../errors/mongo-errors.js';
+import type { BatchWrite } from '../db/write-batch.js';
 import { revisionsCollection, type BucketDoc, type ObjectDoc, type RevisionDoc } from '../db/collections.js';
 import { notFound } from '../errors/not-found.js';
 import { objectIdFromHex } from '../util/object-id.js';
@@ -54,23 +54,21 @@ export function revisionIdOf(objectId: ObjectId, at: Date): ObjectId {
 }
 
 /**
- * Records the revision of the version `doc` holds (created at `at`, its modified_at) unless it
- * is there already: a version write and a repair finishing its work may both get here. One
- * insert by a derived `_id`, which the unique `_id` index keeps once.
+ * The revision of the version `doc` holds (created at `at`, its modified_at), and the write that
+ * records it unless it is there already: a version write and a repair finishing its work may both
+ * send it. One insert by a derived `_id`, which the unique `_id` index keeps once.
  */
-export async function recordRevisionOnce(
+export function revisionWrite(
   db: Db,
   doc: ObjectDoc,
   reason: RevisionDoc['reason'],
   at: Date,
-): Promise<RevisionDoc> {
+): { revision: RevisionDoc; write: BatchWrite } {
   const revision = { ...revisionOf(doc, reason, at), _id: revisionIdOf(doc._id, at) };
-  try {
-    await revisionsCollection(db).insertOne(revision);
-  } catch (err) {
-    if (!isDuplicateKey(err)) throw err;
-  }
-  return revision;
+  return {
+    revision,
+    write: { to: revisionsCollection(db), model: { name: 'insertOne', document: revision }, doneIfDuplicate: true },
+  };
 }
 
 export async function getRevision(

@@ -4,6 +4,7 @@ import { BucketWebhooks } from './bucket-webhooks.js';
 import { deliveriesCollection, type DeliveryDoc, type WebhookDoc } from './collections.js';
 import { EVENTS, type DeliveryType, type EventType } from './events.js';
 import { eventBody } from './payload.js';
+import { DUPLICATE_KEY } from '../errors/mongo-errors.js';
 
 /** A change to a Bucket's content, as its write path reports it. */
 export interface DomainEvent {
@@ -26,7 +27,6 @@ export interface DomainEvent {
 }
 
 const MAX_EVENT_ID_LENGTH = 200;
-const DUPLICATE_KEY = 11000;
 
 /** Whether the webhook wants this event. */
 export function subscribes(webhook: WebhookDoc, event: Pick<DomainEvent, 'type' | 'objectType'>): boolean {
@@ -73,6 +73,23 @@ function insertedDespiteDuplicates(err: unknown, attempted: number): number | nu
 }
 
 /**
+ * The deliveries that record `event` in the outbox (see `recordEvent`): none when no enabled
+ * webhook of the Bucket subscribes to it. A write that sends its follow-ups together inserts these.
+ */
+export async function eventDeliveries(db: Db, event: DomainEvent, kept: BucketWebhooks): Promise<DeliveryDoc[]> {
+  const id = event.id ?? new ObjectId().toHexString();
+  if (id === '' || id.length > MAX_EVENT_ID_LENGTH) {
+    throw new Error(`recordEvent: an event id must be 1 to ${MAX_EVENT_ID_LENGTH} characters`);
+  }
+  const webhooks = await kept.enabled(db, event.bucket._id, event.webhookGeneration);
+  const now = new Date();
+  const envelope = { id, type: event.type, created_at: event.at ?? now, bucket_slug: event.bucket.slug };
+  return webhooks
+    .filter((w) => subscribes(w, event))
+    .map((w) => newDelivery(w, id, event.type, eventBody(envelope, event.data, w), now));
+}
+
+/**
  * Records an event in the outbox: one pending delivery per enabled webhook of the Bucket that
  * subscribes to it (its `events` and `object_types`), each body shaped for that webhook (`props`,
  * `payload: false`) now, so later edits of the resource do not change what was sent. The
@@ -94,16 +111,7 @@ export async function recordEvent(
   event: DomainEvent,
   kept: BucketWebhooks = new BucketWebhooks(),
 ): Promise<number> {
-  const id = event.id ?? new ObjectId().toHexString();
-  if (id === '' || id.length > MAX_EVENT_ID_LENGTH) {
-    throw new Error(`recordEvent: an event id must be 1 to ${MAX_EVENT_ID_LENGTH} characters`);
-  }
-  const webhooks = await kept.enabled(db, event.bucket._id, event.webhookGeneration);
-  const now = new Date();
-  const envelope = { id, type: event.type, created_at: event.at ?? now, bucket_slug: event.bucket.slug };
-  const deliveries = webhooks
-    .filter((w) => subscribes(w, event))
-    .map((w) => newDelivery(w, id, event.type, eventBody(envelope, event.data, w), now));
+  const deliveries = await eventDeliveries(db, event, kept);
   if (deliveries.length === 0) return 0;
   try {
     return (await deliveriesCollection(db).insertMany(deliveries, { ordered: false })).insertedCount;

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import type { CommandFailedEvent, CommandStartedEvent, CommandSucceededEvent } from 'mongodb';
 import { isGateCommand } from '../support/command-operators.js';
+import { commandLabel } from '../support/bulk-write-ops.js';
 import type { RequestListener } from 'node:http';
 import { objectsCollection } from '../../lib/db/collections.js';
+import { assumeBulkWrite } from '../../lib/db/write-batch.js';
 import { bucketClient } from '../support/client.js';
 import { BucketSuite, type BucketApi } from '../support/bucket-suite.js';
 
@@ -53,7 +55,7 @@ describe('round trips per request', () => {
     let answered = false;
     const started = (e: CommandStartedEvent) => {
       if (isGateCommand(e)) return;
-      const name = `${e.commandName} ${String(e.command[e.commandName])}`;
+      const name = commandLabel(e);
       commands.push(name);
       if (answered) after.push(name);
       else if (inFlight.size === 0) rounds++;
@@ -83,34 +85,44 @@ describe('round trips per request', () => {
   }
 
   /**
-   * What every version write sends after its commit: live copy, revision and bump together (the
-   * event reads no webhooks: they are kept by the Bucket's webhook generation), then the clear.
+   * What every version write sends after its commit, in one ordered bulkWrite (the test engine
+   * has MongoDB 8.0's command): revision, bump, live copy, then the clear of the work the Object
+   * carried, which the server applies only once the others are done. The event reads no webhooks
+   * (they are kept by the Bucket's webhook generation) and queues no delivery (the Bucket has none).
    */
-  const FOLLOW_UPS = ['insert revisions', 'update buckets', 'update objects', 'update published_objects'];
-  /** The last command, sent once the answer is: the clear of the work the Object carried. */
-  const CLEAR = 'update objects';
+  const FOLLOW_UPS = 'bulkWrite [insert revisions, update buckets, update published_objects, update objects]';
 
-  it('creates an Object in 7 commands; the answer waits 3 rounds: Bucket, plan slot beside the insert, follow-ups', async () => {
+  it('creates an Object in 4 commands; the answer waits 3 rounds: Bucket, plan slot beside the insert, follow-ups', async () => {
     const trips = await tripsOf((api) =>
       api.post('/objects', { title: 'Second', type: 'posts', metadata: { headline: 'c' } }).expect(200),
     );
-    assert.deepEqual(trips.commands, ['find buckets', 'insert objects', 'update bucket_usage', ...FOLLOW_UPS].sort());
+    assert.deepEqual(trips.commands, ['find buckets', 'insert objects', 'update bucket_usage', FOLLOW_UPS].sort());
     assert.equal(trips.rounds, 3, JSON.stringify(trips));
-    assert.deepEqual(trips.after, [CLEAR], 'the clear of the carried work follows the answer');
+    assert.deepEqual(trips.after, [], 'nothing is left for after the answer');
   });
 
-  it('edits one Metafield (PATCH) in 7 commands; the answer waits 4 rounds: Bucket, current version, commit, follow-ups', async () => {
+  it('edits one Metafield (PATCH) in 4 commands, one per round: Bucket, current version, commit, follow-ups', async () => {
     const trips = await tripsOf((api) => api.patch(`/objects/${postId}`, { metadata: { headline: 'd' } }).expect(200));
-    assert.deepEqual(trips.commands, ['find buckets', 'find objects', 'update objects', ...FOLLOW_UPS].sort());
+    assert.deepEqual(trips.commands, ['find buckets', 'find objects', 'update objects', FOLLOW_UPS].sort());
     assert.equal(trips.rounds, 4, JSON.stringify(trips));
-    assert.deepEqual(trips.after, [CLEAR]);
+    assert.deepEqual(trips.after, []);
   });
 
-  it('publishes a draft in 7 commands; the answer waits 4 rounds', async () => {
+  it('publishes a draft in 4 commands, one per round', async () => {
     const trips = await tripsOf((api) => api.patch(`/objects/${draftId}`, { status: 'published' }).expect(200));
-    assert.deepEqual(trips.commands, ['find buckets', 'find objects', 'update objects', ...FOLLOW_UPS].sort());
+    assert.deepEqual(trips.commands, ['find buckets', 'find objects', 'update objects', FOLLOW_UPS].sort());
     assert.equal(trips.rounds, 4, JSON.stringify(trips));
-    assert.deepEqual(trips.after, [CLEAR]);
+    assert.deepEqual(trips.after, []);
+  });
+
+  it('sends a draft edit’s follow-ups without a live copy', async () => {
+    const trips = await tripsOf((api) =>
+      api.patch(`/objects/${draftId}`, { title: 'Draft 2', status: 'draft' }).expect(200),
+    );
+    assert.ok(
+      trips.commands.includes('bulkWrite [insert revisions, update buckets, update objects]'),
+      JSON.stringify(trips),
+    );
   });
 
   it('leaves no carried work behind once the answer’s put-off work ran', async () => {
@@ -128,5 +140,26 @@ describe('round trips per request', () => {
   it('gets one Object in 2 commands: Bucket, Object', async () => {
     const trips = await tripsOf((api) => api.get(`/objects/${postId}?useCache=false`).expect(200));
     assert.deepEqual(trips.commands, ['find buckets', 'find published_objects']);
+  });
+
+  describe('on a server without bulkWrite (before MongoDB 8.0)', () => {
+    before(() => {
+      assumeBulkWrite(suite.harness.client, false);
+    });
+    after(() => {
+      assumeBulkWrite(suite.harness.client, undefined);
+    });
+
+    it('edits in 7 commands: the follow-ups one each, at once, and the clear after the answer', async () => {
+      const trips = await tripsOf((api) =>
+        api.patch(`/objects/${postId}`, { metadata: { headline: 'e' } }).expect(200),
+      );
+      const followUps = ['insert revisions', 'update buckets', 'update published_objects'];
+      const expected = ['find buckets', 'find objects', 'update objects', ...followUps, 'update objects'];
+      assert.deepEqual(trips.commands, expected.sort());
+      assert.equal(trips.rounds, 4, JSON.stringify(trips));
+      assert.deepEqual(trips.after, ['update objects'], 'the clear of the carried work follows the answer');
+      assert.equal(await objectsCollection(suite.harness.db).countDocuments({ pending: { $exists: true } }), 0);
+    });
   });
 });

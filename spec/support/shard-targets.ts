@@ -1,11 +1,12 @@
 import type { CommandStartedEvent, Document, MongoClient } from 'mongodb';
 import { BUCKET_SCOPED_COLLECTIONS } from '../../lib/db/collections.js';
 import { pinnedFields } from './index-contract.js';
+import { singleCommands, type SentCommand } from './bulk-write-ops.js';
 
 const SCOPED = new Set<string>(BUCKET_SCOPED_COLLECTIONS);
 
 /** The filters a command selects documents by. */
-function filtersOf(e: CommandStartedEvent): Document[] {
+function filtersOf(e: SentCommand): Document[] {
   const c = e.command;
   switch (e.commandName) {
     case 'find':
@@ -44,13 +45,15 @@ export async function untargetedDuring(
   work: () => Promise<unknown>,
 ): Promise<Map<string, number>> {
   const found = new Map<string, number>();
-  const seen = (e: CommandStartedEvent) => {
-    const coll: unknown = e.command[e.commandName];
-    if (typeof coll !== 'string' || !SCOPED.has(coll)) return;
-    for (const filter of filtersOf(e)) {
-      if (pinnedFields(filter).has('bucket_id')) continue;
-      const key = `${e.commandName} ${coll} ${shape(filter)}`;
-      found.set(key, (found.get(key) ?? 0) + 1);
+  const seen = (sent: CommandStartedEvent) => {
+    for (const e of singleCommands(sent)) {
+      const coll: unknown = e.command[e.commandName];
+      if (typeof coll !== 'string' || !SCOPED.has(coll)) continue;
+      for (const filter of filtersOf(e)) {
+        if (pinnedFields(filter).has('bucket_id')) continue;
+        const key = `${e.commandName} ${coll} ${shape(filter)}`;
+        found.set(key, (found.get(key) ?? 0) + 1);
+      }
     }
   };
   client.on('commandStarted', seen);

@@ -88,7 +88,9 @@ final class DurableH2Backend extends H2Backend {
             return super.handleCommand(channel, databaseName, command, query);
         }
         try {
-            return super.handleCommand(channel, databaseName, command, query);
+            if (!ClientBulkWrite.isIt(databaseName, command)) return super.handleCommand(channel, databaseName, command, query);
+            // Its ops are committed together, once, like any other write command's changes.
+            return ClientBulkWrite.handle(query, (database, name, body) -> super.handleCommand(channel, database, name, body));
         } finally {
             // Also after a failed command: an ordered insertMany that stops at a duplicate key,
             // for one, has stored (and reports) the documents before it.

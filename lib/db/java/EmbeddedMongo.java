@@ -25,17 +25,19 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class EmbeddedMongo {
     /**
      * The Node driver 7 refuses servers advertising a wire version below 9, and the newest
-     * ServerVersion the library ships advertises 8, so the handshake reports MongoDB 6.0.
+     * ServerVersion the library ships advertises 8. The handshake reports MongoDB 8.0 (wire
+     * version 25), the first with the bulkWrite command, which ClientBulkWrite adds; the content
+     * API sends that command only to servers that advertise it.
      */
     private static final MongoVersion ADVERTISED = new MongoVersion() {
         @Override
         public List<Integer> getVersionArray() {
-            return List.of(6, 0, 0);
+            return List.of(8, 0, 0);
         }
 
         @Override
         public int getWireVersion() {
-            return 17;
+            return 25;
         }
     };
 

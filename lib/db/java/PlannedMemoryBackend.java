@@ -6,9 +6,16 @@ import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
 import de.bwaldvogel.mongo.backend.memory.MemoryCollection;
 import de.bwaldvogel.mongo.backend.memory.MemoryDatabase;
 import de.bwaldvogel.mongo.bson.Document;
+import io.netty.channel.Channel;
 
-/** The memory backend, with collections that plan filters by PinnedIndexPlan first. */
+/** The memory backend, with collections that plan filters by PinnedIndexPlan first, and bulkWrite. */
 final class PlannedMemoryBackend extends MemoryBackend {
+    @Override
+    public Document handleCommand(Channel channel, String databaseName, String command, Document query) {
+        if (!ClientBulkWrite.isIt(databaseName, command)) return super.handleCommand(channel, databaseName, command, query);
+        return ClientBulkWrite.handle(query, (database, name, body) -> super.handleCommand(channel, database, name, body));
+    }
+
     @Override
     public MemoryDatabase openOrCreateDatabase(String databaseName) {
         return new Database(databaseName, getCursorRegistry());

@@ -1,0 +1,139 @@
+import {
+  MongoClientBulkWriteError,
+  MongoServerError,
+  type ClientDeleteOneModel,
+  type ClientInsertOneModel,
+  type ClientReplaceOneModel,
+  type ClientUpdateOneModel,
+  type Collection,
+  type Db,
+  type Document,
+  type MongoClient,
+  type ObjectId,
+} from 'mongodb';
+import { DUPLICATE_KEY } from '../errors/mongo-errors.js';
+
+type Unnamespaced<M> = M extends unknown ? Omit<M, 'namespace'> : never;
+/** Any stored document, whatever its `_id` (the driver's Document would make it an ObjectId). */
+type Stored = Document & { _id?: ObjectId | string | number };
+
+/** The single-document writes a batch carries (what the service's follow-ups need). */
+export type WriteModel = Unnamespaced<
+  | ClientInsertOneModel<Stored>
+  | ClientUpdateOneModel<Stored>
+  | ClientReplaceOneModel<Stored>
+  | ClientDeleteOneModel<Stored>
+>;
+
+/** One write of a batch: what to do, and to which collection. */
+export interface BatchWrite {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any collection's documents
+  to: Collection<any>;
+  model: WriteModel;
+  /** A duplicate key error means the write was done before (by a repair, or a racing write): not a failure. */
+  doneIfDuplicate?: boolean;
+}
+
+/** How `last` went: sent in the same command (with its matched count), or left to the caller to send. */
+export type LastWrite = { sent: true; matched: number } | { sent: false; send: () => Promise<number> };
+
+/**
+ * MongoDB 8.0's bulkWrite command writes to several collections in one command. Whether a client's
+ * servers have it is asked once (buildInfo), and a server that turns out not to know the command
+ * (CommandNotFound) sends the client back to one command per write.
+ */
+const bulkWriteKnown = new WeakMap<MongoClient, Promise<boolean>>();
+const COMMAND_NOT_FOUND = 59;
+const FIRST_VERSION_WITH_BULK_WRITE = 8;
+
+function hasBulkWrite(db: Db): Promise<boolean> {
+  let known = bulkWriteKnown.get(db.client);
+  if (!known) {
+    known = db
+      .admin()
+      .command({ buildInfo: 1 })
+      .then((info) => Array.isArray(info.versionArray) && Number(info.versionArray[0]) >= FIRST_VERSION_WITH_BULK_WRITE)
+      .catch(() => false);
+    bulkWriteKnown.set(db.client, known);
+  }
+  return known;
+}
+
+/**
+ * Says whether `client`'s servers have bulkWrite, instead of asking them (undefined: ask again).
+ * For a deployment whose version answer is not to be trusted (a proxy), and for tests of the
+ * path without the command.
+ */
+export function assumeBulkWrite(client: MongoClient, available: boolean | undefined): void {
+  if (available === undefined) bulkWriteKnown.delete(client);
+  else bulkWriteKnown.set(client, Promise.resolve(available));
+}
+
+/**
+ * Sends `writes`, which do not depend on each other, and `last`, which must happen only once all
+ * of them did (a clear of work owed, say). Where the servers have bulkWrite that is one ordered
+ * command: the server applies the writes in turn and stops at the first that fails, so `last` is
+ * never applied without them. Elsewhere the writes go at once, one command each, and `last` is
+ * left for the caller to send (it may put it off). A duplicate key error of a `doneIfDuplicate`
+ * write counts as done in both.
+ */
+export async function writeThenLast(db: Db, writes: readonly BatchWrite[], last: BatchWrite): Promise<LastWrite> {
+  if (await hasBulkWrite(db)) {
+    try {
+      return { sent: true, matched: await inOneCommand(db.client, [...writes, last]) };
+    } catch (err) {
+      if (!(err instanceof MongoServerError && err.code === COMMAND_NOT_FOUND)) throw err;
+      bulkWriteKnown.set(db.client, Promise.resolve(false));
+    }
+  }
+  await Promise.all(writes.map(writeAlone));
+  return { sent: false, send: () => writeAlone(last) };
+}
+
+/** One ordered bulkWrite of `batch`, resumed after a write that was done before; the last write's matched count. */
+async function inOneCommand(client: MongoClient, batch: readonly BatchWrite[]): Promise<number> {
+  let from = 0;
+  for (;;) {
+    const rest = batch.slice(from);
+    try {
+      const result = await client.bulkWrite<Record<string, Stored>>(
+        rest.map((w) => ({ ...w.model, namespace: w.to.namespace })),
+        { ordered: true, verboseResults: true },
+      );
+      const lastIndex = rest.length - 1;
+      const last = result.updateResults?.get(lastIndex) ?? result.deleteResults?.get(lastIndex);
+      if (last && 'matchedCount' in last) return last.matchedCount;
+      return last?.deletedCount ?? 1;
+    } catch (err) {
+      // An ordered batch stops at its one failed write.
+      const [failed, ...others] = err instanceof MongoClientBulkWriteError ? [...err.writeErrors] : [];
+      if (!failed || others.length > 0) throw err;
+      const [index, error] = failed;
+      if (error.code !== DUPLICATE_KEY || !rest[index]?.doneIfDuplicate || index === rest.length - 1) {
+        // As the same write alone would have failed, so callers tell errors apart as they always do.
+        throw new MongoServerError({ message: error.message, errmsg: error.message, code: error.code });
+      }
+      from += index + 1;
+    }
+  }
+}
+
+/** One write in a command of its own; its matched (or deleted) count. */
+export async function writeAlone({ to, model, doneIfDuplicate }: BatchWrite): Promise<number> {
+  try {
+    switch (model.name) {
+      case 'insertOne':
+        await to.insertOne(model.document);
+        return 1;
+      case 'updateOne':
+        return (await to.updateOne(model.filter, model.update, { upsert: model.upsert ?? false })).matchedCount;
+      case 'replaceOne':
+        return (await to.replaceOne(model.filter, model.replacement, { upsert: model.upsert ?? false })).matchedCount;
+      case 'deleteOne':
+        return (await to.deleteOne(model.filter)).deletedCount;
+    }
+  } catch (err) {
+    if (doneIfDuplicate && err instanceof MongoServerError && err.code === DUPLICATE_KEY) return 1;
+    throw err;
+  }
+}

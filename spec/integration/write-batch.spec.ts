@@ -1,0 +1,131 @@
+import assert from 'node:assert/strict';
+import { MongoClient, type Db } from 'mongodb';
+import { startJavaEngine, type JavaEngine } from '../../lib/db/engine-java.js';
+import { assumeBulkWrite, writeThenLast, type BatchWrite } from '../../lib/db/write-batch.js';
+import { javaEngineAvailable, tempDir } from '../support/engine-helpers.js';
+import { testEngine } from '../support/test-engine.js';
+
+interface Doc {
+  _id: number;
+  n?: number;
+}
+
+/**
+ * A version write's follow-ups go as one bulkWrite with the clear of its carried work last
+ * (lib/db/write-batch.ts): the clear must land only once every write before it did, a write
+ * that was done before (duplicate key) must not stop the rest, and a server without the command
+ * gets one command per write. Also the embedded engine's own bulkWrite (lib/db/java/ClientBulkWrite.java).
+ */
+describe('writes sent together, then a last one', function () {
+  this.timeout(120_000);
+  let client: MongoClient;
+  let db: Db;
+  let commands: string[] = [];
+
+  const insert = (coll: string, _id: number, doneIfDuplicate = false): BatchWrite => ({
+    to: db.collection<Doc>(coll),
+    model: { name: 'insertOne', document: { _id } },
+    doneIfDuplicate,
+  });
+  const mark = (coll: string, _id: number): BatchWrite => ({
+    to: db.collection<Doc>(coll),
+    model: { name: 'updateOne', filter: { _id }, update: { $set: { n: 1 } } },
+  });
+  const ids = async (coll: string) =>
+    (await db.collection<Doc>(coll).find({}).sort({ _id: 1 }).toArray()).map((d) => [d._id, d.n]);
+
+  before(() => {
+    client = new MongoClient(testEngine().uri, { monitorCommands: true });
+    client.on('commandStarted', (e) => commands.push(e.commandName));
+    db = client.db('write_batch');
+  });
+  beforeEach(async () => {
+    await db.dropDatabase();
+    await db.collection<Doc>('a').insertOne({ _id: 1 });
+    commands = [];
+  });
+  afterEach(() => {
+    assumeBulkWrite(client, undefined);
+  });
+  after(async () => client.close());
+
+  it('sends the writes and the last one in one command and reports what the last matched', async () => {
+    const last = await writeThenLast(db, [insert('a', 2), insert('b', 1)], mark('a', 1));
+    assert.deepEqual(last, { sent: true, matched: 1 });
+    assert.deepEqual(
+      commands.filter((c) => c !== 'buildInfo'),
+      ['bulkWrite'],
+    );
+    assert.deepEqual(await ids('a'), [
+      [1, 1],
+      [2, undefined],
+    ]);
+    assert.deepEqual(await ids('b'), [[1, undefined]]);
+  });
+
+  it('goes on after a write that was done before (a duplicate key it allows)', async () => {
+    const last = await writeThenLast(db, [insert('a', 1, true), insert('b', 1)], mark('a', 1));
+    assert.deepEqual(last, { sent: true, matched: 1 });
+    assert.deepEqual(
+      commands.filter((c) => c !== 'buildInfo'),
+      ['bulkWrite', 'bulkWrite'],
+    );
+    assert.deepEqual(await ids('b'), [[1, undefined]]);
+    assert.deepEqual(await ids('a'), [[1, 1]]);
+  });
+
+  it('applies nothing after a write that failed, the last one included', async () => {
+    await assert.rejects(writeThenLast(db, [insert('a', 1), insert('b', 1)], mark('a', 1)), /duplicate key/);
+    assert.deepEqual(await ids('b'), []);
+    assert.deepEqual(await ids('a'), [[1, undefined]], 'the last write did not land');
+  });
+
+  it('sends one command per write, and leaves the last to the caller, where the servers lack bulkWrite', async () => {
+    assumeBulkWrite(client, false);
+    const last = await writeThenLast(db, [insert('a', 1, true), insert('b', 1)], mark('a', 1));
+    assert.deepEqual(commands.sort(), ['insert', 'insert']);
+    assert.deepEqual(await ids('a'), [[1, undefined]], 'not sent yet');
+    assert.ok(!last.sent);
+    assert.equal(await last.send(), 1);
+    assert.deepEqual(await ids('a'), [[1, 1]]);
+  });
+
+  it('keeps a bulkWrite’s writes on the H2 backend across a restart', async function () {
+    if (!javaEngineAvailable()) this.skip();
+    const tmp = tempDir('write-batch');
+    let engine: JavaEngine | null = null;
+    try {
+      for (let run = 0; run < 2; run++) {
+        engine = await startJavaEngine({ persistent: true, dataDir: tmp.dir });
+        const h2 = new MongoClient(engine.uri);
+        try {
+          const kept = h2.db('write_batch_h2');
+          if (run === 0) {
+            const written = await h2.bulkWrite<Record<string, Doc>>([
+              { namespace: 'write_batch_h2.a', name: 'insertOne', document: { _id: 1 } },
+              {
+                namespace: 'write_batch_h2.b',
+                name: 'updateOne',
+                filter: { _id: 2 },
+                update: { $set: { n: 2 } },
+                upsert: true,
+              },
+              { namespace: 'write_batch_h2.a', name: 'deleteOne', filter: { _id: 9 } },
+            ]);
+            assert.deepEqual([written.insertedCount, written.upsertedCount, written.deletedCount], [1, 1, 0]);
+          } else {
+            assert.deepEqual(await kept.collection<Doc>('a').find({}).toArray(), [{ _id: 1 }]);
+            assert.deepEqual(await kept.collection<Doc>('b').find({}).toArray(), [{ _id: 2, n: 2 }]);
+          }
+        } finally {
+          await h2.close();
+        }
+        await engine.stop();
+        engine = null;
+      }
+    } finally {
+      await engine?.stop();
+      tmp.cleanup();
+    }
+  });
+});
