@@ -1,4 +1,4 @@
-import type { Db, ObjectId } from 'mongodb';
+import type { Db, Document, ObjectId } from 'mongodb';
 import { bucketsCollection } from '../db/collections.js';
 import { typeGenerationField } from '../cache/object-generations.js';
 import type { BatchWrite } from '../db/write-batch.js';
@@ -14,16 +14,29 @@ export async function bumpGeneration(db: Db, bucketId: ObjectId): Promise<void> 
   );
 }
 
+/** How many written Object ids the Bucket keeps per type: a kept order behind by more is read again. */
+export const RECENT_WRITES_KEPT = 32;
+
 /**
- * What an Object version write bumps: the generation of reads of any Object and that of each
- * type it wrote, not the Bucket's own, so reads of other types, the Bucket's types and every
- * other memo keyed on `generation` stay (lib/cache/object-generations.ts).
+ * What an Object version write of `objectId` bumps: the generation of reads of any Object and
+ * that of its type, not the Bucket's own, so reads of other types, the Bucket's types and every
+ * other memo keyed on `generation` stay (lib/cache/object-generations.ts). The same update notes
+ * the Object among its type's recent writes.
  */
-export function objectGenerationsWrite(db: Db, bucketId: ObjectId, types: readonly string[]): BatchWrite {
-  const inc: Record<string, number> = { object_generation: 1 };
-  for (const t of types) inc[`type_generations.${typeGenerationField(t)}`] = 1;
+export function objectGenerationsWrite(db: Db, bucketId: ObjectId, type: string, objectId: ObjectId): BatchWrite {
+  const field = typeGenerationField(type);
+  // A Document: the driver's types know no path built at run time.
+  const push: Document = { [`recent_writes.${field}`]: { $each: [objectId], $slice: -RECENT_WRITES_KEPT } };
   return {
     to: bucketsCollection(db),
-    model: { name: 'updateOne', filter: { _id: bucketId }, update: { $inc: inc, $set: { modified_at: new Date() } } },
+    model: {
+      name: 'updateOne',
+      filter: { _id: bucketId },
+      update: {
+        $inc: { object_generation: 1, [`type_generations.${field}`]: 1, [`recent_write_counts.${field}`]: 1 },
+        $push: push,
+        $set: { modified_at: new Date() },
+      },
+    },
   };
 }

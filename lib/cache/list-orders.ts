@@ -1,6 +1,7 @@
-import { ObjectId } from 'mongodb';
+import { ObjectId, type Document } from 'mongodb';
 import type { SortSpec } from '../query/sort.js';
 import { ReadCache } from './read-cache.js';
+import { compareSortKeys, sortKeyBytes, sortKeyOf, type SortFields, type SortKey } from './sort-keys.js';
 
 /** Bytes of one ObjectId. */
 const ID_BYTES = 12;
@@ -10,17 +11,32 @@ const ENTRY_OVERHEAD_BYTES = 128;
 /**
  * Every match of a list, in its sort order, as ids packed 12 bytes each: a page is a slice of it
  * and the total its length. Packed, 20,000 matches take 240 kB where ObjectId objects would take
- * several megabytes.
+ * several megabytes. Beside each id its sort key (sort-keys.ts) when every match has one: then
+ * the order can follow a write instead of being read again (`moved`).
  */
 export class ListOrder {
-  private constructor(private readonly ids: Buffer) {}
+  private constructor(
+    private readonly ids: Buffer,
+    private readonly keys: readonly SortKey[] | null,
+    private readonly keyBytes: number,
+  ) {}
 
-  static of(ids: readonly ObjectId[]): ListOrder {
+  /** The order of `docs` as read (sorted by `fields`), each with `_id` and, when `fields` is given, the sort fields. */
+  static of(docs: readonly Document[], fields?: SortFields): ListOrder {
+    const keys = fields ? docs.map((doc) => sortKeyOf(doc, fields)) : [];
+    const keyed = fields !== undefined && keys.every((k): k is SortKey => k !== null) ? keys : null;
+    return ListOrder.from(
+      docs.map((doc) => doc._id as ObjectId),
+      keyed,
+    );
+  }
+
+  private static from(ids: readonly ObjectId[], keys: readonly SortKey[] | null): ListOrder {
     const packed = Buffer.allocUnsafe(ids.length * ID_BYTES);
     ids.forEach((id, i) => {
       packed.set(id.id, i * ID_BYTES);
     });
-    return new ListOrder(packed);
+    return new ListOrder(packed, keys, keys ? keys.reduce((n, k) => n + sortKeyBytes(k), 0) : 0);
   }
 
   get length(): number {
@@ -28,16 +44,23 @@ export class ListOrder {
   }
 
   get bytes(): number {
-    return this.ids.length;
+    return this.ids.length + this.keyBytes;
+  }
+
+  /** Whether the order can follow writes (`moved`): every match has a sort key. */
+  get followable(): boolean {
+    return this.keys !== null;
   }
 
   /** Up to `count` ids from position `from` (≥ 0) on. */
   slice(from: number, count: number): ObjectId[] {
     const out: ObjectId[] = [];
-    for (let i = from; i < Math.min(from + count, this.length); i++) {
-      out.push(new ObjectId(this.ids.subarray(i * ID_BYTES, (i + 1) * ID_BYTES)));
-    }
+    for (let i = from; i < Math.min(from + count, this.length); i++) out.push(this.idAt(i));
     return out;
+  }
+
+  private idAt(i: number): ObjectId {
+    return new ObjectId(this.ids.subarray(i * ID_BYTES, (i + 1) * ID_BYTES));
   }
 
   /** Where `id` sits in the order, or -1 when it is not a match. */
@@ -49,34 +72,93 @@ export class ListOrder {
     }
     return -1;
   }
+
+  /**
+   * The order after writes of the Objects `written`: each taken out, and those of them that still
+   * match (`matching`: each with `_id` and the sort fields, as read now) put back where their sort
+   * keys go. Undefined when this order has no keys or a match's key is not one known here.
+   */
+  moved(written: readonly ObjectId[], matching: readonly Document[], fields: SortFields): ListOrder | undefined {
+    if (!this.keys) return undefined;
+    const out = new Set(written.map((id) => id.toHexString()));
+    const entries: { id: ObjectId; key: SortKey }[] = [];
+    for (let i = 0; i < this.length; i++) {
+      const id = this.idAt(i);
+      if (!out.has(id.toHexString())) entries.push({ id, key: this.keys[i] as SortKey });
+    }
+    for (const doc of matching) {
+      const key = sortKeyOf(doc, fields);
+      if (!key) return undefined;
+      // The first place whose key sorts after this one (keys end with the unique _id: no ties).
+      let low = 0;
+      let high = entries.length;
+      while (low < high) {
+        const mid = (low + high) >>> 1;
+        if (compareSortKeys((entries[mid] as { key: SortKey }).key, key, fields) < 0) low = mid + 1;
+        else high = mid;
+      }
+      entries.splice(low, 0, { id: doc._id as ObjectId, key });
+    }
+    return ListOrder.from(
+      entries.map((e) => e.id),
+      entries.map((e) => e.key),
+    );
+  }
+}
+
+/** A kept order and the state of the Bucket it was read (or followed) at. */
+export interface KeptOrder {
+  order: ListOrder;
+  /** The list's generation then (lib/cache/object-generations.ts): the order is current while it is the same. */
+  generation: string;
+  /** The Bucket's own generation then: any write but an Object version write moves it, and the order must be read again. */
+  bucketGeneration: number;
+  /** The one type the list shows, and its generation then: version writes of that type alone can be followed. */
+  type: string | null;
+  typeGeneration: number;
+  /** The type's count of noted writes then (BucketDoc.recent_write_counts). */
+  writeCount: number;
 }
 
 /**
- * The orders of Object lists, kept per Bucket generation like their totals (list-totals.ts): a
- * write through any process bumps the generation, so a kept order is never read after the data
- * it sorted changed. The key is the list's total key (Bucket, generation, collection, filter)
- * with its sort.
+ * The orders of Object lists, by list (Bucket, collection, filter, sort), with the Bucket state
+ * each was read at: a write through any process moves a generation, so a kept order is not used
+ * as it is after the data it sorted changed (object-list-order.ts follows or reads it again).
  */
 export class ListOrders {
-  private readonly orders: ReadCache<ListOrder>;
+  private readonly orders: ReadCache<KeptOrder>;
 
   constructor(
     maxBytes: number,
     /** Lists with more matches than this are not kept (0: none is). */
     readonly maxIds: number,
   ) {
-    this.orders = new ReadCache<ListOrder>(maxBytes, (key, o) => key.length * 2 + o.bytes + ENTRY_OVERHEAD_BYTES);
+    this.orders = new ReadCache<KeptOrder>(
+      maxBytes,
+      (key, kept) => key.length * 2 + kept.order.bytes + ENTRY_OVERHEAD_BYTES,
+    );
   }
 
-  static key(totalKey: string, sort: SortSpec & { random: false }): string {
-    return `${totalKey}:${JSON.stringify(sort.fields)}`;
+  /** The key of a list: `listKey` names its Bucket, collection and filter (ListTotals.key without generation). */
+  static key(listKey: string, sort: SortSpec & { random: false }): string {
+    return `${listKey}:${JSON.stringify(sort.fields)}`;
   }
 
-  get(key: string): ListOrder | undefined {
+  get(key: string): KeptOrder | undefined {
     return this.orders.get(key);
   }
 
-  set(key: string, order: ListOrder): void {
-    this.orders.set(key, order);
+  /** Keeps `kept` unless what is kept is of a later state of the same type (a slower reader's). */
+  set(key: string, kept: KeptOrder): void {
+    const now = this.orders.get(key);
+    if (
+      now &&
+      now.type !== null &&
+      now.type === kept.type &&
+      now.bucketGeneration === kept.bucketGeneration &&
+      now.typeGeneration > kept.typeGeneration
+    )
+      return;
+    this.orders.set(key, kept);
   }
 }

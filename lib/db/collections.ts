@@ -18,6 +18,18 @@ export interface BucketDoc {
   object_generation?: number;
   /** Bumped by each Object version write of a type, by the type's (encoded) slug. */
   type_generations?: Record<string, number>;
+  /**
+   * By the same keys, the ids of the Objects the last version writes of each type wrote, oldest
+   * first: each bump of a type's generation pushes one, in the same update, so a kept list order
+   * behind by n generations knows which Objects to read again (lib/objects/list/object-list-order.ts).
+   */
+  recent_writes?: Record<string, ObjectId[]>;
+  /**
+   * By the same keys, how many ids were ever pushed there. It moves with the type's generation
+   * only where every writer notes its writes: a kept order follows writes only while the two moved
+   * alike (a process of an older release bumps the generation alone).
+   */
+  recent_write_counts?: Record<string, number>;
   /** Bumped by every webhook write (lib/webhooks/bucket-webhooks.ts): events read the enabled webhooks by it. */
   webhook_generation?: number;
   created_at: Date;

@@ -70,23 +70,28 @@ export function assumeBulkWrite(client: MongoClient, available: boolean | undefi
 }
 
 /**
- * Sends `writes`, which do not depend on each other, and `last`, which must happen only once all
- * of them did (a clear of work owed, say). Where the servers have bulkWrite that is one ordered
- * command: the server applies the writes in turn and stops at the first that fails, so `last` is
- * never applied without them. Elsewhere the writes go at once, one command each, and `last` is
- * left for the caller to send (it may put it off). A duplicate key error of a `doneIfDuplicate`
- * write counts as done in both.
+ * Sends `steps` in turn (the writes of one step do not depend on each other), then `last`, which
+ * must happen only once all of them did (a clear of work owed, say). Where the servers have
+ * bulkWrite that is one ordered command: the server applies the writes in turn and stops at the
+ * first that fails, so no write is applied before those of earlier steps, nor `last` without them.
+ * Elsewhere each step's writes go at once, one command each, step after step, and `last` is left
+ * for the caller to send (it may put it off). A duplicate key error of a `doneIfDuplicate` write
+ * counts as done in both.
  */
-export async function writeThenLast(db: Db, writes: readonly BatchWrite[], last: BatchWrite): Promise<LastWrite> {
+export async function writeInSteps(
+  db: Db,
+  steps: readonly (readonly BatchWrite[])[],
+  last: BatchWrite,
+): Promise<LastWrite> {
   if (await hasBulkWrite(db)) {
     try {
-      return { sent: true, matched: await inOneCommand(db.client, [...writes, last]) };
+      return { sent: true, matched: await inOneCommand(db.client, [...steps.flat(), last]) };
     } catch (err) {
       if (!(err instanceof MongoServerError && err.code === COMMAND_NOT_FOUND)) throw err;
       bulkWriteKnown.set(db.client, Promise.resolve(false));
     }
   }
-  await Promise.all(writes.map(writeAlone));
+  for (const step of steps) await Promise.all(step.map(writeAlone));
   return { sent: false, send: () => writeAlone(last) };
 }
 

@@ -13,7 +13,7 @@ import { objectGenerationsWrite } from '../buckets/bucket-generation.js';
 import { readOptions } from '../db/query-time-limit.js';
 import { revisionWrite } from '../revisions/revisions.js';
 import { liveWrite } from './objects.js';
-import { writeAlone, writeThenLast, type BatchWrite } from '../db/write-batch.js';
+import { writeAlone, writeInSteps, type BatchWrite } from '../db/write-batch.js';
 import { afterAnswer } from '../http/after-answer.js';
 
 /**
@@ -109,15 +109,16 @@ async function followUps(
   const { db } = deps;
   const event = work.notify ? await eventOf(deps, doc, work, bucket) : null;
   const { revision, write } = revisionWrite(db, doc, work.reason, work.version);
-  const writes: BatchWrite[] = [
-    write,
-    objectGenerationsWrite(db, doc.bucket_id, [doc.type]),
-    ...(event ? await deps.events.outboxWrites(db, event) : []),
-  ];
-  if (work.withdraw) writes.push(withdrawal(db, doc));
-  else if (doc.status === 'published') writes.push(liveWrite(db, doc));
-  const last = await writeThenLast(db, writes, clearWrite(db, doc, work.version));
+  const live = work.withdraw ? [withdrawal(db, doc)] : doc.status === 'published' ? [liveWrite(db, doc)] : [];
+  const writes = [...live, write, ...(event ? await deps.events.outboxWrites(db, event) : [])];
+  // The bump goes after the views it announces: a reader that sees the new generation finds the
+  // new version in them, so what it keeps for that generation is never older (list orders follow
+  // the writes a generation names, lib/objects/list/object-list-order.ts).
+  const bump = objectGenerationsWrite(db, doc.bucket_id, doc.type, doc._id);
+  // Sinks besides the outbox hear of it before the clear: one that fails leaves the work carried,
+  // so repair hands the event (same id) to them again.
   if (event) await deps.events.toSinks(db, event);
+  const last = await writeInSteps(db, [writes, [bump]], clearWrite(db, doc, work.version));
   return {
     revision,
     clear: async () => settleClear(db, doc, last.sent ? last.matched : await last.send()),

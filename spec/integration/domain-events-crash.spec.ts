@@ -36,6 +36,7 @@ describe('domain events survive a crash after the commit point', () => {
   const dyingEvents = () => {
     const events = Object.create(suite.harness.writes.events) as DomainEvents;
     events.emit = () => Promise.reject(new Crash('died before emitting'));
+    events.toSinks = () => Promise.reject(new Crash('died before emitting'));
     return events;
   };
   const since = (from: number) => suite.harness.emitted.slice(from).map((e) => [e.type, e.subjectId, e.id]);
@@ -43,7 +44,7 @@ describe('domain events survive a crash after the commit point', () => {
   it('an edit that died before its event: no event yet, repair emits it with the id the write would have had', async () => {
     const id = await create('Before');
     const from = suite.harness.emitted.length;
-    // The event goes out beside the live copy, revision and bump (version-write.ts): it is the one cut short here.
+    // The sinks hear of the event before the follow-ups go out (version-write.ts): that is cut short here.
     const deps = { ...dying(() => false), events: dyingEvents() };
     await assert.rejects(updateObject(deps, bucket, id, { title: 'After' }), Crash);
     assert.deepEqual(since(from), [], 'the process died before its event');

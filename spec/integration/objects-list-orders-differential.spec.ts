@@ -10,9 +10,12 @@ import { byIdsAlone, filterFields } from '../support/command-operators.js';
  * order (LIST_ORDER_MAX_IDS=0), so every read of it matches and sorts. Between random writes
  * (creates, edits that move an Object in the sort, publishes, unpublishes, deletes), both apps
  * answer the same random reads, each read twice so the first app answers through a kept order.
+ * Half the writes go through a third app, as another process would write: the first app's kept
+ * orders follow the writes the Bucket notes (lib/objects/list/object-list-order.ts), whoever made them.
  */
 describe('GET /objects: kept orders answer what matching again answers, between random writes', () => {
   let plain: ReturnType<typeof bucketClient>;
+  let otherProcess: ReturnType<typeof bucketClient>;
   const live: string[] = [];
   // A fixed-seed generator (mulberry32): the same run every time, so a failure can be replayed.
   let seed = 0x5eed;
@@ -31,6 +34,10 @@ describe('GET /objects: kept orders answer what matching again answers, between 
       log: (m) => suite.harness.errors.push(m),
     });
     plain = bucketClient(unkept, suite.keys);
+    otherProcess = bucketClient(
+      createApp({ config: suite.harness.config, db: suite.harness.db, log: (m) => suite.harness.errors.push(m) }),
+      suite.keys,
+    );
     await suite.api
       .post('/object-types', {
         title: 'Posts',
@@ -40,20 +47,21 @@ describe('GET /objects: kept orders answer what matching again answers, between 
   });
 
   async function write(): Promise<void> {
+    const api = pick([suite.api, otherProcess]);
     const score = Math.floor(random() * 6);
     const action = live.length < 4 ? 'create' : pick(['create', 'edit', 'edit', 'draft', 'publish', 'delete']);
     if (action === 'create') {
       const status = pick(['published', 'published', 'draft']);
       const body = { title: `P${live.length}`, type: 'posts', status, metadata: { score } };
-      live.push((await suite.api.post('/objects', body).expect(200)).body.object.id as string);
+      live.push((await api.post('/objects', body).expect(200)).body.object.id as string);
       return;
     }
     const id = pick(live);
     if (action === 'delete') {
-      await suite.api.delete(`/objects/${id}`).expect(200);
+      await api.delete(`/objects/${id}`).expect(200);
       live.splice(live.indexOf(id), 1);
-    } else if (action === 'edit') await suite.api.patch(`/objects/${id}`, { metadata: { score } }).expect(200);
-    else await suite.api.patch(`/objects/${id}`, { status: action === 'draft' ? 'draft' : 'published' }).expect(200);
+    } else if (action === 'edit') await api.patch(`/objects/${id}`, { metadata: { score } }).expect(200);
+    else await api.patch(`/objects/${id}`, { status: action === 'draft' ? 'draft' : 'published' }).expect(200);
   }
 
   function randomRead(): string {
@@ -71,12 +79,15 @@ describe('GET /objects: kept orders answer what matching again answers, between 
     // Sized for the work on a busy 2-core machine (many requests or child processes), not for speed.
     this.timeout(180_000);
     let compared = 0;
-    // Page reads by ids and Bucket alone come from kept orders only (nothing here expands relationships).
+    // Page reads by ids and Bucket alone come from kept orders only (nothing here expands
+    // relationships); reads by ids, Bucket and the list's filter re-read written Objects to follow.
     let byId = 0;
+    let followed = 0;
     const listener = (e: CommandStartedEvent) => {
       const filter = e.command.filter as Record<string, unknown> | undefined;
       if (e.command.find === 'published_objects' || e.command.find === 'objects') {
         if (byIdsAlone(filterFields(filter))) byId++;
+        if (filterFields(filter).join() === '_id $in,bucket_id,$and') followed++;
       }
     };
     suite.harness.client.on('commandStarted', listener);
@@ -103,5 +114,6 @@ describe('GET /objects: kept orders answer what matching again answers, between 
     suite.harness.client.off('commandStarted', listener);
     assert.ok(compared >= 240, `compared ${compared} answers`);
     assert.ok(byId > 40, `${byId} pages were read through kept orders`);
+    assert.ok(followed > 20, `${followed} kept orders followed writes`);
   });
 });

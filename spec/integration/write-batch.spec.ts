@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { MongoClient, type Db } from 'mongodb';
 import { startJavaEngine, type JavaEngine } from '../../lib/db/engine-java.js';
-import { assumeBulkWrite, writeThenLast, type BatchWrite } from '../../lib/db/write-batch.js';
+import { assumeBulkWrite, writeInSteps, type BatchWrite } from '../../lib/db/write-batch.js';
 import { javaEngineAvailable, tempDir } from '../support/engine-helpers.js';
 import { testEngine } from '../support/test-engine.js';
 
@@ -50,7 +50,7 @@ describe('writes sent together, then a last one', function () {
   after(async () => client.close());
 
   it('sends the writes and the last one in one command and reports what the last matched', async () => {
-    const last = await writeThenLast(db, [insert('a', 2), insert('b', 1)], mark('a', 1));
+    const last = await writeInSteps(db, [[insert('a', 2), insert('b', 1)]], mark('a', 1));
     assert.deepEqual(last, { sent: true, matched: 1 });
     assert.deepEqual(
       commands.filter((c) => c !== 'buildInfo'),
@@ -64,7 +64,7 @@ describe('writes sent together, then a last one', function () {
   });
 
   it('goes on after a write that was done before (a duplicate key it allows)', async () => {
-    const last = await writeThenLast(db, [insert('a', 1, true), insert('b', 1)], mark('a', 1));
+    const last = await writeInSteps(db, [[insert('a', 1, true), insert('b', 1)]], mark('a', 1));
     assert.deepEqual(last, { sent: true, matched: 1 });
     assert.deepEqual(
       commands.filter((c) => c !== 'buildInfo'),
@@ -75,15 +75,16 @@ describe('writes sent together, then a last one', function () {
   });
 
   it('applies nothing after a write that failed, the last one included', async () => {
-    await assert.rejects(writeThenLast(db, [insert('a', 1), insert('b', 1)], mark('a', 1)), /duplicate key/);
+    await assert.rejects(writeInSteps(db, [[insert('a', 1), insert('b', 1)]], mark('a', 1)), /duplicate key/);
     assert.deepEqual(await ids('b'), []);
     assert.deepEqual(await ids('a'), [[1, undefined]], 'the last write did not land');
   });
 
-  it('sends one command per write, and leaves the last to the caller, where the servers lack bulkWrite', async () => {
+  it('sends one command per write, step after step, and leaves the last to the caller, where the servers lack bulkWrite', async () => {
     assumeBulkWrite(client, false);
-    const last = await writeThenLast(db, [insert('a', 1, true), insert('b', 1)], mark('a', 1));
-    assert.deepEqual(commands.sort(), ['insert', 'insert']);
+    const last = await writeInSteps(db, [[insert('a', 1, true), insert('b', 1)], [mark('b', 1)]], mark('a', 1));
+    assert.deepEqual(commands, ['insert', 'insert', 'update'], 'the second step after the first');
+    assert.deepEqual(await ids('b'), [[1, 1]]);
     assert.deepEqual(await ids('a'), [[1, undefined]], 'not sent yet');
     assert.ok(!last.sent);
     assert.equal(await last.send(), 1);

@@ -4,6 +4,7 @@ import type { ObjectTypeDoc } from '../../lib/db/collections.js';
 import { OBJECT_LIST_INDEXES, sortableIndex, type IndexSpec } from '../../lib/db/indexes.js';
 import { BadRequestError } from '../../lib/errors/http-errors.js';
 import { relatedFilter } from '../../lib/objects/populate/related.js';
+import { writtenMatchFilter } from '../../lib/objects/list/object-list-query.js';
 import { keysetFilter } from '../../lib/query/cursor.js';
 import { metadataPaths } from '../../lib/query/metadata-paths.js';
 import type { StatusFilter } from '../../lib/query/read-params.js';
@@ -160,5 +161,15 @@ describe('index contract: Object list queries against the declared indexes', () 
     assert.deepEqual(Object.keys(filter), ['_id', 'bucket_id']);
     assert.ok(isPoint(filter._id));
     assert.equal(filter.bucket_id, bucketId);
+  });
+
+  it('reads written Objects again through the _id index, naming their Bucket, with the list filter beside', () => {
+    const bucketId = new ObjectId();
+    const listFilter = { 'metadata.genre': 'x', bucket_id: bucketId, status: 'published' };
+    const filter = writtenMatchFilter(bucketId, [new ObjectId(), new ObjectId()], listFilter);
+    assert.deepEqual(Object.keys(filter), ['_id', 'bucket_id', '$and']);
+    assert.ok(isPoint(filter._id));
+    assert.equal(filter.bucket_id, bucketId);
+    assert.deepEqual(filter.$and, [listFilter]);
   });
 });

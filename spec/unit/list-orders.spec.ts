@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict';
 import { ObjectId } from 'mongodb';
-import { ListOrder, ListOrders } from '../../lib/cache/list-orders.js';
+import { ListOrder, ListOrders, type KeptOrder } from '../../lib/cache/list-orders.js';
+import type { SortFields } from '../../lib/cache/sort-keys.js';
 
 describe('ListOrder: a list order packed as ids (pure)', () => {
   const ids = Array.from({ length: 5 }, () => new ObjectId());
+  const docs = (list: ObjectId[]) => list.map((_id) => ({ _id }));
 
   it('slices the ids back in order, clipped to the ends', () => {
-    const order = ListOrder.of(ids);
+    const order = ListOrder.of(docs(ids));
     assert.equal(order.length, 5);
     assert.equal(order.bytes, 60);
     assert.deepEqual(order.slice(1, 2), ids.slice(1, 3));
@@ -19,11 +21,20 @@ describe('ListOrder: a list order packed as ids (pure)', () => {
     const a = new ObjectId('aaaaaaaaaaaaaaaa01020304');
     const b = new ObjectId('05060708090a0b0cbbbbbbbb');
     const straddling = new ObjectId('0102030405060708090a0b0c');
-    const order = ListOrder.of([a, b, straddling]);
+    const order = ListOrder.of(docs([a, b, straddling]));
     assert.equal(order.indexOf(straddling), 2);
-    assert.equal(ListOrder.of([a, b]).indexOf(straddling), -1);
+    assert.equal(ListOrder.of(docs([a, b])).indexOf(straddling), -1);
     assert.equal(order.indexOf(b), 1);
     assert.equal(order.indexOf(new ObjectId()), -1);
+  });
+
+  const at = (order: ListOrder, typeGeneration: number): KeptOrder => ({
+    order,
+    generation: `g${String(typeGeneration)}`,
+    bucketGeneration: 1,
+    type: 'posts',
+    typeGeneration,
+    writeCount: typeGeneration,
   });
 
   it('keys an order by its list and sort, and keeps no order over its bound', () => {
@@ -31,10 +42,65 @@ describe('ListOrder: a list order packed as ids (pure)', () => {
     const k2 = ListOrders.key('t', { random: false, fields: [['order', 1]] });
     assert.notEqual(k1, k2);
     const orders = new ListOrders(4 * (60 + 128 + 2 * k1.length), 10);
-    orders.set(k1, ListOrder.of(ids));
-    assert.equal(orders.get(k1)?.length, 5);
+    orders.set(k1, at(ListOrder.of(docs(ids)), 1));
+    assert.equal(orders.get(k1)?.order.length, 5);
     const tiny = new ListOrders(100, 10);
-    tiny.set(k1, ListOrder.of(ids));
+    tiny.set(k1, at(ListOrder.of(docs(ids)), 1));
     assert.equal(tiny.get(k1), undefined, 'an entry over a quarter of the bound is not kept');
+  });
+
+  it('keeps the order of the later state when a slower reader brings an earlier one', () => {
+    const orders = new ListOrders(1_000_000, 10);
+    orders.set('k', at(ListOrder.of(docs(ids)), 5));
+    orders.set('k', at(ListOrder.of(docs(ids.slice(0, 2))), 4));
+    assert.equal(orders.get('k')?.typeGeneration, 5);
+    orders.set('k', at(ListOrder.of(docs(ids.slice(0, 2))), 6));
+    assert.equal(orders.get('k')?.order.length, 2);
+  });
+});
+
+describe('ListOrder.moved: an order following writes (pure)', () => {
+  const fields: SortFields = [
+    ['metadata.score', -1],
+    ['_id', -1],
+  ];
+  const id = (n: number) => new ObjectId(n.toString(16).padStart(24, '0'));
+  const post = (n: number, score: unknown) => ({ _id: id(n), metadata: { score } });
+  // Scores 9, 7, 7, 1 as a read sorts them: the tie by _id descending.
+  const order = ListOrder.of([post(1, 9), post(3, 7), post(2, 7), post(4, 1)], fields);
+  const hex = (o: ListOrder | undefined) => o?.slice(0, 100).map((i) => parseInt(i.toHexString(), 16));
+
+  it('moves a written Object to where its new sort value goes, ties by _id', () => {
+    const sorted = order;
+    assert.deepEqual(hex(sorted.moved([id(4)], [post(4, 8)], fields)), [1, 4, 3, 2]);
+    assert.deepEqual(hex(sorted.moved([id(1)], [post(1, 7)], fields)), [3, 2, 1, 4]);
+    assert.deepEqual(hex(sorted.moved([id(2)], [post(2, 0)], fields)), [1, 3, 4, 2]);
+  });
+
+  it('takes out a written Object that no longer matches, and puts in one that now does', () => {
+    const sorted = order;
+    assert.deepEqual(hex(sorted.moved([id(3), id(9)], [post(9, 5)], fields)), [1, 2, 9, 4]);
+    assert.deepEqual(hex(sorted.moved([id(5)], [], fields)), [1, 3, 2, 4], 'a write of a non-match changes nothing');
+  });
+
+  it('sorts missing and null first, then numbers, strings, ObjectIds, booleans, dates (MongoDB’s type order)', () => {
+    const asc: SortFields = [
+      ['metadata.score', 1],
+      ['_id', 1],
+    ];
+    const values = [new Date(0), true, id(77), 'b', 'a', 2, -1, null, undefined];
+    let o = ListOrder.of([], asc);
+    values.forEach((v, i) => {
+      o = o.moved([id(i + 1)], [post(i + 1, v)], asc) ?? assert.fail('no key');
+    });
+    assert.deepEqual(hex(o), [8, 9, 7, 6, 5, 4, 3, 2, 1]);
+  });
+
+  it('does not follow a value whose order is not known here, nor an order read without keys', () => {
+    assert.equal(order.moved([id(1)], [post(1, [1, 2])], fields), undefined, 'arrays sort by an element');
+    assert.equal(order.moved([id(1)], [post(1, { a: 1 })], fields), undefined);
+    assert.equal(order.moved([id(1)], [post(1, 'a\u{1F600}')], fields), undefined, 'surrogate pairs');
+    assert.equal(ListOrder.of([post(1, [3])], fields).followable, false);
+    assert.equal(ListOrder.of([post(1, 3)]).moved([id(1)], [], fields), undefined);
   });
 });

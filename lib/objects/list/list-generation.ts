@@ -1,5 +1,6 @@
 import type { BucketDoc, ObjectTypeDoc } from '../../db/collections.js';
-import { readGeneration } from '../../cache/object-generations.js';
+import { readGeneration, typeGenerationField } from '../../cache/object-generations.js';
+import type { KeptOrder } from '../../cache/list-orders.js';
 import { referencedTypes } from '../../object-types/type-references.js';
 
 /* Which Object types a list read shows, so its cached answer, total and order key on their generations alone. */
@@ -52,4 +53,25 @@ export function listGeneration(
   types: ReadonlyMap<string, ObjectTypeDoc>,
 ): string {
   return readGeneration(bucket, typesShown(pinnedType(queryText), depth, types));
+}
+
+/** What a list's kept order records of the Bucket's state (lib/cache/list-orders.ts). */
+export type OrderState = Omit<KeptOrder, 'order'>;
+
+/** The state of `bucket` a list of the one type its query pins (else of any Object) is read at. */
+export function orderState(
+  bucket: BucketDoc,
+  queryText: string | undefined,
+  types: ReadonlyMap<string, ObjectTypeDoc>,
+): OrderState {
+  const shown = typesShown(pinnedType(queryText), 0, types);
+  const type = shown?.[0] ?? null;
+  const field = type === null ? '' : typeGenerationField(type);
+  return {
+    generation: readGeneration(bucket, shown),
+    bucketGeneration: bucket.generation,
+    type,
+    typeGeneration: type === null ? 0 : (bucket.type_generations?.[field] ?? 0),
+    writeCount: type === null ? 0 : (bucket.recent_write_counts?.[field] ?? 0),
+  };
 }

@@ -1,11 +1,14 @@
 import type { Document, ObjectId } from 'mongodb';
-import { ListOrder, ListOrders } from '../../cache/list-orders.js';
+import { ListOrder, ListOrders, type KeptOrder } from '../../cache/list-orders.js';
+import { sortProjection } from '../../cache/sort-keys.js';
+import { typeGenerationField } from '../../cache/object-generations.js';
+import type { OrderState } from './list-generation.js';
 import type { ListTotals } from '../../cache/list-totals.js';
 import type { BucketDoc, ObjectDoc } from '../../db/collections.js';
 import { relatedFilter } from '../populate/related.js';
 import type { SortSpec } from '../../query/sort.js';
 import type { ReadObject } from '../serialize.js';
-import type { ObjectListQuery } from './object-list-query.js';
+import { writtenMatchFilter, type ObjectListQuery } from './object-list-query.js';
 import type { ObjectView } from '../object-views.js';
 import { readWithin, type ByteBudget } from '../../query/read-budget.js';
 
@@ -18,33 +21,67 @@ export interface OrderedPageArgs {
   after: ObjectId | undefined;
   orders: ListOrders;
   totals: ListTotals;
-  /** The list's key in `totals` (ListTotals.key); with its sort, its key in `orders`. */
+  /** The list's key in `totals` (ListTotals.key), which names its generation. */
   totalKey: string;
+  /** The list's key without generation (ListTotals.key of no generation): with its sort, its key in `orders`. */
+  listKey: string;
+  /** The Bucket's state the request read. */
+  state: OrderState;
 }
 
 /**
- * The list's order at this Bucket generation: kept, or read now (every match's id, in sort order,
- * from the same filter and indexed sort as a page) when the list was already read once at this
- * generation and is short enough to keep. A list read once per write pays no extra read.
+ * The list's order at this request's state of the Bucket: kept; or kept at an earlier state from
+ * which only version writes of the list's type came, and followed (each written Object read again
+ * and moved); or read now (every match's id and sort values, in sort order, from the same filter
+ * and indexed sort as a page) when the list was already read once at this generation and is short
+ * enough to keep. A list read once per write pays no extra read.
  */
 async function orderOf(a: OrderedPageArgs): Promise<ListOrder | undefined> {
   const { view, query } = a;
-  const key = ListOrders.key(a.totalKey, query.sort);
+  const key = ListOrders.key(a.listKey, query.sort);
   const kept = a.orders.get(key);
-  if (kept !== undefined) return kept;
+  if (kept?.generation === a.state.generation) return kept.order;
+  const followed = kept && (await follow(a, kept));
+  if (followed) {
+    a.orders.set(key, { ...a.state, order: followed });
+    return followed;
+  }
   // A list not read before at this generation has no total kept yet.
   const total = a.totals.get(a.totalKey);
   if (total === undefined || total > a.orders.maxIds) return undefined;
-  const ids = await view.coll
+  const docs = await view.coll
     .find(query.filter, view.readOptions)
     .sort(query.sort.fields)
-    .project<{ _id: ObjectId }>({ _id: 1 })
+    .project(sortProjection(query.sort.fields))
     .limit(a.orders.maxIds + 1)
     .toArray();
-  if (ids.length > a.orders.maxIds) return undefined;
-  const order = ListOrder.of(ids.map((d) => d._id));
-  a.orders.set(key, order);
+  if (docs.length > a.orders.maxIds) return undefined;
+  const order = ListOrder.of(docs, query.sort.fields);
+  a.orders.set(key, { ...a.state, order });
   return order;
+}
+
+/**
+ * `kept` brought to the request's state, when only version writes of the list's one type came
+ * since it was kept, every one of them noted on the Bucket (BucketDoc.recent_writes): the Objects
+ * they wrote are read again (by `_id`, with the list's filter, so only those that match now come
+ * back) and moved. Each write bumps the generation after its views hold the new version
+ * (lib/objects/version-write.ts), so what is read is never older than the generation says.
+ */
+async function follow(a: OrderedPageArgs, kept: KeptOrder): Promise<ListOrder | undefined> {
+  const { state, bucket, view, query } = a;
+  if (state.type === null || kept.type !== state.type || kept.bucketGeneration !== state.bucketGeneration) return;
+  const behind = state.typeGeneration - kept.typeGeneration;
+  const recent = bucket.recent_writes?.[typeGenerationField(state.type)] ?? [];
+  if (!kept.order.followable || behind <= 0 || behind > recent.length) return;
+  if (state.writeCount - kept.writeCount !== behind) return;
+  const written = [...new Map(recent.slice(-behind).map((id) => [id.toHexString(), id])).values()];
+  const matching = await view.coll
+    .find(writtenMatchFilter(bucket._id, written, query.filter), view.readOptions)
+    .project(sortProjection(query.sort.fields))
+    .toArray();
+  const order = kept.order.moved(written, matching, query.sort.fields);
+  return order && order.length <= a.orders.maxIds ? order : undefined;
 }
 
 /**

@@ -81,3 +81,11 @@ export function objectListQuery(parts: {
 export function randomPageStages(q: ObjectListQuery): Document[] {
   return [{ $match: q.pageFilter }, { $sample: { size: q.limit } }];
 }
+
+/**
+ * Which of the Objects `ids` (just written) match a list's `filter` now: read by `_id`, which the
+ * `_id` index serves on every engine, naming the Bucket (one shard of a cluster sharded by it).
+ */
+export function writtenMatchFilter(bucketId: ObjectId, ids: readonly ObjectId[], filter: Document): Document {
+  return { _id: { $in: [...ids] }, bucket_id: bucketId, $and: [filter] };
+}

@@ -1,7 +1,7 @@
 import { ObjectId, type AbstractCursor, type Db, type Document } from 'mongodb';
 import type { ListOrders } from '../../cache/list-orders.js';
 import { ListTotals } from '../../cache/list-totals.js';
-import { listGeneration } from './list-generation.js';
+import { orderState } from './list-generation.js';
 import type { BucketDoc, ObjectDoc, ObjectTypeDoc } from '../../db/collections.js';
 import { expandRelated } from '../populate/fetch-related.js';
 import { metadataPaths } from '../../query/metadata-paths.js';
@@ -86,8 +86,8 @@ export async function listObjects(
   });
   const projection = propsProjection(q.props);
   // Depth reads other types' Objects, but the total and order count this type's alone.
-  const generation = listGeneration(bucket, q.query, 0, types);
-  const totalKey = ListTotals.key(bucket, generation, view.coll.collectionName, query.filter);
+  const state = orderState(bucket, q.query, types);
+  const totalKey = ListTotals.key(bucket, state.generation, view.coll.collectionName, query.filter);
   let budget = new ByteBudget(bounds.maxBytes);
   const ordered =
     memos && !sort.random
@@ -101,6 +101,8 @@ export async function listObjects(
             orders: memos.orders,
             totals: memos.totals,
             totalKey,
+            listKey: ListTotals.key(bucket, '', view.coll.collectionName, query.filter),
+            state,
           },
           budget,
         )
