@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { MongoClient, ObjectId, type Db, type Filter } from 'mongodb';
-import { startJavaEngine, type JavaEngine } from '../../lib/db/engine-java.js';
-import { javaEngineAvailable, tempDir } from '../support/engine-helpers.js';
+import { javaEngineAvailable } from '../support/engine-helpers.js';
+import { acrossH2Restart } from '../support/h2-restart.js';
 import { testEngine } from '../support/test-engine.js';
 
 interface Doc {
@@ -105,29 +105,13 @@ describe('embedded engine: filters pinning a unique index beside other fields', 
 
   it('select and write what a scan would, on the H2 backend, and again after a restart', async function () {
     if (!javaEngineAvailable()) this.skip();
-    const tmp = tempDir('pinned-index');
-    let engine: JavaEngine | null = null;
-    try {
-      for (let run = 0; run < 2; run++) {
-        engine = await startJavaEngine({ persistent: true, dataDir: tmp.dir });
-        const client = new MongoClient(engine.uri);
-        try {
-          const db = client.db('pinned_index_h2');
-          if (run === 1) {
-            // The first engine's last writes, read through the reopened file.
-            const kept = await db.collection<Doc>('pinned_index').findOne({ _id: b, bucket_id: mine });
-            assert.equal(kept?.version, 3);
-          }
-          await expectSameAsScan(db);
-        } finally {
-          await client.close();
-        }
-        await engine.stop();
-        engine = null;
+    await acrossH2Restart('pinned_index_h2', async (db, run) => {
+      if (run === 1) {
+        // The first engine's last writes, read through the reopened file.
+        const kept = await db.collection<Doc>('pinned_index').findOne({ _id: b, bucket_id: mine });
+        assert.equal(kept?.version, 3);
       }
-    } finally {
-      await engine?.stop();
-      tmp.cleanup();
-    }
+      await expectSameAsScan(db);
+    });
   });
 });

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { MongoClient, type Db } from 'mongodb';
-import { startJavaEngine, type JavaEngine } from '../../lib/db/engine-java.js';
 import { assumeBulkWrite, writeInSteps, type BatchWrite } from '../../lib/db/write-batch.js';
-import { javaEngineAvailable, tempDir } from '../support/engine-helpers.js';
+import { javaEngineAvailable } from '../support/engine-helpers.js';
+import { acrossH2Restart } from '../support/h2-restart.js';
 import { testEngine } from '../support/test-engine.js';
 
 interface Doc {
@@ -93,40 +93,24 @@ describe('writes sent together, then a last one', function () {
 
   it('keeps a bulkWrite’s writes on the H2 backend across a restart', async function () {
     if (!javaEngineAvailable()) this.skip();
-    const tmp = tempDir('write-batch');
-    let engine: JavaEngine | null = null;
-    try {
-      for (let run = 0; run < 2; run++) {
-        engine = await startJavaEngine({ persistent: true, dataDir: tmp.dir });
-        const h2 = new MongoClient(engine.uri);
-        try {
-          const kept = h2.db('write_batch_h2');
-          if (run === 0) {
-            const written = await h2.bulkWrite<Record<string, Doc>>([
-              { namespace: 'write_batch_h2.a', name: 'insertOne', document: { _id: 1 } },
-              {
-                namespace: 'write_batch_h2.b',
-                name: 'updateOne',
-                filter: { _id: 2 },
-                update: { $set: { n: 2 } },
-                upsert: true,
-              },
-              { namespace: 'write_batch_h2.a', name: 'deleteOne', filter: { _id: 9 } },
-            ]);
-            assert.deepEqual([written.insertedCount, written.upsertedCount, written.deletedCount], [1, 1, 0]);
-          } else {
-            assert.deepEqual(await kept.collection<Doc>('a').find({}).toArray(), [{ _id: 1 }]);
-            assert.deepEqual(await kept.collection<Doc>('b').find({}).toArray(), [{ _id: 2, n: 2 }]);
-          }
-        } finally {
-          await h2.close();
-        }
-        await engine.stop();
-        engine = null;
+    await acrossH2Restart('write_batch_h2', async (kept, run) => {
+      if (run === 0) {
+        const written = await kept.client.bulkWrite<Record<string, Doc>>([
+          { namespace: 'write_batch_h2.a', name: 'insertOne', document: { _id: 1 } },
+          {
+            namespace: 'write_batch_h2.b',
+            name: 'updateOne',
+            filter: { _id: 2 },
+            update: { $set: { n: 2 } },
+            upsert: true,
+          },
+          { namespace: 'write_batch_h2.a', name: 'deleteOne', filter: { _id: 9 } },
+        ]);
+        assert.deepEqual([written.insertedCount, written.upsertedCount, written.deletedCount], [1, 1, 0]);
+      } else {
+        assert.deepEqual(await kept.collection<Doc>('a').find({}).toArray(), [{ _id: 1 }]);
+        assert.deepEqual(await kept.collection<Doc>('b').find({}).toArray(), [{ _id: 2, n: 2 }]);
       }
-    } finally {
-      await engine?.stop();
-      tmp.cleanup();
-    }
+    });
   });
 });
