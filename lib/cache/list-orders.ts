@@ -127,6 +127,8 @@ export interface KeptOrder {
  */
 export class ListOrders {
   private readonly orders: ReadCache<KeptOrder>;
+  /** Lists read before (at any state), and those found to have more matches than `maxIds`. */
+  private readonly reads: ReadCache<'read' | 'too long'>;
 
   constructor(
     maxBytes: number,
@@ -137,6 +139,19 @@ export class ListOrders {
       maxBytes,
       (key, kept) => key.length * 2 + kept.order.bytes + ENTRY_OVERHEAD_BYTES,
     );
+    this.reads = new ReadCache<'read' | 'too long'>(maxBytes / 16, (key) => key.length * 2 + ENTRY_OVERHEAD_BYTES);
+  }
+
+  /** Notes a read of the list `key`; what was noted of it before (undefined: never read). */
+  noteRead(key: string): 'read' | 'too long' | undefined {
+    const before = this.reads.get(key);
+    if (before === undefined) this.reads.set(key, 'read');
+    return before;
+  }
+
+  /** Notes that the list `key` had more matches than `maxIds`. */
+  noteTooLong(key: string): void {
+    this.reads.set(key, 'too long');
   }
 
   /** The key of a list: `listKey` names its Bucket, collection and filter (ListTotals.key without generation). */

@@ -87,6 +87,7 @@ export async function writeInSteps(
     try {
       return { sent: true, matched: await inOneCommand(db.client, [...steps.flat(), last]) };
     } catch (err) {
+      // A server that said it has the command but has not (a proxy, a mixed-version cluster).
       if (!(err instanceof MongoServerError && err.code === COMMAND_NOT_FOUND)) throw err;
       bulkWriteKnown.set(db.client, Promise.resolve(false));
     }
@@ -112,7 +113,7 @@ async function inOneCommand(client: MongoClient, batch: readonly BatchWrite[]): 
     } catch (err) {
       // An ordered batch stops at its one failed write.
       const [failed, ...others] = err instanceof MongoClientBulkWriteError ? [...err.writeErrors] : [];
-      if (!failed || others.length > 0) throw err;
+      if (!failed || others.length > 0) throw commandError(err);
       const [index, error] = failed;
       if (error.code !== DUPLICATE_KEY || !rest[index]?.doneIfDuplicate || index === rest.length - 1) {
         // As the same write alone would have failed, so callers tell errors apart as they always do.
@@ -121,6 +122,20 @@ async function inOneCommand(client: MongoClient, batch: readonly BatchWrite[]): 
       from += index + 1;
     }
   }
+}
+
+/**
+ * The server's own error when the command as a whole failed (the driver wraps it in a bulkWrite
+ * error with no write errors): an unknown command, a stepped-down primary or a timeout is then
+ * told apart as for any other command (lib/errors/mongo-errors.ts).
+ */
+export function commandError(err: unknown): unknown {
+  const wrapped =
+    err instanceof MongoClientBulkWriteError &&
+    err.writeErrors.size === 0 &&
+    err.writeConcernErrors.length === 0 &&
+    err.cause instanceof Error;
+  return wrapped ? err.cause : err;
 }
 
 /** One write in a command of its own; its matched (or deleted) count. */

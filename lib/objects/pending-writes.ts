@@ -101,11 +101,13 @@ async function repairMarkers(deps: EventDeps, objectId: ObjectId): Promise<boole
   const markers = await pendingWritesCollection(db).find({ object_id: objectId }, readOptions(db)).toArray();
   const first = markers[0];
   if (!first) return false;
-  const latest = await objectsCollection(db).findOne({ _id: objectId }, readOptions(db));
+  // Every lookup names the marker's Bucket: a cluster sharded by Bucket sends it to one shard.
+  const bucket_id = first.bucket_id;
+  const latest = await objectsCollection(db).findOne({ _id: objectId, bucket_id }, readOptions(db));
   if (!latest) {
     // Crashed before the commit point of a create (or mid-delete): roll back to "no Object".
-    await publishedObjectsCollection(db).deleteOne({ _id: objectId });
-    await revisionsCollection(db).deleteMany({ object_id: objectId });
+    await publishedObjectsCollection(db).deleteOne({ _id: objectId, bucket_id });
+    await revisionsCollection(db).deleteMany({ object_id: objectId, bucket_id });
     // A delete that passed its commit point notifies as it would have (markers of creates carry no event).
     const events = markers.flatMap((m) => (m.event ? [m.event] : []));
     await finishWrite(deps, first.bucket_id, events.slice(0, 1));
@@ -113,9 +115,9 @@ async function repairMarkers(deps: EventDeps, objectId: ObjectId): Promise<boole
     // Only the write whose version is the latest passed its commit point; others changed nothing.
     const intent = markers.find((m) => m.intent?.version.getTime() === latest.modified_at.getTime())?.intent;
     if (latest.status === 'published') await putLive(db, latest);
-    else if (intent?.withdraw) await publishedObjectsCollection(db).deleteOne({ _id: objectId });
+    else if (intent?.withdraw) await publishedObjectsCollection(db).deleteOne({ _id: objectId, bucket_id });
     const last = await revisionsCollection(db).findOne(
-      { object_id: objectId },
+      { object_id: objectId, bucket_id },
       { sort: { created_at: -1, _id: -1 }, ...readOptions(db) },
     );
     if (!last || last.created_at.getTime() < latest.modified_at.getTime()) {

@@ -33,8 +33,8 @@ export interface OrderedPageArgs {
  * The list's order at this request's state of the Bucket: kept; or kept at an earlier state from
  * which only version writes of the list's type came, and followed (each written Object read again
  * and moved); or read now (every match's id and sort values, in sort order, from the same filter
- * and indexed sort as a page) when the list was already read once at this generation and is short
- * enough to keep. A list read once per write pays no extra read.
+ * and indexed sort as a page) when the list was read before and is short enough to keep. A list
+ * read once pays no extra read; one read again, even after every write, keeps its order from then on.
  */
 async function orderOf(a: OrderedPageArgs): Promise<ListOrder | undefined> {
   const { view, query } = a;
@@ -46,16 +46,21 @@ async function orderOf(a: OrderedPageArgs): Promise<ListOrder | undefined> {
     a.orders.set(key, { ...a.state, order: followed });
     return followed;
   }
-  // A list not read before at this generation has no total kept yet.
+  const before = a.orders.noteRead(key);
+  // The total, when this generation counted it, says whether the order is short enough to keep;
+  // else whether an earlier read found it too long.
   const total = a.totals.get(a.totalKey);
-  if (total === undefined || total > a.orders.maxIds) return undefined;
+  if (total === undefined ? before !== 'read' : total > a.orders.maxIds) return undefined;
   const docs = await view.coll
     .find(query.filter, view.readOptions)
     .sort(query.sort.fields)
     .project(sortProjection(query.sort.fields))
     .limit(a.orders.maxIds + 1)
     .toArray();
-  if (docs.length > a.orders.maxIds) return undefined;
+  if (docs.length > a.orders.maxIds) {
+    a.orders.noteTooLong(key);
+    return undefined;
+  }
   const order = ListOrder.of(docs, query.sort.fields);
   a.orders.set(key, { ...a.state, order });
   return order;
