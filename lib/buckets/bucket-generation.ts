@@ -2,6 +2,7 @@ import type { Db, Document, ObjectId } from 'mongodb';
 import { bucketsCollection } from '../db/collections.js';
 import { typeGenerationField } from '../cache/object-generations.js';
 import type { BatchWrite } from '../db/write-batch.js';
+import { readOptions } from '../db/query-time-limit.js';
 
 /**
  * Every write to a Bucket bumps its generation. Read caches key on it, so a write made
@@ -39,4 +40,18 @@ export function objectGenerationsWrite(db: Db, bucketId: ObjectId, type: string,
       },
     },
   };
+}
+
+/** The ids of `type`'s recent writes in `bucketId` (oldest first) and how many were ever noted, read now. */
+export async function recentWrites(
+  db: Db,
+  bucketId: ObjectId,
+  type: string,
+): Promise<{ ids: ObjectId[]; count: number }> {
+  const field = typeGenerationField(type);
+  const found = await bucketsCollection(db).findOne(
+    { _id: bucketId },
+    { projection: { [`recent_writes.${field}`]: 1, [`recent_write_counts.${field}`]: 1 }, ...readOptions(db) },
+  );
+  return { ids: found?.recent_writes?.[field] ?? [], count: found?.recent_write_counts?.[field] ?? 0 };
 }

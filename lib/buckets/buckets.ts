@@ -22,8 +22,12 @@ function resolveKey(choice: KeyChoice): string | null {
   return choice.kind === 'given' ? choice.key : generateKey();
 }
 
+/**
+ * The Bucket every request reads, without the ids of its types' recent writes: only a list that
+ * follows writes needs them (bucket-generation.ts), and they grow with the types written.
+ */
 export async function findBucketBySlug(db: Db, slug: string): Promise<BucketDoc | null> {
-  return bucketsCollection(db).findOne({ slug }, readOptions(db));
+  return bucketsCollection(db).findOne({ slug }, { projection: { recent_writes: 0 }, ...readOptions(db) });
 }
 
 export async function createBucket(db: Db, slug: string, read: KeyChoice, write: KeyChoice): Promise<IssuedKeys> {

@@ -1,7 +1,7 @@
-import type { Document, ObjectId } from 'mongodb';
+import type { Db, Document, ObjectId } from 'mongodb';
 import { ListOrder, ListOrders, type KeptOrder } from '../../cache/list-orders.js';
 import { sortProjection } from '../../cache/sort-keys.js';
-import { typeGenerationField } from '../../cache/object-generations.js';
+import { RECENT_WRITES_KEPT, recentWrites } from '../../buckets/bucket-generation.js';
 import type { OrderState } from './list-generation.js';
 import type { ListTotals } from '../../cache/list-totals.js';
 import type { BucketDoc, ObjectDoc } from '../../db/collections.js';
@@ -13,6 +13,7 @@ import type { ObjectView } from '../object-views.js';
 import { readWithin, type ByteBudget } from '../../query/read-budget.js';
 
 export interface OrderedPageArgs {
+  db: Db;
   view: ObjectView;
   bucket: BucketDoc;
   query: ObjectListQuery & { sort: SortSpec & { random: false } };
@@ -71,16 +72,20 @@ async function orderOf(a: OrderedPageArgs): Promise<ListOrder | undefined> {
  * since it was kept, every one of them noted on the Bucket (BucketDoc.recent_writes): the Objects
  * they wrote are read again (by `_id`, with the list's filter, so only those that match now come
  * back) and moved. Each write bumps the generation after its views hold the new version
- * (lib/objects/version-write.ts), so what is read is never older than the generation says.
+ * (lib/objects/version-write.ts), so what is read is never older than the generation says; the
+ * notes are read after the Bucket, so they may name later writes too, which are then taken in
+ * early (and again when the generation reaches them).
  */
 async function follow(a: OrderedPageArgs, kept: KeptOrder): Promise<ListOrder | undefined> {
   const { state, bucket, view, query } = a;
   if (state.type === null || kept.type !== state.type || kept.bucketGeneration !== state.bucketGeneration) return;
   const behind = state.typeGeneration - kept.typeGeneration;
-  const recent = bucket.recent_writes?.[typeGenerationField(state.type)] ?? [];
-  if (!kept.order.followable || behind <= 0 || behind > recent.length) return;
+  if (!kept.order.followable || behind <= 0 || behind > RECENT_WRITES_KEPT) return;
   if (state.writeCount - kept.writeCount !== behind) return;
-  const written = [...new Map(recent.slice(-behind).map((id) => [id.toHexString(), id])).values()];
+  const recent = await recentWrites(a.db, bucket._id, state.type);
+  const since = recent.count - kept.writeCount;
+  if (since < behind || since > recent.ids.length) return;
+  const written = [...new Map(recent.ids.slice(-since).map((id) => [id.toHexString(), id])).values()];
   const matching = await view.coll
     .find(writtenMatchFilter(bucket._id, written, query.filter), view.readOptions)
     .project(sortProjection(query.sort.fields))

@@ -93,6 +93,7 @@ export async function listObjects(
     memos && !sort.random
       ? await readOrderedPage(
           {
+            db,
             view,
             bucket,
             query: { ...query, sort },
