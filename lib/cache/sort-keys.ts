@@ -16,23 +16,19 @@ type Keyed = readonly [rank: number, value: number | string | Uint8Array | null]
 export type SortKey = readonly Keyed[];
 export type SortFields = Extract<SortSpec, { random: false }>['fields'];
 
-const NULL = 0;
-const NUMBER = 1;
-const STRING = 2;
-const OBJECT_ID = 7;
-const BOOLEAN = 8;
-const DATE = 9;
+/** Places in MongoDB's comparison order of BSON types; the gaps are types that never give a key here. */
+const RANK = { null: 0, number: 1, string: 2, objectId: 7, boolean: 8, date: 9 } as const;
 
 /** Code units of the surrogate range: above them UTF-16 order differs from code point order. */
 const SURROGATE = /[\uD800-\uDFFF]/;
 
 function keyed(value: unknown): Keyed | null {
-  if (value === undefined || value === null) return [NULL, null];
-  if (typeof value === 'number') return Number.isNaN(value) ? null : [NUMBER, value];
-  if (typeof value === 'string') return SURROGATE.test(value) ? null : [STRING, value];
-  if (typeof value === 'boolean') return [BOOLEAN, value ? 1 : 0];
-  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : [DATE, value.getTime()];
-  if (value instanceof ObjectId) return [OBJECT_ID, value.id];
+  if (value === undefined || value === null) return [RANK.null, null];
+  if (typeof value === 'number') return Number.isNaN(value) ? null : [RANK.number, value];
+  if (typeof value === 'string') return SURROGATE.test(value) ? null : [RANK.string, value];
+  if (typeof value === 'boolean') return [RANK.boolean, value ? 1 : 0];
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : [RANK.date, value.getTime()];
+  if (value instanceof ObjectId) return [RANK.objectId, value.id];
   return null;
 }
 
