@@ -211,6 +211,31 @@ describe('GET /objects: orders kept per Bucket generation', () => {
     assert.deepEqual(small.errors, []);
   });
 
+  it('reads no order at all with LIST_ORDER_MAX_IDS=0, whatever came between the reads', async () => {
+    const off = await freshHarness({ LIST_ORDER_MAX_IDS: '0' }, 'content_api_test_orders_off');
+    const oapi = bucketClient(off.app, await off.bucket('off'));
+    await oapi.post('/object-types', { title: 'Notes', metafields: [] }).expect(200);
+    const finds: string[][] = [];
+    const listener = (e: CommandStartedEvent) => {
+      if (e.command.find === 'published_objects' || e.command.find === 'objects') {
+        finds.push(filterFields(e.command.filter as Document | undefined));
+      }
+    };
+    off.client.on('commandStarted', listener);
+    try {
+      for (let i = 0; i < 3; i++) {
+        await oapi.post('/objects', { title: `N${String(i)}`, type: 'notes' }).expect(200);
+        await oapi.get(`/objects?query=${q({ type: 'notes' })}&limit=1&useCache=false`).expect(200);
+        await oapi.get(`/objects?query=${q({ type: 'notes' })}&limit=1&useCache=false`).expect(200);
+      }
+    } finally {
+      off.client.off('commandStarted', listener);
+    }
+    assert.equal(finds.length, 6, `one page read per request: ${JSON.stringify(finds)}`);
+    assert.ok(!byIdOnly(finds) && !following(finds));
+    assert.deepEqual(off.errors, []);
+  });
+
   it('keeps a list’s order from its second read, even with a write between every two reads', async () => {
     const path = `/objects?query=${q({ type: 'posts', 'metadata.score': { $gte: 0 } })}&limit=2&sort=-metadata.score&useCache=false`;
     const first = await read(path);

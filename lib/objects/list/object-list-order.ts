@@ -38,6 +38,8 @@ export interface OrderedPageArgs {
  * read once pays no extra read; one read again, even after every write, keeps its order from then on.
  */
 async function orderOf(a: OrderedPageArgs): Promise<ListOrder | undefined> {
+  // LIST_ORDER_MAX_IDS=0: no list keeps an order, so none is looked up, followed or read.
+  if (a.orders.maxIds === 0) return undefined;
   const { view, query } = a;
   const key = ListOrders.key(a.listKey, query.sort);
   const kept = a.orders.get(key);
