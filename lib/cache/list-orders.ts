@@ -154,7 +154,7 @@ export class ListOrders {
     this.reads.set(key, 'too long');
   }
 
-  /** The key of a list: `listKey` names its Bucket, collection and filter (ListTotals.key without generation). */
+  /** The key of a list: `listKey` names its Bucket, collection and filter (ListTotals.listKey). */
   static key(listKey: string, sort: SortSpec & { random: false }): string {
     return `${listKey}:${JSON.stringify(sort.fields)}`;
   }

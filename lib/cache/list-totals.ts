@@ -20,7 +20,17 @@ export class ListTotals {
 
   /** The key of `filter` on `collection` of `bucket` at `generation` (lib/cache/object-generations.ts). */
   static key(bucket: BucketDoc, generation: string, collection: string, filter: Document): string {
-    return `${bucket._id.toHexString()}:${generation}:${collection}:${BSON.EJSON.stringify(filter, { relaxed: false })}`;
+    return ListTotals.keyAt(ListTotals.listKey(bucket, collection, filter), generation);
+  }
+
+  /** The key of `filter` on `collection` of `bucket` at any generation (a kept order's, list-orders.ts). */
+  static listKey(bucket: BucketDoc, collection: string, filter: Document): string {
+    return `${bucket._id.toHexString()}:${collection}:${BSON.EJSON.stringify(filter, { relaxed: false })}`;
+  }
+
+  /** `listKey` at `generation`: the filter is written out once per read for both keys. */
+  static keyAt(listKey: string, generation: string): string {
+    return `${listKey}@${generation}`;
   }
 
   get(key: string): number | undefined {

@@ -11,7 +11,7 @@ import {
   type MongoClient,
   type ObjectId,
 } from 'mongodb';
-import { DUPLICATE_KEY } from '../errors/mongo-errors.js';
+import { DUPLICATE_KEY, isDuplicateKey } from '../errors/mongo-errors.js';
 
 type Unnamespaced<M> = M extends unknown ? Omit<M, 'namespace'> : never;
 /** Any stored document, whatever its `_id` (the driver's Document would make it an ObjectId). */
@@ -153,7 +153,7 @@ export async function writeAlone({ to, model, doneIfDuplicate }: BatchWrite): Pr
         return (await to.deleteOne(model.filter)).deletedCount;
     }
   } catch (err) {
-    if (doneIfDuplicate && err instanceof MongoServerError && err.code === DUPLICATE_KEY) return 1;
+    if (doneIfDuplicate && isDuplicateKey(err)) return 1;
     throw err;
   }
 }

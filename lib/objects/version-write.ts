@@ -26,10 +26,11 @@ import { afterAnswer } from '../http/after-answer.js';
  *      revision (inserted by a derived id, so doing it twice records it once), the generation
  *      bump, and the event's outbox deliveries (its id is stable per version, kept once per id).
  *   3. remove `pending`, only if it is still this version's, and only once step 2 is done.
- * Where the servers have MongoDB 8.0's bulkWrite, steps 2 and 3 are one ordered command, which the
- * server stops at its first failed write, so the answer waits for one round after the commit.
- * Elsewhere step 2 is one command per write, sent at once, and step 3 follows the answer
- * (lib/http/after-answer.ts), so the answer still waits for one round after the commit.
+ * The generation bump goes after the other follow-ups, so no reader sees the new generation before
+ * the views hold the version. Where the servers have MongoDB 8.0's bulkWrite, steps 2 and 3 are one
+ * ordered command, which the server stops at its first failed write, so the answer waits for one
+ * round after the commit. Elsewhere step 2 is one command per write (the bump after the others) and
+ * step 3 follows the answer (lib/http/after-answer.ts), so the answer waits for two rounds.
  * A crash before 1 leaves nothing; after it, the Object itself says what is owed, so whoever
  * reads it next (the next write of the Object, a delete, the scheduler, start-up repair or the
  * stale sweep) finishes the work first (`finishCarried`) — repair comes with the read of the

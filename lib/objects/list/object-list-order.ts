@@ -22,9 +22,9 @@ export interface OrderedPageArgs {
   after: ObjectId | undefined;
   orders: ListOrders;
   totals: ListTotals;
-  /** The list's key in `totals` (ListTotals.key), which names its generation. */
+  /** The list's key in `totals` (ListTotals.keyAt), which names its generation. */
   totalKey: string;
-  /** The list's key without generation (ListTotals.key of no generation): with its sort, its key in `orders`. */
+  /** The list's key without generation (ListTotals.listKey): with its sort, its key in `orders`. */
   listKey: string;
   /** The Bucket's state the request read. */
   state: OrderState;

@@ -87,7 +87,8 @@ export async function listObjects(
   const projection = propsProjection(q.props);
   // Depth reads other types' Objects, but the total and order count this type's alone.
   const state = orderState(bucket, q.query, types);
-  const totalKey = ListTotals.key(bucket, state.generation, view.coll.collectionName, query.filter);
+  const listKey = ListTotals.listKey(bucket, view.coll.collectionName, query.filter);
+  const totalKey = ListTotals.keyAt(listKey, state.generation);
   let budget = new ByteBudget(bounds.maxBytes);
   const ordered =
     memos && !sort.random
@@ -102,7 +103,7 @@ export async function listObjects(
             orders: memos.orders,
             totals: memos.totals,
             totalKey,
-            listKey: ListTotals.key(bucket, '', view.coll.collectionName, query.filter),
+            listKey,
             state,
           },
           budget,
