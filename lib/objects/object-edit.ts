@@ -11,6 +11,7 @@ import {
 import { HttpError } from '../errors/http-errors.js';
 import type { EventDeps } from '../events/domain-events.js';
 import { getObject, parseObjectId } from './objects.js';
+import { notFound } from '../errors/not-found.js';
 import { finishCarried, writeVersion, type Written } from './version-write.js';
 import { readOptions } from '../db/query-time-limit.js';
 
@@ -35,6 +36,8 @@ export interface EditPlan {
 
 export interface EditOptions {
   notify?: boolean;
+  /** The latest version, already being read (lib/objects/read-ahead.ts): the first attempt merges into it. */
+  current?: Promise<ObjectDoc | null>;
 }
 
 /** Strictly after the current version, so versions (and the revisions named by them) never share a time. */
@@ -58,6 +61,10 @@ function tooContended(id: ObjectId): HttpError {
   );
 }
 
+function objectNotFound(bucket: BucketDoc, id: string): never {
+  throw notFound('object', id, bucket.slug);
+}
+
 /** A short random wait that grows with the attempts, so writers racing for one Object spread out. */
 function backoff(attempt: number): Promise<void> {
   return new Promise((r) => setTimeout(r, Math.random() * 5 * attempt));
@@ -69,12 +76,15 @@ export async function editObject(
   bucket: BucketDoc,
   id: string,
   build: (current: ObjectDoc, at: Date) => Promise<EditPlan>,
-  { notify }: EditOptions = {},
+  { notify, current: readAhead }: EditOptions = {},
 ): Promise<Written> {
   const objectId = parseObjectId(bucket, id);
   const objects = objectsCollection(deps.db);
   for (let attempt = 1; ; attempt++) {
-    const current = await getObject(deps.db, bucket, id, 'any');
+    const current =
+      attempt === 1 && readAhead
+        ? ((await readAhead) ?? objectNotFound(bucket, id))
+        : await getObject(deps.db, bucket, id, 'any');
     // A write that died (or is still running) left work this version owes: it is done before this
     // write records its own, so the version gets its live copy, revision and event first.
     if (await finishCarried(deps, current)) continue;

@@ -226,7 +226,13 @@ export async function updateObject(
   bucket: BucketDoc,
   id: string,
   input: unknown,
-  { root = 'body', notify, ifVersion, definitions }: WriteOptions & { ifVersion?: VersionGuard } = {},
+  {
+    root = 'body',
+    notify,
+    ifVersion,
+    definitions,
+    current,
+  }: WriteOptions & { ifVersion?: VersionGuard; current?: Promise<ObjectDoc | null> | undefined } = {},
 ): Promise<ObjectDoc> {
   const { db, validators } = deps;
   assertValid('ObjectPatch', input, root);
@@ -279,7 +285,7 @@ export async function updateObject(
       };
       return { next, reason: publishing ? 'publish' : 'edit', commitError };
     },
-    notify !== undefined ? { notify } : {},
+    { ...(notify !== undefined && { notify }), ...(current && { current }) },
   );
   return written.doc;
 }

@@ -27,7 +27,8 @@ import { removeObject } from './object-delete.js';
 import { createObject, updateObject } from './object-writes.js';
 import { objectRenderContext } from './render-context.js';
 import { listGeneration } from './list/list-generation.js';
-import { route, type RouteDef } from '../routes/route-table.js';
+import { readingAhead, route, type RouteDef } from '../routes/route-table.js';
+import { takeReadAhead } from './read-ahead.js';
 import { readAccess, writeAccess, BY_OBJECT_ID } from '../routes/access.js';
 
 export const OBJECT_LIST_NAMES = [
@@ -165,13 +166,17 @@ export function objectRoutes(config: Config, db: Db, state: AppState): RouteDef[
       },
     ),
     route('get', one, ONE, readAccess('objects', BY_OBJECT_ID), requireRead, reads.one),
-    route('patch', one, NO_PARAMS, writeAccess('objects', BY_OBJECT_ID), body, requireWrite, async (req, res) => {
-      const bucket = bucketOf(res);
-      const definitions = sentDefinitions(res);
-      const doc = await updateObject(writes, bucket, String(req.params.object_id), req.body, { definitions });
-      const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
-      sendJson(res, 200, { object: renderObject(doc, ctx) } satisfies ObjectResponse);
-    }),
+    readingAhead(
+      route('patch', one, NO_PARAMS, writeAccess('objects', BY_OBJECT_ID), body, requireWrite, async (req, res) => {
+        const bucket = bucketOf(res);
+        const id = String(req.params.object_id);
+        const options = { definitions: sentDefinitions(res), current: takeReadAhead(res, bucket, id) };
+        const doc = await updateObject(writes, bucket, id, req.body, options);
+        const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
+        sendJson(res, 200, { object: renderObject(doc, ctx) } satisfies ObjectResponse);
+      }),
+      'object_id',
+    ),
     route('delete', one, DELETE_PARAMS, writeAccess('objects', BY_OBJECT_ID), requireWrite, async (req, res) => {
       const id = String(req.params.object_id);
       await removeObject(writes, bucketOf(res), id, readParams(res, DELETE_PARAMS).trigger_webhook);

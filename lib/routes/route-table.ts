@@ -25,6 +25,11 @@ export interface RouteDef {
   /** Who may call it (lib/routes/access.ts). */
   access: Access;
   handlers: RequestHandler[];
+  /**
+   * The path parameter naming the Object whose latest version the handler reads first: it is
+   * read beside the Bucket (lib/objects/read-ahead.ts), and the handler takes it with takeReadAhead.
+   */
+  readAhead?: string;
 }
 
 export function route(
@@ -35,6 +40,11 @@ export function route(
   ...handlers: RequestHandler[]
 ): RouteDef {
   return { method, path, params, access, handlers };
+}
+
+/** `def`, with the Object its path parameter `param` names read beside the Bucket (RouteDef.readAhead). */
+export function readingAhead(def: RouteDef, param: string): RouteDef {
+  return { ...def, readAhead: param };
 }
 
 /**
@@ -82,7 +92,7 @@ export function mountRoutes(
     };
     const scoped = BUCKET_PATH.test(def.path)
       ? [
-          withBucket,
+          withBucket(def.readAhead),
           gate,
           ...beforeHandler(def.handlers, takesIdempotencyKey(def) ? [asMember, keyed, later] : [asMember, later]),
         ]

@@ -144,7 +144,9 @@ async function benchSize(o: PeerBenchOptions, client: MongoClient, posts: number
         ...compare.map((c) => serviceTarget(c.label, c.server, keys, ids)),
         parseTarget(servers.parse, posts, path(S.parseList), path(S.parseInclude)),
       ];
-      printWriteRatios(await measureWrites(targets, posts, o.load.connections, o.load.seconds, o.rounds));
+      printWriteRatios(
+        await measureWrites(targets, posts, o.load.connections, o.load.seconds, o.rounds, opts.serverPids),
+      );
     }
     if (o.reads)
       printReport(rows, ratios, {

@@ -2,6 +2,7 @@ import autocannon from 'autocannon';
 import type { Db } from 'mongodb';
 import { objectsCollection } from '../../lib/db/collections.js';
 import { load } from './measure.js';
+import { cpuMsOf, descendantCpuMs } from './proc-cpu.js';
 import { PARSE_APP_ID, PARSE_MOUNT } from './parse-peer.js';
 import { servicePath } from './peer-scenarios.js';
 import { PEER_BUCKET_SLUG } from './peer-seed.js';
@@ -29,6 +30,9 @@ export interface WriteTarget {
 export interface WriteRow {
   label: string;
   editsAlone: number;
+  /** CPU ms per edit answered, of the server and of the engine (null when /proc can't tell). */
+  editServerCpuMs: number | null;
+  editEngineCpuMs: number | null;
   listUnderWrites: number;
   depthUnderWrites: number;
   editP50UnderReads: number;
@@ -83,8 +87,28 @@ export function parseTarget(server: ServerHandle, posts: number, list: string, d
 
 const random = (n: number) => Math.floor(Math.random() * n);
 
-/** Edits at random posts from `connections` connections for `seconds`: edits per second answered 2xx. */
-async function editsAlone(t: WriteTarget, posts: number, connections: number, seconds: number): Promise<number> {
+interface EditsAlone {
+  rps: number;
+  serverCpuMs: number | null;
+  engineCpuMs: number | null;
+}
+
+const perEdit = (after: number | null, before: number | null, edits: number) =>
+  after === null || before === null || edits === 0 ? null : (after - before) / edits;
+
+/**
+ * Edits at random posts from `connections` connections for `seconds`: edits per second answered
+ * 2xx, and the CPU each edit cost the server and the engine, to tell which side bounds the rate.
+ */
+async function editsAlone(
+  t: WriteTarget,
+  posts: number,
+  connections: number,
+  seconds: number,
+  serverPids: ReadonlySet<number>,
+): Promise<EditsAlone> {
+  const server0 = cpuMsOf(t.server.pid);
+  const engine0 = descendantCpuMs(serverPids);
   const result = await autocannon({
     url: t.server.baseUrl,
     connections,
@@ -99,7 +123,12 @@ async function editsAlone(t: WriteTarget, posts: number, connections: number, se
       },
     ],
   });
-  return result['2xx'] / result.duration;
+  const edits = result['2xx'];
+  return {
+    rps: edits / result.duration,
+    serverCpuMs: perEdit(cpuMsOf(t.server.pid), server0, edits),
+    engineCpuMs: perEdit(descendantCpuMs(serverPids), engine0, edits),
+  };
 }
 
 /** Sends one edit every `everyMs` until stopped; the latencies of those answered 2xx. */
@@ -127,6 +156,8 @@ function editStream(t: WriteTarget, posts: number, everyMs: number): { stop: () 
   };
 }
 
+const ms = (v: number | null) => (v === null ? 'n/a' : `${v.toFixed(2)} ms`);
+
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor((sorted.length - 1) / 2)] ?? NaN;
@@ -146,20 +177,28 @@ async function readsUnderWrites(
 }
 
 /** One round of every scenario of one target. */
-async function writeRound(t: WriteTarget, posts: number, connections: number, seconds: number): Promise<WriteRow> {
-  await editsAlone(t, posts, connections, 1);
-  const alone = await editsAlone(t, posts, connections, seconds);
+async function writeRound(
+  t: WriteTarget,
+  posts: number,
+  connections: number,
+  seconds: number,
+  serverPids: ReadonlySet<number>,
+): Promise<WriteRow> {
+  await editsAlone(t, posts, connections, 1, serverPids);
+  const alone = await editsAlone(t, posts, connections, seconds, serverPids);
   const list = await readsUnderWrites(t, t.list, posts, connections, seconds);
   const depth = await readsUnderWrites(t, t.depth, posts, connections, seconds);
   const row = {
     label: t.label,
-    editsAlone: alone,
+    editsAlone: alone.rps,
+    editServerCpuMs: alone.serverCpuMs,
+    editEngineCpuMs: alone.engineCpuMs,
     listUnderWrites: list.rps,
     depthUnderWrites: depth.rps,
     editP50UnderReads: median([...list.latencies, ...depth.latencies]),
   };
   console.log(
-    `  ${t.label.padEnd(10)} edits alone ${alone.toFixed(1)}/s; under one edit per 50 ms: list ${list.rps.toFixed(1)} req/s, depth=1 ${depth.rps.toFixed(1)} req/s; edit p50 ${row.editP50UnderReads.toFixed(1)} ms`,
+    `  ${t.label.padEnd(10)} edits alone ${alone.rps.toFixed(1)}/s (CPU per edit: server ${ms(alone.serverCpuMs)}, engine ${ms(alone.engineCpuMs)}); under one edit per 50 ms: list ${list.rps.toFixed(1)} req/s, depth=1 ${depth.rps.toFixed(1)} req/s; edit p50 ${row.editP50UnderReads.toFixed(1)} ms`,
   );
   return row;
 }
@@ -171,18 +210,25 @@ export async function measureWrites(
   connections: number,
   seconds: number,
   rounds: number,
+  serverPids: ReadonlySet<number>,
 ): Promise<WriteRow[]> {
   const all = new Map<string, WriteRow[]>(targets.map((t) => [t.label, []]));
   for (let round = 1; round <= rounds; round++) {
     console.log(`Write round ${round} of ${rounds}`);
-    for (const t of targets) all.get(t.label)?.push(await writeRound(t, posts, connections, seconds));
+    for (const t of targets) all.get(t.label)?.push(await writeRound(t, posts, connections, seconds, serverPids));
   }
   return targets.map((t) => {
     const rows = all.get(t.label) ?? [];
     const of = (pick: (r: WriteRow) => number) => median(rows.map(pick));
+    const cpu = (pick: (r: WriteRow) => number | null) => {
+      const known = rows.map(pick).filter((v): v is number => v !== null);
+      return known.length === 0 ? null : median(known);
+    };
     return {
       label: t.label,
       editsAlone: of((r) => r.editsAlone),
+      editServerCpuMs: cpu((r) => r.editServerCpuMs),
+      editEngineCpuMs: cpu((r) => r.editEngineCpuMs),
       listUnderWrites: of((r) => r.listUnderWrites),
       depthUnderWrites: of((r) => r.depthUnderWrites),
       editP50UnderReads: of((r) => r.editP50UnderReads),
@@ -198,7 +244,8 @@ export function printWriteRatios(rows: readonly WriteRow[]): void {
   for (const r of rows) {
     console.log(
       `  ${r.label.padEnd(10)} edits alone ${r.editsAlone.toFixed(1)}/s  list ${r.listUnderWrites.toFixed(1)}/s  ` +
-        `depth=1 ${r.depthUnderWrites.toFixed(1)}/s  edit p50 ${r.editP50UnderReads.toFixed(1)} ms`,
+        `depth=1 ${r.depthUnderWrites.toFixed(1)}/s  edit p50 ${r.editP50UnderReads.toFixed(1)} ms  ` +
+        `CPU per edit alone: server ${ms(r.editServerCpuMs)}, engine ${ms(r.editEngineCpuMs)}`,
     );
     if (r === parse) continue;
     console.log(
