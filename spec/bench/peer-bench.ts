@@ -10,6 +10,13 @@ import { printReport, type Ratio, type Row } from './report.js';
 import { measureRounds } from './rounds.js';
 import { measureWrites, parseTarget, printWriteRatios, serviceTarget, servicePostIds } from './peer-writes.js';
 import { startServer, type ServerHandle } from './server-handle.js';
+import {
+  assertSameRotations,
+  measureRotations,
+  parseRotation,
+  printRotationRatios,
+  serviceRotation,
+} from './peer-rotation.js';
 
 /*
  * The service beside Parse Server (a peer doing the same job) and beside the fastest hand-written
@@ -30,8 +37,9 @@ export interface PeerBenchOptions {
   /** Root of another build whose service runs beside this one (its dist/ compiled). */
   /** Other builds whose service runs beside this one: a label and the root of a checkout with dist/ built. */
   compare: ReadonlyArray<{ label: string; root: string }>;
-  /** Whether to measure the read scenarios and the write ones (peer-writes.ts). */
+  /** Whether to measure the read scenarios, the rotating lists (peer-rotation.ts) and the write ones (peer-writes.ts). */
   reads: boolean;
+  rotation: boolean;
   writes: boolean;
 }
 
@@ -134,14 +142,26 @@ async function benchSize(o: PeerBenchOptions, client: MongoClient, posts: number
     const opts: LoadOptions = { ...o.load, serverPids: new Set(children.map((c) => c.pid)) };
     const rows = o.reads ? await measureRounds(scenarios, opts, o.rounds, pages) : [];
     const ratios = ratiosFor(rows, o.compare);
+    if (o.rotation) {
+      // Before the writes too: the lists are checked against Parse's on the data as seeded.
+      const rotations = [
+        serviceRotation('service', servers.service, readKey, posts),
+        ...compare.map((c) => serviceRotation(c.label, c.server, readKey, posts)),
+        parseRotation(servers.parse, posts),
+      ];
+      await assertSameRotations(rotations);
+      console.log('Rotating lists: every tenth of the 300 answers the same page and total on every server.');
+      const { connections, seconds, warmupSeconds } = o.load;
+      printRotationRatios(await measureRotations(rotations, connections, seconds, o.rounds, warmupSeconds));
+    }
     if (o.writes) {
       // After the reads: the edits change the data the pages were checked against.
       console.log('Writes (each server in turn)');
       const ids = await servicePostIds(client.db(dbs.service));
       const path = (name: string) => scenarios.find((s) => s.name === name)?.path ?? '';
       const targets = [
-        serviceTarget('service', servers.service, keys, ids),
-        ...compare.map((c) => serviceTarget(c.label, c.server, keys, ids)),
+        serviceTarget('service', servers.service, keys, ids, posts),
+        ...compare.map((c) => serviceTarget(c.label, c.server, keys, ids, posts)),
         parseTarget(servers.parse, posts, path(S.parseList), path(S.parseInclude)),
       ];
       printWriteRatios(
@@ -189,7 +209,8 @@ export function printGrowth(results: SizeResult[]): void {
  *   BENCH_COMPARE=label=<checkout>,...  also runs the service of each checkout (its dist/
  *                                built) beside this one, to measure changes before and after
  *                                in the same run; a bare path is labelled "before"
- *   BENCH_PEER_READS=0 / BENCH_PEER_WRITES=0  leave out the read scenarios / the write ones
+ *   BENCH_PEER_READS=0 / BENCH_PEER_ROTATION=0 / BENCH_PEER_WRITES=0  leave out the read
+ *                                scenarios / the rotating lists / the write ones
  *   MONGODB_URI=...              that server instead of an embedded engine (the caller's part)
  */
 export function peerOptionsFromEnv(engine: { uri: string; name: string }): PeerBenchOptions {
@@ -207,6 +228,7 @@ export function peerOptionsFromEnv(engine: { uri: string; name: string }): PeerB
     },
     rounds: intEnv('BENCH_ROUNDS', 3),
     reads: process.env.BENCH_PEER_READS !== '0',
+    rotation: process.env.BENCH_PEER_ROTATION !== '0',
     writes: process.env.BENCH_PEER_WRITES !== '0',
     engineWarmupSeconds: intEnv('BENCH_ENGINE_WARMUP_SECONDS', 5, 0),
     compare: (compare ?? '')

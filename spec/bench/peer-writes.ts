@@ -5,6 +5,7 @@ import { load } from './measure.js';
 import { cpuMsOf, descendantCpuMs } from './proc-cpu.js';
 import { PARSE_APP_ID, PARSE_MOUNT } from './parse-peer.js';
 import { servicePath } from './peer-scenarios.js';
+import { parseRotation, rotatingRps, serviceRotation, type Rotation } from './peer-rotation.js';
 import { PEER_BUCKET_SLUG } from './peer-seed.js';
 import type { ServerHandle } from './server-handle.js';
 
@@ -25,6 +26,8 @@ export interface WriteTarget {
   list: string;
   depth: string;
   readHeaders: Record<string, string>;
+  /** The rotating lists (peer-rotation.ts) as this server spells them. */
+  rotation: Rotation;
 }
 
 export interface WriteRow {
@@ -35,6 +38,7 @@ export interface WriteRow {
   editEngineCpuMs: number | null;
   listUnderWrites: number;
   depthUnderWrites: number;
+  rotationUnderWrites: number;
   editP50UnderReads: number;
 }
 
@@ -52,6 +56,7 @@ export function serviceTarget(
   server: ServerHandle,
   keys: { readKey: string; writeKey: string },
   ids: readonly string[],
+  posts: number,
 ): WriteTarget {
   return {
     label,
@@ -65,6 +70,7 @@ export function serviceTarget(
     list: servicePath(keys.readKey, { useCache: 'false' }),
     depth: servicePath(keys.readKey, { useCache: 'false', depth: '1' }),
     readHeaders: {},
+    rotation: serviceRotation(label, server, keys.readKey, posts),
   };
 }
 
@@ -82,6 +88,7 @@ export function parseTarget(server: ServerHandle, posts: number, list: string, d
     list,
     depth,
     readHeaders: headers,
+    rotation: parseRotation(server, posts),
   };
 }
 
@@ -176,6 +183,14 @@ async function readsUnderWrites(
   return { rps: result['2xx'] / result.duration, latencies: await stream.stop() };
 }
 
+/** The rotating lists read per second while one edit lands every 50 ms. */
+async function rotationUnderWrites(t: WriteTarget, posts: number, connections: number, seconds: number) {
+  const stream = editStream(t, posts, 50);
+  const rps = await rotatingRps(t.rotation, connections, seconds);
+  await stream.stop();
+  return rps;
+}
+
 /** One round of every scenario of one target. */
 async function writeRound(
   t: WriteTarget,
@@ -188,6 +203,7 @@ async function writeRound(
   const alone = await editsAlone(t, posts, connections, seconds, serverPids);
   const list = await readsUnderWrites(t, t.list, posts, connections, seconds);
   const depth = await readsUnderWrites(t, t.depth, posts, connections, seconds);
+  const rotation = await rotationUnderWrites(t, posts, connections, seconds);
   const row = {
     label: t.label,
     editsAlone: alone.rps,
@@ -195,10 +211,11 @@ async function writeRound(
     editEngineCpuMs: alone.engineCpuMs,
     listUnderWrites: list.rps,
     depthUnderWrites: depth.rps,
+    rotationUnderWrites: rotation,
     editP50UnderReads: median([...list.latencies, ...depth.latencies]),
   };
   console.log(
-    `  ${t.label.padEnd(10)} edits alone ${alone.rps.toFixed(1)}/s (CPU per edit: server ${ms(alone.serverCpuMs)}, engine ${ms(alone.engineCpuMs)}); under one edit per 50 ms: list ${list.rps.toFixed(1)} req/s, depth=1 ${depth.rps.toFixed(1)} req/s; edit p50 ${row.editP50UnderReads.toFixed(1)} ms`,
+    `  ${t.label.padEnd(10)} edits alone ${alone.rps.toFixed(1)}/s (CPU per edit: server ${ms(alone.serverCpuMs)}, engine ${ms(alone.engineCpuMs)}); under one edit per 50 ms: list ${list.rps.toFixed(1)} req/s, depth=1 ${depth.rps.toFixed(1)} req/s, rotating lists ${rotation.toFixed(1)} req/s; edit p50 ${row.editP50UnderReads.toFixed(1)} ms`,
   );
   return row;
 }
@@ -231,6 +248,7 @@ export async function measureWrites(
       editEngineCpuMs: cpu((r) => r.editEngineCpuMs),
       listUnderWrites: of((r) => r.listUnderWrites),
       depthUnderWrites: of((r) => r.depthUnderWrites),
+      rotationUnderWrites: of((r) => r.rotationUnderWrites),
       editP50UnderReads: of((r) => r.editP50UnderReads),
     };
   });
@@ -244,7 +262,7 @@ export function printWriteRatios(rows: readonly WriteRow[]): void {
   for (const r of rows) {
     console.log(
       `  ${r.label.padEnd(10)} edits alone ${r.editsAlone.toFixed(1)}/s  list ${r.listUnderWrites.toFixed(1)}/s  ` +
-        `depth=1 ${r.depthUnderWrites.toFixed(1)}/s  edit p50 ${r.editP50UnderReads.toFixed(1)} ms  ` +
+        `depth=1 ${r.depthUnderWrites.toFixed(1)}/s  rotating ${r.rotationUnderWrites.toFixed(1)}/s  edit p50 ${r.editP50UnderReads.toFixed(1)} ms  ` +
         `CPU per edit alone: server ${ms(r.editServerCpuMs)}, engine ${ms(r.editEngineCpuMs)}`,
     );
     if (r === parse) continue;
@@ -252,6 +270,7 @@ export function printWriteRatios(rows: readonly WriteRow[]): void {
       `  ${r.label.padEnd(10)} edits alone ${(r.editsAlone / parse.editsAlone).toFixed(2)}  ` +
         `list under writes ${(r.listUnderWrites / parse.listUnderWrites).toFixed(2)}  ` +
         `depth=1 under writes ${(r.depthUnderWrites / parse.depthUnderWrites).toFixed(2)}  ` +
+        `rotating under writes ${(r.rotationUnderWrites / parse.rotationUnderWrites).toFixed(2)}  ` +
         `edit p50 (Parse's / ours) ${(parse.editP50UnderReads / r.editP50UnderReads).toFixed(2)}`,
     );
   }
