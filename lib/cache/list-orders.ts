@@ -80,31 +80,47 @@ export class ListOrder {
    */
   moved(written: readonly ObjectId[], matching: readonly Document[], fields: SortFields): ListOrder | undefined {
     if (!this.keys) return undefined;
-    const out = new Set(written.map((id) => id.toHexString()));
-    const entries: { id: ObjectId; key: SortKey }[] = [];
-    for (let i = 0; i < this.length; i++) {
-      const id = this.idAt(i);
-      if (!out.has(id.toHexString())) entries.push({ id, key: this.keys[i] as SortKey });
-    }
+    const back: { id: ObjectId; key: SortKey }[] = [];
     for (const doc of matching) {
       const key = sortKeyOf(doc, fields);
       if (!key) return undefined;
-      // The first place whose key sorts after this one (keys end with the unique _id: no ties).
-      let low = 0;
-      let high = entries.length;
-      while (low < high) {
-        const mid = (low + high) >>> 1;
-        if (compareSortKeys((entries[mid] as { key: SortKey }).key, key, fields) < 0) low = mid + 1;
-        else high = mid;
-      }
-      entries.splice(low, 0, { id: doc._id as ObjectId, key });
+      back.push({ id: doc._id as ObjectId, key });
     }
-    return ListOrder.from(
-      entries.map((e) => e.id),
-      entries.map((e) => e.key),
-    );
+    back.sort((a, b) => compareSortKeys(a.key, b.key, fields));
+    // One pass merging the kept entries (minus the written) with those put back: a few hundred
+    // writes into an order of 20,000 cost one walk of it, not one shift of it per write.
+    const out = new Set(written.map((id) => id.toHexString()));
+    const ids: ObjectId[] = [];
+    const keys: SortKey[] = [];
+    let next = 0;
+    for (let i = 0; i < this.length; i++) {
+      const id = this.idAt(i);
+      if (out.has(id.toHexString())) continue;
+      const key = this.keys[i] as SortKey;
+      // Keys end with the unique _id: no ties.
+      for (; next < back.length && compareSortKeys((back[next] as { key: SortKey }).key, key, fields) < 0; next++) {
+        ids.push((back[next] as { id: ObjectId }).id);
+        keys.push((back[next] as { key: SortKey }).key);
+      }
+      ids.push(id);
+      keys.push(key);
+    }
+    for (const entry of back.slice(next)) {
+      ids.push(entry.id);
+      keys.push(entry.key);
+    }
+    return ListOrder.from(ids, keys);
   }
 }
+
+/** The ids of a type's last noted writes, oldest first, and how many were ever noted. */
+export interface RecentWrites {
+  ids: readonly ObjectId[];
+  count: number;
+}
+
+/** Bucket types whose recent writes are kept; past it the memory starts again (a miss costs one read). */
+const RECENT_KEPT_FOR = 1000;
 
 /** A kept order and the state of the Bucket it was read (or followed) at. */
 export interface KeptOrder {
@@ -140,6 +156,27 @@ export class ListOrders {
       (key, kept) => key.length * 2 + kept.order.bytes + ENTRY_OVERHEAD_BYTES,
     );
     this.reads = new ReadCache<'read' | 'too long'>(maxBytes / 16, (key) => key.length * 2 + ENTRY_OVERHEAD_BYTES);
+  }
+
+  /**
+   * The recent writes of a type (BucketDoc.recent_writes) as last read, by Bucket and type: lists
+   * read at one state (the pages of one list, read one after the other) follow the same writes,
+   * and one read of the notes serves them all.
+   */
+  private readonly recent = new Map<string, RecentWrites>();
+
+  /** The recent writes of `type` last read, if they reach at least `count` noted writes. */
+  recentWrites(bucketId: ObjectId, type: string, count: number): RecentWrites | undefined {
+    const known = this.recent.get(`${bucketId.toHexString()}:${type}`);
+    return known && known.count >= count ? known : undefined;
+  }
+
+  /** Keeps `read` as the recent writes of `type`, unless those kept already reach further. */
+  noteRecentWrites(bucketId: ObjectId, type: string, read: RecentWrites): void {
+    const key = `${bucketId.toHexString()}:${type}`;
+    if ((this.recent.get(key)?.count ?? -1) >= read.count) return;
+    if (this.recent.size >= RECENT_KEPT_FOR) this.recent.clear();
+    this.recent.set(key, read);
   }
 
   /** Notes a read of the list `key`; what was noted of it before (undefined: never read). */

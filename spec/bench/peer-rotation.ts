@@ -31,11 +31,14 @@ function filters(posts: number): Filter[] {
   ];
 }
 
-/** Score descending, title ascending, newest first: a sortable Metafield, a string, a date. */
+/**
+ * Score descending (a sortable Metafield), oldest first, last edited first (dates; the seed gives
+ * every post the same creation and edit time on both servers, and edits move the last one).
+ */
 const SORTS = [
   { service: '-metadata.score', parse: '-score' },
-  { service: 'title', parse: 'title' },
-  { service: '-created_at', parse: '-createdAt' },
+  { service: 'created_at', parse: 'createdAt' },
+  { service: '-modified_at', parse: '-updatedAt' },
 ];
 
 export interface Rotation {

@@ -170,6 +170,41 @@ describe('GET /objects: orders kept per Bucket generation', () => {
     assert.deepEqual((await read(path)).body, published.body, 'what matching again answers');
   });
 
+  it('reads the notes of recent writes once for every list of the type that follows them', async () => {
+    const lists = ['metadata.score', '-created_at'].map(
+      (sort) => `/objects?query=${q({ type: 'posts' })}&limit=2&sort=${sort}&useCache=false`,
+    );
+    for (const path of lists) {
+      await read(path);
+      await read(path);
+    }
+    await suite.api.patch(`/objects/${ids[0]!}`, { metadata: { score: 3 } }).expect(200);
+    let notesRead = 0;
+    const listener = (e: CommandStartedEvent) => {
+      const projection = e.command.projection as Document | undefined;
+      if (e.command.find === 'buckets' && Object.keys(projection ?? {}).some((k) => k.startsWith('recent_writes.')))
+        notesRead++;
+    };
+    const followed: Document[] = [];
+    suite.harness.client.on('commandStarted', listener);
+    try {
+      for (const path of lists) {
+        const answer = await read(path);
+        assert.ok(following(answer.finds) && !byFilter(answer.finds), JSON.stringify(answer.finds));
+        followed.push(answer.body);
+      }
+    } finally {
+      suite.harness.client.off('commandStarted', listener);
+    }
+    assert.equal(notesRead, 1, 'the second list follows the same writes from the notes the first read');
+    await newGeneration();
+    for (const [i, path] of lists.entries()) {
+      const matched = await read(path);
+      assert.ok(byFilter(matched.finds));
+      assert.deepEqual(matched.body, followed[i], 'what matching again answers');
+    }
+  });
+
   it('matches again when more writes came than the Bucket notes', async () => {
     const path = `/objects?query=${q({ type: 'posts' })}&limit=2&sort=metadata.score&useCache=false`;
     await read(path);

@@ -49,6 +49,23 @@ describe('ListOrder: a list order packed as ids (pure)', () => {
     assert.equal(tiny.get(k1), undefined, 'an entry over a quarter of the bound is not kept');
   });
 
+  it('serves the notes of recent writes it holds to a state they reach, and keeps the furthest', () => {
+    const orders = new ListOrders(1_000_000, 10);
+    const bucket = new ObjectId();
+    assert.equal(orders.recentWrites(bucket, 'posts', 0), undefined);
+    orders.noteRecentWrites(bucket, 'posts', { ids: ids.slice(0, 3), count: 3 });
+    assert.equal(orders.recentWrites(bucket, 'posts', 3)?.count, 3);
+    assert.equal(orders.recentWrites(bucket, 'posts', 4), undefined, 'a later state needs a later read');
+    assert.equal(orders.recentWrites(bucket, 'notes', 0), undefined, 'another type');
+    assert.equal(orders.recentWrites(new ObjectId(), 'posts', 0), undefined, 'another Bucket');
+    orders.noteRecentWrites(bucket, 'posts', { ids: ids.slice(0, 2), count: 2 });
+    assert.equal(
+      orders.recentWrites(bucket, 'posts', 0)?.count,
+      3,
+      'a slower reader’s older notes do not replace them',
+    );
+  });
+
   it('keeps the order of the later state when a slower reader brings an earlier one', () => {
     const orders = new ListOrders(1_000_000, 10);
     orders.set('k', at(ListOrder.of(docs(ids)), 5));
@@ -94,6 +111,34 @@ describe('ListOrder.moved: an order following writes (pure)', () => {
       o = o.moved([id(i + 1)], [post(i + 1, v)], asc) ?? assert.fail('no key');
     });
     assert.deepEqual(hex(o), [8, 9, 7, 6, 5, 4, 3, 2, 1]);
+  });
+
+  it('moves many writes at once to the order a fresh sort gives (200 seeded cases)', () => {
+    let seed = 7;
+    const rand = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const bySort = (a: ReturnType<typeof post>, b: ReturnType<typeof post>) =>
+      Number(b.metadata.score) - Number(a.metadata.score) || b._id.toHexString().localeCompare(a._id.toHexString());
+    for (let c = 0; c < 200; c++) {
+      const all = new Map<number, ReturnType<typeof post>>();
+      for (let n = 1; n <= 1 + rand(40); n++) all.set(n, post(n, rand(10)));
+      const kept = ListOrder.of([...all.values()].sort(bySort), fields);
+      // Some written ones move, some stop matching, some (new ids) start to.
+      const written = Array.from({ length: 1 + rand(12) }, () => 1 + rand(50));
+      const matching = [];
+      for (const n of new Set(written)) {
+        if (rand(4) === 0) all.delete(n);
+        else matching.push(all.set(n, post(n, rand(10))).get(n)!);
+      }
+      const moved = kept.moved(
+        written.map((n) => id(n)),
+        matching,
+        fields,
+      );
+      assert.deepEqual(hex(moved), hex(ListOrder.of([...all.values()].sort(bySort), fields)), `case ${c}`);
+    }
   });
 
   it('does not follow a value whose order is not known here, nor an order read without keys', () => {

@@ -84,7 +84,7 @@ async function follow(a: OrderedPageArgs, kept: KeptOrder): Promise<ListOrder | 
   const behind = state.typeGeneration - kept.typeGeneration;
   if (!kept.order.followable || behind <= 0 || behind > RECENT_WRITES_KEPT) return;
   if (state.writeCount - kept.writeCount !== behind) return;
-  const recent = await recentWrites(a.db, bucket._id, state.type);
+  const recent = a.orders.recentWrites(bucket._id, state.type, state.writeCount) ?? (await readRecent(a, state.type));
   const since = recent.count - kept.writeCount;
   if (since < behind || since > recent.ids.length) return;
   const written = [...new Map(recent.ids.slice(-since).map((id) => [id.toHexString(), id])).values()];
@@ -94,6 +94,13 @@ async function follow(a: OrderedPageArgs, kept: KeptOrder): Promise<ListOrder | 
     .toArray();
   const order = kept.order.moved(written, matching, query.sort.fields);
   return order && order.length <= a.orders.maxIds ? order : undefined;
+}
+
+/** The notes of the type's recent writes, read now (they reach at least as far as the Bucket the request read), and kept. */
+async function readRecent(a: OrderedPageArgs, type: string) {
+  const read = await recentWrites(a.db, a.bucket._id, type);
+  a.orders.noteRecentWrites(a.bucket._id, type, read);
+  return read;
 }
 
 /**
