@@ -57,7 +57,8 @@ export class AppState {
     this.reads = new ReadCache(config.cacheMaxBytes);
     // A total is a number under a key of a few hundred bytes: a sixteenth of the response cache holds thousands.
     this.totals = new ListTotals(config.cacheMaxBytes / 16);
-    // 12 bytes per match: an eighth of the response cache keeps a thousand lists of 5,000.
+    // About 21 bytes per match (its id, and a number or date sort value packed): an eighth of the
+    // response cache keeps 80 lists of 5,000.
     this.orders = new ListOrders(config.cacheMaxBytes / 8, config.listOrderMaxIds);
     this.previewSecret = new PreviewSecret(db, config.previewTokenSecret);
     this.accountTokens = new AccountTokens(db, config);

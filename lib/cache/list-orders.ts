@@ -1,7 +1,8 @@
 import { ObjectId, type Document } from 'mongodb';
 import type { SortSpec } from '../query/sort.js';
 import { ReadCache } from './read-cache.js';
-import { compareSortKeys, sortKeyBytes, sortKeyOf, type SortFields, type SortKey } from './sort-keys.js';
+import { compareSortKeys, sortKeyOf, type SortFields, type SortKey } from './sort-keys.js';
+import { SortColumns } from './sort-columns.js';
 
 /** Bytes of one ObjectId. */
 const ID_BYTES = 12;
@@ -17,8 +18,7 @@ const ENTRY_OVERHEAD_BYTES = 128;
 export class ListOrder {
   private constructor(
     private readonly ids: Buffer,
-    private readonly keys: readonly SortKey[] | null,
-    private readonly keyBytes: number,
+    private readonly keys: SortColumns | null,
   ) {}
 
   /** The order of `docs` as read (sorted by `fields`), each with `_id` and, when `fields` is given, the sort fields. */
@@ -27,16 +27,16 @@ export class ListOrder {
     const keyed = fields !== undefined && keys.every((k): k is SortKey => k !== null) ? keys : null;
     return ListOrder.from(
       docs.map((doc) => doc._id as ObjectId),
-      keyed,
+      keyed && fields ? SortColumns.of(keyed, fields) : null,
     );
   }
 
-  private static from(ids: readonly ObjectId[], keys: readonly SortKey[] | null): ListOrder {
+  private static from(ids: readonly ObjectId[], keys: SortColumns | null): ListOrder {
     const packed = Buffer.allocUnsafe(ids.length * ID_BYTES);
     ids.forEach((id, i) => {
       packed.set(id.id, i * ID_BYTES);
     });
-    return new ListOrder(packed, keys, keys ? keys.reduce((n, k) => n + sortKeyBytes(k), 0) : 0);
+    return new ListOrder(packed, keys);
   }
 
   get length(): number {
@@ -44,7 +44,7 @@ export class ListOrder {
   }
 
   get bytes(): number {
-    return this.ids.length + this.keyBytes;
+    return this.ids.length + (this.keys?.bytes ?? 0);
   }
 
   /** Whether the order can follow writes (`moved`): every match has a sort key. */
@@ -59,8 +59,12 @@ export class ListOrder {
     return out;
   }
 
+  private idBytesAt(i: number): Buffer {
+    return this.ids.subarray(i * ID_BYTES, (i + 1) * ID_BYTES);
+  }
+
   private idAt(i: number): ObjectId {
-    return new ObjectId(this.ids.subarray(i * ID_BYTES, (i + 1) * ID_BYTES));
+    return new ObjectId(this.idBytesAt(i));
   }
 
   /** Where `id` sits in the order, or -1 when it is not a match. */
@@ -88,7 +92,7 @@ export class ListOrder {
     }
     back.sort((a, b) => compareSortKeys(a.key, b.key, fields));
     // One pass merging the kept entries (minus the written) with those put back: a few hundred
-    // writes into an order of 20,000 cost one walk of it, not one shift of it per write.
+    // writes into an order of 50,000 cost one walk of it, not one shift of it per write.
     const out = new Set(written.map((id) => id.toHexString()));
     const ids: ObjectId[] = [];
     const keys: SortKey[] = [];
@@ -96,7 +100,7 @@ export class ListOrder {
     for (let i = 0; i < this.length; i++) {
       const id = this.idAt(i);
       if (out.has(id.toHexString())) continue;
-      const key = this.keys[i] as SortKey;
+      const key = this.keys.keyAt(i, this.idBytesAt(i));
       // Keys end with the unique _id: no ties.
       for (; next < back.length && compareSortKeys((back[next] as { key: SortKey }).key, key, fields) < 0; next++) {
         ids.push((back[next] as { id: ObjectId }).id);
@@ -109,7 +113,7 @@ export class ListOrder {
       ids.push(entry.id);
       keys.push(entry.key);
     }
-    return ListOrder.from(ids, keys);
+    return ListOrder.from(ids, SortColumns.of(keys, fields));
   }
 }
 

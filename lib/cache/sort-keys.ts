@@ -17,7 +17,7 @@ export type SortKey = readonly Keyed[];
 export type SortFields = Extract<SortSpec, { random: false }>['fields'];
 
 /** Places in MongoDB's comparison order of BSON types; the gaps are types that never give a key here. */
-const RANK = { null: 0, number: 1, string: 2, objectId: 7, boolean: 8, date: 9 } as const;
+export const RANK = { null: 0, number: 1, string: 2, objectId: 7, boolean: 8, date: 9 } as const;
 
 /** Code units of the surrogate range: above them UTF-16 order differs from code point order. */
 const SURROGATE = /[\uD800-\uDFFF]/;
@@ -78,11 +78,4 @@ export function sortProjection(fields: SortFields): Document {
   const projection: Document = { _id: 1 };
   for (const [path] of fields) projection[path] = 1;
   return projection;
-}
-
-/** Rough bytes a key takes in memory, for the cache's bound. */
-export function sortKeyBytes(key: SortKey): number {
-  let bytes = 32;
-  for (const [, v] of key) bytes += 24 + (typeof v === 'string' ? v.length * 2 : v instanceof Uint8Array ? 12 : 8);
-  return bytes;
 }

@@ -56,7 +56,7 @@ export const SERVICE_OPTIONS: readonly OptionDecl[] = [
   {
     name: 'LIST_ORDER_MAX_IDS',
     kind: 'int',
-    default: '20000',
+    default: '50000',
     meaning:
       'Object lists with at most this many matches keep their order per Bucket generation, so later pages are read by id (see Reading Objects); `0` turns it off.',
   },
