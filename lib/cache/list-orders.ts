@@ -2,7 +2,7 @@ import { ObjectId, type Document } from 'mongodb';
 import type { SortSpec } from '../query/sort.js';
 import { ReadCache } from './read-cache.js';
 import { compareSortKeys, sortKeyOf, type SortFields, type SortKey } from './sort-keys.js';
-import { SortColumns } from './sort-columns.js';
+import { SortColumns, SortColumnsBuilder } from './sort-columns.js';
 
 /** Bytes of one ObjectId. */
 const ID_BYTES = 12;
@@ -83,7 +83,8 @@ export class ListOrder {
    * keys go. Undefined when this order has no keys or a match's key is not one known here.
    */
   moved(written: readonly ObjectId[], matching: readonly Document[], fields: SortFields): ListOrder | undefined {
-    if (!this.keys) return undefined;
+    const kept = this.keys;
+    if (!kept) return undefined;
     const back: { id: ObjectId; key: SortKey }[] = [];
     for (const doc of matching) {
       const key = sortKeyOf(doc, fields);
@@ -91,29 +92,66 @@ export class ListOrder {
       back.push({ id: doc._id as ObjectId, key });
     }
     back.sort((a, b) => compareSortKeys(a.key, b.key, fields));
-    // One pass merging the kept entries (minus the written) with those put back: a few hundred
-    // writes into an order of 50,000 cost one walk of it, not one shift of it per write.
-    const out = new Set(written.map((id) => id.toHexString()));
-    const ids: ObjectId[] = [];
-    const keys: SortKey[] = [];
-    let next = 0;
-    for (let i = 0; i < this.length; i++) {
-      const id = this.idAt(i);
-      if (out.has(id.toHexString())) continue;
-      const key = this.keys.keyAt(i, this.idBytesAt(i));
-      // Keys end with the unique _id: no ties.
-      for (; next < back.length && compareSortKeys((back[next] as { key: SortKey }).key, key, fields) < 0; next++) {
-        ids.push((back[next] as { id: ObjectId }).id);
-        keys.push((back[next] as { key: SortKey }).key);
+    // Where each goes: before the first entry whose key sorts after its own. The written entries
+    // still stand at their old places, in order, so they bound the search as well as any. Keys end
+    // with the unique _id: no ties, but for an entry and its own old place, which it then precedes.
+    const places: number[] = [];
+    let low = 0;
+    for (const entry of back) {
+      let high = this.length;
+      while (low < high) {
+        const mid = (low + high) >>> 1;
+        if (compareSortKeys(kept.keyAt(mid, this.idBytesAt(mid)), entry.key, fields) < 0) low = mid + 1;
+        else high = mid;
       }
-      ids.push(id);
-      keys.push(key);
+      places.push(low);
     }
-    for (const entry of back.slice(next)) {
-      ids.push(entry.id);
-      keys.push(entry.key);
+    const removed = this.placesOf(written);
+    // The runs between those places are copied whole (ids and key columns), so a few hundred
+    // writes into an order of 50,000 cost a few hundred copies, not one object per entry.
+    const size = this.length - removed.length + back.length;
+    const ids = Buffer.allocUnsafe(size * ID_BYTES);
+    const keys = new SortColumnsBuilder(fields, size);
+    let length = 0;
+    let from = 0;
+    const copyUpTo = (to: number) => {
+      if (to <= from) return;
+      this.ids.copy(ids, length * ID_BYTES, from * ID_BYTES, to * ID_BYTES);
+      keys.copy(kept, from, to);
+      length += to - from;
+      from = to;
+    };
+    let r = 0;
+    let b = 0;
+    while (r < removed.length || b < back.length) {
+      const nextRemoved = removed[r] ?? Infinity;
+      const nextBack = places[b] ?? Infinity;
+      if (nextBack <= nextRemoved) {
+        copyUpTo(nextBack);
+        const entry = back[b++] as { id: ObjectId; key: SortKey };
+        ids.set(entry.id.id, length * ID_BYTES);
+        keys.add(entry.key);
+        length++;
+      } else {
+        copyUpTo(nextRemoved);
+        from = nextRemoved + 1;
+        r++;
+      }
     }
-    return ListOrder.from(ids, SortColumns.of(keys, fields));
+    copyUpTo(this.length);
+    return new ListOrder(ids, keys.done());
+  }
+
+  /** The places of `written` in this order, ascending (those not in it have none). */
+  private placesOf(written: readonly ObjectId[]): number[] {
+    const wanted = new Set(written.map((id) => id.toHexString()));
+    // The last four bytes of an ObjectId (its counter) tell most ids apart without building any.
+    const tails = new Set(written.map((id) => Buffer.from(id.id).readUInt32BE(8)));
+    const places: number[] = [];
+    for (let i = 0; i < this.length; i++) {
+      if (tails.has(this.ids.readUInt32BE(i * ID_BYTES + 8)) && wanted.has(this.idAt(i).toHexString())) places.push(i);
+    }
+    return places;
   }
 }
 

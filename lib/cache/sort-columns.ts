@@ -14,40 +14,28 @@ interface Column {
   others: Value[] | null;
 }
 
+function otherBytes(value: Value): number {
+  if (value === null || typeof value === 'number') return 0;
+  return STRING_OVERHEAD_BYTES + (typeof value === 'string' ? value.length * 2 : value.length);
+}
+
 /**
  * The sort keys of a kept order, stored by column so they cost what their values do: as arrays
  * of small arrays (sort-keys.ts's SortKey), keys of a number and an `_id` took 432 bytes of heap
- * each (measured), so an order of 20,000 took 8.6 MB; packed they take 9 bytes each. The `_id` field stores
- * nothing: its value is the entry's id, which the order keeps already (`idAt`).
+ * each (measured), so an order of 20,000 took 8.6 MB; packed they take 9 bytes each. The `_id`
+ * field stores nothing: its value is the entry's id, which the order keeps already.
  */
 export class SortColumns {
-  private constructor(
+  constructor(
     private readonly columns: ReadonlyArray<Column | null>,
     readonly bytes: number,
   ) {}
 
   /** Packs `keys` (one per entry, in order) of `fields`. */
   static of(keys: readonly SortKey[], fields: SortFields): SortColumns {
-    let bytes = 0;
-    const columns = fields.map(([path], f) => {
-      if (path === '_id') return null;
-      const ranks = new Uint8Array(keys.length);
-      const numbers = new Float64Array(keys.length);
-      let others: Value[] | null = null;
-      for (let i = 0; i < keys.length; i++) {
-        const [rank, value] = (keys[i] as SortKey)[f] as SortKey[number];
-        ranks[i] = rank;
-        if (typeof value === 'number') numbers[i] = value;
-        else if (value !== null) {
-          others ??= new Array<Value>(keys.length).fill(null);
-          others[i] = value;
-          bytes += STRING_OVERHEAD_BYTES + (typeof value === 'string' ? value.length * 2 : value.length);
-        }
-      }
-      bytes += ranks.byteLength + numbers.byteLength + (others ? keys.length * SLOT_BYTES : 0);
-      return { ranks, numbers, others };
-    });
-    return new SortColumns(columns, bytes);
+    const built = new SortColumnsBuilder(fields, keys.length);
+    for (const key of keys) built.add(key);
+    return built.done();
   }
 
   /** Entry `i`'s key, its `_id` value being `id` (the entry's id bytes). */
@@ -58,5 +46,85 @@ export class SortColumns {
       const other = column.others?.[i] ?? null;
       return [rank, other ?? (rank === RANK.null ? null : (column.numbers[i] as number))] as const;
     });
+  }
+
+  /** The columns, for a builder copying runs of them. */
+  get parts(): ReadonlyArray<Column | null> {
+    return this.columns;
+  }
+}
+
+/**
+ * Sort columns put together from runs of another's entries and single keys (an order following
+ * writes): runs are copied as typed-array ranges, so a few writes into a long order cost a few
+ * copies, not one key object per entry.
+ */
+export class SortColumnsBuilder {
+  private readonly columns: Column[];
+  private length = 0;
+
+  constructor(
+    fields: SortFields,
+    private readonly capacity: number,
+  ) {
+    this.columns = fields.map(([path]) =>
+      path === '_id'
+        ? null
+        : { ranks: new Uint8Array(capacity), numbers: new Float64Array(capacity), others: null as Value[] | null },
+    ) as Column[];
+  }
+
+  private othersOf(column: Column): Value[] {
+    column.others ??= new Array<Value>(this.capacity).fill(null);
+    return column.others;
+  }
+
+  add(key: SortKey): void {
+    this.columns.forEach((column: Column | null, f) => {
+      if (column === null) return;
+      const [rank, value] = key[f] as SortKey[number];
+      column.ranks[this.length] = rank;
+      if (typeof value === 'number') column.numbers[this.length] = value;
+      else if (value !== null) this.othersOf(column)[this.length] = value;
+    });
+    this.length++;
+  }
+
+  /** Appends entries `from` to `to` (exclusive) of `source`, whose fields are the same. */
+  copy(source: SortColumns, from: number, to: number): void {
+    if (to <= from) return;
+    source.parts.forEach((part, f) => {
+      const column = this.columns[f] as Column | null;
+      if (part === null || column === null) return;
+      column.ranks.set(part.ranks.subarray(from, to), this.length);
+      column.numbers.set(part.numbers.subarray(from, to), this.length);
+      if (part.others) {
+        const others = this.othersOf(column);
+        for (let i = from; i < to; i++) others[this.length + i - from] = part.others[i] ?? null;
+      }
+    });
+    this.length += to - from;
+  }
+
+  done(): SortColumns {
+    let bytes = 0;
+    const columns = this.columns.map((column: Column | null) => {
+      if (column === null) return null;
+      // Copies when short of capacity, not views: an order kept for long must not hold spare room.
+      const others = column.others
+        ? this.length === this.capacity
+          ? column.others
+          : column.others.slice(0, this.length)
+        : null;
+      bytes += this.length * (1 + 8) + (others ? this.length * SLOT_BYTES : 0);
+      for (const value of others ?? []) bytes += otherBytes(value);
+      const whole = this.length === this.capacity;
+      return {
+        ranks: whole ? column.ranks : column.ranks.slice(0, this.length),
+        numbers: whole ? column.numbers : column.numbers.slice(0, this.length),
+        others,
+      };
+    });
+    return new SortColumns(columns, bytes);
   }
 }
