@@ -142,7 +142,7 @@ export async function rotatingRps(r: Rotation, connections: number, seconds: num
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)] ?? NaN;
 
 /** Reads every list of the rotation once, from `connections` connections. */
-async function readEachOnce(r: Rotation, connections: number): Promise<void> {
+export async function readEachOnce(r: Rotation, connections: number): Promise<void> {
   let next = 0;
   await Promise.all(
     Array.from({ length: connections }, async () => {

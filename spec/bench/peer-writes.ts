@@ -5,7 +5,7 @@ import { load } from './measure.js';
 import { cpuMsOf, descendantCpuMs } from './proc-cpu.js';
 import { PARSE_APP_ID, PARSE_MOUNT } from './parse-peer.js';
 import { servicePath } from './peer-scenarios.js';
-import { parseRotation, rotatingRps, serviceRotation, type Rotation } from './peer-rotation.js';
+import { parseRotation, readEachOnce, rotatingRps, serviceRotation, type Rotation } from './peer-rotation.js';
 import { PEER_BUCKET_SLUG } from './peer-seed.js';
 import type { ServerHandle } from './server-handle.js';
 
@@ -183,9 +183,14 @@ async function readsUnderWrites(
   return { rps: result['2xx'] / result.duration, latencies: await stream.stop() };
 }
 
-/** The rotating lists read per second while one edit lands every 50 ms. */
+/**
+ * The rotating lists read per second while one edit lands every 50 ms, after one pass over them
+ * under the same edits: the edits alone before this left every kept order far behind, and at
+ * 50,000 posts a pass of first reads alone would fill the round.
+ */
 async function rotationUnderWrites(t: WriteTarget, posts: number, connections: number, seconds: number) {
   const stream = editStream(t, posts, 50);
+  await readEachOnce(t.rotation, connections);
   const rps = await rotatingRps(t.rotation, connections, seconds);
   await stream.stop();
   return rps;
