@@ -187,6 +187,12 @@ export class ListOrders {
   private readonly orders: ReadCache<KeptOrder>;
   /** Lists read before (at any state), and those found to have more matches than `maxIds`. */
   private readonly reads: ReadCache<'read' | 'too long'>;
+  /**
+   * The recent writes of a type (BucketDoc.recent_writes) as last read, by Bucket and type: lists
+   * read at one state (the pages of one list, read one after the other) follow the same writes,
+   * and one read of the notes serves them all.
+   */
+  private readonly recent = new Map<string, RecentWrites>();
 
   constructor(
     maxBytes: number,
@@ -199,13 +205,6 @@ export class ListOrders {
     );
     this.reads = new ReadCache<'read' | 'too long'>(maxBytes / 16, (key) => key.length * 2 + ENTRY_OVERHEAD_BYTES);
   }
-
-  /**
-   * The recent writes of a type (BucketDoc.recent_writes) as last read, by Bucket and type: lists
-   * read at one state (the pages of one list, read one after the other) follow the same writes,
-   * and one read of the notes serves them all.
-   */
-  private readonly recent = new Map<string, RecentWrites>();
 
   /** The recent writes of `type` last read, if they reach at least `count` noted writes. */
   recentWrites(bucketId: ObjectId, type: string, count: number): RecentWrites | undefined {

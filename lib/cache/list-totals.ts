@@ -18,17 +18,15 @@ export class ListTotals {
     this.totals = new ReadCache<number>(maxBytes, (key) => key.length * 2 + ENTRY_OVERHEAD_BYTES);
   }
 
-  /** The key of `filter` on `collection` of `bucket` at `generation` (lib/cache/object-generations.ts). */
-  static key(bucket: BucketDoc, generation: string, collection: string, filter: Document): string {
-    return ListTotals.keyAt(ListTotals.listKey(bucket, collection, filter), generation);
-  }
-
   /** The key of `filter` on `collection` of `bucket` at any generation (a kept order's, list-orders.ts). */
   static listKey(bucket: BucketDoc, collection: string, filter: Document): string {
     return `${bucket._id.toHexString()}:${collection}:${BSON.EJSON.stringify(filter, { relaxed: false })}`;
   }
 
-  /** `listKey` at `generation`: the filter is written out once per read for both keys. */
+  /**
+   * `listKey` at `generation` (lib/cache/object-generations.ts): the key of a total. The filter is
+   * written out once per read for both keys.
+   */
   static keyAt(listKey: string, generation: string): string {
     return `${listKey}@${generation}`;
   }

@@ -107,24 +107,23 @@ export class SortColumnsBuilder {
   }
 
   done(): SortColumns {
+    const whole = this.length === this.capacity;
+    // Copies when short of capacity, not views: an order kept for long must not hold spare room.
+    const columns = this.columns.map((column: Column | null) =>
+      column === null
+        ? null
+        : {
+            ranks: whole ? column.ranks : column.ranks.slice(0, this.length),
+            numbers: whole ? column.numbers : column.numbers.slice(0, this.length),
+            others: column.others && (whole ? column.others : column.others.slice(0, this.length)),
+          },
+    );
     let bytes = 0;
-    const columns = this.columns.map((column: Column | null) => {
-      if (column === null) return null;
-      // Copies when short of capacity, not views: an order kept for long must not hold spare room.
-      const others = column.others
-        ? this.length === this.capacity
-          ? column.others
-          : column.others.slice(0, this.length)
-        : null;
-      bytes += this.length * (1 + 8) + (others ? this.length * SLOT_BYTES : 0);
-      for (const value of others ?? []) bytes += otherBytes(value);
-      const whole = this.length === this.capacity;
-      return {
-        ranks: whole ? column.ranks : column.ranks.slice(0, this.length),
-        numbers: whole ? column.numbers : column.numbers.slice(0, this.length),
-        others,
-      };
-    });
+    for (const column of columns) {
+      if (column === null) continue;
+      bytes += column.ranks.byteLength + column.numbers.byteLength;
+      for (const value of column.others ?? []) bytes += SLOT_BYTES + otherBytes(value);
+    }
     return new SortColumns(columns, bytes);
   }
 }

@@ -10,8 +10,7 @@ import {
 } from '../db/collections.js';
 import { HttpError } from '../errors/http-errors.js';
 import type { EventDeps } from '../events/domain-events.js';
-import { getObject, parseObjectId } from './objects.js';
-import { notFound } from '../errors/not-found.js';
+import { foundObject, getObject, parseObjectId } from './objects.js';
 import { finishCarried, writeVersion, type Written } from './version-write.js';
 import { readOptions } from '../db/query-time-limit.js';
 
@@ -61,10 +60,6 @@ function tooContended(id: ObjectId): HttpError {
   );
 }
 
-function objectNotFound(bucket: BucketDoc, id: string): never {
-  throw notFound('object', id, bucket.slug);
-}
-
 /** A short random wait that grows with the attempts, so writers racing for one Object spread out. */
 function backoff(attempt: number): Promise<void> {
   return new Promise((r) => setTimeout(r, Math.random() * 5 * attempt));
@@ -83,7 +78,7 @@ export async function editObject(
   for (let attempt = 1; ; attempt++) {
     const current =
       attempt === 1 && readAhead
-        ? ((await readAhead) ?? objectNotFound(bucket, id))
+        ? foundObject(await readAhead, bucket, id)
         : await getObject(deps.db, bucket, id, 'any');
     // A write that died (or is still running) left work this version owes: it is done before this
     // write records its own, so the version gets its live copy, revision and event first.

@@ -16,15 +16,21 @@ export function parseObjectId(bucket: BucketDoc, id: string): ObjectId {
   return oid;
 }
 
-/** The Object as the given status sees it: its live version, or its latest one. */
-export async function getObject(db: Db, bucket: BucketDoc, id: string, status: StatusFilter): Promise<ObjectDoc> {
+/** The Object `_id` of the Bucket `bucketId` names, as the given status sees it, or null. */
+export function findObject(db: Db, bucketId: ObjectId, _id: ObjectId, status: StatusFilter): Promise<ObjectDoc | null> {
   const view = viewFor(db, status);
-  const doc = await view.coll.findOne(
-    { _id: parseObjectId(bucket, id), bucket_id: bucket._id, ...view.match },
-    view.readOptions,
-  );
+  return view.coll.findOne({ _id, bucket_id: bucketId, ...view.match }, view.readOptions);
+}
+
+/** `doc`, or the 404 of Object `id` of `bucket` when there is none. */
+export function foundObject(doc: ObjectDoc | null, bucket: BucketDoc, id: string): ObjectDoc {
   if (!doc) throw notFound('object', id, bucket.slug);
   return doc;
+}
+
+/** The Object as the given status sees it: its live version, or its latest one. */
+export async function getObject(db: Db, bucket: BucketDoc, id: string, status: StatusFilter): Promise<ObjectDoc> {
+  return foundObject(await findObject(db, bucket._id, parseObjectId(bucket, id), status), bucket, id);
 }
 
 /**

@@ -2,7 +2,7 @@ import type { Db, ObjectId } from 'mongodb';
 import type { Response } from 'express';
 import type { BucketDoc, ObjectDoc } from '../db/collections.js';
 import { objectIdFromHex } from '../util/object-id.js';
-import { viewFor } from './object-views.js';
+import { findObject } from './objects.js';
 
 /**
  * The latest version of the Object a write route names, read in the same round as the request's
@@ -22,8 +22,7 @@ interface ReadAhead {
 export function readObjectAhead(db: Db, bucketId: ObjectId, id: string): ReadAhead | null {
   const _id = objectIdFromHex(id);
   if (!_id) return null;
-  const view = viewFor(db, 'any');
-  const doc = view.coll.findOne({ _id, bucket_id: bucketId, ...view.match }, view.readOptions);
+  const doc = findObject(db, bucketId, _id, 'any');
   // Awaited by the write that takes it; one left untaken (a refused request) must not reject unobserved.
   doc.catch(() => undefined);
   return { bucketId, id, doc };
@@ -37,11 +36,11 @@ export function keepReadAhead(res: Response, bucket: BucketDoc, ahead: ReadAhead
 /**
  * The read of Object `id` started beside the Bucket, once: a write that retries reads the Object
  * again itself. Undefined when there is none for that Object (the route's first request of the
- * slug, another id).
+ * slug, another id). Only a read for the request's own Bucket is kept (`keepReadAhead`).
  */
-export function takeReadAhead(res: Response, bucket: BucketDoc, id: string): Promise<ObjectDoc | null> | undefined {
+export function takeReadAhead(res: Response, id: string): Promise<ObjectDoc | null> | undefined {
   const ahead = res.locals.objectReadAhead as ReadAhead | undefined;
-  if (!ahead || ahead.id !== id || !ahead.bucketId.equals(bucket._id)) return undefined;
+  if (ahead?.id !== id) return undefined;
   delete res.locals.objectReadAhead;
   return ahead.doc;
 }

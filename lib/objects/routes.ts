@@ -170,7 +170,7 @@ export function objectRoutes(config: Config, db: Db, state: AppState): RouteDef[
       route('patch', one, NO_PARAMS, writeAccess('objects', BY_OBJECT_ID), body, requireWrite, async (req, res) => {
         const bucket = bucketOf(res);
         const id = String(req.params.object_id);
-        const options = { definitions: sentDefinitions(res), current: takeReadAhead(res, bucket, id) };
+        const options = { definitions: sentDefinitions(res), current: takeReadAhead(res, id) };
         const doc = await updateObject(writes, bucket, id, req.body, options);
         const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
         sendJson(res, 200, { object: renderObject(doc, ctx) } satisfies ObjectResponse);
