@@ -9,6 +9,15 @@ const ID_BYTES = 12;
 /** What one entry costs besides its ids: the object, the Map slot and the key's string header. */
 const ENTRY_OVERHEAD_BYTES = 128;
 
+/** `ids` packed 12 bytes each. */
+export function packIds(ids: readonly ObjectId[]): Buffer {
+  const packed = Buffer.allocUnsafe(ids.length * ID_BYTES);
+  ids.forEach((id, i) => {
+    packed.set(id.id, i * ID_BYTES);
+  });
+  return packed;
+}
+
 /**
  * Every match of a list, in its sort order, as ids packed 12 bytes each: a page is a slice of it
  * and the total its length. Packed, 20,000 matches take 240 kB where ObjectId objects would take
@@ -32,11 +41,7 @@ export class ListOrder {
   }
 
   private static from(ids: readonly ObjectId[], keys: SortColumns | null): ListOrder {
-    const packed = Buffer.allocUnsafe(ids.length * ID_BYTES);
-    ids.forEach((id, i) => {
-      packed.set(id.id, i * ID_BYTES);
-    });
-    return new ListOrder(packed, keys);
+    return new ListOrder(packIds(ids), keys);
   }
 
   get length(): number {
@@ -155,14 +160,32 @@ export class ListOrder {
   }
 }
 
-/** The ids of a type's last noted writes, oldest first, and how many were ever noted. */
-export interface RecentWrites {
-  ids: readonly ObjectId[];
+/**
+ * The ids of a type's last noted writes, oldest first, how many were ever noted, and how far the
+ * read reaches: for notes on the Bucket their count, for the type's write notes the type's
+ * generation in the Bucket read before them (lib/buckets/write-notes.ts).
+ */
+export interface NotesRead {
+  /** Packed (packIds): a type's notes may hold thousands. */
+  ids: Buffer;
   count: number;
+  reach: number;
 }
 
-/** Bucket types whose recent writes are kept; past it the memory starts again (a miss costs one read). */
-const RECENT_KEPT_FOR = 1000;
+/** The distinct Objects of the last `n` writes `notes` hold, or undefined when they hold fewer. */
+export function lastNoted(notes: NotesRead, n: number): ObjectId[] | undefined {
+  const held = notes.ids.length / ID_BYTES;
+  if (n < 0 || n > held) return undefined;
+  const distinct = new Map<string, ObjectId>();
+  for (let i = held - n; i < held; i++) {
+    const id = notes.ids.subarray(i * ID_BYTES, (i + 1) * ID_BYTES);
+    distinct.set(id.toString('hex'), new ObjectId(id));
+  }
+  return [...distinct.values()];
+}
+
+/** Where a type's writes are noted: on the Bucket (writes sent apart) or in their own document (in one command). */
+export type NotesKind = 'bucket' | 'own';
 
 /** A kept order and the state of the Bucket it was read (or followed) at. */
 export interface KeptOrder {
@@ -174,8 +197,13 @@ export interface KeptOrder {
   /** The one type the list shows, and its generation then: version writes of that type alone can be followed. */
   type: string | null;
   typeGeneration: number;
-  /** The type's count of noted writes then (BucketDoc.recent_write_counts). */
+  /** The type's count of writes noted on the Bucket then (BucketDoc.recent_write_counts). */
   writeCount: number;
+  /**
+   * A count of the type's own write notes read before the order was (WriteNotesDoc.count): every
+   * Object written since is noted after it. Unknown when no count was read before.
+   */
+  notesAt: number | undefined;
 }
 
 /**
@@ -188,11 +216,11 @@ export class ListOrders {
   /** Lists read before (at any state), and those found to have more matches than `maxIds`. */
   private readonly reads: ReadCache<'read' | 'too long'>;
   /**
-   * The recent writes of a type (BucketDoc.recent_writes) as last read, by Bucket and type: lists
-   * read at one state (the pages of one list, read one after the other) follow the same writes,
-   * and one read of the notes serves them all.
+   * The notes of a type's writes as last read, by kind, Bucket and type: lists read at one state
+   * (the pages of one list, read one after the other) follow the same writes, and one read of the
+   * notes serves them all.
    */
-  private readonly recent = new Map<string, RecentWrites>();
+  private readonly notesRead: ReadCache<NotesRead>;
 
   constructor(
     maxBytes: number,
@@ -204,20 +232,24 @@ export class ListOrders {
       (key, kept) => key.length * 2 + kept.order.bytes + ENTRY_OVERHEAD_BYTES,
     );
     this.reads = new ReadCache<'read' | 'too long'>(maxBytes / 16, (key) => key.length * 2 + ENTRY_OVERHEAD_BYTES);
+    this.notesRead = new ReadCache<NotesRead>(
+      maxBytes / 16,
+      (key, notes) => key.length * 2 + notes.ids.length + ENTRY_OVERHEAD_BYTES,
+    );
   }
 
-  /** The recent writes of `type` last read, if they reach at least `count` noted writes. */
-  recentWrites(bucketId: ObjectId, type: string, count: number): RecentWrites | undefined {
-    const known = this.recent.get(`${bucketId.toHexString()}:${type}`);
-    return known && known.count >= count ? known : undefined;
+  /** The notes of `type` last read, if any (`reach`: if they reach at least that far). */
+  notes(kind: NotesKind, bucketId: ObjectId, type: string, reach = 0): NotesRead | undefined {
+    const known = this.notesRead.get(`${kind}:${bucketId.toHexString()}:${type}`);
+    return known && known.reach >= reach ? known : undefined;
   }
 
-  /** Keeps `read` as the recent writes of `type`, unless those kept already reach further. */
-  noteRecentWrites(bucketId: ObjectId, type: string, read: RecentWrites): void {
-    const key = `${bucketId.toHexString()}:${type}`;
-    if ((this.recent.get(key)?.count ?? -1) >= read.count) return;
-    if (this.recent.size >= RECENT_KEPT_FOR) this.recent.clear();
-    this.recent.set(key, read);
+  /** Keeps `read` as the notes of `type`, unless those kept already reach further. */
+  keepNotes(kind: NotesKind, bucketId: ObjectId, type: string, read: NotesRead): void {
+    const key = `${kind}:${bucketId.toHexString()}:${type}`;
+    const known = this.notesRead.get(key);
+    if (known && (known.reach > read.reach || (known.reach === read.reach && known.count >= read.count))) return;
+    this.notesRead.set(key, read);
   }
 
   /** Notes a read of the list `key`; what was noted of it before (undefined: never read). */

@@ -19,16 +19,14 @@ export interface BucketDoc {
   /** Bumped by each Object version write of a type, by the type's (encoded) slug. */
   type_generations?: Record<string, number>;
   /**
-   * By the same keys, the ids of the Objects the last version writes of each type wrote, oldest
-   * first: each bump of a type's generation pushes one, in the same update, so a kept list order
-   * behind by n generations knows which Objects to read again (lib/objects/list/object-list-order.ts).
+   * By the same keys, the ids of the Objects the last version writes of each type sent one command
+   * at a time (on servers without bulkWrite) wrote, oldest first: each such bump of a type's
+   * generation pushes one, in the same update, so a kept list order behind by n generations knows
+   * which Objects to read again (lib/objects/list/object-list-order.ts). Writes sent as one
+   * bulkWrite note theirs in `write_notes` instead (WriteNotesDoc), keeping the Bucket small.
    */
   recent_writes?: Record<string, ObjectId[]>;
-  /**
-   * By the same keys, how many ids were ever pushed there. It moves with the type's generation
-   * only where every writer notes its writes: a kept order follows writes only while the two moved
-   * alike (a process of an older release bumps the generation alone).
-   */
+  /** By the same keys, how many ids were ever pushed there (by the writes noted on the Bucket). */
   recent_write_counts?: Record<string, number>;
   /** Bumped by every webhook write (lib/webhooks/bucket-webhooks.ts): events read the enabled webhooks by it. */
   webhook_generation?: number;
@@ -60,7 +58,27 @@ export const BUCKET_SCOPED_COLLECTIONS = [
   'bucket_users',
   'extensions',
   'idempotency_keys',
+  'write_notes',
 ];
+
+/**
+ * The Objects the last version writes of one type of one Bucket wrote, oldest first, sent as one
+ * bulkWrite (lib/buckets/write-notes.ts): each write pushes its Object after its views hold the
+ * new version and before it bumps the type's generation, so a kept list order knows which Objects
+ * to read again however far behind it is, up to WRITE_NOTES_KEPT writes.
+ */
+export interface WriteNotesDoc {
+  /** The Bucket's id and the type's (encoded) slug: `<bucket id>:<type>`. */
+  _id: string;
+  bucket_id: ObjectId;
+  /** How many ids were ever pushed. */
+  count: number;
+  ids: ObjectId[];
+}
+
+export function writeNotesCollection(db: Db): Collection<WriteNotesDoc> {
+  return db.collection<WriteNotesDoc>('write_notes');
+}
 
 export interface ObjectTypeDoc {
   _id: ObjectId;

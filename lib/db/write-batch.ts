@@ -32,6 +32,16 @@ export interface BatchWrite {
   model: WriteModel;
   /** A duplicate key error means the write was done before (by a repair, or a racing write): not a failure. */
   doneIfDuplicate?: boolean;
+  /**
+   * An upsert whose duplicate key error means a racing upsert inserted the document first: sent
+   * again once, it then updates it. (MongoDB retries such an upsert itself; not every engine does.)
+   */
+  retryIfDuplicate?: boolean;
+  /**
+   * Sent only where the batch goes as one ordered command, or only where it goes one command at a
+   * time: for writes whose worth depends on the order the server applies them in.
+   */
+  only?: 'in-one-command' | 'apart';
 }
 
 /** How `last` went: sent in the same command (with its matched count), or left to the caller to send. */
@@ -85,20 +95,25 @@ export async function writeInSteps(
 ): Promise<LastWrite> {
   if (await hasBulkWrite(db)) {
     try {
-      return { sent: true, matched: await inOneCommand(db.client, [...steps.flat(), last]) };
+      const batch = steps.flat().filter((w) => w.only !== 'apart');
+      return { sent: true, matched: await inOneCommand(db.client, [...batch, last]) };
     } catch (err) {
       // A server that said it has the command but has not (a proxy, a mixed-version cluster).
       if (!(err instanceof MongoServerError && err.code === COMMAND_NOT_FOUND)) throw err;
       bulkWriteKnown.set(db.client, Promise.resolve(false));
     }
   }
-  for (const step of steps) await Promise.all(step.map(writeAlone));
+  for (const step of steps) {
+    const alone = step.filter((w) => w.only !== 'in-one-command');
+    if (alone.length > 0) await Promise.all(alone.map(writeAlone));
+  }
   return { sent: false, send: () => writeAlone(last) };
 }
 
 /** One ordered bulkWrite of `batch`, resumed after a write that was done before; the last write's matched count. */
 async function inOneCommand(client: MongoClient, batch: readonly BatchWrite[]): Promise<number> {
   let from = 0;
+  const retried = new Set<number>();
   for (;;) {
     const rest = batch.slice(from);
     try {
@@ -115,6 +130,11 @@ async function inOneCommand(client: MongoClient, batch: readonly BatchWrite[]): 
       const [failed, ...others] = err instanceof MongoClientBulkWriteError ? [...err.writeErrors] : [];
       if (!failed || others.length > 0) throw commandError(err);
       const [index, error] = failed;
+      if (error.code === DUPLICATE_KEY && rest[index]?.retryIfDuplicate && !retried.has(from + index)) {
+        retried.add(from + index);
+        from += index;
+        continue;
+      }
       if (error.code !== DUPLICATE_KEY || !rest[index]?.doneIfDuplicate || index === rest.length - 1) {
         // As the same write alone would have failed, so callers tell errors apart as they always do.
         throw new MongoServerError({ message: error.message, errmsg: error.message, code: error.code });
@@ -139,7 +159,16 @@ export function commandError(err: unknown): unknown {
 }
 
 /** One write in a command of its own; its matched (or deleted) count. */
-export async function writeAlone({ to, model, doneIfDuplicate }: BatchWrite): Promise<number> {
+export async function writeAlone(write: BatchWrite): Promise<number> {
+  try {
+    return await writeOnce(write);
+  } catch (err) {
+    if (write.retryIfDuplicate && isDuplicateKey(err)) return writeAlone({ ...write, retryIfDuplicate: false });
+    throw err;
+  }
+}
+
+async function writeOnce({ to, model, doneIfDuplicate }: BatchWrite): Promise<number> {
   try {
     switch (model.name) {
       case 'insertOne':

@@ -9,7 +9,8 @@ import {
   type RevisionDoc,
 } from '../db/collections.js';
 import { bucketById, type EventDeps, type ObjectEventType } from '../events/domain-events.js';
-import { objectGenerationsWrite } from '../buckets/bucket-generation.js';
+import { objectGenerationsWrites } from '../buckets/bucket-generation.js';
+import { writeNoteWrite } from '../buckets/write-notes.js';
 import { readOptions } from '../db/query-time-limit.js';
 import { revisionWrite } from '../revisions/revisions.js';
 import { liveWrite } from './objects.js';
@@ -114,12 +115,14 @@ async function followUps(
   const writes = [...live, write, ...(event ? await deps.events.outboxWrites(db, event) : [])];
   // The bump goes after the views it announces: a reader that sees the new generation finds the
   // new version in them, so what it keeps for that generation is never older (list orders follow
-  // the writes a generation names, lib/objects/list/object-list-order.ts).
-  const bump = objectGenerationsWrite(db, doc.bucket_id, doc.type, doc._id);
+  // the writes a generation names, lib/objects/list/object-list-order.ts). The write's note goes
+  // between them (in one command; apart, the bump notes it).
+  const note = writeNoteWrite(db, doc.bucket_id, doc.type, doc._id);
+  const bump = objectGenerationsWrites(db, doc.bucket_id, doc.type, doc._id);
   // Sinks besides the outbox hear of it before the clear: one that fails leaves the work carried,
   // so repair hands the event (same id) to them again.
   if (event) await deps.events.toSinks(db, event);
-  const last = await writeInSteps(db, [writes, [bump]], clearWrite(db, doc, work.version));
+  const last = await writeInSteps(db, [writes, [note], bump], clearWrite(db, doc, work.version));
   return {
     revision,
     clear: async () => settleClear(db, doc, last.sent ? last.matched : await last.send()),

@@ -5,6 +5,8 @@ import { freshHarness } from '../support/harness.js';
 import { byIdsAlone, filterFields } from '../support/command-operators.js';
 import { BucketSuite } from '../support/bucket-suite.js';
 import { RECENT_WRITES_KEPT } from '../../lib/buckets/bucket-generation.js';
+import { assumeBulkWrite } from '../../lib/db/write-batch.js';
+import { writeNotesCollection } from '../../lib/db/collections.js';
 
 /**
  * Object lists keep their order per Bucket generation (lib/cache/list-orders.ts): a list read
@@ -181,9 +183,7 @@ describe('GET /objects: orders kept per Bucket generation', () => {
     await suite.api.patch(`/objects/${ids[0]!}`, { metadata: { score: 3 } }).expect(200);
     let notesRead = 0;
     const listener = (e: CommandStartedEvent) => {
-      const projection = e.command.projection as Document | undefined;
-      if (e.command.find === 'buckets' && Object.keys(projection ?? {}).some((k) => k.startsWith('recent_writes.')))
-        notesRead++;
+      if (e.command.find === 'write_notes') notesRead++;
     };
     const followed: Document[] = [];
     suite.harness.client.on('commandStarted', listener);
@@ -205,16 +205,75 @@ describe('GET /objects: orders kept per Bucket generation', () => {
     }
   });
 
-  it('matches again when more writes came than the Bucket notes', async () => {
+  /** `count` PATCHes of the first three posts' scores. */
+  async function edits(count: number): Promise<void> {
+    for (let i = 0; i < count; i++) {
+      await suite.api.patch(`/objects/${ids[i % 3]!}`, { metadata: { score: i % 2 } }).expect(200);
+    }
+  }
+
+  it('follows more writes than the Bucket notes, from the type’s own notes', async () => {
     const path = `/objects?query=${q({ type: 'posts' })}&limit=2&sort=metadata.score&useCache=false`;
     await read(path);
     await read(path);
-    for (let i = 0; i <= RECENT_WRITES_KEPT; i++) {
-      await suite.api.patch(`/objects/${ids[i % 3]!}`, { metadata: { score: i % 2 } }).expect(200);
-    }
+    await edits(RECENT_WRITES_KEPT + 1);
+    const after = await read(path);
+    assert.ok(following(after.finds) && !byFilter(after.finds), JSON.stringify(after.finds));
+    await newGeneration();
+    assert.deepEqual((await read(path)).body, after.body, 'what matching again answers');
+  });
+
+  it('matches again when the type’s notes no longer reach back to the order', async () => {
+    const path = `/objects?query=${q({ type: 'posts' })}&limit=2&sort=-metadata.score&useCache=false`;
+    await read(path);
+    await read(path);
+    await edits(3);
+    // As if thousands of writes had pushed the order's out: the notes keep only the last.
+    const notes = writeNotesCollection(suite.harness.db);
+    const kept = await notes.findOne({ _id: /:posts$/ });
+    assert.ok(kept && kept.ids.length >= 3, JSON.stringify(kept));
+    await notes.updateOne({ _id: kept._id, bucket_id: kept.bucket_id }, { $set: { ids: kept.ids.slice(-1) } });
     const after = await read(path);
     assert.ok(byFilter(after.finds) && !following(after.finds), JSON.stringify(after.finds));
     assert.deepEqual((await read(path)).body, after.body);
+  });
+
+  describe('on a server without bulkWrite (writes noted on the Bucket)', () => {
+    before(() => {
+      assumeBulkWrite(suite.harness.client, false);
+    });
+    after(() => {
+      assumeBulkWrite(suite.harness.client, undefined);
+    });
+
+    it('follows writes from the Bucket’s notes, and matches again past RECENT_WRITES_KEPT of them', async () => {
+      const path = `/objects?query=${q({ type: 'posts' })}&limit=2&sort=metadata.score&useCache=false`;
+      await read(path);
+      await read(path);
+      await edits(2);
+      const followed = await read(path);
+      assert.ok(following(followed.finds) && !byFilter(followed.finds), JSON.stringify(followed.finds));
+      await edits(RECENT_WRITES_KEPT + 1);
+      const after = await read(path);
+      assert.ok(byFilter(after.finds) && !following(after.finds), JSON.stringify(after.finds));
+      assert.deepEqual((await read(path)).body, after.body);
+    });
+
+    it('matches again after writes noted in both places, as neither names them all', async () => {
+      const path = `/objects?query=${q({ type: 'posts' })}&limit=3&sort=-metadata.score&useCache=false`;
+      await read(path);
+      await read(path);
+      await edits(1);
+      assumeBulkWrite(suite.harness.client, undefined);
+      try {
+        await suite.api.patch(`/objects/${ids[5]!}`, { metadata: { score: 9 } }).expect(200);
+      } finally {
+        assumeBulkWrite(suite.harness.client, false);
+      }
+      const after = await read(path);
+      assert.ok(byFilter(after.finds) && !following(after.finds), JSON.stringify(after.finds));
+      assert.equal(after.body.objects[0].id, ids[5]);
+    });
   });
 
   it('keeps no order for lists with more matches than LIST_ORDER_MAX_IDS', async () => {

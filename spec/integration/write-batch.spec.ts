@@ -91,6 +91,33 @@ describe('writes sent together, then a last one', function () {
     assert.deepEqual(await ids('a'), [[1, 1]]);
   });
 
+  it('sends a write meant for one command only there, and one meant for writes apart only apart', async () => {
+    const together: BatchWrite = { ...insert('b', 1), only: 'in-one-command' };
+    const apart: BatchWrite = { ...insert('b', 2), only: 'apart' };
+    await writeInSteps(db, [[together], [apart]], mark('a', 1));
+    assert.deepEqual(await ids('b'), [[1, undefined]]);
+    await db.collection('b').deleteMany({});
+    assumeBulkWrite(client, false);
+    await writeInSteps(db, [[together], [apart]], mark('a', 1));
+    assert.deepEqual(await ids('b'), [[2, undefined]]);
+  });
+
+  /** An upsert that meets a document of its `_id` it does not match: a duplicate key, as a racing upsert's insert would give. */
+  const clashing = (): BatchWrite => ({
+    to: db.collection<Doc>('a'),
+    model: { name: 'updateOne', filter: { _id: 1, n: 5 }, update: { $set: { n: 5 } }, upsert: true },
+    retryIfDuplicate: true,
+  });
+
+  for (const oneCommand of [true, false]) {
+    it(`sends an upsert that met a duplicate key once more, then gives the error (${oneCommand ? 'one command' : 'apart'})`, async () => {
+      assumeBulkWrite(client, oneCommand);
+      await assert.rejects(writeInSteps(db, [[clashing()], [insert('b', 1)]], mark('a', 1)), /duplicate key/);
+      assert.deepEqual(commands, oneCommand ? ['bulkWrite', 'bulkWrite'] : ['update', 'update']);
+      assert.deepEqual(await ids('b'), [], 'nothing after it was sent');
+    });
+  }
+
   it('keeps a bulkWrite’s writes on the H2 backend across a restart', async function () {
     if (!javaEngineAvailable()) this.skip();
     await acrossH2Restart('write_batch_h2', async (kept, run) => {

@@ -95,11 +95,13 @@ describe('round trips per request', () => {
 
   /**
    * What every version write sends after its commit, in one ordered bulkWrite (the test engine
-   * has MongoDB 8.0's command): live copy, revision, then the bump (once the views hold the version), then the clear of the work the Object
-   * carried, which the server applies only once the others are done. The event reads no webhooks
-   * (they are kept by the Bucket's webhook generation) and queues no delivery (the Bucket has none).
+   * has MongoDB 8.0's command): live copy, revision, then the write's note and the bump (once the
+   * views hold the version), then the clear of the work the Object carried, which the server
+   * applies only once the others are done. The event reads no webhooks (they are kept by the
+   * Bucket's webhook generation) and queues no delivery (the Bucket has none).
    */
-  const FOLLOW_UPS = 'bulkWrite [update published_objects, insert revisions, update buckets, update objects]';
+  const FOLLOW_UPS =
+    'bulkWrite [update published_objects, insert revisions, update write_notes, update buckets, update objects]';
 
   it('creates an Object in 4 commands; the answer waits 3 rounds: Bucket, plan slot beside the insert, follow-ups', async () => {
     const trips = await tripsOf((api) =>
@@ -177,7 +179,7 @@ describe('round trips per request', () => {
       api.patch(`/objects/${draftId}`, { title: 'Draft 2', status: 'draft' }).expect(200),
     );
     assert.ok(
-      trips.commands.includes('bulkWrite [insert revisions, update buckets, update objects]'),
+      trips.commands.includes('bulkWrite [insert revisions, update write_notes, update buckets, update objects]'),
       JSON.stringify(trips),
     );
   });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { ObjectId } from 'mongodb';
-import { ListOrder, ListOrders, type KeptOrder } from '../../lib/cache/list-orders.js';
+import { ListOrder, ListOrders, lastNoted, packIds, type KeptOrder } from '../../lib/cache/list-orders.js';
 import type { SortFields } from '../../lib/cache/sort-keys.js';
 
 describe('ListOrder: a list order packed as ids (pure)', () => {
@@ -35,6 +35,7 @@ describe('ListOrder: a list order packed as ids (pure)', () => {
     type: 'posts',
     typeGeneration,
     writeCount: typeGeneration,
+    notesAt: undefined,
   });
 
   it('keys an order by its list and sort, and keeps no order over its bound', () => {
@@ -49,21 +50,38 @@ describe('ListOrder: a list order packed as ids (pure)', () => {
     assert.equal(tiny.get(k1), undefined, 'an entry over a quarter of the bound is not kept');
   });
 
-  it('serves the notes of recent writes it holds to a state they reach, and keeps the furthest', () => {
+  it('serves the notes of writes it holds to a state they reach, by kind, and keeps the furthest', () => {
     const orders = new ListOrders(1_000_000, 10);
     const bucket = new ObjectId();
-    assert.equal(orders.recentWrites(bucket, 'posts', 0), undefined);
-    orders.noteRecentWrites(bucket, 'posts', { ids: ids.slice(0, 3), count: 3 });
-    assert.equal(orders.recentWrites(bucket, 'posts', 3)?.count, 3);
-    assert.equal(orders.recentWrites(bucket, 'posts', 4), undefined, 'a later state needs a later read');
-    assert.equal(orders.recentWrites(bucket, 'notes', 0), undefined, 'another type');
-    assert.equal(orders.recentWrites(new ObjectId(), 'posts', 0), undefined, 'another Bucket');
-    orders.noteRecentWrites(bucket, 'posts', { ids: ids.slice(0, 2), count: 2 });
-    assert.equal(
-      orders.recentWrites(bucket, 'posts', 0)?.count,
-      3,
-      'a slower reader’s older notes do not replace them',
+    assert.equal(orders.notes('own', bucket, 'posts'), undefined);
+    orders.keepNotes('own', bucket, 'posts', { ids: packIds(ids.slice(0, 3)), count: 3, reach: 7 });
+    assert.equal(orders.notes('own', bucket, 'posts', 7)?.count, 3);
+    assert.equal(orders.notes('own', bucket, 'posts')?.count, 3, 'any reach: the last read');
+    assert.equal(orders.notes('own', bucket, 'posts', 8), undefined, 'a later state needs a later read');
+    assert.equal(orders.notes('bucket', bucket, 'posts'), undefined, 'notes of the other kind');
+    assert.equal(orders.notes('own', bucket, 'notes'), undefined, 'another type');
+    assert.equal(orders.notes('own', new ObjectId(), 'posts'), undefined, 'another Bucket');
+    orders.keepNotes('own', bucket, 'posts', { ids: packIds(ids.slice(0, 2)), count: 2, reach: 6 });
+    assert.equal(orders.notes('own', bucket, 'posts')?.count, 3, 'a slower reader’s older notes do not replace them');
+    orders.keepNotes('own', bucket, 'posts', { ids: packIds(ids.slice(0, 4)), count: 4, reach: 7 });
+    assert.equal(orders.notes('own', bucket, 'posts', 7)?.count, 4, 'at the same reach, the later count');
+  });
+
+  it('gives the distinct Objects of the last writes noted, and nothing when the notes hold fewer', () => {
+    const notes = { ids: packIds([ids[0]!, ids[1]!, ids[0]!, ids[2]!]), count: 9, reach: 9 };
+    const hex = (n: number) => lastNoted(notes, n)?.map((id) => id.toHexString());
+    assert.deepEqual(
+      hex(2),
+      [ids[0]!, ids[2]!].map((id) => id.toHexString()),
     );
+    assert.deepEqual(
+      hex(4),
+      [ids[0]!, ids[1]!, ids[2]!].map((id) => id.toHexString()),
+      'each Object once',
+    );
+    assert.deepEqual(hex(0), []);
+    assert.equal(hex(5), undefined);
+    assert.equal(hex(-1), undefined);
   });
 
   it('keeps the order of the later state when a slower reader brings an earlier one', () => {

@@ -56,7 +56,7 @@ export function listGeneration(
 }
 
 /** What a list's kept order records of the Bucket's state (lib/cache/list-orders.ts). */
-export type OrderState = Omit<KeptOrder, 'order'>;
+export type OrderState = Omit<KeptOrder, 'order' | 'notesAt'>;
 
 /** The state of `bucket` a list of the one type its query pins (else of any Object) is read at. */
 export function orderState(

@@ -1,7 +1,8 @@
 import type { Db, Document, ObjectId } from 'mongodb';
-import { ListOrder, ListOrders, type KeptOrder } from '../../cache/list-orders.js';
+import { ListOrder, ListOrders, lastNoted, packIds, type KeptOrder, type NotesRead } from '../../cache/list-orders.js';
 import { sortProjection } from '../../cache/sort-keys.js';
 import { RECENT_WRITES_KEPT, recentWrites } from '../../buckets/bucket-generation.js';
+import { readWriteNotes } from '../../buckets/write-notes.js';
 import type { OrderState } from './list-generation.js';
 import type { ListTotals } from '../../cache/list-totals.js';
 import type { BucketDoc, ObjectDoc } from '../../db/collections.js';
@@ -40,20 +41,26 @@ export interface OrderedPageArgs {
 async function orderOf(a: OrderedPageArgs): Promise<ListOrder | undefined> {
   // LIST_ORDER_MAX_IDS=0: no list keeps an order, so none is looked up, followed or read.
   if (a.orders.maxIds === 0) return undefined;
-  const { view, query } = a;
+  const { view, query, state } = a;
   const key = ListOrders.key(a.listKey, query.sort);
   const kept = a.orders.get(key);
-  if (kept?.generation === a.state.generation) return kept.order;
+  if (kept?.generation === state.generation) return kept.order;
   const followed = kept && (await follow(a, kept));
   if (followed) {
-    a.orders.set(key, { ...a.state, order: followed });
-    return followed;
+    a.orders.set(key, { ...state, ...followed });
+    return followed.order;
   }
   const before = a.orders.noteRead(key);
   // The total, when this generation counted it, says whether the order is short enough to keep;
   // else whether an earlier read found it too long.
   const total = a.totals.get(a.totalKey);
   if (total === undefined ? before !== 'read' : total > a.orders.maxIds) return undefined;
+  // Any count of the write notes read before the order is: Objects written after it are noted
+  // after. The first order of a type an app keeps reads one; the others use the last read.
+  const notesAt =
+    state.type === null
+      ? undefined
+      : (a.orders.notes('own', a.bucket._id, state.type) ?? (await readNotes(a, state.type))).count;
   const docs = await view.coll
     .find(query.filter, view.readOptions)
     .sort(query.sort.fields)
@@ -65,29 +72,48 @@ async function orderOf(a: OrderedPageArgs): Promise<ListOrder | undefined> {
     return undefined;
   }
   const order = ListOrder.of(docs, query.sort.fields);
-  a.orders.set(key, { ...a.state, order });
+  a.orders.set(key, { ...state, order, notesAt });
   return order;
 }
 
 /**
  * `kept` brought to the request's state, when only version writes of the list's one type came
- * since it was kept, every one of them noted on the Bucket (BucketDoc.recent_writes): the Objects
- * they wrote are read again (by `_id`, with the list's filter, so only those that match now come
- * back) and moved. Each write bumps the generation after its views hold the new version
- * (lib/objects/version-write.ts), so what is read is never older than the generation says; the
- * notes are read after the Bucket, so they may name later writes too, which are then taken in
- * early (and again when the generation reaches them).
+ * since it was kept: the Objects they wrote, as their notes say, are read again (by `_id`, with
+ * the list's filter, so only those that match now come back) and moved. Each write bumps the
+ * generation after its views hold the new version (lib/objects/version-write.ts), so what is read
+ * is never older than the generation says; the notes are read after the Bucket, so they may name
+ * later writes too, which are then taken in early (and again when the generation reaches them).
+ * Writes sent one command at a time are noted on the Bucket, by a count that moves with the
+ * generation; those sent as one bulkWrite in their own document, noted before their bump, and
+ * all those noted after the order's `notesAt` are read again.
  */
-async function follow(a: OrderedPageArgs, kept: KeptOrder): Promise<ListOrder | undefined> {
-  const { state, bucket, view, query } = a;
+async function follow(a: OrderedPageArgs, kept: KeptOrder): Promise<Pick<KeptOrder, 'order' | 'notesAt'> | undefined> {
+  const { state, bucket } = a;
   if (state.type === null || kept.type !== state.type || kept.bucketGeneration !== state.bucketGeneration) return;
   const behind = state.typeGeneration - kept.typeGeneration;
-  if (!kept.order.followable || behind <= 0 || behind > RECENT_WRITES_KEPT) return;
-  if (state.writeCount - kept.writeCount !== behind) return;
-  const recent = a.orders.recentWrites(bucket._id, state.type, state.writeCount) ?? (await readRecent(a, state.type));
-  const since = recent.count - kept.writeCount;
-  if (since < behind || since > recent.ids.length) return;
-  const written = [...new Map(recent.ids.slice(-since).map((id) => [id.toHexString(), id])).values()];
+  if (!kept.order.followable || behind <= 0) return;
+  const onBucket = state.writeCount - kept.writeCount;
+  if (onBucket === behind && behind <= RECENT_WRITES_KEPT) {
+    const notes =
+      a.orders.notes('bucket', bucket._id, state.type, state.writeCount) ?? (await readBucketNotes(a, state.type));
+    const since = notes.count - kept.writeCount;
+    if (since < behind) return;
+    const order = await moved(a, kept, notes, since);
+    return order && { order, notesAt: kept.notesAt };
+  }
+  if (onBucket !== 0 || kept.notesAt === undefined) return;
+  const notes = a.orders.notes('own', bucket._id, state.type, state.typeGeneration) ?? (await readNotes(a, state.type));
+  const order = await moved(a, kept, notes, notes.count - kept.notesAt);
+  return order && { order, notesAt: notes.count };
+}
+
+/** `kept`'s order after the last `since` writes `notes` hold, or undefined when they no longer reach that far. */
+async function moved(a: OrderedPageArgs, kept: KeptOrder, notes: NotesRead, since: number) {
+  const written = lastNoted(notes, since);
+  if (!written) return undefined;
+  // None since: the writes the generation counts were noted before the order was read, and it holds them.
+  if (written.length === 0) return kept.order;
+  const { view, query, bucket } = a;
   const matching = await view.coll
     .find(writtenMatchFilter(bucket._id, written, query.filter), view.readOptions)
     .project(sortProjection(query.sort.fields))
@@ -96,11 +122,20 @@ async function follow(a: OrderedPageArgs, kept: KeptOrder): Promise<ListOrder | 
   return order && order.length <= a.orders.maxIds ? order : undefined;
 }
 
-/** The notes of the type's recent writes, read now (they reach at least as far as the Bucket the request read), and kept. */
-async function readRecent(a: OrderedPageArgs, type: string) {
+/** The type's writes noted on the Bucket, read now (they reach at least as far as the Bucket the request read), and kept. */
+async function readBucketNotes(a: OrderedPageArgs, type: string) {
   const read = await recentWrites(a.db, a.bucket._id, type);
-  a.orders.noteRecentWrites(a.bucket._id, type, read);
-  return read;
+  const notes = { ids: packIds(read.ids), count: read.count, reach: read.count };
+  a.orders.keepNotes('bucket', a.bucket._id, type, notes);
+  return notes;
+}
+
+/** The type's own write notes, read now (after the Bucket the request read, so they reach its generation), and kept. */
+async function readNotes(a: OrderedPageArgs, type: string) {
+  const read = await readWriteNotes(a.db, a.bucket._id, type);
+  const notes = { ids: packIds(read.ids), count: read.count, reach: a.state.typeGeneration };
+  a.orders.keepNotes('own', a.bucket._id, type, notes);
+  return notes;
 }
 
 /**
