@@ -5,29 +5,37 @@ import type { BatchWrite } from '../db/write-batch.js';
 import { readOptions } from '../db/query-time-limit.js';
 
 /**
- * How many written Object ids a type's write notes keep (WriteNotesDoc). A kept list order this far
- * behind can still follow: a pass over many lists that takes 20 s while an editor saves 20 times a
- * second comes back 400 writes behind, and at the Bucket's 256 every list would be matched and
- * sorted again, which made the next pass as slow. About 17 bytes an id: 70 kB per written type,
- * in a document of its own, so the Bucket read on every request stays small.
+ * A type's write notes are split in parts by the written Object's id, each a document keeping its
+ * last WRITE_NOTES_KEPT ids: together about 4,000 writes. A kept list order this far behind can
+ * still follow: a pass over many lists that takes 20 s while an editor saves 20 times a second
+ * comes back 400 writes behind, and at the Bucket's 256 every list would be matched and sorted
+ * again, which made the next pass as slow. In parts because an engine may rewrite a document
+ * whole on every update: a $push into one of 4,096 ids cost the embedded engine 2 ms, into one of
+ * 256 a tenth of that. Out of the Bucket, so its read on every request stays small.
  */
-export const WRITE_NOTES_KEPT = 4096;
+export const WRITE_NOTE_PARTS = 16;
+export const WRITE_NOTES_KEPT = 256;
 
-/** The ids of a type's last noted writes, oldest first, and how many were ever noted. */
+/** The ids of the last writes noted in one part, oldest first, and how many were ever noted there. */
 export interface NotedWrites {
   ids: readonly ObjectId[];
   count: number;
 }
 
-function notesId(bucketId: ObjectId, type: string): string {
-  return `${bucketId.toHexString()}:${typeGenerationField(type)}`;
+/** The part `objectId`'s writes are noted in: by the low bits of its counter, which every new id moves. */
+function partOf(objectId: ObjectId): number {
+  return (objectId.id[11] ?? 0) % WRITE_NOTE_PARTS;
+}
+
+function notesId(bucketId: ObjectId, type: string, part: number): string {
+  return `${bucketId.toHexString()}:${typeGenerationField(type)}:${String(part)}`;
 }
 
 /**
  * Notes that a version write wrote `objectId`. Sent only in one ordered bulkWrite, after the views
  * and before the generation bump (lib/objects/version-write.ts): so an Object whose view changed
- * after a list order was read is noted after any count of these notes read before that order.
- * An upsert: the first write of a type makes the document.
+ * after a list order was read is noted after any count of its part read before that order.
+ * An upsert: the first write into a part makes its document.
  */
 export function writeNoteWrite(db: Db, bucketId: ObjectId, type: string, objectId: ObjectId): BatchWrite {
   // A Document: the driver's types take `ids` of a document whose _id is an ObjectId for unknown.
@@ -38,18 +46,19 @@ export function writeNoteWrite(db: Db, bucketId: ObjectId, type: string, objectI
     retryIfDuplicate: true,
     model: {
       name: 'updateOne',
-      filter: { _id: notesId(bucketId, type), bucket_id: bucketId },
+      filter: { _id: notesId(bucketId, type, partOf(objectId)), bucket_id: bucketId },
       update: { $inc: { count: 1 }, $push: push },
       upsert: true,
     },
   };
 }
 
-/** `type`'s write notes in `bucketId`, read now (none yet: count 0). */
-export async function readWriteNotes(db: Db, bucketId: ObjectId, type: string): Promise<NotedWrites> {
-  const found = await writeNotesCollection(db).findOne(
-    { _id: notesId(bucketId, type), bucket_id: bucketId },
-    readOptions(db),
-  );
-  return { ids: found?.ids ?? [], count: found?.count ?? 0 };
+/** `type`'s write notes in `bucketId`, part by part, read now in one command (a part not made yet: count 0). */
+export async function readWriteNotes(db: Db, bucketId: ObjectId, type: string): Promise<NotedWrites[]> {
+  const ids = Array.from({ length: WRITE_NOTE_PARTS }, (_, part) => notesId(bucketId, type, part));
+  const found = await writeNotesCollection(db)
+    .find({ _id: { $in: ids }, bucket_id: bucketId }, readOptions(db))
+    .toArray();
+  const byId = new Map(found.map((doc) => [doc._id, doc]));
+  return ids.map((id) => ({ ids: byId.get(id)?.ids ?? [], count: byId.get(id)?.count ?? 0 }));
 }

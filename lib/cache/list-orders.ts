@@ -160,26 +160,39 @@ export class ListOrder {
   }
 }
 
-/**
- * The ids of a type's last noted writes, oldest first, how many were ever noted, and how far the
- * read reaches: for notes on the Bucket their count, for the type's write notes the type's
- * generation in the Bucket read before them (lib/buckets/write-notes.ts).
- */
-export interface NotesRead {
-  /** Packed (packIds): a type's notes may hold thousands. */
+/** One log of a type's noted writes: the ids it holds, packed (packIds), oldest first, and how many were ever noted. */
+export interface NotedPart {
   ids: Buffer;
   count: number;
+}
+
+/**
+ * The notes of a type's writes, in parts (one on the Bucket; several in their own documents,
+ * lib/buckets/write-notes.ts), and how far the read reaches: for notes on the Bucket their count,
+ * for the type's write notes the type's generation in the Bucket read before them.
+ */
+export interface NotesRead {
+  parts: readonly NotedPart[];
   reach: number;
 }
 
-/** The distinct Objects of the last `n` writes `notes` hold, or undefined when they hold fewer. */
-export function lastNoted(notes: NotesRead, n: number): ObjectId[] | undefined {
-  const held = notes.ids.length / ID_BYTES;
-  if (n < 0 || n > held) return undefined;
+/** How many writes each part of `notes` noted ever. */
+export function notedCounts(notes: NotesRead): number[] {
+  return notes.parts.map((part) => part.count);
+}
+
+/** The distinct Objects of the last `since[i]` writes of each part, or undefined when a part holds fewer. */
+export function lastNoted(notes: NotesRead, since: readonly number[]): ObjectId[] | undefined {
+  if (since.length !== notes.parts.length) return undefined;
   const distinct = new Map<string, ObjectId>();
-  for (let i = held - n; i < held; i++) {
-    const id = notes.ids.subarray(i * ID_BYTES, (i + 1) * ID_BYTES);
-    distinct.set(id.toString('hex'), new ObjectId(id));
+  for (const [i, part] of notes.parts.entries()) {
+    const held = part.ids.length / ID_BYTES;
+    const n = since[i] ?? -1;
+    if (n < 0 || n > held) return undefined;
+    for (let at = held - n; at < held; at++) {
+      const id = part.ids.subarray(at * ID_BYTES, (at + 1) * ID_BYTES);
+      distinct.set(id.toString('hex'), new ObjectId(id));
+    }
   }
   return [...distinct.values()];
 }
@@ -200,10 +213,10 @@ export interface KeptOrder {
   /** The type's count of writes noted on the Bucket then (BucketDoc.recent_write_counts). */
   writeCount: number;
   /**
-   * A count of the type's own write notes read before the order was (WriteNotesDoc.count): every
-   * Object written since is noted after it. Unknown when no count was read before.
+   * The counts of the type's own write notes, part by part, read before the order was
+   * (WriteNotesDoc.count): every Object written since is noted after them. Unknown when none were.
    */
-  notesAt: number | undefined;
+  notesAt: readonly number[] | undefined;
 }
 
 /**
@@ -234,7 +247,7 @@ export class ListOrders {
     this.reads = new ReadCache<'read' | 'too long'>(maxBytes / 16, (key) => key.length * 2 + ENTRY_OVERHEAD_BYTES);
     this.notesRead = new ReadCache<NotesRead>(
       maxBytes / 16,
-      (key, notes) => key.length * 2 + notes.ids.length + ENTRY_OVERHEAD_BYTES,
+      (key, notes) => key.length * 2 + notes.parts.reduce((n, part) => n + part.ids.length, 0) + ENTRY_OVERHEAD_BYTES,
     );
   }
 
@@ -248,7 +261,8 @@ export class ListOrders {
   keepNotes(kind: NotesKind, bucketId: ObjectId, type: string, read: NotesRead): void {
     const key = `${kind}:${bucketId.toHexString()}:${type}`;
     const known = this.notesRead.get(key);
-    if (known && (known.reach > read.reach || (known.reach === read.reach && known.count >= read.count))) return;
+    const total = (notes: NotesRead) => notedCounts(notes).reduce((a, b) => a + b, 0);
+    if (known && (known.reach > read.reach || (known.reach === read.reach && total(known) >= total(read)))) return;
     this.notesRead.set(key, read);
   }
 

@@ -63,12 +63,12 @@ export const BUCKET_SCOPED_COLLECTIONS = [
 
 /**
  * The Objects the last version writes of one type of one Bucket wrote, oldest first, sent as one
- * bulkWrite (lib/buckets/write-notes.ts): each write pushes its Object after its views hold the
- * new version and before it bumps the type's generation, so a kept list order knows which Objects
- * to read again however far behind it is, up to WRITE_NOTES_KEPT writes.
+ * bulkWrite, in one of the type's parts (lib/buckets/write-notes.ts): each write pushes its Object
+ * after its views hold the new version and before it bumps the type's generation, so a kept list
+ * order knows which Objects to read again however far behind it is, up to a few thousand writes.
  */
 export interface WriteNotesDoc {
-  /** The Bucket's id and the type's (encoded) slug: `<bucket id>:<type>`. */
+  /** The Bucket's id, the type's (encoded) slug and the part: `<bucket id>:<type>:<part>`. */
   _id: string;
   bucket_id: ObjectId;
   /** How many ids were ever pushed. */

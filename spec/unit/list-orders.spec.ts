@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { ObjectId } from 'mongodb';
-import { ListOrder, ListOrders, lastNoted, packIds, type KeptOrder } from '../../lib/cache/list-orders.js';
+import {
+  ListOrder,
+  ListOrders,
+  lastNoted,
+  notedCounts,
+  packIds,
+  type KeptOrder,
+  type NotesRead,
+} from '../../lib/cache/list-orders.js';
 import type { SortFields } from '../../lib/cache/sort-keys.js';
 
 describe('ListOrder: a list order packed as ids (pure)', () => {
@@ -50,38 +58,46 @@ describe('ListOrder: a list order packed as ids (pure)', () => {
     assert.equal(tiny.get(k1), undefined, 'an entry over a quarter of the bound is not kept');
   });
 
+  /** Notes of one part holding `held`, noted `count` times, as read reaching `reach`. */
+  const oneLog = (held: ObjectId[], count: number, reach: number) => ({
+    parts: [{ ids: packIds(held), count }],
+    reach,
+  });
+  const counted = (notes: NotesRead | undefined) => notes && notedCounts(notes);
+
   it('serves the notes of writes it holds to a state they reach, by kind, and keeps the furthest', () => {
     const orders = new ListOrders(1_000_000, 10);
     const bucket = new ObjectId();
     assert.equal(orders.notes('own', bucket, 'posts'), undefined);
-    orders.keepNotes('own', bucket, 'posts', { ids: packIds(ids.slice(0, 3)), count: 3, reach: 7 });
-    assert.equal(orders.notes('own', bucket, 'posts', 7)?.count, 3);
-    assert.equal(orders.notes('own', bucket, 'posts')?.count, 3, 'any reach: the last read');
+    orders.keepNotes('own', bucket, 'posts', oneLog(ids.slice(0, 3), 3, 7));
+    assert.deepEqual(counted(orders.notes('own', bucket, 'posts', 7)), [3]);
+    assert.deepEqual(counted(orders.notes('own', bucket, 'posts')), [3], 'any reach: the last read');
     assert.equal(orders.notes('own', bucket, 'posts', 8), undefined, 'a later state needs a later read');
     assert.equal(orders.notes('bucket', bucket, 'posts'), undefined, 'notes of the other kind');
     assert.equal(orders.notes('own', bucket, 'notes'), undefined, 'another type');
     assert.equal(orders.notes('own', new ObjectId(), 'posts'), undefined, 'another Bucket');
-    orders.keepNotes('own', bucket, 'posts', { ids: packIds(ids.slice(0, 2)), count: 2, reach: 6 });
-    assert.equal(orders.notes('own', bucket, 'posts')?.count, 3, 'a slower reader’s older notes do not replace them');
-    orders.keepNotes('own', bucket, 'posts', { ids: packIds(ids.slice(0, 4)), count: 4, reach: 7 });
-    assert.equal(orders.notes('own', bucket, 'posts', 7)?.count, 4, 'at the same reach, the later count');
+    orders.keepNotes('own', bucket, 'posts', oneLog(ids.slice(0, 2), 2, 6));
+    assert.deepEqual(counted(orders.notes('own', bucket, 'posts')), [3], 'a slower reader’s older notes stay out');
+    orders.keepNotes('own', bucket, 'posts', oneLog(ids.slice(0, 4), 4, 7));
+    assert.deepEqual(counted(orders.notes('own', bucket, 'posts', 7)), [4], 'at the same reach, the later count');
   });
 
-  it('gives the distinct Objects of the last writes noted, and nothing when the notes hold fewer', () => {
-    const notes = { ids: packIds([ids[0]!, ids[1]!, ids[0]!, ids[2]!]), count: 9, reach: 9 };
-    const hex = (n: number) => lastNoted(notes, n)?.map((id) => id.toHexString());
-    assert.deepEqual(
-      hex(2),
-      [ids[0]!, ids[2]!].map((id) => id.toHexString()),
-    );
-    assert.deepEqual(
-      hex(4),
-      [ids[0]!, ids[1]!, ids[2]!].map((id) => id.toHexString()),
-      'each Object once',
-    );
-    assert.deepEqual(hex(0), []);
-    assert.equal(hex(5), undefined);
-    assert.equal(hex(-1), undefined);
+  it('gives the distinct Objects of the last writes each part noted, and nothing when a part holds fewer', () => {
+    const [a, b, c, d] = ids.map((id) => id.toHexString());
+    const notes = {
+      parts: [
+        { ids: packIds([ids[0]!, ids[1]!, ids[0]!, ids[2]!]), count: 9 },
+        { ids: packIds([ids[3]!]), count: 1 },
+      ],
+      reach: 9,
+    };
+    const hex = (since: number[]) => lastNoted(notes, since)?.map((id) => id.toHexString());
+    assert.deepEqual(hex([2, 0]), [a, c]);
+    assert.deepEqual(hex([4, 1]), [a, b, c, d], 'each Object once');
+    assert.deepEqual(hex([0, 0]), []);
+    assert.equal(hex([5, 0]), undefined, 'a part holds fewer');
+    assert.equal(hex([0, -1]), undefined, 'a part counts fewer than the order read (made again)');
+    assert.equal(hex([1]), undefined, 'another number of parts');
   });
 
   it('keeps the order of the later state when a slower reader brings an earlier one', () => {

@@ -1,5 +1,13 @@
 import type { Db, Document, ObjectId } from 'mongodb';
-import { ListOrder, ListOrders, lastNoted, packIds, type KeptOrder, type NotesRead } from '../../cache/list-orders.js';
+import {
+  ListOrder,
+  ListOrders,
+  lastNoted,
+  notedCounts,
+  packIds,
+  type KeptOrder,
+  type NotesRead,
+} from '../../cache/list-orders.js';
 import { sortProjection } from '../../cache/sort-keys.js';
 import { RECENT_WRITES_KEPT, recentWrites } from '../../buckets/bucket-generation.js';
 import { readWriteNotes } from '../../buckets/write-notes.js';
@@ -60,7 +68,7 @@ async function orderOf(a: OrderedPageArgs): Promise<ListOrder | undefined> {
   const notesAt =
     state.type === null
       ? undefined
-      : (a.orders.notes('own', a.bucket._id, state.type) ?? (await readNotes(a, state.type))).count;
+      : notedCounts(a.orders.notes('own', a.bucket._id, state.type) ?? (await readNotes(a, state.type)));
   const docs = await view.coll
     .find(query.filter, view.readOptions)
     .sort(query.sort.fields)
@@ -96,19 +104,21 @@ async function follow(a: OrderedPageArgs, kept: KeptOrder): Promise<Pick<KeptOrd
   if (onBucket === behind && behind <= RECENT_WRITES_KEPT) {
     const notes =
       a.orders.notes('bucket', bucket._id, state.type, state.writeCount) ?? (await readBucketNotes(a, state.type));
-    const since = notes.count - kept.writeCount;
+    const since = (notes.parts[0]?.count ?? 0) - kept.writeCount;
     if (since < behind) return;
-    const order = await moved(a, kept, notes, since);
+    const order = await moved(a, kept, notes, [since]);
     return order && { order, notesAt: kept.notesAt };
   }
   if (onBucket !== 0 || kept.notesAt === undefined) return;
   const notes = a.orders.notes('own', bucket._id, state.type, state.typeGeneration) ?? (await readNotes(a, state.type));
-  const order = await moved(a, kept, notes, notes.count - kept.notesAt);
-  return order && { order, notesAt: notes.count };
+  const counts = notedCounts(notes);
+  const since = counts.map((count, part) => count - (kept.notesAt?.[part] ?? Infinity));
+  const order = await moved(a, kept, notes, since);
+  return order && { order, notesAt: counts };
 }
 
-/** `kept`'s order after the last `since` writes `notes` hold, or undefined when they no longer reach that far. */
-async function moved(a: OrderedPageArgs, kept: KeptOrder, notes: NotesRead, since: number) {
+/** `kept`'s order after the last `since[i]` writes each part of `notes` holds, or undefined when they no longer reach that far. */
+async function moved(a: OrderedPageArgs, kept: KeptOrder, notes: NotesRead, since: readonly number[]) {
   const written = lastNoted(notes, since);
   if (!written) return undefined;
   // None since: the writes the generation counts were noted before the order was read, and it holds them.
@@ -125,7 +135,7 @@ async function moved(a: OrderedPageArgs, kept: KeptOrder, notes: NotesRead, sinc
 /** The type's writes noted on the Bucket, read now (they reach at least as far as the Bucket the request read), and kept. */
 async function readBucketNotes(a: OrderedPageArgs, type: string) {
   const read = await recentWrites(a.db, a.bucket._id, type);
-  const notes = { ids: packIds(read.ids), count: read.count, reach: read.count };
+  const notes = { parts: [{ ids: packIds(read.ids), count: read.count }], reach: read.count };
   a.orders.keepNotes('bucket', a.bucket._id, type, notes);
   return notes;
 }
@@ -133,7 +143,8 @@ async function readBucketNotes(a: OrderedPageArgs, type: string) {
 /** The type's own write notes, read now (after the Bucket the request read, so they reach its generation), and kept. */
 async function readNotes(a: OrderedPageArgs, type: string) {
   const read = await readWriteNotes(a.db, a.bucket._id, type);
-  const notes = { ids: packIds(read.ids), count: read.count, reach: a.state.typeGeneration };
+  const parts = read.map((part) => ({ ids: packIds(part.ids), count: part.count }));
+  const notes = { parts, reach: a.state.typeGeneration };
   a.orders.keepNotes('own', a.bucket._id, type, notes);
   return notes;
 }
