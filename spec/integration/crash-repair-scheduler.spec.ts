@@ -107,11 +107,12 @@ describe('crash repair of scheduled publishing', () => {
       },
     );
     // The commit carries the follow-ups (version-write.ts); they go out together, then the carried work is cleared.
-    assert.deepEqual(steps(calls).slice(0, 6), [
+    assert.deepEqual(steps(calls).slice(0, 7), [
       'findOneAndUpdate objects',
       'replaceOne objects',
       'replaceOne published_objects',
       'insertOne revisions',
+      'updateOne write_notes',
       'updateOne buckets',
       'updateOne objects',
     ]);
@@ -138,11 +139,12 @@ describe('crash repair of scheduled publishing', () => {
       },
     );
     // The publish claim that finds nothing comes first.
-    assert.deepEqual(steps(calls).slice(1, 7), [
+    assert.deepEqual(steps(calls).slice(1, 8), [
       'findOneAndUpdate objects',
       'replaceOne objects',
       'deleteOne published_objects',
       'insertOne revisions',
+      'updateOne write_notes',
       'updateOne buckets',
       'updateOne objects',
     ]);
