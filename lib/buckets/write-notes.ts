@@ -11,10 +11,10 @@ import { readOptions } from '../db/query-time-limit.js';
  * comes back 400 writes behind, and at the Bucket's 256 every list would be matched and sorted
  * again, which made the next pass as slow. In parts because an engine may rewrite a document
  * whole on every update: a $push into one of 4,096 ids cost the embedded engine 2 ms, into one of
- * 256 a tenth of that. Out of the Bucket, so its read on every request stays small.
+ * 128 a twentieth of that. Out of the Bucket, so its read on every request stays small.
  */
-export const WRITE_NOTE_PARTS = 16;
-export const WRITE_NOTES_KEPT = 256;
+export const WRITE_NOTE_PARTS = 32;
+export const WRITE_NOTES_KEPT = 128;
 
 /** The ids of the last writes noted in one part, oldest first, and how many were ever noted there. */
 export interface NotedWrites {
@@ -53,11 +53,16 @@ export function writeNoteWrite(db: Db, bucketId: ObjectId, type: string, objectI
   };
 }
 
-/** `type`'s write notes in `bucketId`, part by part, read now in one command (a part not made yet: count 0). */
-export async function readWriteNotes(db: Db, bucketId: ObjectId, type: string): Promise<NotedWrites[]> {
+/**
+ * `type`'s write notes in `bucketId`, part by part, read now in one command (a part not made yet:
+ * count 0): of each part its count and its last `tail` ids (a follow a few writes behind needs a
+ * few of each part's 128; a new order only the counts).
+ */
+export async function readWriteNotes(db: Db, bucketId: ObjectId, type: string, tail: number): Promise<NotedWrites[]> {
   const ids = Array.from({ length: WRITE_NOTE_PARTS }, (_, part) => notesId(bucketId, type, part));
+  const projection = tail > 0 ? { count: 1, ids: { $slice: -tail } } : { count: 1 };
   const found = await writeNotesCollection(db)
-    .find({ _id: { $in: ids }, bucket_id: bucketId }, readOptions(db))
+    .find({ _id: { $in: ids }, bucket_id: bucketId }, { projection, ...readOptions(db) })
     .toArray();
   const byId = new Map(found.map((doc) => [doc._id, doc]));
   return ids.map((id) => ({ ids: byId.get(id)?.ids ?? [], count: byId.get(id)?.count ?? 0 }));

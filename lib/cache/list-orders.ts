@@ -174,6 +174,8 @@ export interface NotedPart {
 export interface NotesRead {
   parts: readonly NotedPart[];
   reach: number;
+  /** At most how many of each part's last ids were read: a part holding fewer was read whole. */
+  tail: number;
 }
 
 /** How many writes each part of `notes` noted ever. */
@@ -262,7 +264,9 @@ export class ListOrders {
     const key = `${kind}:${bucketId.toHexString()}:${type}`;
     const known = this.notesRead.get(key);
     const total = (notes: NotesRead) => notedCounts(notes).reduce((a, b) => a + b, 0);
-    if (known && (known.reach > read.reach || (known.reach === read.reach && total(known) >= total(read)))) return;
+    const further = (x: NotesRead, y: NotesRead) =>
+      x.reach !== y.reach ? x.reach > y.reach : total(x) !== total(y) ? total(x) > total(y) : x.tail >= y.tail;
+    if (known && further(known, read)) return;
     this.notesRead.set(key, read);
   }
 

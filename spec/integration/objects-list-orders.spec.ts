@@ -223,6 +223,36 @@ describe('GET /objects: orders kept per Bucket generation', () => {
     assert.deepEqual((await read(path)).body, after.body, 'what matching again answers');
   });
 
+  it('reads each part of the notes whole when the last few ids it read first fall short', async () => {
+    const [older, newer] = ['metadata.score', '-modified_at'].map(
+      (sort) => `/objects?query=${q({ type: 'posts' })}&limit=2&sort=${sort}&useCache=false`,
+    );
+    await read(older!);
+    await read(older!);
+    // 40 writes of one Object (one part) the newer order holds, though its counts are from before them.
+    for (let i = 0; i < 40; i++)
+      await suite.api.patch(`/objects/${ids[6]!}`, { metadata: { score: i % 4 } }).expect(200);
+    await read(newer!);
+    await read(newer!);
+    await suite.api.patch(`/objects/${ids[7]!}`, { metadata: { score: 1 } }).expect(200);
+    const tails: unknown[] = [];
+    const listener = (e: CommandStartedEvent) => {
+      if (e.command.find === 'write_notes') tails.push((e.command.projection as Document).ids);
+    };
+    suite.harness.client.on('commandStarted', listener);
+    let followed: Read;
+    try {
+      followed = await read(newer!);
+    } finally {
+      suite.harness.client.off('commandStarted', listener);
+    }
+    assert.deepEqual(tails, [{ $slice: -10 }, { $slice: -128 }]);
+    assert.ok(following(followed.finds) && !byFilter(followed.finds), JSON.stringify(followed.finds));
+    assert.equal(followed.body.objects[0].id, ids[7], 'the last edited first');
+    await newGeneration();
+    assert.deepEqual((await read(newer!)).body, followed.body, 'what matching again answers');
+  });
+
   it('matches again when the type’s notes no longer reach back to the order', async () => {
     const path = `/objects?query=${q({ type: 'posts' })}&limit=2&sort=-metadata.score&useCache=false`;
     await read(path);

@@ -59,9 +59,10 @@ describe('ListOrder: a list order packed as ids (pure)', () => {
   });
 
   /** Notes of one part holding `held`, noted `count` times, as read reaching `reach`. */
-  const oneLog = (held: ObjectId[], count: number, reach: number) => ({
+  const oneLog = (held: ObjectId[], count: number, reach: number, tail = 256) => ({
     parts: [{ ids: packIds(held), count }],
     reach,
+    tail,
   });
   const counted = (notes: NotesRead | undefined) => notes && notedCounts(notes);
 
@@ -80,6 +81,10 @@ describe('ListOrder: a list order packed as ids (pure)', () => {
     assert.deepEqual(counted(orders.notes('own', bucket, 'posts')), [3], 'a slower reader’s older notes stay out');
     orders.keepNotes('own', bucket, 'posts', oneLog(ids.slice(0, 4), 4, 7));
     assert.deepEqual(counted(orders.notes('own', bucket, 'posts', 7)), [4], 'at the same reach, the later count');
+    orders.keepNotes('own', bucket, 'posts', oneLog(ids.slice(3, 4), 4, 7, 1));
+    assert.equal(orders.notes('own', bucket, 'posts')?.tail, 256, 'a read of fewer ids does not replace more');
+    orders.keepNotes('own', bucket, 'posts', oneLog(ids.slice(3, 4), 4, 8, 1));
+    assert.equal(orders.notes('own', bucket, 'posts')?.tail, 1, 'a read reaching further does');
   });
 
   it('gives the distinct Objects of the last writes each part noted, and nothing when a part holds fewer', () => {
@@ -90,6 +95,7 @@ describe('ListOrder: a list order packed as ids (pure)', () => {
         { ids: packIds([ids[3]!]), count: 1 },
       ],
       reach: 9,
+      tail: 256,
     };
     const hex = (since: number[]) => lastNoted(notes, since)?.map((id) => id.toHexString());
     assert.deepEqual(hex([2, 0]), [a, c]);

@@ -10,7 +10,7 @@ import {
 } from '../../cache/list-orders.js';
 import { sortProjection } from '../../cache/sort-keys.js';
 import { RECENT_WRITES_KEPT, recentWrites } from '../../buckets/bucket-generation.js';
-import { readWriteNotes } from '../../buckets/write-notes.js';
+import { WRITE_NOTE_PARTS, WRITE_NOTES_KEPT, readWriteNotes } from '../../buckets/write-notes.js';
 import type { OrderState } from './list-generation.js';
 import type { ListTotals } from '../../cache/list-totals.js';
 import type { BucketDoc, ObjectDoc } from '../../db/collections.js';
@@ -68,7 +68,7 @@ async function orderOf(a: OrderedPageArgs): Promise<ListOrder | undefined> {
   const notesAt =
     state.type === null
       ? undefined
-      : notedCounts(a.orders.notes('own', a.bucket._id, state.type) ?? (await readNotes(a, state.type)));
+      : notedCounts(a.orders.notes('own', a.bucket._id, state.type) ?? (await readNotes(a, state.type, 0)));
   const docs = await view.coll
     .find(query.filter, view.readOptions)
     .sort(query.sort.fields)
@@ -106,20 +106,37 @@ async function follow(a: OrderedPageArgs, kept: KeptOrder): Promise<Pick<KeptOrd
       a.orders.notes('bucket', bucket._id, state.type, state.writeCount) ?? (await readBucketNotes(a, state.type));
     const since = (notes.parts[0]?.count ?? 0) - kept.writeCount;
     if (since < behind) return;
-    const order = await moved(a, kept, notes, [since]);
+    const order = await moved(a, kept, lastNoted(notes, [since]));
     return order && { order, notesAt: kept.notesAt };
   }
   if (onBucket !== 0 || kept.notesAt === undefined) return;
-  const notes = a.orders.notes('own', bucket._id, state.type, state.typeGeneration) ?? (await readNotes(a, state.type));
-  const counts = notedCounts(notes);
-  const since = counts.map((count, part) => count - (kept.notesAt?.[part] ?? Infinity));
-  const order = await moved(a, kept, notes, since);
-  return order && { order, notesAt: counts };
+  const notesAt = kept.notesAt;
+  const written = (notes: NotesRead) => {
+    const counts = notedCounts(notes);
+    return {
+      counts,
+      ids: lastNoted(
+        notes,
+        counts.map((count, part) => count - (notesAt[part] ?? Infinity)),
+      ),
+    };
+  };
+  const tail = Math.min(WRITE_NOTES_KEPT, NOTES_TAIL_SLACK + 2 * Math.ceil(behind / WRITE_NOTE_PARTS));
+  let notes =
+    a.orders.notes('own', bucket._id, state.type, state.typeGeneration) ?? (await readNotes(a, state.type, tail));
+  let since = written(notes);
+  // Read short of what a part noted since: the whole of each part, once.
+  if (!since.ids && notes.tail < WRITE_NOTES_KEPT)
+    since = written((notes = await readNotes(a, state.type, WRITE_NOTES_KEPT)));
+  const order = await moved(a, kept, since.ids);
+  return order && { order, notesAt: since.counts };
 }
 
-/** `kept`'s order after the last `since[i]` writes each part of `notes` holds, or undefined when they no longer reach that far. */
-async function moved(a: OrderedPageArgs, kept: KeptOrder, notes: NotesRead, since: readonly number[]) {
-  const written = lastNoted(notes, since);
+/** Of each part's ids, how many more than its share of the writes behind a follow reads first. */
+const NOTES_TAIL_SLACK = 8;
+
+/** `kept`'s order after the writes of `written`, or undefined when the notes no longer reached that far (undefined). */
+async function moved(a: OrderedPageArgs, kept: KeptOrder, written: ObjectId[] | undefined) {
   if (!written) return undefined;
   // None since: the writes the generation counts were noted before the order was read, and it holds them.
   if (written.length === 0) return kept.order;
@@ -135,16 +152,19 @@ async function moved(a: OrderedPageArgs, kept: KeptOrder, notes: NotesRead, sinc
 /** The type's writes noted on the Bucket, read now (they reach at least as far as the Bucket the request read), and kept. */
 async function readBucketNotes(a: OrderedPageArgs, type: string) {
   const read = await recentWrites(a.db, a.bucket._id, type);
-  const notes = { parts: [{ ids: packIds(read.ids), count: read.count }], reach: read.count };
+  const notes = { parts: [{ ids: packIds(read.ids), count: read.count }], reach: read.count, tail: RECENT_WRITES_KEPT };
   a.orders.keepNotes('bucket', a.bucket._id, type, notes);
   return notes;
 }
 
-/** The type's own write notes, read now (after the Bucket the request read, so they reach its generation), and kept. */
-async function readNotes(a: OrderedPageArgs, type: string) {
-  const read = await readWriteNotes(a.db, a.bucket._id, type);
+/**
+ * The type's own write notes, of each part the count and the last `tail` ids, read now (after the
+ * Bucket the request read, so they reach its generation), and kept.
+ */
+async function readNotes(a: OrderedPageArgs, type: string, tail: number) {
+  const read = await readWriteNotes(a.db, a.bucket._id, type, tail);
   const parts = read.map((part) => ({ ids: packIds(part.ids), count: part.count }));
-  const notes = { parts, reach: a.state.typeGeneration };
+  const notes = { parts, reach: a.state.typeGeneration, tail };
   a.orders.keepNotes('own', a.bucket._id, type, notes);
   return notes;
 }
