@@ -122,12 +122,11 @@ async function follow(a: OrderedPageArgs, kept: KeptOrder): Promise<Pick<KeptOrd
     };
   };
   const tail = Math.min(WRITE_NOTES_KEPT, NOTES_TAIL_SLACK + 2 * Math.ceil(behind / WRITE_NOTE_PARTS));
-  let notes =
+  const notes =
     a.orders.notes('own', bucket._id, state.type, state.typeGeneration) ?? (await readNotes(a, state.type, tail));
   let since = written(notes);
   // Read short of what a part noted since: the whole of each part, once.
-  if (!since.ids && notes.tail < WRITE_NOTES_KEPT)
-    since = written((notes = await readNotes(a, state.type, WRITE_NOTES_KEPT)));
+  if (!since.ids && notes.tail < WRITE_NOTES_KEPT) since = written(await readNotes(a, state.type, WRITE_NOTES_KEPT));
   const order = await moved(a, kept, since.ids);
   return order && { order, notesAt: since.counts };
 }
