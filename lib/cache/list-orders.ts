@@ -270,6 +270,19 @@ export class ListOrders {
     this.notesRead.set(key, read);
   }
 
+  /** Orders being followed or read, by state and list. */
+  private readonly making = new Map<string, Promise<ListOrder | undefined>>();
+
+  /** The order of the list `key` at `generation` from `make`, made once for all who ask while it is made. */
+  shared(key: string, generation: string, make: () => Promise<ListOrder | undefined>): Promise<ListOrder | undefined> {
+    const at = `${generation}\u0000${key}`;
+    const running = this.making.get(at);
+    if (running) return running;
+    const made = make().finally(() => this.making.delete(at));
+    this.making.set(at, made);
+    return made;
+  }
+
   /** Notes a read of the list `key`; what was noted of it before (undefined: never read). */
   noteRead(key: string): 'read' | 'too long' | undefined {
     const before = this.reads.get(key);

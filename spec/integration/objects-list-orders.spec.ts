@@ -212,6 +212,34 @@ describe('GET /objects: orders kept per Bucket generation', () => {
     }
   }
 
+  it('follows a write once for all the readers of a list that ask at the same time', async () => {
+    const path = `/objects?query=${q({ type: 'posts' })}&limit=2&sort=metadata.score&useCache=false`;
+    await read(path);
+    await read(path);
+    await suite.api.patch(`/objects/${ids[8]!}`, { metadata: { score: -5 } }).expect(200);
+    const sent: string[] = [];
+    const listener = (e: CommandStartedEvent) => {
+      if (e.command.find === 'write_notes') sent.push('notes');
+      else if (e.command.find === 'published_objects' && byIdsAlone(filterFields(e.command.filter as Document)))
+        sent.push('page');
+      else if (e.command.find === 'published_objects') sent.push('written Objects');
+    };
+    suite.harness.client.on('commandStarted', listener);
+    let answers: Document[];
+    try {
+      answers = await Promise.all(Array.from({ length: 6 }, async () => (await suite.api.get(path).expect(200)).body));
+    } finally {
+      suite.harness.client.off('commandStarted', listener);
+    }
+    assert.deepEqual(
+      sent.filter((s) => s !== 'page'),
+      ['notes', 'written Objects'],
+      'one follow: the notes and the written Objects read once',
+    );
+    assert.equal(sent.filter((s) => s === 'page').length, 6, 'each reader reads its page');
+    for (const answer of answers) assert.equal(answer.objects[0].id, ids[8]);
+  });
+
   it('follows more writes than the Bucket notes, from the type’s own notes', async () => {
     const path = `/objects?query=${q({ type: 'posts' })}&limit=2&sort=metadata.score&useCache=false`;
     await read(path);

@@ -49,10 +49,18 @@ export interface OrderedPageArgs {
 async function orderOf(a: OrderedPageArgs): Promise<ListOrder | undefined> {
   // LIST_ORDER_MAX_IDS=0: no list keeps an order, so none is looked up, followed or read.
   if (a.orders.maxIds === 0) return undefined;
-  const { view, query, state } = a;
+  const { query, state } = a;
   const key = ListOrders.key(a.listKey, query.sort);
   const kept = a.orders.get(key);
   if (kept?.generation === state.generation) return kept.order;
+  // Readers of a list at a state it has no order for yet (all of them, just after a write) wait
+  // for one follow or read of it, not one each.
+  return a.orders.shared(key, state.generation, () => orderAt(a, key, kept));
+}
+
+/** The list's order at the request's state, followed from `kept` or read now. */
+async function orderAt(a: OrderedPageArgs, key: string, kept: KeptOrder | undefined): Promise<ListOrder | undefined> {
+  const { view, query, state } = a;
   const followed = kept && (await follow(a, kept));
   if (followed) {
     a.orders.set(key, { ...state, ...followed });
