@@ -42,7 +42,13 @@ export function objectGenerationsWrites(db: Db, bucketId: ObjectId, type: string
     {
       to,
       only: 'in-one-command',
-      model: { name: 'updateOne', filter, update: { $inc: bump, $set: { modified_at: new Date() } } },
+      model: {
+        name: 'updateOne',
+        filter,
+        // Ids an earlier release (or a write sent apart) noted on the Bucket go: they would only
+        // make the Bucket, rewritten by every write, larger. A follow from them then reads whole.
+        update: { $inc: bump, $set: { modified_at: new Date() }, $unset: { [`recent_writes.${field}`]: '' } },
+      },
     },
     {
       to,

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import type { CommandStartedEvent, Document } from 'mongodb';
+import { ObjectId, type CommandStartedEvent, type Document } from 'mongodb';
 import { bucketClient } from '../support/client.js';
 import { freshHarness } from '../support/harness.js';
 import { byIdsAlone, filterFields } from '../support/command-operators.js';
 import { BucketSuite } from '../support/bucket-suite.js';
 import { RECENT_WRITES_KEPT } from '../../lib/buckets/bucket-generation.js';
 import { assumeBulkWrite } from '../../lib/db/write-batch.js';
-import { writeNotesCollection } from '../../lib/db/collections.js';
+import { bucketsCollection, writeNotesCollection } from '../../lib/db/collections.js';
 
 /**
  * Object lists keep their order per Bucket generation (lib/cache/list-orders.ts): a list read
@@ -295,6 +295,18 @@ describe('GET /objects: orders kept per Bucket generation', () => {
     const after = await read(path);
     assert.ok(byFilter(after.finds) && !following(after.finds), JSON.stringify(after.finds));
     assert.deepEqual((await read(path)).body, after.body);
+  });
+
+  it('drops the ids an earlier release noted on the Bucket at the type’s next write', async () => {
+    const buckets = bucketsCollection(suite.harness.db);
+    const noted = ids.slice(0, 3).map((id) => new ObjectId(id));
+    await buckets.updateOne(
+      { slug: 'orders' },
+      { $set: { 'recent_writes.posts': noted, 'recent_writes.authors': noted } },
+    );
+    await suite.api.patch(`/objects/${ids[2]!}`, { metadata: { score: 2 } }).expect(200);
+    const bucket = await buckets.findOne({ slug: 'orders' });
+    assert.deepEqual(Object.keys(bucket?.recent_writes ?? {}), ['authors'], 'only the written type’s go');
   });
 
   describe('on a server without bulkWrite (writes noted on the Bucket)', () => {
