@@ -5,6 +5,7 @@ import {
   objectTypesCollection,
   publishedObjectsCollection,
   revisionsCollection,
+  writeNotesCollection,
 } from './collections.js';
 import { OBJECT_SORT_FIELDS } from '../query/sort.js';
 
@@ -102,6 +103,8 @@ export async function ensureContentIndexes(db: Db): Promise<void> {
   await objectsCollection(db).createIndex({ 'pending.since': 1 }, { name: 'pending_since', sparse: true }, undefined);
   // Crash-repair markers (lib/objects/pending-writes.ts) are looked up by Object on repair.
   await db.collection('pending_writes').createIndex({ object_id: 1 }, { name: 'object' }, undefined);
+  // Write notes are read by `_id`; deleting a Bucket removes its own by Bucket.
+  await writeNotesCollection(db).createIndex({ bucket_id: 1 }, { name: 'bucket' }, undefined);
 }
 
 /** The sortableIndex of each key, on the latest versions and on the live copies. */

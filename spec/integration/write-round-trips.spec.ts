@@ -4,7 +4,7 @@ import { isGateCommand } from '../support/command-operators.js';
 import { commandLabel } from '../support/bulk-write-ops.js';
 import type { RequestListener } from 'node:http';
 import { createApp } from '../../lib/app.js';
-import { objectsCollection } from '../../lib/db/collections.js';
+import { bucketsCollection, objectsCollection, writeNotesCollection } from '../../lib/db/collections.js';
 import { assumeBulkWrite } from '../../lib/db/write-batch.js';
 import { deleteBucket } from '../../lib/buckets/buckets.js';
 import { bucketClient } from '../support/client.js';
@@ -162,7 +162,14 @@ describe('round trips per request', () => {
     };
     const old = await makeOne(h.app);
     await old.api.patch(`/objects/${old.id}`, { title: 'Known' }).expect(200);
+    const oldBucket = (await bucketsCollection(h.db).findOne({ slug: 'again' }))!._id;
+    assert.ok((await writeNotesCollection(h.db).countDocuments({ bucket_id: oldBucket })) > 0);
     await deleteBucket(h.db, 'again');
+    assert.equal(
+      await writeNotesCollection(h.db).countDocuments({ bucket_id: oldBucket }),
+      0,
+      'its write notes go too',
+    );
     const now = await makeOne(other);
     // The app's guess is the deleted Bucket's id: its read finds nothing and is not taken.
     const trips = await tripsOf(() => now.api.patch(`/objects/${now.id}`, { title: 'Edited' }).expect(200));
