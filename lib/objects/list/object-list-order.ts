@@ -100,8 +100,8 @@ async function orderAt(a: OrderedPageArgs, key: string, kept: KeptOrder | undefi
  * is never older than the generation says; the notes are read after the Bucket, so they may name
  * later writes too, which are then taken in early (and again when the generation reaches them).
  * Writes sent one command at a time are noted on the Bucket, by a count that moves with the
- * generation; those sent as one bulkWrite in their own document, noted before their bump, and
- * all those noted after the order's `notesAt` are read again.
+ * generation; those sent as one bulkWrite in documents of their own, each noted before its bump,
+ * and all those noted after the order's `notesAt` are read again.
  */
 async function follow(a: OrderedPageArgs, kept: KeptOrder): Promise<Pick<KeptOrder, 'order' | 'notesAt'> | undefined> {
   const { state, bucket } = a;
@@ -130,19 +130,23 @@ async function follow(a: OrderedPageArgs, kept: KeptOrder): Promise<Pick<KeptOrd
     };
   };
   const tail = Math.min(WRITE_NOTES_KEPT, NOTES_TAIL_SLACK + 2 * Math.ceil(behind / WRITE_NOTE_PARTS));
-  const notes =
-    a.orders.notes('own', bucket._id, state.type, state.typeGeneration) ?? (await readNotes(a, state.type, tail));
-  let since = written(notes);
-  // Read short of what a part noted since: the whole of each part, once.
-  if (!since.ids && notes.tail < WRITE_NOTES_KEPT) since = written(await readNotes(a, state.type, WRITE_NOTES_KEPT));
-  const order = await moved(a, kept, since.ids);
-  return order && { order, notesAt: since.counts };
+  let notes = a.orders.notes('own', bucket._id, state.type, state.typeGeneration);
+  let since = notes && written(notes);
+  // Notes not read at this state, or read short of what a part noted since: first the last few
+  // ids of each part, then, when those fall short, all of them.
+  for (const depth of [tail, WRITE_NOTES_KEPT]) {
+    if (since?.ids || (notes && notes.tail >= depth)) continue;
+    notes = await readNotes(a, state.type, depth);
+    since = written(notes);
+  }
+  const order = await moved(a, kept, since?.ids);
+  return order && since && { order, notesAt: since.counts };
 }
 
 /** Of each part's ids, how many more than its share of the writes behind a follow reads first. */
 const NOTES_TAIL_SLACK = 8;
 
-/** `kept`'s order after the writes of `written`, or undefined when the notes no longer reached that far (undefined). */
+/** `kept`'s order after the writes of the Objects `written`; undefined when the notes did not reach back far enough to say. */
 async function moved(a: OrderedPageArgs, kept: KeptOrder, written: ObjectId[] | undefined) {
   if (!written) return undefined;
   // None since: the writes the generation counts were noted before the order was read, and it holds them.
