@@ -251,6 +251,31 @@ describe('GET /objects: orders kept per Bucket generation', () => {
     assert.deepEqual((await read(path)).body, after.body, 'what matching again answers');
   });
 
+  it('reads the last few ids of each part after another list read only the counts at the same state', async () => {
+    const [kept, built] = ['metadata.score', '-created_at'].map(
+      (sort) => `/objects?query=${q({ type: 'posts' })}&limit=2&sort=${sort}&useCache=false`,
+    );
+    await read(kept!);
+    await read(kept!);
+    await suite.api.patch(`/objects/${ids[3]!}`, { metadata: { score: -20 } }).expect(200);
+    const tails: unknown[] = [];
+    const listener = (e: CommandStartedEvent) => {
+      if (e.command.find === 'write_notes') tails.push((e.command.projection as Document).ids ?? 'counts');
+    };
+    suite.harness.client.on('commandStarted', listener);
+    let followed: Read;
+    try {
+      await read(built!);
+      await read(built!);
+      followed = await read(kept!);
+    } finally {
+      suite.harness.client.off('commandStarted', listener);
+    }
+    assert.deepEqual(tails.slice(-1), [{ $slice: -10 }], JSON.stringify(tails));
+    assert.ok(following(followed.finds) && !byFilter(followed.finds), JSON.stringify(followed.finds));
+    assert.equal(followed.body.objects[0].id, ids[3]);
+  });
+
   it('reads each part of the notes whole when the last few ids it read first fall short', async () => {
     const [older, newer] = ['metadata.score', '-modified_at'].map(
       (sort) => `/objects?query=${q({ type: 'posts' })}&limit=2&sort=${sort}&useCache=false`,
