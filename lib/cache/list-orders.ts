@@ -9,6 +9,11 @@ const ID_BYTES = 12;
 /** What one entry costs besides its ids: the object, the Map slot and the key's string header. */
 const ENTRY_OVERHEAD_BYTES = 128;
 
+/** The bytes of the `i`th id of ids packed 12 bytes each. */
+function packedId(ids: Buffer, i: number): Buffer {
+  return ids.subarray(i * ID_BYTES, (i + 1) * ID_BYTES);
+}
+
 /** `ids` packed 12 bytes each. */
 export function packIds(ids: readonly ObjectId[]): Buffer {
   const packed = Buffer.allocUnsafe(ids.length * ID_BYTES);
@@ -65,7 +70,7 @@ export class ListOrder {
   }
 
   private idBytesAt(i: number): Buffer {
-    return this.ids.subarray(i * ID_BYTES, (i + 1) * ID_BYTES);
+    return packedId(this.ids, i);
   }
 
   private idAt(i: number): ObjectId {
@@ -192,7 +197,7 @@ export function lastNoted(notes: NotesRead, since: readonly number[]): ObjectId[
     const n = since[i] ?? -1;
     if (n < 0 || n > held) return undefined;
     for (let at = held - n; at < held; at++) {
-      const id = part.ids.subarray(at * ID_BYTES, (at + 1) * ID_BYTES);
+      const id = packedId(part.ids, at);
       distinct.set(id.toString('hex'), new ObjectId(id));
     }
   }
@@ -201,6 +206,10 @@ export function lastNoted(notes: NotesRead, since: readonly number[]): ObjectId[
 
 /** Where a type's writes are noted: on the Bucket (writes sent apart) or in their own document (in one command). */
 export type NotesKind = 'bucket' | 'own';
+
+function notesKey(kind: NotesKind, bucketId: ObjectId, type: string): string {
+  return `${kind}:${bucketId.toHexString()}:${type}`;
+}
 
 /** A kept order and the state of the Bucket it was read (or followed) at. */
 export interface KeptOrder {
@@ -236,6 +245,8 @@ export class ListOrders {
    * notes serves them all.
    */
   private readonly notesRead: ReadCache<NotesRead>;
+  /** Orders being followed or read, by state and list. */
+  private readonly making = new Map<string, Promise<ListOrder | undefined>>();
 
   constructor(
     maxBytes: number,
@@ -255,13 +266,13 @@ export class ListOrders {
 
   /** The notes of `type` last read, if any (`reach`: if they reach at least that far). */
   notes(kind: NotesKind, bucketId: ObjectId, type: string, reach = 0): NotesRead | undefined {
-    const known = this.notesRead.get(`${kind}:${bucketId.toHexString()}:${type}`);
+    const known = this.notesRead.get(notesKey(kind, bucketId, type));
     return known && known.reach >= reach ? known : undefined;
   }
 
   /** Keeps `read` as the notes of `type`, unless those kept already reach further. */
   keepNotes(kind: NotesKind, bucketId: ObjectId, type: string, read: NotesRead): void {
-    const key = `${kind}:${bucketId.toHexString()}:${type}`;
+    const key = notesKey(kind, bucketId, type);
     const known = this.notesRead.get(key);
     const total = (notes: NotesRead) => notedCounts(notes).reduce((a, b) => a + b, 0);
     const further = (x: NotesRead, y: NotesRead) =>
@@ -269,9 +280,6 @@ export class ListOrders {
     if (known && further(known, read)) return;
     this.notesRead.set(key, read);
   }
-
-  /** Orders being followed or read, by state and list. */
-  private readonly making = new Map<string, Promise<ListOrder | undefined>>();
 
   /** The order of the list `key` at `generation` from `make`, made once for all who ask while it is made. */
   shared(key: string, generation: string, make: () => Promise<ListOrder | undefined>): Promise<ListOrder | undefined> {

@@ -6,6 +6,7 @@ import {
   notedCounts,
   packIds,
   type KeptOrder,
+  type NotesKind,
   type NotesRead,
 } from '../../cache/list-orders.js';
 import { sortProjection } from '../../cache/sort-keys.js';
@@ -104,43 +105,57 @@ async function orderAt(a: OrderedPageArgs, key: string, kept: KeptOrder | undefi
  * and all those noted after the order's `notesAt` are read again.
  */
 async function follow(a: OrderedPageArgs, kept: KeptOrder): Promise<Pick<KeptOrder, 'order' | 'notesAt'> | undefined> {
-  const { state, bucket } = a;
+  const { state } = a;
   if (state.type === null || kept.type !== state.type || kept.bucketGeneration !== state.bucketGeneration) return;
   const behind = state.typeGeneration - kept.typeGeneration;
   if (!kept.order.followable || behind <= 0) return;
   const onBucket = state.writeCount - kept.writeCount;
-  if (onBucket === behind && behind <= RECENT_WRITES_KEPT) {
-    const notes =
-      a.orders.notes('bucket', bucket._id, state.type, state.writeCount) ?? (await readBucketNotes(a, state.type));
-    const since = (notes.parts[0]?.count ?? 0) - kept.writeCount;
-    if (since < behind) return;
-    const order = await moved(a, kept, lastNoted(notes, [since]));
-    return order && { order, notesAt: kept.notesAt };
-  }
-  if (onBucket !== 0 || kept.notesAt === undefined) return;
-  const notesAt = kept.notesAt;
-  const written = (notes: NotesRead) => {
+  if (onBucket === behind && behind <= RECENT_WRITES_KEPT) return followBucketNotes(a, kept, state.type, behind);
+  if (onBucket === 0 && kept.notesAt !== undefined) return followOwnNotes(a, kept, state.type, behind, kept.notesAt);
+  return undefined;
+}
+
+/** `kept` after `behind` writes, every one noted on the Bucket (sent one command at a time). */
+async function followBucketNotes(a: OrderedPageArgs, kept: KeptOrder, type: string, behind: number) {
+  const notes = a.orders.notes('bucket', a.bucket._id, type, a.state.writeCount) ?? (await readBucketNotes(a, type));
+  const since = (notes.parts[0]?.count ?? 0) - kept.writeCount;
+  if (since < behind) return undefined;
+  const order = await moved(a, kept, lastNoted(notes, [since]));
+  return order && { order, notesAt: kept.notesAt };
+}
+
+/**
+ * `kept` after `behind` writes, each noted in the type's own notes after the counts `notesAt`.
+ * Notes not read at this state, or read short of what a part noted since, are read again: first
+ * the last few ids of each part, then, when those fall short, all of them.
+ */
+async function followOwnNotes(
+  a: OrderedPageArgs,
+  kept: KeptOrder,
+  type: string,
+  behind: number,
+  notesAt: readonly number[],
+) {
+  const since = (notes: NotesRead) => {
     const counts = notedCounts(notes);
     return {
       counts,
-      ids: lastNoted(
+      written: lastNoted(
         notes,
         counts.map((count, part) => count - (notesAt[part] ?? Infinity)),
       ),
     };
   };
   const tail = Math.min(WRITE_NOTES_KEPT, NOTES_TAIL_SLACK + 2 * Math.ceil(behind / WRITE_NOTE_PARTS));
-  let notes = a.orders.notes('own', bucket._id, state.type, state.typeGeneration);
-  let since = notes && written(notes);
-  // Notes not read at this state, or read short of what a part noted since: first the last few
-  // ids of each part, then, when those fall short, all of them.
+  let notes = a.orders.notes('own', a.bucket._id, type, a.state.typeGeneration);
+  let found = notes && since(notes);
   for (const depth of [tail, WRITE_NOTES_KEPT]) {
-    if (since?.ids || (notes && notes.tail >= depth)) continue;
-    notes = await readNotes(a, state.type, depth);
-    since = written(notes);
+    if (found?.written || (notes && notes.tail >= depth)) continue;
+    notes = await readNotes(a, type, depth);
+    found = since(notes);
   }
-  const order = await moved(a, kept, since?.ids);
-  return order && since && { order, notesAt: since.counts };
+  const order = await moved(a, kept, found?.written);
+  return order && found && { order, notesAt: found.counts };
 }
 
 /** Of each part's ids, how many more than its share of the writes behind a follow reads first. */
@@ -163,9 +178,7 @@ async function moved(a: OrderedPageArgs, kept: KeptOrder, written: ObjectId[] | 
 /** The type's writes noted on the Bucket, read now (they reach at least as far as the Bucket the request read), and kept. */
 async function readBucketNotes(a: OrderedPageArgs, type: string) {
   const read = await recentWrites(a.db, a.bucket._id, type);
-  const notes = { parts: [{ ids: packIds(read.ids), count: read.count }], reach: read.count, tail: RECENT_WRITES_KEPT };
-  a.orders.keepNotes('bucket', a.bucket._id, type, notes);
-  return notes;
+  return keepRead(a, 'bucket', type, { reach: read.count, tail: RECENT_WRITES_KEPT }, [read]);
 }
 
 /**
@@ -174,9 +187,19 @@ async function readBucketNotes(a: OrderedPageArgs, type: string) {
  */
 async function readNotes(a: OrderedPageArgs, type: string, tail: number) {
   const read = await readWriteNotes(a.db, a.bucket._id, type, tail);
-  const parts = read.map((part) => ({ ids: packIds(part.ids), count: part.count }));
-  const notes = { parts, reach: a.state.typeGeneration, tail };
-  a.orders.keepNotes('own', a.bucket._id, type, notes);
+  return keepRead(a, 'own', type, { reach: a.state.typeGeneration, tail }, read);
+}
+
+/** Notes just read, their ids packed, kept for the lists that follow the same writes. */
+function keepRead(
+  a: OrderedPageArgs,
+  kind: NotesKind,
+  type: string,
+  read: Omit<NotesRead, 'parts'>,
+  parts: readonly { ids: readonly ObjectId[]; count: number }[],
+): NotesRead {
+  const notes = { ...read, parts: parts.map((part) => ({ ids: packIds(part.ids), count: part.count })) };
+  a.orders.keepNotes(kind, a.bucket._id, type, notes);
   return notes;
 }
 
