@@ -6,6 +6,7 @@ import { byIdsAlone, filterFields } from '../support/command-operators.js';
 import { BucketSuite } from '../support/bucket-suite.js';
 import { RECENT_WRITES_KEPT } from '../../lib/buckets/bucket-generation.js';
 import { assumeBulkWrite } from '../../lib/db/write-batch.js';
+import { withoutBulkWrite } from '../support/bulk-write-ops.js';
 import { bucketsCollection, writeNotesCollection } from '../../lib/db/collections.js';
 
 /**
@@ -335,12 +336,7 @@ describe('GET /objects: orders kept per Bucket generation', () => {
   });
 
   describe('on a server without bulkWrite (writes noted on the Bucket)', () => {
-    before(() => {
-      assumeBulkWrite(suite.harness.client, false);
-    });
-    after(() => {
-      assumeBulkWrite(suite.harness.client, undefined);
-    });
+    withoutBulkWrite(() => suite.harness.client);
 
     it('follows writes from the Bucket’s notes, and matches again past RECENT_WRITES_KEPT of them', async () => {
       const path = `/objects?query=${q({ type: 'posts' })}&limit=2&sort=metadata.score&useCache=false`;

@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
 import type { CommandFailedEvent, CommandStartedEvent, CommandSucceededEvent } from 'mongodb';
 import { isGateCommand } from '../support/command-operators.js';
-import { commandLabel } from '../support/bulk-write-ops.js';
+import { commandLabel, withoutBulkWrite } from '../support/bulk-write-ops.js';
 import type { RequestListener } from 'node:http';
 import { createApp } from '../../lib/app.js';
 import { bucketsCollection, objectsCollection, writeNotesCollection } from '../../lib/db/collections.js';
-import { assumeBulkWrite } from '../../lib/db/write-batch.js';
 import { deleteBucket } from '../../lib/buckets/buckets.js';
 import { bucketClient } from '../support/client.js';
 import { BucketSuite, type BucketApi } from '../support/bucket-suite.js';
@@ -209,12 +208,7 @@ describe('round trips per request', () => {
   });
 
   describe('on a server without bulkWrite (before MongoDB 8.0)', () => {
-    before(() => {
-      assumeBulkWrite(suite.harness.client, false);
-    });
-    after(() => {
-      assumeBulkWrite(suite.harness.client, undefined);
-    });
+    withoutBulkWrite(() => suite.harness.client);
 
     it('edits in 7 commands and 4 rounds: the follow-ups one each, the bump after the views, the clear after the answer', async () => {
       const trips = await tripsOf((api) =>

@@ -1,4 +1,5 @@
-import type { CommandStartedEvent, Document } from 'mongodb';
+import type { CommandStartedEvent, Document, MongoClient } from 'mongodb';
+import { assumeBulkWrite } from '../../lib/db/write-batch.js';
 
 /** A command as the tests read it: its name and body, as command monitoring reports one. */
 export type SentCommand = Pick<CommandStartedEvent, 'commandName' | 'command'>;
@@ -34,4 +35,14 @@ export function commandLabel(e: SentCommand): string {
   const label = (c: SentCommand) => `${c.commandName} ${String(c.command[c.commandName])}`;
   if (e.commandName !== 'bulkWrite') return label(e);
   return `bulkWrite [${singleCommands(e).map(label).join(', ')}]`;
+}
+
+/** Hooks making the enclosing describe block's tests run as on a server without bulkWrite (before MongoDB 8.0). */
+export function withoutBulkWrite(client: () => MongoClient): void {
+  before(() => {
+    assumeBulkWrite(client(), false);
+  });
+  after(() => {
+    assumeBulkWrite(client(), undefined);
+  });
 }
