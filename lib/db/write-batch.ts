@@ -93,21 +93,109 @@ export async function writeInSteps(
   steps: readonly (readonly BatchWrite[])[],
   last: BatchWrite,
 ): Promise<LastWrite> {
-  if (await hasBulkWrite(db)) {
-    try {
-      const batch = steps.flat().filter((w) => w.only !== 'apart');
-      return { sent: true, matched: await inOneCommand(db.client, [...batch, last]) };
-    } catch (err) {
-      // A server that said it has the command but has not (a proxy, a mixed-version cluster).
-      if (!(err instanceof MongoServerError && err.code === COMMAND_NOT_FOUND)) throw err;
-      bulkWriteKnown.set(db.client, Promise.resolve(false));
-    }
-  }
+  const matched = await inOneCommandIfKnown(db, [...steps.flat(), last]);
+  if (matched !== undefined) return { sent: true, matched };
   for (const step of steps) {
     const alone = step.filter((w) => w.only !== 'in-one-command');
     if (alone.length > 0) await Promise.all(alone.map(writeAlone));
   }
   return { sent: false, send: () => writeAlone(last) };
+}
+
+/**
+ * A commit point as one write that fails, writing nothing, where `filter` finds no document: an
+ * upsert whose insert is refused because it would give the document an array for `_id`. (MongoDB
+ * refuses it as a change of the immutable `_id` or as an array `_id`; the embedded engine as the
+ * latter.) Unlike a conditional update that matches nothing, the failure stops an ordered batch,
+ * so the writes after it in the same command happen only if it did.
+ */
+export function writeIfFound(
+  to: BatchWrite['to'],
+  filter: Document,
+  update: { $set: Document; $unset?: Document },
+): BatchWrite {
+  const refused: Document = { _id: [] };
+  return { to, model: { name: 'updateOne', filter, update: { ...update, $setOnInsert: refused }, upsert: true } };
+}
+
+/** Server codes of `writeIfFound`'s refused insert. */
+const NOT_FOUND_CODES = new Set([
+  53, // InvalidIdField
+  66, // ImmutableField
+]);
+
+function missed(err: unknown): boolean {
+  return err instanceof MongoServerError && typeof err.code === 'number' && NOT_FOUND_CODES.has(err.code);
+}
+
+/** The commit of `commitInSteps` failed (a unique key taken, say): it wrote nothing, and neither did the rest. */
+export class CommitFailed extends Error {
+  constructor(readonly failure: unknown) {
+    super(failure instanceof Error ? failure.message : String(failure));
+  }
+}
+
+/** How a batch led by a commit went: its commit found nothing and nothing was written, or `last` went as `writeInSteps` says. */
+export type CommitOutcome = { committed: false } | { committed: true; last: LastWrite };
+
+/**
+ * `commit` (a `writeIfFound`), then `steps` and `last` as `writeInSteps` sends them. Where the
+ * servers have bulkWrite, all of it is one ordered command: the server applies nothing after a
+ * commit that found nothing. Elsewhere, or when `between` must run after the commit and before
+ * the rest, the commit is a command of its own.
+ */
+export async function commitInSteps(
+  db: Db,
+  commit: BatchWrite,
+  steps: readonly (readonly BatchWrite[])[],
+  last: BatchWrite,
+  between?: () => Promise<void>,
+): Promise<CommitOutcome> {
+  try {
+    if (!between) {
+      const matched = await inOneCommandIfKnown(db, [commit, ...steps.flat(), last]);
+      if (matched !== undefined) return { committed: true, last: { sent: true, matched } };
+    }
+    await writeAlone(commit);
+  } catch (err) {
+    // Only a failure of the first write means nothing was written.
+    if (err instanceof BatchWriteError && err.index > 0) throw err;
+    if (missed(err)) return { committed: false };
+    throw new CommitFailed(err);
+  }
+  if (between) await between();
+  return { committed: true, last: await writeInSteps(db, steps, last) };
+}
+
+/**
+ * `batch` (less its writes only sent apart) as one ordered bulkWrite, where the servers have the
+ * command; the last write's matched count, or undefined where they have not.
+ */
+async function inOneCommandIfKnown(db: Db, batch: readonly BatchWrite[]): Promise<number | undefined> {
+  if (!(await hasBulkWrite(db))) return undefined;
+  try {
+    return await inOneCommand(
+      db.client,
+      batch.filter((w) => w.only !== 'apart'),
+    );
+  } catch (err) {
+    // A server that said it has the command but has not (a proxy, a mixed-version cluster).
+    if (!(err instanceof MongoServerError && err.code === COMMAND_NOT_FOUND)) throw err;
+    bulkWriteKnown.set(db.client, Promise.resolve(false));
+    return undefined;
+  }
+}
+
+/** A write of an ordered bulkWrite failed: as the same write alone would have, and which one it was. */
+class BatchWriteError extends MongoServerError {
+  constructor(
+    message: string,
+    code: number,
+    /** Its place in the batch as given. */
+    readonly index: number,
+  ) {
+    super({ message, errmsg: message, code });
+  }
 }
 
 /** One ordered bulkWrite of `batch`, resumed after a write that was done before; the last write's matched count. */
@@ -137,7 +225,7 @@ async function inOneCommand(client: MongoClient, batch: readonly BatchWrite[]): 
       }
       if (error.code !== DUPLICATE_KEY || !rest[index]?.doneIfDuplicate || index === rest.length - 1) {
         // As the same write alone would have failed, so callers tell errors apart as they always do.
-        throw new MongoServerError({ message: error.message, errmsg: error.message, code: error.code });
+        throw new BatchWriteError(error.message, error.code, from + index);
       }
       from += index + 1;
     }

@@ -60,6 +60,7 @@ export function eventId(type: DomainEventType, subjectId: string, version: Date)
  */
 export class DomainEvents {
   private readonly sinks: EventSink[] = [];
+  private readonly observers: EventSink[] = [];
   /** The Buckets' enabled webhooks by webhook generation, so a write does not read them again. */
   private readonly webhooks = new BucketWebhooks();
 
@@ -77,6 +78,15 @@ export class DomainEvents {
 
   addSink(sink: EventSink): void {
     this.sinks.push(sink);
+  }
+
+  /**
+   * Adds a consumer that hears of each event after the sinks, and of an Object write once it is
+   * sent (an edit commits and finishes in one command where it can, with no sink between): it
+   * cannot stop the write, and repair does not hand it the event again.
+   */
+  addObserver(observer: EventSink): void {
+    this.observers.push(observer);
   }
 
   /** The event of `subject` in `bucket`, rendered now. */
@@ -125,9 +135,20 @@ export class DomainEvents {
     }));
   }
 
-  /** Hands `event` to the sinks added besides the outbox, in order. */
+  /** Whether any sink was added besides the outbox (observers aside). */
+  get hasSinks(): boolean {
+    return this.sinks.length > 0;
+  }
+
+  /** Hands `event` to the sinks added besides the outbox, in order, then to the observers. */
   async toSinks(db: Db, event: DomainEvent): Promise<void> {
     for (const sink of this.sinks) await sink(db, event);
+    await this.toObservers(db, event);
+  }
+
+  /** Hands `event` to the observers alone. */
+  async toObservers(db: Db, event: DomainEvent): Promise<void> {
+    for (const observer of this.observers) await observer(db, event);
   }
 }
 

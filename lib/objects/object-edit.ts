@@ -11,7 +11,8 @@ import {
 import { HttpError } from '../errors/http-errors.js';
 import type { EventDeps } from '../events/domain-events.js';
 import { foundObject, getObject, parseObjectId } from './objects.js';
-import { finishCarried, writeVersion, type Written } from './version-write.js';
+import { finishCarried, writeVersionWith, type Written } from './version-write.js';
+import { writeIfFound } from '../db/write-batch.js';
 import { readOptions } from '../db/query-time-limit.js';
 
 /**
@@ -65,6 +66,16 @@ function backoff(attempt: number): Promise<void> {
   return new Promise((r) => setTimeout(r, Math.random() * 5 * attempt));
 }
 
+/** The update that turns `current` (as read) into `next` carrying `work`: what a replace would write. */
+function versionUpdate(current: ObjectDoc, next: ObjectDoc, work: CarriedWork) {
+  const { _id, ...fields } = next;
+  const gone = Object.keys(current).filter((key) => key !== '_id' && !(key in next));
+  return {
+    $set: { ...fields, pending: work },
+    ...(gone.length > 0 && { $unset: Object.fromEntries(gone.map((k) => [k, ''])) }),
+  };
+}
+
 /** Reads the latest version, lets `build` merge into it, and writes the merge only over that version. */
 export async function editObject(
   deps: EventDeps,
@@ -99,17 +110,18 @@ export async function editObject(
     }
     // Conditional on the type as well: a rename that moved the Object meanwhile must not be undone.
     const filter = { _id: current._id, bucket_id: bucket._id, type: current.type, modified_at: current.modified_at };
-    const commit = async (work: CarriedWork): Promise<ObjectDoc | null> => {
-      try {
-        const replaced = await objects.replaceOne(filter, { ...plan.next, pending: work });
-        return replaced.matchedCount > 0 ? plan.next : null;
-      } catch (err) {
-        // A failed replace changed nothing, so it owes nothing.
-        throw plan.commitError ? plan.commitError(err) : err;
-      }
-    };
-    const write = { objectId, bucketId: bucket._id, bucket, at, reason: plan.reason, commit };
-    const written = await writeVersion(deps, { ...write, ...(notify !== undefined && { notify }) });
+    const commit = (work: CarriedWork) => writeIfFound(objects, filter, versionUpdate(current, plan.next, work));
+    const written = await writeVersionWith(deps, {
+      objectId,
+      bucketId: bucket._id,
+      bucket,
+      at,
+      reason: plan.reason,
+      doc: plan.next,
+      commit,
+      ...(plan.commitError && { commitError: plan.commitError }),
+      ...(notify !== undefined && { notify }),
+    });
     if (written) return written;
     const now = await objects.findOne({ _id: objectId, bucket_id: bucket._id }, readOptions(deps.db));
     if (now && now.type !== current.type) throw typeMovedMeanwhile(current);

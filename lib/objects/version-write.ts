@@ -14,7 +14,7 @@ import { writeNoteWrite } from '../buckets/write-notes.js';
 import { readOptions } from '../db/query-time-limit.js';
 import { revisionWrite } from '../revisions/revisions.js';
 import { liveWrite } from './objects.js';
-import { writeAlone, writeInSteps, type BatchWrite } from '../db/write-batch.js';
+import { commitInSteps, CommitFailed, writeAlone, writeInSteps, type BatchWrite } from '../db/write-batch.js';
 import { afterAnswer } from '../http/after-answer.js';
 
 /**
@@ -30,8 +30,11 @@ import { afterAnswer } from '../http/after-answer.js';
  * The generation bump goes after the other follow-ups, so no reader sees the new generation before
  * the views hold the version. Where the servers have MongoDB 8.0's bulkWrite, steps 2 and 3 are one
  * ordered command, which the server stops at its first failed write, so the answer waits for one
- * round after the commit. Elsewhere step 2 is one command per write (the bump after the others) and
- * step 3 follows the answer (lib/http/after-answer.ts), so the answer waits for two rounds.
+ * round after the commit. An edit's commit goes in that same command, first (`writeVersionWith`):
+ * it is a write that fails, instead of matching nothing, where the version it was built on is no
+ * longer the latest, so the server applies none of the follow-ups then. Elsewhere step 2 is one
+ * command per write (the bump after the others) and step 3 follows the answer
+ * (lib/http/after-answer.ts), so the answer waits for two rounds.
  * A crash before 1 leaves nothing; after it, the Object itself says what is owed, so whoever
  * reads it next (the next write of the Object, a delete, the scheduler, start-up repair or the
  * stale sweep) finishes the work first (`finishCarried`) — repair comes with the read of the
@@ -80,13 +83,7 @@ export async function writeVersion(deps: EventDeps, w: VersionWrite<ObjectDoc>):
 /** A commit that wrote nothing (null) changes nothing else. */
 export async function writeVersion(deps: EventDeps, w: VersionWrite<ObjectDoc | null>): Promise<Written | null>;
 export async function writeVersion(deps: EventDeps, w: VersionWrite<ObjectDoc | null>): Promise<Written | null> {
-  const work: CarriedWork = {
-    version: w.at,
-    reason: w.reason,
-    withdraw: w.withdraw ?? false,
-    notify: w.notify ?? true,
-    since: new Date(),
-  };
+  const work = carriedWork(w);
   const committed = await w.commit(work);
   if (!committed) return null;
   const { pending: _carried, ...doc } = committed;
@@ -98,16 +95,51 @@ export async function writeVersion(deps: EventDeps, w: VersionWrite<ObjectDoc | 
 }
 
 /**
- * Steps 2 and 3: the live copy, revision, bump and event of `doc`'s version, and the clear of the
- * work it carries, which goes after them: in the same command where the servers can (one ordered
- * bulkWrite, lib/db/write-batch.ts), else in one of its own that `clear` sends.
+ * Steps 1–3 for a commit that can go in the same command as its follow-ups: `commit` is a write
+ * that fails where the version it was built on is no longer the latest (`writeIfFound`), so the
+ * server applies none of the follow-ups after it then. Where the servers have bulkWrite (and no
+ * sink must hear of the event between the commit and the clear) the answer waits for that one
+ * round. Returns null when the commit found another version (or none) in place: nothing was written.
  */
-async function followUps(
+export async function writeVersionWith(
   deps: EventDeps,
-  doc: ObjectDoc,
-  work: CarriedWork,
-  bucket: BucketDoc | undefined,
-): Promise<{ revision: RevisionDoc; clear: () => Promise<void> }> {
+  w: Omit<VersionWrite<ObjectDoc>, 'commit'> & {
+    doc: ObjectDoc;
+    commit: (work: CarriedWork) => BatchWrite;
+    /** Turns the commit's own failure (a unique key taken) into the error the client gets. */
+    commitError?: (err: unknown) => unknown;
+  },
+): Promise<Written | null> {
+  const work = carriedWork(w);
+  const { event, revision, steps, clear } = await followUpWrites(deps, w.doc, work, w.bucket);
+  // Sinks hear of it between the commit and the clear (as in writeVersion), which takes a command of its own.
+  const toSinks = event && deps.events.hasSinks ? () => deps.events.toSinks(deps.db, event) : undefined;
+  let outcome;
+  try {
+    outcome = await commitInSteps(deps.db, w.commit(work), steps, clear, toSinks);
+  } catch (err) {
+    if (err instanceof CommitFailed) throw w.commitError ? w.commitError(err.failure) : err.failure;
+    throw err;
+  }
+  if (!outcome.committed) return null;
+  if (event && !toSinks) await deps.events.toObservers(deps.db, event);
+  const { last } = outcome;
+  await afterAnswer(async () => settleClear(deps.db, w.doc, last.sent ? last.matched : await last.send()));
+  return { doc: w.doc, revision };
+}
+
+function carriedWork(w: Pick<VersionWrite<null>, 'at' | 'reason' | 'withdraw' | 'notify'>): CarriedWork {
+  return {
+    version: w.at,
+    reason: w.reason,
+    withdraw: w.withdraw ?? false,
+    notify: w.notify ?? true,
+    since: new Date(),
+  };
+}
+
+/** The writes of steps 2 and 3 for `doc`'s version, in the order they must be applied, and its event. */
+async function followUpWrites(deps: EventDeps, doc: ObjectDoc, work: CarriedWork, bucket: BucketDoc | undefined) {
   const { db } = deps;
   const event = work.notify ? await eventOf(deps, doc, work, bucket) : null;
   const { revision, write } = revisionWrite(db, doc, work.reason, work.version);
@@ -119,13 +151,29 @@ async function followUps(
   // between them (in one command; apart, the bump notes it).
   const note = writeNoteWrite(db, doc.bucket_id, doc.type, doc._id);
   const bump = objectGenerationsWrites(db, doc.bucket_id, doc.type, doc._id);
+  return { event, revision, steps: [writes, [note], bump], clear: clearWrite(db, doc, work.version) };
+}
+
+/**
+ * Steps 2 and 3 after a commit of its own: the live copy, revision, bump and event of `doc`'s
+ * version, and the clear of the work it carries, which goes after them: in the same command where
+ * the servers can (one ordered bulkWrite, lib/db/write-batch.ts), else in one of its own that
+ * `clear` sends.
+ */
+async function followUps(
+  deps: EventDeps,
+  doc: ObjectDoc,
+  work: CarriedWork,
+  bucket: BucketDoc | undefined,
+): Promise<{ revision: RevisionDoc; clear: () => Promise<void> }> {
+  const { event, revision, steps, clear } = await followUpWrites(deps, doc, work, bucket);
   // Sinks besides the outbox hear of it before the clear: one that fails leaves the work carried,
   // so repair hands the event (same id) to them again.
-  if (event) await deps.events.toSinks(db, event);
-  const last = await writeInSteps(db, [writes, [note], bump], clearWrite(db, doc, work.version));
+  if (event) await deps.events.toSinks(deps.db, event);
+  const last = await writeInSteps(deps.db, steps, clear);
   return {
     revision,
-    clear: async () => settleClear(db, doc, last.sent ? last.matched : await last.send()),
+    clear: async () => settleClear(deps.db, doc, last.sent ? last.matched : await last.send()),
   };
 }
 

@@ -32,11 +32,18 @@ describe('domain events survive a crash after the commit point', () => {
     events: suite.harness.writes.events,
     validators: new MetadataValidators(),
   });
-  /** The app's event seam, in a process that dies as it hands an event to the sinks. */
-  const dyingEvents = () => {
+  /**
+   * The app's event seam with a sink besides the outbox: an edit's commit is then a command of
+   * its own, and the sinks hear of the event after it, before the follow-ups go out
+   * (version-write.ts). `dies`: the process dies as it hands the event to them.
+   */
+  const withSink = (dies: boolean) => {
     const events = Object.create(suite.harness.writes.events) as DomainEvents;
-    events.emit = () => Promise.reject(new Crash('died before emitting'));
-    events.toSinks = () => Promise.reject(new Crash('died before emitting'));
+    Object.defineProperty(events, 'hasSinks', { value: true });
+    if (dies) {
+      events.emit = () => Promise.reject(new Crash('died before emitting'));
+      events.toSinks = () => Promise.reject(new Crash('died before emitting'));
+    }
     return events;
   };
   const since = (from: number) => suite.harness.emitted.slice(from).map((e) => [e.type, e.subjectId, e.id]);
@@ -44,8 +51,7 @@ describe('domain events survive a crash after the commit point', () => {
   it('an edit that died before its event: no event yet, repair emits it with the id the write would have had', async () => {
     const id = await create('Before');
     const from = suite.harness.emitted.length;
-    // The sinks hear of the event before the follow-ups go out (version-write.ts): that is cut short here.
-    const deps = { ...dying(() => false), events: dyingEvents() };
+    const deps = { ...dying(() => false), events: withSink(true) };
     await assert.rejects(updateObject(deps, bucket, id, { title: 'After' }), Crash);
     assert.deepEqual(since(from), [], 'the process died before its event');
     assert.equal(await repairPendingWrites(suite.harness.writes), 1);
@@ -55,10 +61,31 @@ describe('domain events survive a crash after the commit point', () => {
     assert.equal((suite.harness.emitted.at(-1)?.data as { title: string }).title, 'After');
   });
 
+  it('an edit that died in its one command, after the commit: no event yet, repair emits it once', async () => {
+    const id = await create('Midway');
+    const from = suite.harness.emitted.length;
+    // Without sinks the commit and its follow-ups are one ordered command: it stops at the live copy.
+    const deps = dying((c) => c.collection === 'published_objects');
+    await assert.rejects(updateObject(deps, bucket, id, { title: 'Midway 2' }), Crash);
+    assert.deepEqual(since(from), []);
+    const carried = await objectsCollection(suite.harness.db).findOne({ _id: new ObjectId(id) });
+    assert.ok(carried);
+    assert.equal(carried.title, 'Midway 2', 'past the commit point');
+    assert.ok(carried.pending, 'carrying its follow-ups');
+    assert.equal(await repairPendingWrites(suite.harness.writes), 1);
+    assert.deepEqual(since(from), [['object.edited', id, eventId('object.edited', id, carried.modified_at)]]);
+    assert.equal((await suite.api.get(`/objects/${id}?useCache=false`).expect(200)).body.object.title, 'Midway 2');
+  });
+
   it('an edit that died after emitting, before its carried work was cleared: repair emits the same event id again', async () => {
     const id = await create('Once');
     const from = suite.harness.emitted.length;
-    const deps = dying((c) => c.collection === 'objects' && c.method === 'updateOne');
+    // The second write to `objects`: the clear (the first is the commit).
+    let objectWrites = 0;
+    const deps = {
+      ...dying((c) => c.collection === 'objects' && c.method === 'updateOne' && ++objectWrites === 2),
+      events: withSink(false),
+    };
     await assert.rejects(updateObject(deps, bucket, id, { title: 'Twice' }), Crash);
     await repairPendingWrites(suite.harness.writes);
     const [first, again] = since(from);

@@ -52,7 +52,8 @@ describe('concurrent edits of one Object', () => {
     let interleaved = false;
     // Another PATCH lands after this one read the Object, just before it writes.
     const db = interceptWrites(suite.harness.db, async ({ collection, method }) => {
-      if (collection === 'objects' && method === 'replaceOne' && !interleaved) {
+      // The edit's commit: the first write to `objects` (an update over the version it read).
+      if (collection === 'objects' && method === 'updateOne' && !interleaved) {
         interleaved = true;
         await suite.api.patch(`/objects/${id}`, { metadata: { score: 7 } }).expect(200);
       }
@@ -84,7 +85,8 @@ describe('concurrent edits of one Object', () => {
     const id = await newPost();
     let others = 0;
     const db = interceptWrites(suite.harness.db, async ({ collection, method }) => {
-      if (collection === 'objects' && method === 'replaceOne') {
+      // Each attempt's commit (none gets further).
+      if (collection === 'objects' && method === 'updateOne') {
         others++;
         await suite.api.patch(`/objects/${id}`, { metadata: { score: others } }).expect(200);
       }
@@ -108,6 +110,27 @@ describe('concurrent edits of one Object', () => {
       modified_at: new Date(stored.modified_at.getTime() - 1000),
     });
     assert.equal((await publishedObjectsCollection(suite.harness.db).findOne({ _id: stored._id }))?.title, 'P newer');
+  });
+
+  it('a delete landing between an edit’s read and its commit: 404, and the edit brings nothing back', async () => {
+    const id = await newPost();
+    let deleted = false;
+    const db = interceptWrites(suite.harness.db, async ({ collection, method }) => {
+      // The commit is an upsert that must not insert (version-write.ts): here it finds no Object at all.
+      if (collection === 'objects' && method === 'updateOne' && !deleted) {
+        deleted = true;
+        await suite.api.delete(`/objects/${id}`).expect(200);
+      }
+    });
+    const attempt = updateObject({ ...suite.harness.writes, db, validators: new MetadataValidators() }, bucket, id, {
+      title: 'back?',
+    });
+    await assert.rejects(attempt, (err: unknown) => err instanceof HttpError && err.status === 404);
+    const oid = new ObjectId(id);
+    assert.equal(await objectsCollection(suite.harness.db).countDocuments({ _id: oid }), 0);
+    assert.equal(await publishedObjectsCollection(suite.harness.db).countDocuments({ _id: oid }), 0);
+    assert.equal(await revisionsCollection(suite.harness.db).countDocuments({ object_id: oid }), 0);
+    assert.equal(await objectsCollection(suite.harness.db).countDocuments({ title: 'back?' }), 0);
   });
 
   it('a delete landing between an edit and its live copy leaves neither live copy nor revisions behind', async () => {

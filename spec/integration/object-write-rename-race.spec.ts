@@ -19,7 +19,8 @@ describe('an Object write racing a rename of its type', () => {
     let renamed = false;
     // The rename lands after this PATCH read the Object and its type, just before it writes.
     const db = interceptWrites(suite.harness.db, async ({ collection, method }) => {
-      if (collection === 'objects' && method === 'replaceOne' && !renamed) {
+      // The edit's commit: the first write to `objects` (an update over the version it read).
+      if (collection === 'objects' && method === 'updateOne' && !renamed) {
         renamed = true;
         await api.patch('/object-types/authors', { slug: 'writers' }).expect(200);
       }

@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { MongoClient, type Db } from 'mongodb';
-import { assumeBulkWrite, writeInSteps, type BatchWrite } from '../../lib/db/write-batch.js';
+import {
+  assumeBulkWrite,
+  commitInSteps,
+  CommitFailed,
+  writeIfFound,
+  writeInSteps,
+  type BatchWrite,
+} from '../../lib/db/write-batch.js';
 import { javaEngineAvailable } from '../support/engine-helpers.js';
 import { acrossH2Restart } from '../support/h2-restart.js';
 import { testEngine } from '../support/test-engine.js';
@@ -117,6 +124,65 @@ describe('writes sent together, then a last one', function () {
       assert.deepEqual(await ids('b'), [], 'nothing after it was sent');
     });
   }
+
+  /** A commit over the version `n` of document 1 of `a`, as an edit's (lib/objects/object-edit.ts). */
+  const commitOver = (_id: number, n: number | undefined) =>
+    writeIfFound(db.collection<Doc>('a'), { _id, n: n ?? { $exists: false } }, { $set: { n: 10 } });
+
+  for (const oneCommand of [true, false]) {
+    const how = oneCommand ? 'one command' : 'apart';
+    it(`commits, then sends the rest, when the commit finds its version (${how})`, async () => {
+      assumeBulkWrite(client, oneCommand);
+      const outcome = await commitInSteps(db, commitOver(1, undefined), [[insert('b', 1)]], mark('b', 1));
+      assert.equal(outcome.committed, true);
+      assert.deepEqual(commands, oneCommand ? ['bulkWrite'] : ['update', 'insert']);
+      assert.deepEqual(await ids('a'), [[1, 10]]);
+      assert.deepEqual(
+        await ids('b'),
+        [[1, oneCommand ? 1 : undefined]],
+        'apart, the last write is left to the caller',
+      );
+    });
+
+    it(`writes nothing when another version is in place, or none (${how})`, async () => {
+      assumeBulkWrite(client, oneCommand);
+      assert.deepEqual(await commitInSteps(db, commitOver(1, 4), [[insert('b', 1)]], mark('a', 1)), {
+        committed: false,
+      });
+      assert.deepEqual(await commitInSteps(db, commitOver(7, undefined), [[insert('b', 1)]], mark('a', 1)), {
+        committed: false,
+      });
+      assert.deepEqual(await ids('a'), [[1, undefined]], 'neither the commit nor the last write, and no document 7');
+      assert.deepEqual(await ids('b'), [], 'nothing after the commit');
+    });
+
+    it(`tells the commit's own failure from a later write's (${how})`, async () => {
+      assumeBulkWrite(client, oneCommand);
+      await db.collection<Doc>('b').insertOne({ _id: 1 });
+      const taken: BatchWrite = { to: db.collection<Doc>('b'), model: { name: 'insertOne', document: { _id: 1 } } };
+      await assert.rejects(commitInSteps(db, taken, [[insert('c', 1)]], mark('a', 1)), CommitFailed);
+      assert.deepEqual(await ids('c'), []);
+      await assert.rejects(
+        commitInSteps(db, commitOver(1, undefined), [[insert('b', 1)]], mark('a', 1)),
+        (err: unknown) => !(err instanceof CommitFailed) && /duplicate key/.test(String(err)),
+      );
+      assert.deepEqual(await ids('a'), [[1, 10]], 'the commit stands');
+    });
+  }
+
+  it('runs `between` after the commit and before the rest, the commit in a command of its own', async () => {
+    const seen: string[][] = [];
+    const outcome = await commitInSteps(db, commitOver(1, undefined), [[insert('b', 1)]], mark('b', 1), async () => {
+      seen.push([...commands]);
+      return Promise.resolve();
+    });
+    assert.equal(outcome.committed, true);
+    assert.deepEqual(
+      seen.map((c) => c.filter((name) => name !== 'buildInfo')),
+      [['update']],
+    );
+    assert.deepEqual(await ids('b'), [[1, 1]]);
+  });
 
   it('keeps a bulkWrite’s writes on the H2 backend across a restart', async function () {
     if (!javaEngineAvailable()) this.skip();

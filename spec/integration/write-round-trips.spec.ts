@@ -111,17 +111,23 @@ describe('round trips per request', () => {
     assert.deepEqual(trips.after, [], 'nothing is left for after the answer');
   });
 
-  it('edits one Metafield (PATCH) in 4 commands and 3 rounds: Bucket beside the current version, commit, follow-ups', async () => {
+  /**
+   * An edit's commit goes first in the same ordered bulkWrite: an upsert over the version read
+   * that fails (and so stops the batch) where another version, or none, is in place.
+   */
+  const EDIT = `bulkWrite [update objects, ${FOLLOW_UPS.slice('bulkWrite ['.length)}`;
+
+  it('edits one Metafield (PATCH) in 3 commands and 2 rounds: Bucket beside the current version, commit with its follow-ups', async () => {
     const trips = await tripsOf((api) => api.patch(`/objects/${postId}`, { metadata: { headline: 'd' } }).expect(200));
-    assert.deepEqual(trips.commands, ['find buckets', 'find objects', 'update objects', FOLLOW_UPS].sort());
-    assert.equal(trips.rounds, 3, JSON.stringify(trips));
+    assert.deepEqual(trips.commands, ['find buckets', 'find objects', EDIT].sort());
+    assert.equal(trips.rounds, 2, JSON.stringify(trips));
     assert.deepEqual(trips.after, []);
   });
 
-  it('publishes a draft in 4 commands and 3 rounds', async () => {
+  it('publishes a draft in 3 commands and 2 rounds', async () => {
     const trips = await tripsOf((api) => api.patch(`/objects/${draftId}`, { status: 'published' }).expect(200));
-    assert.deepEqual(trips.commands, ['find buckets', 'find objects', 'update objects', FOLLOW_UPS].sort());
-    assert.equal(trips.rounds, 3, JSON.stringify(trips));
+    assert.deepEqual(trips.commands, ['find buckets', 'find objects', EDIT].sort());
+    assert.equal(trips.rounds, 2, JSON.stringify(trips));
     assert.deepEqual(trips.after, []);
   });
 
@@ -185,7 +191,9 @@ describe('round trips per request', () => {
       api.patch(`/objects/${draftId}`, { title: 'Draft 2', status: 'draft' }).expect(200),
     );
     assert.ok(
-      trips.commands.includes('bulkWrite [insert revisions, update write_notes, update buckets, update objects]'),
+      trips.commands.includes(
+        'bulkWrite [update objects, insert revisions, update write_notes, update buckets, update objects]',
+      ),
       JSON.stringify(trips),
     );
   });

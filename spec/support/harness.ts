@@ -52,7 +52,7 @@ export async function freshHarness(env: NodeJS.ProcessEnv = {}, dbName = 'conten
   const errors: string[] = [];
   const events = new DomainEvents(config);
   const emitted: DomainEvent[] = [];
-  events.addSink((_db, event) => {
+  events.addObserver((_db, event) => {
     emitted.push(event);
     return Promise.resolve();
   });
