@@ -2,7 +2,7 @@ import type { RequestHandler } from 'express';
 import { HttpError } from '../errors/http-errors.js';
 import { setAccount, setAccountError } from '../accounts/request-account.js';
 import { looksLikeJwt, type AccountTokens } from '../accounts/tokens.js';
-import { bearerKey } from './authenticate.js';
+import { bearerKey } from '../http/bearer-key.js';
 
 /**
  * Reads an account access token from Authorization (with or without `Bearer `, as the legacy

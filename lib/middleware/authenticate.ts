@@ -5,14 +5,7 @@ import { markPrivate } from '../http/cache-control.js';
 import { keyMatches } from '../buckets/keys.js';
 import { bucketOf } from './load-bucket.js';
 import { paramOf } from '../http/read-params.js';
-
-/** `Authorization: Bearer <key>`, or the bare key, which the spec also accepts. */
-export function bearerKey(req: Request): string | undefined {
-  const header = req.get('authorization');
-  if (!header) return undefined;
-  const m = /^Bearer\s+(.+)$/i.exec(header.trim());
-  return (m?.[1] ?? header).trim();
-}
+import { bearerKey } from '../http/bearer-key.js';
 
 /** Legacy clients repeat the write key in the body or upload form as `write_key`. */
 function bodyWriteKey(req: Request): string | undefined {

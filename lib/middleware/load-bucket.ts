@@ -1,11 +1,13 @@
 import type { Db, ObjectId } from 'mongodb';
-import type { RequestHandler, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import type { BucketDoc } from '../db/collections.js';
 import { notFound } from '../errors/not-found.js';
 import { accountOf, setMember } from '../accounts/request-account.js';
 import { findMember } from '../accounts/store.js';
 import { findBucketBySlug } from '../buckets/buckets.js';
 import { keepReadAhead, readObjectAhead } from '../objects/read-ahead.js';
+import { keyMatches } from '../buckets/keys.js';
+import { bearerKey } from '../http/bearer-key.js';
 
 /** Slugs whose Bucket id is remembered; past it the memory starts again (a miss costs only a round). */
 const BUCKET_IDS_KEPT = 10_000;
@@ -16,22 +18,24 @@ const BUCKET_IDS_KEPT = 10_000;
  * is read beside the Bucket (lib/objects/read-ahead.ts).
  */
 export function loadBucket(db: Db): (objectParam?: string) => RequestHandler {
-  // Slug → id of the Bucket last read by it: only the guess a read ahead needs. The Bucket itself
-  // is read on every request, so keys, types and plans are never taken from here.
-  const bucketIds = new Map<string, ObjectId>();
+  // Slug → id and write key digest of the Bucket last read by it: only the guess a read ahead
+  // needs. The Bucket itself is read on every request, so keys, types and plans are never taken
+  // from here.
+  const lastRead = new Map<string, LastRead>();
   return (objectParam) => async (req, res, next) => {
     const slug = String(req.params.slug);
-    const guess = bucketIds.get(slug);
+    const guess = lastRead.get(slug);
     const named = objectParam === undefined ? undefined : req.params[objectParam];
-    const ahead = guess && typeof named === 'string' ? readObjectAhead(db, guess, named) : null;
+    const ahead =
+      guess && typeof named === 'string' && mayWrite(req, res, guess) ? readObjectAhead(db, guess.id, named) : null;
     const bucket = await findBucketBySlug(db, slug);
     if (!bucket) {
-      bucketIds.delete(slug);
+      lastRead.delete(slug);
       throw notFound('bucket', slug);
     }
-    if (!guess?.equals(bucket._id)) {
-      if (bucketIds.size >= BUCKET_IDS_KEPT) bucketIds.clear();
-      bucketIds.set(slug, bucket._id);
+    if (!guess?.id.equals(bucket._id) || guess.writeKeyHash !== bucket.write_key_hash) {
+      if (lastRead.size >= BUCKET_IDS_KEPT) lastRead.clear();
+      lastRead.set(slug, { id: bucket._id, writeKeyHash: bucket.write_key_hash });
     }
     res.locals.bucket = bucket;
     keepReadAhead(res, bucket, ahead);
@@ -40,6 +44,22 @@ export function loadBucket(db: Db): (objectParam?: string) => RequestHandler {
     if (account) setMember(res, await findMember(db, bucket._id, account._id));
     next();
   };
+}
+
+interface LastRead {
+  id: ObjectId;
+  writeKeyHash: string | null;
+}
+
+/**
+ * Whether the request may turn out to be allowed the write, judged by the Bucket as last read: a
+ * request with another key (the read key, none, a wrong one) is refused by the Bucket read alone,
+ * so reading its Object beside it would be a read for nothing. An account's rights are only known
+ * once its membership is read, so a signed-in request reads ahead. A write key sent in the body
+ * (legacy clients) is only parsed later: that write reads the Object after the Bucket.
+ */
+function mayWrite(req: Request, res: Response, last: LastRead): boolean {
+  return last.writeKeyHash === null || accountOf(res) !== undefined || keyMatches(bearerKey(req), last.writeKeyHash);
 }
 
 export function bucketOf(res: Response): BucketDoc {

@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
 import { retryLater } from '../errors/retry-later.js';
-import { bearerKey, requireWrite } from './authenticate.js';
+import { requireWrite } from './authenticate.js';
+import { bearerKey } from '../http/bearer-key.js';
 import { bucketOf } from './load-bucket.js';
 import type { PerClientLimit } from '../http/per-client-limit.js';
 

@@ -3,7 +3,8 @@ import { UnauthorizedError } from '../errors/http-errors.js';
 import { closeAfterResponse } from '../http/close-after-response.js';
 import { admitBodyKey } from '../limits/body-key.js';
 import { MAX_UNAUTHENTICATED_BODY_BYTES } from '../validation/limits.js';
-import { bearerKey, requireWrite } from './authenticate.js';
+import { requireWrite } from './authenticate.js';
+import { bearerKey } from '../http/bearer-key.js';
 import { jsonBody } from './json-body.js';
 import { bucketOf } from './load-bucket.js';
 

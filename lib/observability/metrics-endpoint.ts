@@ -2,7 +2,7 @@ import express, { type Express, type RequestHandler } from 'express';
 import { UnauthorizedError } from '../errors/http-errors.js';
 import { errorHandler } from '../http/error-handler.js';
 import { plainNotFound } from '../http/route-not-found.js';
-import { bearerKey } from '../middleware/authenticate.js';
+import { bearerKey } from '../http/bearer-key.js';
 import { hashKey, keyMatches } from '../buckets/keys.js';
 import type { AppMetrics } from './metrics.js';
 

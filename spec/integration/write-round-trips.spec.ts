@@ -53,6 +53,7 @@ describe('round trips per request', () => {
   async function tripsOf(
     send: (api: BucketApi) => Promise<unknown>,
     app: RequestListener = suite.harness.app,
+    keys = suite.keys,
   ): Promise<Trips> {
     const commands: string[] = [];
     const after: string[] = [];
@@ -82,7 +83,7 @@ describe('round trips per request', () => {
     suite.harness.client.on('commandSucceeded', done);
     suite.harness.client.on('commandFailed', done);
     try {
-      await send(bucketClient(noting, suite.keys));
+      await send(bucketClient(noting, keys));
       await suite.harness.settled();
     } finally {
       suite.harness.client.off('commandStarted', started);
@@ -139,6 +140,20 @@ describe('round trips per request', () => {
     assert.equal(trips.rounds, 1, JSON.stringify(trips));
   });
 
+  it('answers a PATCH with another key 401 from the Bucket read alone: no Object read beside it', async () => {
+    await tripsOf((api) => api.patch(`/objects/${postId}`, { title: 'Known slug' }).expect(200));
+    for (const key of [suite.keys.read_key, 'not-a-key', null]) {
+      const trips = await tripsOf(
+        (api) => api.patch(`/objects/${postId}`, { title: 'Refused' }).expect(401),
+        suite.harness.app,
+        { ...suite.keys, write_key: key },
+      );
+      assert.deepEqual(trips.commands, ['find buckets'], String(key));
+    }
+    const allowed = await tripsOf((api) => api.patch(`/objects/${postId}`, { title: 'Allowed' }).expect(200));
+    assert.deepEqual(allowed.firstRound, ['find buckets', 'find objects']);
+  });
+
   it('reads the Object beside the Bucket only once the app knows the Bucket’s id, from an earlier request', async () => {
     const warm = await tripsOf((api) => api.patch(`/objects/${postId}`, { title: 'Warm' }).expect(200));
     assert.deepEqual(warm.firstRound, ['find buckets', 'find objects']);
@@ -158,8 +173,9 @@ describe('round trips per request', () => {
     const h = suite.harness;
     // Another app (another process) makes the second Bucket, so this app last read the first.
     const other = createApp({ config: h.config, db: h.db, log: (m) => h.errors.push(m) });
+    // Made again with the same write key, so the app's guess would let the write go on.
     const makeOne = async (app: RequestListener) => {
-      const keys = await h.bucket('again');
+      const keys = await h.bucket('again', { kind: 'generate' }, { kind: 'given', key: 'the-same-write-key' });
       const setup = bucketClient(app, keys);
       await setup.post('/object-types', { title: 'Notes', metafields: [] }).expect(200);
       const id = String((await setup.post('/objects', { title: 'Note', type: 'notes' }).expect(200)).body.object.id);
@@ -181,7 +197,8 @@ describe('round trips per request', () => {
     assert.deepEqual(trips.firstRound, ['find buckets', 'find objects']);
     assert.equal(trips.commands.filter((c) => c === 'find objects').length, 2, JSON.stringify(trips));
     assert.equal((await now.api.get(`/objects/${now.id}?status=any`).expect(200)).body.object.title, 'Edited');
-    await old.api.patch(`/objects/${old.id}`, { title: 'Gone' }).expect(401);
+    // The old Object went with its Bucket (the key is the same, so the request gets that far).
+    await old.api.patch(`/objects/${old.id}`, { title: 'Gone' }).expect(404);
     const known = await tripsOf(() => now.api.patch(`/objects/${now.id}`, { title: 'Again' }).expect(200));
     assert.equal(known.commands.filter((c) => c === 'find objects').length, 1, JSON.stringify(known));
   });
