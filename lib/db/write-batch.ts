@@ -139,30 +139,38 @@ export class CommitFailed extends Error {
 export type CommitOutcome = { committed: false } | { committed: true; last: LastWrite };
 
 /**
- * `commit` (a `writeIfFound`), then `steps` and `last` as `writeInSteps` sends them. Where the
- * servers have bulkWrite, all of it is one ordered command: the server applies nothing after a
- * commit that found nothing. Elsewhere, or when `between` must run after the commit and before
- * the rest, the commit is a command of its own.
+ * `commit` (an insert, or a `writeIfFound`), then `steps` and `last` as `writeInSteps` sends
+ * them. Where the servers have bulkWrite, all of it is one ordered command: the server applies
+ * nothing after a commit that failed or found nothing. Elsewhere, or when `between` must run after
+ * the commit and before the rest, the commit is a command of its own. `committed` is called once
+ * the commit is known to have happened, even if a write after it then fails.
  */
 export async function commitInSteps(
   db: Db,
   commit: BatchWrite,
   steps: readonly (readonly BatchWrite[])[],
   last: BatchWrite,
-  between?: () => Promise<void>,
+  { between, committed }: { between?: (() => Promise<void>) | undefined; committed?: (() => void) | undefined } = {},
 ): Promise<CommitOutcome> {
   try {
     if (!between) {
       const matched = await inOneCommandIfKnown(db, [commit, ...steps.flat(), last]);
-      if (matched !== undefined) return { committed: true, last: { sent: true, matched } };
+      if (matched !== undefined) {
+        committed?.();
+        return { committed: true, last: { sent: true, matched } };
+      }
     }
     await writeAlone(commit);
   } catch (err) {
     // Only a failure of the first write means nothing was written.
-    if (err instanceof BatchWriteError && err.index > 0) throw err;
+    if (err instanceof BatchWriteError && err.index > 0) {
+      committed?.();
+      throw err;
+    }
     if (missed(err)) return { committed: false };
     throw new CommitFailed(err);
   }
+  committed?.();
   if (between) await between();
   return { committed: true, last: await writeInSteps(db, steps, last) };
 }

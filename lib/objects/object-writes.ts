@@ -21,7 +21,7 @@ import { prepareMetadata } from './object-metadata.js';
 import { keyRace, objectIdempotencyKey, objectOfKey, type CreateIdempotency } from './object-idempotency.js';
 import { editObject, type EditPlan } from './object-edit.js';
 import { typeForWrite } from './objects.js';
-import { writeVersion } from './version-write.js';
+import { writeVersionWith } from './version-write.js';
 import { parseScheduleTime } from '../scheduling/schedule-times.js';
 import { insertWithUniqueSlug, slugify, slugsWhere } from './slugs.js';
 import { readOptions } from '../db/query-time-limit.js';
@@ -139,67 +139,67 @@ export async function createObject(
   if (slot.limited) await slot.taken;
   // Step order and why: see version-write.ts.
   const objectId = new ObjectId();
-  const commit = (work: CarriedWork) =>
-    insertWithUniqueSlug({
+  let committed = false;
+  const insert = async (slug: string) => {
+    const d: ObjectDoc = {
+      _id: objectId,
+      bucket_id: bucket._id,
+      type: type.slug,
+      slug,
+      title: input.title,
+      content: input.content ?? '',
+      locale,
+      thumbnail: thumbnail ?? null,
+      status,
+      metadata,
+      ...(own && { own_metafields: own }),
+      refs: collectRefs(effective.metafields, metadata),
+      order: input.order ?? now.getTime(),
+      created_at: now,
+      modified_at: now,
+      published_at: status === 'published' ? now : null,
+      created_by: currentActor(),
+      modified_by: currentActor(),
+      publish_at: publishAt ?? null,
+      unpublish_at: unpublishAt ?? null,
+    };
+    const key = singletonKey(type, locale);
+    if (key !== undefined) d.singleton_key = key;
+    if (idempotency) {
+      d.idempotency_key = objectIdempotencyKey(bucket, idempotency.key);
+      d.idempotency_request = idempotency.request;
+    }
+    // The insert goes first in the command of its follow-ups; one refused by a unique index stops it there.
+    const written = await writeVersionWith(deps, {
+      objectId,
+      bucketId: bucket._id,
+      bucket,
+      at: now,
+      reason: 'create',
+      doc: d,
+      commit: (work) => ({ to: objects, model: { name: 'insertOne', document: { ...d, pending: work } } }),
+      // Not a duplicate key to the slug retry: another create took the singleton's place or the key.
+      commitError: (err) => singletonRace(err, type, locale) ?? keyRace(err, idempotency) ?? err,
+      committed: () => (committed = true),
+      ...(notify !== undefined && { notify }),
+    });
+    // An insert finds no version in place to miss, so it always writes or throws.
+    if (!written) throw new Error(`the insert of Object ${objectId.toHexString()} wrote nothing`);
+    return written.doc;
+  };
+  try {
+    return await insertWithUniqueSlug({
       base: input.slug ?? slugify(input.title),
       explicit: input.slug !== undefined,
       what: `Object of type '${type.slug}'`,
       takenSlugs: (pattern) =>
         slugsWhere(objects, { bucket_id: bucket._id, type: type.slug, locale, slug: pattern }, readOptions(db)),
-      insert: async (slug) => {
-        const d: ObjectDoc = {
-          _id: objectId,
-          bucket_id: bucket._id,
-          type: type.slug,
-          slug,
-          title: input.title,
-          content: input.content ?? '',
-          locale,
-          thumbnail: thumbnail ?? null,
-          status,
-          metadata,
-          ...(own && { own_metafields: own }),
-          refs: collectRefs(effective.metafields, metadata),
-          order: input.order ?? now.getTime(),
-          created_at: now,
-          modified_at: now,
-          published_at: status === 'published' ? now : null,
-          created_by: currentActor(),
-          modified_by: currentActor(),
-          publish_at: publishAt ?? null,
-          unpublish_at: unpublishAt ?? null,
-        };
-        const key = singletonKey(type, locale);
-        if (key !== undefined) d.singleton_key = key;
-        if (idempotency) {
-          d.idempotency_key = objectIdempotencyKey(bucket, idempotency.key);
-          d.idempotency_request = idempotency.request;
-        }
-        try {
-          await objects.insertOne({ ...d, pending: work });
-          (await slot.taken).keep();
-        } catch (err) {
-          // Not a duplicate key to the slug retry: another create took the singleton's place or the key.
-          throw singletonRace(err, type, locale) ?? keyRace(err, idempotency) ?? err;
-        }
-        return d;
-      },
+      insert,
     });
-  const reason = 'create';
-  try {
-    return (
-      await writeVersion(deps, {
-        objectId,
-        bucketId: bucket._id,
-        bucket,
-        at: now,
-        reason,
-        commit,
-        ...(notify !== undefined && { notify }),
-      })
-    ).doc;
   } finally {
-    await (await slot.taken).settle();
+    const taken = await slot.taken;
+    if (committed) taken.keep();
+    await taken.settle();
   }
 }
 

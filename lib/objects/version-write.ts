@@ -96,8 +96,8 @@ export async function writeVersion(deps: EventDeps, w: VersionWrite<ObjectDoc | 
 
 /**
  * Steps 1–3 for a commit that can go in the same command as its follow-ups: `commit` is a write
- * that fails where the version it was built on is no longer the latest (`writeIfFound`), so the
- * server applies none of the follow-ups after it then. Where the servers have bulkWrite (and no
+ * that fails where the version it was built on is no longer the latest (`writeIfFound`), or an
+ * insert, so the server applies none of the follow-ups after it then. Where the servers have bulkWrite (and no
  * sink must hear of the event between the commit and the clear) the answer waits for that one
  * round. Returns null when the commit found another version (or none) in place: nothing was written.
  */
@@ -108,6 +108,8 @@ export async function writeVersionWith(
     commit: (work: CarriedWork) => BatchWrite;
     /** Turns the commit's own failure (a unique key taken) into the error the client gets. */
     commitError?: (err: unknown) => unknown;
+    /** Called once the commit is known to have happened, even if a follow-up then fails. */
+    committed?: () => void;
   },
 ): Promise<Written | null> {
   const work = carriedWork(w);
@@ -116,7 +118,7 @@ export async function writeVersionWith(
   const toSinks = event && deps.events.hasSinks ? () => deps.events.toSinks(deps.db, event) : undefined;
   let outcome;
   try {
-    outcome = await commitInSteps(deps.db, w.commit(work), steps, clear, toSinks);
+    outcome = await commitInSteps(deps.db, w.commit(work), steps, clear, { between: toSinks, committed: w.committed });
   } catch (err) {
     if (err instanceof CommitFailed) throw w.commitError ? w.commitError(err.failure) : err.failure;
     throw err;

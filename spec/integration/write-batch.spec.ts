@@ -160,22 +160,32 @@ describe('writes sent together, then a last one', function () {
       assumeBulkWrite(client, oneCommand);
       await db.collection<Doc>('b').insertOne({ _id: 1 });
       const taken: BatchWrite = { to: db.collection<Doc>('b'), model: { name: 'insertOne', document: { _id: 1 } } };
-      await assert.rejects(commitInSteps(db, taken, [[insert('c', 1)]], mark('a', 1)), CommitFailed);
-      assert.deepEqual(await ids('c'), []);
+      let refused = 0;
       await assert.rejects(
-        commitInSteps(db, commitOver(1, undefined), [[insert('b', 1)]], mark('a', 1)),
+        commitInSteps(db, taken, [[insert('c', 1)]], mark('a', 1), { committed: () => refused++ }),
+        CommitFailed,
+      );
+      assert.equal(refused, 0, 'a refused commit is not reported as done');
+      assert.deepEqual(await ids('c'), []);
+      let committed = 0;
+      await assert.rejects(
+        commitInSteps(db, commitOver(1, undefined), [[insert('b', 1)]], mark('a', 1), {
+          committed: () => committed++,
+        }),
         (err: unknown) => !(err instanceof CommitFailed) && /duplicate key/.test(String(err)),
       );
       assert.deepEqual(await ids('a'), [[1, 10]], 'the commit stands');
+      assert.equal(committed, 1, 'and the caller hears that it does');
     });
   }
 
   it('runs `between` after the commit and before the rest, the commit in a command of its own', async () => {
     const seen: string[][] = [];
-    const outcome = await commitInSteps(db, commitOver(1, undefined), [[insert('b', 1)]], mark('b', 1), async () => {
+    const between = () => {
       seen.push([...commands]);
       return Promise.resolve();
-    });
+    };
+    const outcome = await commitInSteps(db, commitOver(1, undefined), [[insert('b', 1)]], mark('b', 1), { between });
     assert.equal(outcome.committed, true);
     assert.deepEqual(
       seen.map((c) => c.filter((name) => name !== 'buildInfo')),
