@@ -1,12 +1,6 @@
 import { ObjectId } from 'mongodb';
 import { currentActor } from '../accounts/actor.js';
-import {
-  objectsCollection,
-  type BucketDoc,
-  type CarriedWork,
-  type ObjectDoc,
-  type ObjectTypeDoc,
-} from '../db/collections.js';
+import { objectsCollection, type BucketDoc, type ObjectDoc, type ObjectTypeDoc } from '../db/collections.js';
 import { SlugTakenError } from '../errors/domain-errors.js';
 import { BadRequestError } from '../errors/http-errors.js';
 import { isDuplicateKey } from '../errors/mongo-errors.js';
@@ -139,7 +133,8 @@ export async function createObject(
   if (slot.limited) await slot.taken;
   // Step order and why: see version-write.ts.
   const objectId = new ObjectId();
-  let committed = false;
+  // Set from the write's callback: control flow alone would take it for always false.
+  const insertion = { committed: false };
   const insert = async (slug: string) => {
     const d: ObjectDoc = {
       _id: objectId,
@@ -180,7 +175,7 @@ export async function createObject(
       commit: (work) => ({ to: objects, model: { name: 'insertOne', document: { ...d, pending: work } } }),
       // Not a duplicate key to the slug retry: another create took the singleton's place or the key.
       commitError: (err) => singletonRace(err, type, locale) ?? keyRace(err, idempotency) ?? err,
-      committed: () => (committed = true),
+      committed: () => (insertion.committed = true),
       ...(notify !== undefined && { notify }),
     });
     // An insert finds no version in place to miss, so it always writes or throws.
@@ -198,7 +193,7 @@ export async function createObject(
     });
   } finally {
     const taken = await slot.taken;
-    if (committed) taken.keep();
+    if (insertion.committed) taken.keep();
     await taken.settle();
   }
 }
