@@ -135,7 +135,10 @@ export class CommitFailed extends Error {
   }
 }
 
-/** How a batch led by a commit went: its commit found nothing and nothing was written, or `last` went as `writeInSteps` says. */
+/**
+ * How a batch led by a commit went: its commit found nothing and nothing was written, or it
+ * wrote, and `last` went as `writeInSteps` says.
+ */
 export type CommitOutcome = { committed: false } | { committed: true; last: LastWrite };
 
 /**

@@ -30,9 +30,10 @@ import { afterAnswer } from '../http/after-answer.js';
  * The generation bump goes after the other follow-ups, so no reader sees the new generation before
  * the views hold the version. Where the servers have MongoDB 8.0's bulkWrite, steps 2 and 3 are one
  * ordered command, which the server stops at its first failed write, so the answer waits for one
- * round after the commit. An edit's commit goes in that same command, first (`writeVersionWith`):
- * it is a write that fails, instead of matching nothing, where the version it was built on is no
- * longer the latest, so the server applies none of the follow-ups then. Elsewhere step 2 is one
+ * round after the commit. A create's or an edit's commit goes in that same command, first
+ * (`writeVersionWith`): an insert, or a write that fails, instead of matching nothing, where the
+ * version it was built on is no longer the latest, so the server applies none of the follow-ups
+ * after a commit that did not happen. Elsewhere step 2 is one
  * command per write (the bump after the others) and step 3 follows the answer
  * (lib/http/after-answer.ts), so the answer waits for two rounds.
  * A crash before 1 leaves nothing; after it, the Object itself says what is owed, so whoever
@@ -95,11 +96,12 @@ export async function writeVersion(deps: EventDeps, w: VersionWrite<ObjectDoc | 
 }
 
 /**
- * Steps 1–3 for a commit that can go in the same command as its follow-ups: `commit` is a write
- * that fails where the version it was built on is no longer the latest (`writeIfFound`), or an
- * insert, so the server applies none of the follow-ups after it then. Where the servers have bulkWrite (and no
- * sink must hear of the event between the commit and the clear) the answer waits for that one
- * round. Returns null when the commit found another version (or none) in place: nothing was written.
+ * Steps 1–3 for a commit that can go in the same command as its follow-ups: `commit` is an insert,
+ * or a write that fails where the version it was built on is no longer the latest
+ * (`writeIfFound`), so the server applies none of the follow-ups after it then. Where the servers
+ * have bulkWrite (and no sink must hear of the event between the commit and the clear) the answer
+ * waits for that one round. Returns null when the commit found another version (or none) in
+ * place: nothing was written.
  */
 export async function writeVersionWith(
   deps: EventDeps,
