@@ -3,7 +3,6 @@ import {
   objectsCollection,
   revisionsCollection,
   type BucketDoc,
-  type CarriedWork,
   type ObjectDoc,
   type ObjectTypeDoc,
   type RevisionDoc,
@@ -17,7 +16,8 @@ import { assertValid } from '../validation/ajv-messages.js';
 import { prepareMetadata } from './object-metadata.js';
 import { resolveLocale, type ObjectWriteDeps } from './object-writes.js';
 import { repairObject } from './pending-writes.js';
-import { writeVersion } from './version-write.js';
+import { writeVersionWith } from './version-write.js';
+import { CommitFailed } from '../db/write-batch.js';
 import type { PlannedContent } from './planned-content.js';
 import { readOptions } from '../db/query-time-limit.js';
 import { singletonKey, singletonRace } from './singletons.js';
@@ -142,15 +142,7 @@ export async function writeImportedObject(
       if (!version || (last && version.at.getTime() <= last.created_at.getTime())) continue;
       const doc = await checkImportVersion(ctx, object, i, root);
       const final = object.versions[object.versions.length - 1];
-      await writeVersion(deps, {
-        objectId: object.id,
-        bucketId: bucket._id,
-        at: version.at,
-        reason: version.reason,
-        withdraw: version.withdraw,
-        commit: (work) =>
-          commitVersion(ctx, doc, work, i === object.versions.length - 1 ? null : (final?.body.slug ?? null)),
-      });
+      await writeImportVersion(ctx, version, doc, i === object.versions.length - 1 ? null : (final?.body.slug ?? null));
       slot?.keep();
       written++;
       await onVersion();
@@ -173,26 +165,41 @@ async function lastRevision({ deps, bucket }: ImportContext, id: ObjectId): Prom
 }
 
 /**
- * Step 2 of the version write. An earlier version may carry a slug that another Object of the
- * Bucket holds by now (it took the slug later in the source); such a version is written under
- * the Object's final slug instead, as only latest versions hold slugs.
+ * One version, its commit (a replace, by id) first in the command of its follow-ups
+ * (version-write.ts). An earlier version may carry a slug that another Object of the Bucket holds
+ * by now (it took the slug later in the source); such a version is written under the Object's
+ * final slug instead, as only latest versions hold slugs.
  */
-async function commitVersion(
+async function writeImportVersion(
   ctx: ImportContext,
+  version: ImportVersion,
   doc: ObjectDoc,
-  work: CarriedWork,
   fallbackSlug: string | null,
-): Promise<ObjectDoc> {
+): Promise<void> {
   const objects = objectsCollection(ctx.deps.db);
   try {
-    await objects.replaceOne({ _id: doc._id }, { ...doc, pending: work }, { upsert: true });
-    return doc;
-  } catch (err) {
+    await writeVersionWith(ctx.deps, {
+      objectId: doc._id,
+      bucketId: ctx.bucket._id,
+      at: version.at,
+      reason: version.reason,
+      withdraw: version.withdraw,
+      doc,
+      commit: (work) => ({
+        to: objects,
+        model: { name: 'replaceOne', filter: { _id: doc._id }, replacement: { ...doc, pending: work }, upsert: true },
+      }),
+      // Kept apart from a follow-up's failure, after which the version stands.
+      commitError: (failure) => new CommitFailed(failure),
+    });
+  } catch (thrown) {
+    if (!(thrown instanceof CommitFailed)) throw thrown;
+    const err = thrown.failure;
     const singleton = singletonRace(err, ctx.type, doc.locale);
     if (singleton) throw singleton;
     if (!isDuplicateKey(err)) throw err;
     if (fallbackSlug !== null && fallbackSlug !== doc.slug)
-      return commitVersion(ctx, { ...doc, slug: fallbackSlug }, work, null);
+      return writeImportVersion(ctx, version, { ...doc, slug: fallbackSlug }, null);
     throw new SlugTakenError(`Object of type '${doc.type}' with slug '${doc.slug}' already exists`);
   }
 }
