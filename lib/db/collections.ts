@@ -151,7 +151,19 @@ export interface ObjectDoc {
    * event), carried in the same single-document write and removed once done: see
    * lib/objects/pending-writes.ts. Present only while that work may still be owed.
    */
-  pending?: CarriedWork;
+  pending?: CarriedWork | CarriedDelete;
+}
+
+/**
+ * A delete the Object carries until it is gone (lib/objects/delete-write.ts): the Object is
+ * removed last, so whoever reads it meanwhile finishes the delete, its event rendered from it.
+ */
+export interface CarriedDelete {
+  deletes: true;
+  /** The version the delete put down (its modified_at), which its event names. */
+  version: Date;
+  notify: boolean;
+  since: Date;
 }
 
 /** What repair needs to finish a version write after its commit point (lib/objects/pending-writes.ts). */

@@ -1,6 +1,7 @@
 import {
   MongoClientBulkWriteError,
   MongoServerError,
+  type ClientDeleteManyModel,
   type ClientDeleteOneModel,
   type ClientInsertOneModel,
   type ClientReplaceOneModel,
@@ -17,12 +18,13 @@ type Unnamespaced<M> = M extends unknown ? Omit<M, 'namespace'> : never;
 /** Any stored document, whatever its `_id` (the driver's Document would make it an ObjectId). */
 type Stored = Document & { _id?: ObjectId | string | number };
 
-/** The single-document writes a batch carries (what the service's follow-ups need). */
+/** The writes a batch carries (what the service's follow-ups need). */
 export type WriteModel = Unnamespaced<
   | ClientInsertOneModel<Stored>
   | ClientUpdateOneModel<Stored>
   | ClientReplaceOneModel<Stored>
   | ClientDeleteOneModel<Stored>
+  | ClientDeleteManyModel<Stored>
 >;
 
 /** One write of a batch: what to do, and to which collection. */
@@ -279,6 +281,8 @@ async function writeOnce({ to, model, doneIfDuplicate }: BatchWrite): Promise<nu
         return (await to.replaceOne(model.filter, model.replacement, { upsert: model.upsert ?? false })).matchedCount;
       case 'deleteOne':
         return (await to.deleteOne(model.filter)).deletedCount;
+      case 'deleteMany':
+        return (await to.deleteMany(model.filter)).deletedCount;
     }
   } catch (err) {
     if (doneIfDuplicate && isDuplicateKey(err)) return 1;

@@ -1,4 +1,5 @@
-import type { Collection, Db, Filter, ObjectId } from 'mongodb';
+import type { Collection, Db, Document, Filter, ObjectId } from 'mongodb';
+import type { BatchWrite } from '../db/write-batch.js';
 import { objectsCollection, objectTypesCollection, type BucketDoc } from '../db/collections.js';
 import { mediaCollection } from '../media/collection.js';
 import { planLimitReached } from '../errors/limit-errors.js';
@@ -17,6 +18,29 @@ export interface UsageDoc extends Record<CountedResource, number> {
   _id: ObjectId;
   /** The same id, so deleting a Bucket's documents by bucket_id removes this one too. */
   bucket_id: ObjectId;
+  /** The last Objects a delete counted off (`objectRemovalWrite`), so a delete finished twice counts once. */
+  removed_objects?: ObjectId[];
+}
+
+/** How many counted-off Object ids the usage document keeps: more than deletes of one Object can overlap. */
+const REMOVALS_KEPT = 64;
+
+/**
+ * Counts one Object off the plan, once however often it is sent: a delete's own command and a
+ * reader that finishes the same delete (lib/objects/delete-write.ts) may both send it. Without a
+ * usage document nothing is counted; the first count of the holdings then finds the Object gone.
+ */
+export function objectRemovalWrite(db: Db, bucketId: ObjectId, objectId: ObjectId): BatchWrite {
+  // A Document: the driver's types know no $push with $each onto an optional array of ObjectIds.
+  const removed: Document = { removed_objects: { $each: [objectId], $slice: -REMOVALS_KEPT } };
+  return {
+    to: usageCollection(db),
+    model: {
+      name: 'updateOne',
+      filter: { _id: bucketId, removed_objects: { $ne: objectId } },
+      update: { $inc: { objects: -1 }, $push: removed },
+    },
+  };
 }
 
 export function usageCollection(db: Db): Collection<UsageDoc> {

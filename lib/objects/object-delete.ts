@@ -12,6 +12,8 @@ import { finishWrite, type DomainEvent, type EventDeps } from '../events/domain-
 import { getObject, parseObjectId } from './objects.js';
 import { clearPending, pendingWritesCollection, repairObject } from './pending-writes.js';
 import { readOptions } from '../db/query-time-limit.js';
+import { deleteClaimed, finishCarriedDelete } from './delete-write.js';
+import { HttpError } from '../errors/http-errors.js';
 
 /** Objects a type delete removes per round: bounds memory and the size of each delete. */
 const PAGE = 500;
@@ -49,13 +51,38 @@ async function deleteObjects(deps: EventDeps, bucket: BucketDoc, docs: ObjectDoc
   return deletedCount;
 }
 
-/** DELETE of one Object (route, batch). `notify`: the request's trigger_webhook. */
+/** Claims before giving up with 409: each retry means another write of the Object just landed. */
+const DELETE_ATTEMPTS = 8;
+
+/**
+ * DELETE of one Object (route, batch). `notify`: the request's trigger_webhook. The Object
+ * carries its delete and goes last, all in one command where the servers can (delete-write.ts);
+ * with event sinks besides the outbox, which hear of a delete after its commit point and before
+ * its end, it goes the way of a type delete's Objects, with a marker.
+ */
 export async function removeObject(deps: EventDeps, bucket: BucketDoc, id: string, notify: boolean): Promise<void> {
   // An earlier crashed write of this Object settles first, with its own event.
   await repairObject(deps, parseObjectId(bucket, id), bucket._id);
-  const doc = await getObject(deps.db, bucket, id, 'any');
-  // Another delete won the race: this one answers like any delete of an unknown id.
-  if ((await deleteObjects(deps, bucket, [doc], notify)) === 0) throw notFound('object', id, bucket.slug);
+  for (let attempt = 1; ; attempt++) {
+    // Gone meanwhile (another delete won the race): answered like any delete of an unknown id.
+    const doc = await getObject(deps.db, bucket, id, 'any');
+    // Another delete (running, or dead) claimed it: that one is finished, then this one answers 404.
+    if (doc.pending && 'deletes' in doc.pending) {
+      await finishCarriedDelete(deps, { ...doc, pending: doc.pending });
+      continue;
+    }
+    if (deps.events.hasSinks) {
+      if ((await deleteObjects(deps, bucket, [doc], notify)) === 0) throw notFound('object', id, bucket.slug);
+      return;
+    }
+    if (await deleteClaimed(deps, bucket, doc, notify)) return;
+    if (attempt >= DELETE_ATTEMPTS)
+      throw new HttpError(
+        409,
+        `Object ${id} was changed by other writes ${String(DELETE_ATTEMPTS)} times while this delete ran; nothing was deleted, retry the request`,
+        'conflict',
+      );
+  }
 }
 
 /**

@@ -16,6 +16,7 @@ import { revisionWrite } from '../revisions/revisions.js';
 import { liveWrite } from './objects.js';
 import { commitInSteps, CommitFailed, writeAlone, writeInSteps, type BatchWrite } from '../db/write-batch.js';
 import { afterAnswer } from '../http/after-answer.js';
+import { finishCarriedDelete } from './delete-write.js';
 
 /**
  * Crash safety without transactions, and without a marker of its own. A version write of an
@@ -223,6 +224,10 @@ async function settleClear(db: Db, { _id, bucket_id }: Pick<ObjectDoc, '_id' | '
 export async function finishCarried(deps: EventDeps, doc: ObjectDoc): Promise<boolean> {
   const work = doc.pending;
   if (!work) return false;
+  if ('deletes' in work) {
+    await finishCarriedDelete(deps, { ...doc, pending: work });
+    return true;
+  }
   const { pending: _carried, ...version } = doc;
   // Work carried over by a write that copied the document whole belongs to a version gone since.
   if (work.version.getTime() === doc.modified_at.getTime())

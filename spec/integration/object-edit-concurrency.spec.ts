@@ -11,6 +11,7 @@ import { HttpError } from '../../lib/errors/http-errors.js';
 import { EDIT_ATTEMPTS } from '../../lib/objects/object-edit.js';
 import { updateObject } from '../../lib/objects/object-writes.js';
 import { putLive } from '../../lib/objects/objects.js';
+import { removeObject } from '../../lib/objects/object-delete.js';
 import { MetadataValidators } from '../../lib/validation/metadata-schema.js';
 import { interceptWrites } from '../support/intercept-writes.js';
 import { BucketSuite } from '../support/bucket-suite.js';
@@ -131,6 +132,33 @@ describe('concurrent edits of one Object', () => {
     assert.equal(await publishedObjectsCollection(suite.harness.db).countDocuments({ _id: oid }), 0);
     assert.equal(await revisionsCollection(suite.harness.db).countDocuments({ object_id: oid }), 0);
     assert.equal(await objectsCollection(suite.harness.db).countDocuments({ title: 'back?' }), 0);
+  });
+
+  it('an edit landing between a delete’s read and its claim: the delete reads again and deletes the new version', async () => {
+    const id = await newPost();
+    let edited = false;
+    const db = interceptWrites(suite.harness.db, async ({ collection, method }) => {
+      // The delete's claim: an update over the version it read (delete-write.ts).
+      if (collection === 'objects' && method === 'updateOne' && !edited) {
+        edited = true;
+        await suite.api.patch(`/objects/${id}`, { title: 'edited meanwhile' }).expect(200);
+      }
+    });
+    await removeObject({ ...suite.harness.writes, db }, bucket, id, true);
+    assert.equal(edited, true);
+    const oid = new ObjectId(id);
+    assert.equal(await objectsCollection(suite.harness.db).countDocuments({ _id: oid }), 0);
+    assert.equal(await publishedObjectsCollection(suite.harness.db).countDocuments({ _id: oid }), 0);
+    assert.equal(await revisionsCollection(suite.harness.db).countDocuments({ object_id: oid }), 0);
+    const deleted = suite.harness.emitted.filter((e) => e.type === 'object.deleted' && e.subjectId === id);
+    assert.equal(deleted.length, 1);
+    assert.equal((deleted[0]?.data as { title: string }).title, 'edited meanwhile', 'the event shows what was deleted');
+  });
+
+  it('two deletes of one Object at once: one deletes it, the other answers 404', async () => {
+    const id = await newPost();
+    const answers = await Promise.all([suite.api.delete(`/objects/${id}`), suite.api.delete(`/objects/${id}`)]);
+    assert.deepEqual(answers.map((a) => a.status).sort(), [200, 404]);
   });
 
   it('a delete landing between an edit and its live copy leaves neither live copy nor revisions behind', async () => {

@@ -62,10 +62,13 @@ describe('GET /objects: orders kept per Bucket generation', () => {
     }
   }
 
-  /** Any write bumps the Bucket generation, so nothing kept before is read again. */
+  /**
+   * A write of a type bumps the Bucket generation, so nothing kept before is read again (Object
+   * writes, deletes included, bump only their type's).
+   */
+  let retitled = 0;
   async function newGeneration(): Promise<void> {
-    const made = (await suite.api.post('/objects', { title: 'Scratch', type: 'authors' }).expect(200)).body.object.id;
-    await suite.api.delete(`/objects/${made}`).expect(200);
+    await suite.api.patch('/object-types/authors', { title: `Authors ${String(++retitled)}` }).expect(200);
   }
 
   type Read = Awaited<ReturnType<typeof read>>;
@@ -171,6 +174,23 @@ describe('GET /objects: orders kept per Bucket generation', () => {
     assert.ok(!byFilter(published.finds));
     await newGeneration();
     assert.deepEqual((await read(path)).body, published.body, 'what matching again answers');
+  });
+
+  it('follows a delete: the Object leaves the page and the total, without matching again', async () => {
+    const path = `/objects?query=${q({ type: 'posts' })}&limit=3&sort=-metadata.score&useCache=false`;
+    const made = (
+      await suite.api.post('/objects', { title: 'Brief', type: 'posts', metadata: { score: 99, author } }).expect(200)
+    ).body.object.id as string;
+    await read(path);
+    const before = await read(path);
+    assert.equal(before.body.objects[0].id, made);
+    await suite.api.delete(`/objects/${made}`).expect(200);
+    const after = await read(path);
+    assert.ok(following(after.finds) && !byFilter(after.finds), JSON.stringify(after.finds));
+    assert.equal(after.body.total, Number(before.body.total) - 1);
+    assert.ok(!(after.body.objects as { id: string }[]).some((o) => o.id === made));
+    await newGeneration();
+    assert.deepEqual((await read(path)).body, after.body, 'what matching again answers');
   });
 
   it('reads the notes of recent writes once for every list of the type that follows them', async () => {

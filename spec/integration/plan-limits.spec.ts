@@ -16,6 +16,9 @@ import { freshHarness, type Harness } from '../support/harness.js';
 import { BucketSuite } from '../support/bucket-suite.js';
 import { storedFileCounts, upload } from '../support/media.js';
 import { testEngine } from '../support/test-engine.js';
+import { bucketsCollection, objectsCollection } from '../../lib/db/collections.js';
+import { writeAlone } from '../../lib/db/write-batch.js';
+import { deleteClaim, finishCarriedDelete } from '../../lib/objects/delete-write.js';
 
 const POSTS = { title: 'Posts', slug: 'posts', metafields: [] };
 const HOOK = { endpoint: 'https://hooks.example.com/in', events: ['object.created'] };
@@ -115,6 +118,22 @@ describe('plans and quotas (402)', () => {
     assert.equal(taken.body.code, 'slug_taken');
     assert.deepEqual((await usage(keys)).objects, { used: 1, limit: 2 });
     await api.post('/objects', { title: 'B', type: 'posts' }).expect(200);
+  });
+
+  it('counts an Object off once when its delete is finished twice (the delete and a reader of its claim)', async () => {
+    const { keys, api } = await bucketWithPlan('twice', { max_objects: 5 });
+    const id = String((await api.post('/objects', { title: 'A', type: 'posts' }).expect(200)).body.object.id);
+    await api.post('/objects', { title: 'B', type: 'posts' }).expect(200);
+    const bucket = await bucketsCollection(h.db).findOne({ slug: 'twice' });
+    assert.ok(bucket);
+    const doc = await objectsCollection(h.db).findOne({ slug: 'a', bucket_id: bucket._id });
+    assert.ok(doc);
+    const { claim, claimed } = deleteClaim(h.db, doc, false);
+    await writeAlone(claim);
+    await Promise.all([finishCarriedDelete(h.writes, claimed), finishCarriedDelete(h.writes, claimed)]);
+    await finishCarriedDelete(h.writes, claimed);
+    await api.get(`/objects/${id}?status=any`).expect(404);
+    assert.deepEqual((await usage(keys)).objects, { used: 1, limit: 5 });
   });
 
   it('limits Object types, and a type delete frees its slot and its Objects', async () => {

@@ -220,6 +220,30 @@ describe('round trips per request', () => {
     assert.equal(await objectsCollection(suite.harness.db).countDocuments({ pending: { $exists: true } }), 0);
   });
 
+  it('deletes an Object in 5 commands: Bucket, its repair check, the Object, then its delete in one bulkWrite', async () => {
+    const id = String(
+      (await suite.api.post('/objects', { title: 'Doomed', type: 'posts' }).expect(200)).body.object.id,
+    );
+    await suite.harness.settled();
+    const trips = await tripsOf((api) => api.delete(`/objects/${id}`).expect(200));
+    // The claim (the commit point) first, the Object itself after its views, the count last.
+    const batch = [
+      'update objects',
+      'delete published_objects',
+      'delete revisions',
+      'delete objects',
+      'update write_notes',
+      'update buckets',
+      'update bucket_usage',
+    ];
+    assert.deepEqual(
+      trips.commands,
+      ['find buckets', 'find pending_writes', 'find objects', 'find objects', `bulkWrite [${batch.join(', ')}]`].sort(),
+    );
+    assert.equal(trips.rounds, 4, JSON.stringify(trips));
+    await suite.api.get(`/objects/${id}?status=any`).expect(404);
+  });
+
   it('lists uncached in 2 commands: Bucket, page (the total from the page)', async () => {
     const trips = await tripsOf((api) =>
       api.get('/objects?query=%7B%22type%22%3A%22posts%22%7D&useCache=false').expect(200),
