@@ -22,7 +22,8 @@ import {
  * The service beside Parse Server (a peer doing the same job) and beside the fastest hand-written
  * driver handler, on one engine, with identical content seeded into each, at one or more data
  * sizes. Scenarios are interleaved round by round so a machine busy with other work slows them
- * all alike; the ratios between them are the result, not the absolute numbers.
+ * all alike, each round starting one later (rounds.ts: inTurn); the ratios between them are the
+ * result, not the absolute numbers.
  */
 
 export interface PeerBenchOptions {

@@ -1,3 +1,4 @@
+import { inTurn } from './rounds.js';
 import assert from 'node:assert/strict';
 import autocannon from 'autocannon';
 import { PEER_GENRES } from './peer-data.js';
@@ -171,7 +172,7 @@ export async function measureRotations(
     await rotatingRps(r, connections, warmupSeconds);
   }
   for (let round = 1; round <= rounds; round++) {
-    for (const r of rotations) {
+    for (const r of inTurn(rotations, round)) {
       const rps = await rotatingRps(r, connections, seconds);
       console.log(`  round ${round}: ${r.label.padEnd(10)} rotating lists ${rps.toFixed(1)} req/s`);
       all.get(r.label)?.push(rps);

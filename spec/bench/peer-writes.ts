@@ -2,6 +2,7 @@ import autocannon from 'autocannon';
 import type { Db } from 'mongodb';
 import { objectsCollection } from '../../lib/db/collections.js';
 import { load } from './measure.js';
+import { inTurn } from './rounds.js';
 import { cpuMsOf, descendantCpuMs } from './proc-cpu.js';
 import { PARSE_APP_ID, PARSE_MOUNT } from './parse-peer.js';
 import { servicePath } from './peer-scenarios.js';
@@ -237,7 +238,8 @@ export async function measureWrites(
   const all = new Map<string, WriteRow[]>(targets.map((t) => [t.label, []]));
   for (let round = 1; round <= rounds; round++) {
     console.log(`Write round ${round} of ${rounds}`);
-    for (const t of targets) all.get(t.label)?.push(await writeRound(t, posts, connections, seconds, serverPids));
+    for (const t of inTurn(targets, round))
+      all.get(t.label)?.push(await writeRound(t, posts, connections, seconds, serverPids));
   }
   return targets.map((t) => {
     const rows = all.get(t.label) ?? [];
