@@ -12,6 +12,7 @@ import { objectGenerationsWrites } from '../buckets/bucket-generation.js';
 import { writeNoteWrite } from '../buckets/write-notes.js';
 import { CommitFailed, commitInSteps, writeIfFound, writeInSteps, type BatchWrite } from '../db/write-batch.js';
 import { objectRemovalWrite } from '../limits/usage-counters.js';
+import { nextVersionTime } from './version-time.js';
 
 /**
  * The delete of one Object, crash-safe without transactions or a marker of its own, like a
@@ -42,8 +43,7 @@ export function deleteClaim(
   doc: ObjectDoc,
   notify: boolean,
 ): { claim: BatchWrite; claimed: ObjectDoc & { pending: CarriedDelete } } {
-  // Strictly after the version read, as every version write's time is.
-  const version = new Date(Math.max(Date.now(), doc.modified_at.getTime() + 1));
+  const version = nextVersionTime(doc);
   const work: CarriedDelete = { deletes: true, version, notify, since: new Date() };
   const { _id, bucket_id } = doc;
   const claim = writeIfFound(

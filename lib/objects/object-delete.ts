@@ -12,7 +12,8 @@ import { finishWrite, type DomainEvent, type EventDeps } from '../events/domain-
 import { getObject, parseObjectId } from './objects.js';
 import { clearPending, pendingWritesCollection, repairObject } from './pending-writes.js';
 import { readOptions } from '../db/query-time-limit.js';
-import { deleteClaimed, finishCarriedDelete } from './delete-write.js';
+import { deleteClaimed } from './delete-write.js';
+import { finishCarried } from './version-write.js';
 import { HttpError } from '../errors/http-errors.js';
 
 /** Objects a type delete removes per round: bounds memory and the size of each delete. */
@@ -66,11 +67,9 @@ export async function removeObject(deps: EventDeps, bucket: BucketDoc, id: strin
   for (let attempt = 1; ; attempt++) {
     // Gone meanwhile (another delete won the race): answered like any delete of an unknown id.
     const doc = await getObject(deps.db, bucket, id, 'any');
-    // Another delete (running, or dead) claimed it: that one is finished, then this one answers 404.
-    if (doc.pending && 'deletes' in doc.pending) {
-      await finishCarriedDelete(deps, { ...doc, pending: doc.pending });
-      continue;
-    }
+    // Work a write left (running, or dead) is finished first, as an edit does: another delete's
+    // claim is finished, and this one then answers 404.
+    if (await finishCarried(deps, doc)) continue;
     if (deps.events.hasSinks) {
       if ((await deleteObjects(deps, bucket, [doc], notify)) === 0) throw notFound('object', id, bucket.slug);
       return;

@@ -13,6 +13,7 @@ import type { EventDeps } from '../events/domain-events.js';
 import { foundObject, getObject, parseObjectId } from './objects.js';
 import { finishCarried, writeVersionWith, type Written } from './version-write.js';
 import { writeIfFound } from '../db/write-batch.js';
+import { nextVersionTime } from './version-time.js';
 import { readOptions } from '../db/query-time-limit.js';
 
 /**
@@ -38,11 +39,6 @@ export interface EditOptions {
   notify?: boolean;
   /** The latest version, already being read (lib/objects/read-ahead.ts): the first attempt merges into it. */
   current?: Promise<ObjectDoc | null>;
-}
-
-/** Strictly after the current version, so versions (and the revisions named by them) never share a time. */
-export function nextVersionTime(current: Pick<ObjectDoc, 'modified_at'>, now = Date.now()): Date {
-  return new Date(Math.max(now, current.modified_at.getTime() + 1));
 }
 
 function typeMovedMeanwhile(current: ObjectDoc): HttpError {
