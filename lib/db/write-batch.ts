@@ -49,6 +49,11 @@ export interface BatchWrite {
 /** How `last` went: sent in the same command (with its matched count), or left to the caller to send. */
 export type LastWrite = { sent: true; matched: number } | { sent: false; send: () => Promise<number> };
 
+/** The last write's matched count, once sent: now, if it was left to the caller. */
+export async function lastSent(last: LastWrite): Promise<number> {
+  return last.sent ? last.matched : last.send();
+}
+
 /**
  * MongoDB 8.0's bulkWrite command writes to several collections in one command. Whether a client's
  * servers have it is asked once (buildInfo), and a server that turns out not to know the command

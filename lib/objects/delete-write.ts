@@ -10,7 +10,14 @@ import {
 import { bucketById, type EventDeps } from '../events/domain-events.js';
 import { objectGenerationsWrites } from '../buckets/bucket-generation.js';
 import { writeNoteWrite } from '../buckets/write-notes.js';
-import { CommitFailed, commitInSteps, writeIfFound, writeInSteps, type BatchWrite } from '../db/write-batch.js';
+import {
+  CommitFailed,
+  commitInSteps,
+  lastSent,
+  writeIfFound,
+  writeInSteps,
+  type BatchWrite,
+} from '../db/write-batch.js';
 import { objectRemovalWrite } from '../limits/usage-counters.js';
 import { nextVersionTime } from './version-time.js';
 
@@ -66,7 +73,7 @@ export async function deleteClaimed(deps: EventDeps, bucket: BucketDoc, doc: Obj
     throw err instanceof CommitFailed ? err.failure : err;
   }
   if (!outcome.committed) return false;
-  if (!outcome.last.sent) await outcome.last.send();
+  await lastSent(outcome.last);
   if (event) await deps.events.toObservers(deps.db, event);
   return true;
 }
@@ -81,8 +88,7 @@ export async function finishCarriedDelete(deps: EventDeps, doc: ObjectDoc & { pe
   const { event, views, gone, after, counted } = await deleteWrites(deps, undefined, doc);
   // Sinks hear of it before the Object goes, so one that fails leaves the delete carried.
   if (event) await deps.events.toSinks(deps.db, event);
-  const last = await writeInSteps(deps.db, [views, [gone], ...after], counted);
-  if (!last.sent) await last.send();
+  await lastSent(await writeInSteps(deps.db, [views, [gone], ...after], counted));
 }
 
 /** The writes of steps 2–4 for `doc` (claimed, carrying its delete), and its event when it notifies. */

@@ -14,7 +14,7 @@ import { writeNoteWrite } from '../buckets/write-notes.js';
 import { readOptions } from '../db/query-time-limit.js';
 import { revisionWrite } from '../revisions/revisions.js';
 import { liveWrite } from './objects.js';
-import { commitInSteps, CommitFailed, writeAlone, writeInSteps, type BatchWrite } from '../db/write-batch.js';
+import { commitInSteps, CommitFailed, lastSent, writeAlone, writeInSteps, type BatchWrite } from '../db/write-batch.js';
 import { afterAnswer } from '../http/after-answer.js';
 import { finishCarriedDelete } from './delete-write.js';
 
@@ -129,7 +129,7 @@ export async function writeVersionWith(
   if (!outcome.committed) return null;
   if (event && !toSinks) await deps.events.toObservers(deps.db, event);
   const { last } = outcome;
-  await afterAnswer(async () => settleClear(deps.db, w.doc, last.sent ? last.matched : await last.send()));
+  await afterAnswer(async () => settleClear(deps.db, w.doc, await lastSent(last)));
   return { doc: w.doc, revision };
 }
 
@@ -178,7 +178,7 @@ async function followUps(
   const last = await writeInSteps(deps.db, steps, clear);
   return {
     revision,
-    clear: async () => settleClear(deps.db, doc, last.sent ? last.matched : await last.send()),
+    clear: async () => settleClear(deps.db, doc, await lastSent(last)),
   };
 }
 
