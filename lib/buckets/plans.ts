@@ -44,7 +44,8 @@ export type PlanChange = number | null | 'default';
 
 /**
  * Sets limits of a Bucket's own plan; limits not named keep their setting. Takes effect on the
- * next request of every process, which reads the Bucket anyway. Returns the stored plan.
+ * next write of every process (its check of the Bucket fails, lib/buckets/remembered-bucket.ts)
+ * and within REMEMBERED_FOR_MS on every other request. Returns the stored plan.
  */
 export async function setPlan(
   db: Db,
@@ -59,7 +60,12 @@ export async function setPlan(
   }
   const updated = await bucketsCollection(db).findOneAndUpdate(
     { slug },
-    { $set: { ...set, modified_at: new Date() }, ...(Object.keys(unset).length > 0 && { $unset: unset }) },
+    {
+      $set: { ...set, modified_at: new Date() },
+      ...(Object.keys(unset).length > 0 && { $unset: unset }),
+      // A write that took the Bucket from memory checks its generation (remembered-bucket.ts).
+      $inc: { generation: 1 },
+    },
     { returnDocument: 'after' },
   );
   if (!updated) throw new BucketAdminError(`Bucket "${slug}" does not exist`);

@@ -63,7 +63,7 @@ const bulkWriteKnown = new WeakMap<MongoClient, Promise<boolean>>();
 const COMMAND_NOT_FOUND = 59;
 const FIRST_VERSION_WITH_BULK_WRITE = 8;
 
-function hasBulkWrite(db: Db): Promise<boolean> {
+export function hasBulkWrite(db: Db): Promise<boolean> {
   let known = bulkWriteKnown.get(db.client);
   if (!known) {
     known = db
@@ -121,8 +121,25 @@ export function writeIfFound(
   filter: Document,
   update: { $set: Document; $unset?: Document },
 ): BatchWrite {
-  const refused: Document = { _id: [] };
-  return { to, model: { name: 'updateOne', filter, update: { ...update, $setOnInsert: refused }, upsert: true } };
+  return { to, model: { name: 'updateOne', filter, update: { ...update, $setOnInsert: REFUSED }, upsert: true } };
+}
+
+const REFUSED: Document = { _id: [] };
+
+/**
+ * A check that changes nothing where `filter` finds a document and fails like `writeIfFound`
+ * where it finds none: put first in a batch, the rest applies only while the document is as the
+ * filter says (a Bucket as a request took it from memory, say).
+ */
+export function foundOrStop(to: BatchWrite['to'], filter: Document): BatchWrite {
+  return { to, model: { name: 'updateOne', filter, update: { $setOnInsert: REFUSED }, upsert: true } };
+}
+
+/** A `foundOrStop` check of `commitInSteps` found nothing: nothing was written. */
+export class PreconditionFailed extends Error {
+  constructor() {
+    super('a precondition of the write no longer held: nothing was written');
+  }
 }
 
 /** Server codes of `writeIfFound`'s refused insert. */
@@ -148,41 +165,65 @@ export class CommitFailed extends Error {
  */
 export type CommitOutcome = { committed: false } | { committed: true; last: LastWrite };
 
+/** Options of `commitInSteps`. */
+export interface CommitOptions {
+  /** Runs after the commit and before the rest, which then go in commands of their own. */
+  between?: (() => Promise<void>) | undefined;
+  /** Called once the commit is known to have happened, even if a write after it then fails. */
+  committed?: (() => void) | undefined;
+  /** A `foundOrStop` check sent before the commit: where it finds nothing, nothing is written (PreconditionFailed). */
+  precondition?: BatchWrite | undefined;
+}
+
 /**
  * `commit` (an insert, or a `writeIfFound`), then `steps` and `last` as `writeInSteps` sends
- * them. Where the servers have bulkWrite, all of it is one ordered command: the server applies
- * nothing after a commit that failed or found nothing. Elsewhere, or when `between` must run after
- * the commit and before the rest, the commit is a command of its own. `committed` is called once
- * the commit is known to have happened, even if a write after it then fails.
+ * them. Where the servers have bulkWrite, all of it is one ordered command, led by the
+ * precondition if there is one: the server applies nothing after a check or commit that failed or
+ * found nothing. Elsewhere, or when `between` must run after the commit and before the rest, the
+ * precondition and the commit are commands of their own.
  */
 export async function commitInSteps(
   db: Db,
   commit: BatchWrite,
   steps: readonly (readonly BatchWrite[])[],
   last: BatchWrite,
-  { between, committed }: { between?: (() => Promise<void>) | undefined; committed?: (() => void) | undefined } = {},
+  { between, committed, precondition }: CommitOptions = {},
 ): Promise<CommitOutcome> {
+  // Where the commit sits in a batch: a failure past it comes after the commit happened.
+  const commitAt = precondition ? 1 : 0;
   try {
     if (!between) {
-      const matched = await inOneCommandIfKnown(db, [commit, ...steps.flat(), last]);
+      const lead = precondition ? [precondition, commit] : [commit];
+      const matched = await inOneCommandIfKnown(db, [...lead, ...steps.flat(), last]);
       if (matched !== undefined) {
         committed?.();
         return { committed: true, last: { sent: true, matched } };
       }
     }
+    if (precondition) await checkAlone(precondition);
     await writeAlone(commit);
   } catch (err) {
-    // Only a failure of the first write means nothing was written.
-    if (err instanceof BatchWriteError && err.index > 0) {
+    if (err instanceof PreconditionFailed) throw err;
+    if (err instanceof BatchWriteError && err.index > commitAt) {
       committed?.();
       throw err;
     }
+    if (err instanceof BatchWriteError && err.index < commitAt) throw missed(err) ? new PreconditionFailed() : err;
     if (missed(err)) return { committed: false };
     throw new CommitFailed(err);
   }
   committed?.();
   if (between) await between();
   return { committed: true, last: await writeInSteps(db, steps, last) };
+}
+
+/** Sends a `foundOrStop` check alone; PreconditionFailed where it finds nothing. */
+export async function checkAlone(check: BatchWrite): Promise<void> {
+  try {
+    await writeAlone(check);
+  } catch (err) {
+    throw missed(err) ? new PreconditionFailed() : err;
+  }
 }
 
 /**

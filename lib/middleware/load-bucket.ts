@@ -1,54 +1,108 @@
-import type { Db, ObjectId } from 'mongodb';
+import type { Db } from 'mongodb';
 import type { Request, RequestHandler, Response } from 'express';
 import type { BucketDoc } from '../db/collections.js';
 import { notFound } from '../errors/not-found.js';
 import { accountOf, setMember } from '../accounts/request-account.js';
 import { findMember } from '../accounts/store.js';
 import { findBucketBySlug } from '../buckets/buckets.js';
+import { isRemembered, REMEMBERED_FOR_MS, rememberBucket, sameBucketState } from '../buckets/remembered-bucket.js';
+import { hasBulkWrite, PreconditionFailed } from '../db/write-batch.js';
 import { keepReadAhead, readObjectAhead } from '../objects/read-ahead.js';
 import { keyMatches } from '../buckets/keys.js';
 import { bearerKey } from '../http/bearer-key.js';
 
-/** Slugs whose Bucket id is remembered; past it the memory starts again (a miss costs only a round). */
-const BUCKET_IDS_KEPT = 10_000;
+/** Slugs whose Bucket is remembered; past it the memory starts again (a miss costs only a round). */
+const BUCKETS_KEPT = 10_000;
 
-/**
- * Resolves :slug to its Bucket for every handler after it, and a token's account to its place
- * there. `objectParam` names the path parameter of the Object a write route edits: that Object
- * is read beside the Bucket (lib/objects/read-ahead.ts).
- */
-export function loadBucket(db: Db): (objectParam?: string) => RequestHandler {
-  // Slug → id and write key digest of the Bucket last read by it: only the guess a read ahead
-  // needs. The Bucket itself is read on every request, so keys, types and plans are never taken
-  // from here.
+/** How a route takes its Bucket. */
+export interface BucketLoading {
+  /** The path parameter of the Object a write route edits: that Object is read beside the Bucket (lib/objects/read-ahead.ts). */
+  objectParam?: string | undefined;
+  /**
+   * The route's writes check the Bucket in their own command (lib/buckets/remembered-bucket.ts),
+   * so a request with the write key may take it from memory; its handler goes through `retried`.
+   */
+  fromMemory?: boolean | undefined;
+}
+
+export interface BucketLoader {
+  /** Resolves :slug to its Bucket for every handler after it, and a token's account to its place there. */
+  load: (how?: BucketLoading) => RequestHandler;
+  /**
+   * `handler` of a route that may take its Bucket from memory: should it fail on such a Bucket
+   * (the write's check failed, or it refused on what the Bucket said), the Bucket is read afresh,
+   * and if it changed, `recheck` (the route's key check, synchronous) runs on it again and the
+   * handler runs again.
+   */
+  retried: (handler: RequestHandler, recheck: RequestHandler) => RequestHandler;
+}
+
+export function loadBucket(db: Db): BucketLoader {
+  // Slug → the Bucket last read by it, when. Read requests always read the Bucket (their caches
+  // key on its generations); only write routes whose writes check it take it from here.
   const lastRead = new Map<string, LastRead>();
-  return (objectParam) => async (req, res, next) => {
-    const slug = String(req.params.slug);
-    const guess = lastRead.get(slug);
-    const named = objectParam === undefined ? undefined : req.params[objectParam];
-    const ahead =
-      guess && typeof named === 'string' && mayWrite(req, res, guess) ? readObjectAhead(db, guess.id, named) : null;
+
+  const read = async (slug: string): Promise<BucketDoc | null> => {
     const bucket = await findBucketBySlug(db, slug);
     if (!bucket) {
       lastRead.delete(slug);
-      throw notFound('bucket', slug);
+      return null;
     }
-    if (!guess?.id.equals(bucket._id) || guess.writeKeyHash !== bucket.write_key_hash) {
-      if (lastRead.size >= BUCKET_IDS_KEPT) lastRead.clear();
-      lastRead.set(slug, { id: bucket._id, writeKeyHash: bucket.write_key_hash });
-    }
-    res.locals.bucket = bucket;
-    keepReadAhead(res, bucket, ahead);
-    // Read per request, never cached: a user removed from the Bucket is refused at once.
-    const account = accountOf(res);
-    if (account) setMember(res, await findMember(db, bucket._id, account._id));
-    next();
+    if (lastRead.size >= BUCKETS_KEPT) lastRead.clear();
+    lastRead.set(slug, { doc: rememberBucket(bucket), at: Date.now() });
+    return bucket;
   };
+
+  const load =
+    ({ objectParam, fromMemory = false }: BucketLoading = {}): RequestHandler =>
+    async (req, res, next) => {
+      const slug = String(req.params.slug);
+      const last = lastRead.get(slug);
+      const writes = last !== undefined && mayWrite(req, res, last.doc);
+      const named = objectParam === undefined ? undefined : req.params[objectParam];
+      const ahead = writes && typeof named === 'string' ? readObjectAhead(db, last.doc._id, named) : null;
+      const remembered =
+        fromMemory && writes && accountOf(res) === undefined && Date.now() - last.at < REMEMBERED_FOR_MS;
+      // Without bulkWrite the check would be a command before the commit: a round more than the read beside the Object's.
+      const bucket = remembered && (await hasBulkWrite(db)) ? last.doc : await read(slug);
+      if (!bucket) throw notFound('bucket', slug);
+      res.locals.bucket = bucket;
+      keepReadAhead(res, bucket, ahead);
+      // Read per request, never cached: a user removed from the Bucket is refused at once.
+      const account = accountOf(res);
+      if (account) setMember(res, await findMember(db, bucket._id, account._id));
+      next();
+    };
+
+  const retried =
+    (handler: RequestHandler, recheck: RequestHandler): RequestHandler =>
+    async (req, res, next) => {
+      const used = bucketOf(res);
+      if (!isRemembered(used)) {
+        await handler(req, res, next);
+        return;
+      }
+      try {
+        await handler(req, res, next);
+      } catch (err) {
+        if (res.headersSent) throw err;
+        const fresh = await read(used.slug);
+        if (!fresh) throw notFound('bucket', used.slug);
+        if (!(err instanceof PreconditionFailed) && sameBucketState(fresh, used)) throw err;
+        res.locals.bucket = fresh;
+        // As the route checked the key on the remembered Bucket; a rotated key is refused here.
+        recheck(req, res, () => undefined);
+        await handler(req, res, next);
+      }
+    };
+
+  return { load, retried };
 }
 
 interface LastRead {
-  id: ObjectId;
-  writeKeyHash: string | null;
+  doc: BucketDoc;
+  /** Date.now() of the read. */
+  at: number;
 }
 
 /**
@@ -58,8 +112,10 @@ interface LastRead {
  * once its membership is read, so a signed-in request reads ahead. A write key sent in the body
  * (legacy clients) is only parsed later: that write reads the Object after the Bucket.
  */
-function mayWrite(req: Request, res: Response, last: LastRead): boolean {
-  return last.writeKeyHash === null || accountOf(res) !== undefined || keyMatches(bearerKey(req), last.writeKeyHash);
+function mayWrite(req: Request, res: Response, last: BucketDoc): boolean {
+  return (
+    last.write_key_hash === null || accountOf(res) !== undefined || keyMatches(bearerKey(req), last.write_key_hash)
+  );
 }
 
 export function bucketOf(res: Response): BucketDoc {

@@ -20,6 +20,7 @@ import {
 } from '../db/write-batch.js';
 import { objectRemovalWrite } from '../limits/usage-counters.js';
 import { nextVersionTime } from './version-time.js';
+import { bucketCheck } from '../buckets/remembered-bucket.js';
 
 /**
  * The delete of one Object, crash-safe without transactions or a marker of its own, like a
@@ -68,7 +69,9 @@ export async function deleteClaimed(deps: EventDeps, bucket: BucketDoc, doc: Obj
   const { event, views, gone, after, counted } = await deleteWrites(deps, bucket, claimed);
   let outcome;
   try {
-    outcome = await commitInSteps(deps.db, claim, [views, [gone], ...after], counted);
+    outcome = await commitInSteps(deps.db, claim, [views, [gone], ...after], counted, {
+      precondition: bucketCheck(deps.db, bucket),
+    });
   } catch (err) {
     throw err instanceof CommitFailed ? err.failure : err;
   }

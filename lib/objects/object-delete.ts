@@ -15,6 +15,7 @@ import { readOptions } from '../db/query-time-limit.js';
 import { deleteClaimed } from './delete-write.js';
 import { finishCarried } from './version-write.js';
 import { HttpError } from '../errors/http-errors.js';
+import { checkRememberedBucket } from '../buckets/remembered-bucket.js';
 
 /** Objects a type delete removes per round: bounds memory and the size of each delete. */
 const PAGE = 500;
@@ -71,6 +72,8 @@ export async function removeObject(deps: EventDeps, bucket: BucketDoc, id: strin
     // claim is finished, and this one then answers 404.
     if (await finishCarried(deps, doc)) continue;
     if (deps.events.hasSinks) {
+      // Its markers are written before anything it could put in one command with a check.
+      await checkRememberedBucket(deps.db, bucket);
       if ((await deleteObjects(deps, bucket, [doc], notify)) === 0) throw notFound('object', id, bucket.slug);
       return;
     }

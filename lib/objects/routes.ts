@@ -27,7 +27,7 @@ import { removeObject } from './object-delete.js';
 import { createObject, updateObject } from './object-writes.js';
 import { objectRenderContext } from './render-context.js';
 import { listGeneration } from './list/list-generation.js';
-import { readingAhead, route, type RouteDef } from '../routes/route-table.js';
+import { bucketFromMemory, readingAhead, route, type RouteDef } from '../routes/route-table.js';
 import { takeReadAhead } from './read-ahead.js';
 import { readAccess, writeAccess, BY_OBJECT_ID } from '../routes/access.js';
 
@@ -150,37 +150,43 @@ export function objectRoutes(config: Config, db: Db, state: AppState): RouteDef[
       requireRead,
       reads.list,
     ),
-    route(
-      'post',
-      base,
-      NO_PARAMS,
-      writeAccess('objects', { creates: true, type: { body: ['type'] } }),
-      body,
-      requireWrite,
-      async (req, res) => {
-        const bucket = bucketOf(res);
-        const definitions = sentDefinitions(res);
-        const doc = await createObject(writes, bucket, req.body, { idempotency: idempotencyOf(res), definitions });
-        const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
-        sendJson(res, 200, { object: renderObject(doc, ctx) } satisfies ObjectResponse);
-      },
+    bucketFromMemory(
+      route(
+        'post',
+        base,
+        NO_PARAMS,
+        writeAccess('objects', { creates: true, type: { body: ['type'] } }),
+        body,
+        requireWrite,
+        async (req, res) => {
+          const bucket = bucketOf(res);
+          const definitions = sentDefinitions(res);
+          const doc = await createObject(writes, bucket, req.body, { idempotency: idempotencyOf(res), definitions });
+          const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
+          sendJson(res, 200, { object: renderObject(doc, ctx) } satisfies ObjectResponse);
+        },
+      ),
     ),
     route('get', one, ONE, readAccess('objects', BY_OBJECT_ID), requireRead, reads.one),
     readingAhead(
-      route('patch', one, NO_PARAMS, writeAccess('objects', BY_OBJECT_ID), body, requireWrite, async (req, res) => {
-        const bucket = bucketOf(res);
-        const id = String(req.params.object_id);
-        const options = { definitions: sentDefinitions(res), current: takeReadAhead(res, id) };
-        const doc = await updateObject(writes, bucket, id, req.body, options);
-        const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
-        sendJson(res, 200, { object: renderObject(doc, ctx) } satisfies ObjectResponse);
-      }),
+      bucketFromMemory(
+        route('patch', one, NO_PARAMS, writeAccess('objects', BY_OBJECT_ID), body, requireWrite, async (req, res) => {
+          const bucket = bucketOf(res);
+          const id = String(req.params.object_id);
+          const options = { definitions: sentDefinitions(res), current: takeReadAhead(res, id) };
+          const doc = await updateObject(writes, bucket, id, req.body, options);
+          const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
+          sendJson(res, 200, { object: renderObject(doc, ctx) } satisfies ObjectResponse);
+        }),
+      ),
       'object_id',
     ),
-    route('delete', one, DELETE_PARAMS, writeAccess('objects', BY_OBJECT_ID), requireWrite, async (req, res) => {
-      const id = String(req.params.object_id);
-      await removeObject(writes, bucketOf(res), id, readParams(res, DELETE_PARAMS).trigger_webhook);
-      sendJson(res, 200, { message: `Object with id '${id}' deleted successfully from bucket.` });
-    }),
+    bucketFromMemory(
+      route('delete', one, DELETE_PARAMS, writeAccess('objects', BY_OBJECT_ID), requireWrite, async (req, res) => {
+        const id = String(req.params.object_id);
+        await removeObject(writes, bucketOf(res), id, readParams(res, DELETE_PARAMS).trigger_webhook);
+        sendJson(res, 200, { message: `Object with id '${id}' deleted successfully from bucket.` });
+      }),
+    ),
   ];
 }

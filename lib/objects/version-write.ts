@@ -17,6 +17,7 @@ import { liveWrite } from './objects.js';
 import { commitInSteps, CommitFailed, lastSent, writeAlone, writeInSteps, type BatchWrite } from '../db/write-batch.js';
 import { afterAnswer } from '../http/after-answer.js';
 import { finishCarriedDelete } from './delete-write.js';
+import { bucketCheck } from '../buckets/remembered-bucket.js';
 
 /**
  * Crash safety without transactions, and without a marker of its own. A version write of an
@@ -121,7 +122,12 @@ export async function writeVersionWith(
   const toSinks = event && deps.events.hasSinks ? () => deps.events.toSinks(deps.db, event) : undefined;
   let outcome;
   try {
-    outcome = await commitInSteps(deps.db, w.commit(work), steps, clear, { between: toSinks, committed: w.committed });
+    outcome = await commitInSteps(deps.db, w.commit(work), steps, clear, {
+      between: toSinks,
+      committed: w.committed,
+      // A Bucket taken from memory is checked first: the write applies only while it is as remembered.
+      precondition: bucketCheck(deps.db, w.bucket),
+    });
   } catch (err) {
     if (err instanceof CommitFailed) throw w.commitError ? w.commitError(err.failure) : err.failure;
     throw err;

@@ -4,6 +4,7 @@ import { memberAccess } from '../accounts/member-access.js';
 import type { PutOffWork } from '../http/after-answer.js';
 import { idempotencyKeys } from '../middleware/idempotency.js';
 import { loadBucket } from '../middleware/load-bucket.js';
+import { requireWrite } from '../middleware/authenticate.js';
 import { readParamsOnce } from '../http/read-params.js';
 import type { ParamName, ParamSet } from '../query/read-params.js';
 import { setMatchedRoute, type Access } from './access.js';
@@ -30,6 +31,11 @@ export interface RouteDef {
    * read beside the Bucket (lib/objects/read-ahead.ts), and the handler takes it with takeReadAhead.
    */
   readAhead?: string;
+  /**
+   * The handler's writes check the Bucket in their own command (lib/buckets/remembered-bucket.ts),
+   * so a request with the write key may take the Bucket from memory instead of reading it.
+   */
+  bucketFromMemory?: boolean;
 }
 
 export function route(
@@ -45,6 +51,17 @@ export function route(
 /** `def`, with the Object its path parameter `param` names read beside the Bucket (RouteDef.readAhead). */
 export function readingAhead(def: RouteDef, param: string): RouteDef {
   return { ...def, readAhead: param };
+}
+
+/**
+ * `def`, whose writes all check the Bucket in their own command, taking its Bucket from memory for
+ * requests with the write key (RouteDef.bucketFromMemory). Its key check must be requireWrite: a
+ * request run again on a Bucket read afresh is checked by it again.
+ */
+export function bucketFromMemory(def: RouteDef): RouteDef {
+  if (!def.handlers.includes(requireWrite))
+    throw new Error(`${def.method} ${def.path}: only a route checked by requireWrite`);
+  return { ...def, bucketFromMemory: true };
 }
 
 /**
@@ -78,7 +95,7 @@ export function mountRoutes(
   putOff: PutOffWork,
 ): Router {
   const router = Router(ROUTER_OPTIONS);
-  const withBucket = loadBucket(db);
+  const buckets = loadBucket(db);
   const asMember = memberAccess(db);
   const keyed = idempotencyKeys(db);
   // Last before the handler, so work it puts off (afterAnswer) is kept in its own async context.
@@ -90,11 +107,17 @@ export function mountRoutes(
       setMatchedRoute(res, matched, typeof bucket === 'string' ? bucket : undefined);
       next();
     };
+    const handlers = def.bucketFromMemory
+      ? [
+          ...def.handlers.slice(0, -1),
+          buckets.retried(def.handlers[def.handlers.length - 1] as RequestHandler, requireWrite),
+        ]
+      : def.handlers;
     const scoped = BUCKET_PATH.test(def.path)
       ? [
-          withBucket(def.readAhead),
+          buckets.load({ objectParam: def.readAhead, fromMemory: def.bucketFromMemory }),
           gate,
-          ...beforeHandler(def.handlers, takesIdempotencyKey(def) ? [asMember, keyed, later] : [asMember, later]),
+          ...beforeHandler(handlers, takesIdempotencyKey(def) ? [asMember, keyed, later] : [asMember, later]),
         ]
       : def.handlers;
     router[def.method](def.path, declare, readParamsOnce(def.params), ...scoped);

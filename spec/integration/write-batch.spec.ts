@@ -4,6 +4,8 @@ import {
   assumeBulkWrite,
   commitInSteps,
   CommitFailed,
+  foundOrStop,
+  PreconditionFailed,
   writeIfFound,
   writeInSteps,
   type BatchWrite,
@@ -176,6 +178,42 @@ describe('writes sent together, then a last one', function () {
       );
       assert.deepEqual(await ids('a'), [[1, 10]], 'the commit stands');
       assert.equal(committed, 1, 'and the caller hears that it does');
+    });
+
+    it(`sends the rest only while a precondition holds, changing nothing by it (${how})`, async () => {
+      assumeBulkWrite(client, oneCommand);
+      await db.collection<Doc>('c').insertOne({ _id: 1, n: 3 });
+      commands = [];
+      const holds = foundOrStop(db.collection<Doc>('c'), { _id: 1, n: 3 });
+      const outcome = await commitInSteps(db, commitOver(1, undefined), [[insert('b', 1)]], mark('b', 1), {
+        precondition: holds,
+      });
+      assert.equal(outcome.committed, true);
+      assert.deepEqual(commands, oneCommand ? ['bulkWrite'] : ['update', 'update', 'insert']);
+      assert.deepEqual(await ids('c'), [[1, 3]], 'the check wrote nothing');
+      assert.deepEqual(await ids('a'), [[1, 10]]);
+      await db.collection<Doc>('a').updateOne({ _id: 1 }, { $unset: { n: '' } });
+      const moved = foundOrStop(db.collection<Doc>('c'), { _id: 1, n: 4 });
+      let committed = 0;
+      await assert.rejects(
+        commitInSteps(db, commitOver(1, undefined), [[insert('b', 2)]], mark('b', 2), {
+          precondition: moved,
+          committed: () => committed++,
+        }),
+        PreconditionFailed,
+      );
+      assert.equal(committed, 0);
+      assert.deepEqual(await ids('a'), [[1, undefined]], 'no commit after a check that failed');
+      assert.deepEqual(await ids('c'), [[1, 3]], 'and no document inserted by the check');
+      assert.deepEqual(
+        (await ids('b')).map(([id]) => id),
+        [1],
+      );
+      // A commit that misses behind a check that holds is still a miss, not a failed check.
+      assert.deepEqual(
+        await commitInSteps(db, commitOver(1, 4), [[insert('b', 3)]], mark('b', 3), { precondition: holds }),
+        { committed: false },
+      );
     });
   }
 

@@ -1,0 +1,62 @@
+import type { Db } from 'mongodb';
+import { bucketsCollection, type BucketDoc } from '../db/collections.js';
+import { checkAlone, foundOrStop, type BatchWrite } from '../db/write-batch.js';
+
+/**
+ * An Object write (create, edit, delete) with the write key takes its Bucket as this process last
+ * read it, instead of reading it again (lib/middleware/load-bucket.ts): one command fewer, and a
+ * create waits for one round. What the write decided from it (the key, the types, the plan, the
+ * webhooks) is then checked by the server, not assumed: the write's command starts with a check
+ * that the Bucket is still as remembered (`bucketCheck`), and the server applies nothing after a
+ * check that fails. The request is then run again with the Bucket read afresh, its key checked
+ * again (a rotated key is refused as before).
+ *
+ * The check compares what every change of those bumps: `generation` (types, keys, plan),
+ * `webhook_generation` (webhooks), and the write key itself, should anything set it without a
+ * bump. A Bucket deleted meanwhile fails it too.
+ */
+
+/** Bucket documents handed out from memory: only they need the check. */
+const remembered = new WeakSet<BucketDoc>();
+
+/** How long a Bucket read is taken from memory: what the request budgets read from it (the plan) is at most this old. */
+export const REMEMBERED_FOR_MS = 5_000;
+
+/** `doc` (as read), marked as one a write must check. */
+export function rememberBucket(doc: BucketDoc): BucketDoc {
+  const copy = { ...doc };
+  remembered.add(copy);
+  return copy;
+}
+
+export function isRemembered(doc: BucketDoc): boolean {
+  return remembered.has(doc);
+}
+
+/** Whether two reads of a Bucket agree on everything `bucketCheck` compares. */
+export function sameBucketState(a: BucketDoc, b: BucketDoc): boolean {
+  return (
+    a._id.equals(b._id) &&
+    a.generation === b.generation &&
+    (a.webhook_generation ?? null) === (b.webhook_generation ?? null) &&
+    a.write_key_hash === b.write_key_hash
+  );
+}
+
+/** The check a write sends before its commit when `bucket` came from memory; undefined for a Bucket the request read. */
+export function bucketCheck(db: Db, bucket: BucketDoc | undefined): BatchWrite | undefined {
+  if (bucket === undefined || !remembered.has(bucket)) return undefined;
+  return foundOrStop(bucketsCollection(db), {
+    _id: bucket._id,
+    generation: bucket.generation,
+    // null also finds a Bucket that never had the field.
+    webhook_generation: bucket.webhook_generation ?? null,
+    write_key_hash: bucket.write_key_hash,
+  });
+}
+
+/** For a write that cannot put the check in its own command: the check, alone (PreconditionFailed when it fails). */
+export async function checkRememberedBucket(db: Db, bucket: BucketDoc): Promise<void> {
+  const check = bucketCheck(db, bucket);
+  if (check) await checkAlone(check);
+}
