@@ -9,8 +9,8 @@ import {
 import { notFound } from '../errors/not-found.js';
 import { countRemoval, ensureUsage } from '../limits/usage-counters.js';
 import { finishWrite, type DomainEvent, type EventDeps } from '../events/domain-events.js';
-import { getObject, parseObjectId } from './objects.js';
-import { clearPending, pendingWritesCollection, repairObject } from './pending-writes.js';
+import { findObject, foundObject, parseObjectId } from './objects.js';
+import { clearPending, pendingWritesCollection, repairThenRead } from './pending-writes.js';
 import { readOptions } from '../db/query-time-limit.js';
 import { deleteClaimed } from './delete-write.js';
 import { finishCarried } from './version-write.js';
@@ -63,11 +63,17 @@ const DELETE_ATTEMPTS = 8;
  * its end, it goes the way of a type delete's Objects, with a marker.
  */
 export async function removeObject(deps: EventDeps, bucket: BucketDoc, id: string, notify: boolean): Promise<void> {
+  const objectId = parseObjectId(bucket, id);
   // An earlier crashed write of this Object settles first, with its own event.
-  await repairObject(deps, parseObjectId(bucket, id), bucket._id);
+  let read: ObjectDoc | null | undefined = (await repairThenRead(deps, objectId, bucket._id)).latest;
   for (let attempt = 1; ; attempt++) {
     // Gone meanwhile (another delete won the race): answered like any delete of an unknown id.
-    const doc = await getObject(deps.db, bucket, id, 'any');
+    const doc = foundObject(
+      read !== undefined ? read : await findObject(deps.db, bucket._id, objectId, 'any'),
+      bucket,
+      id,
+    );
+    read = undefined;
     // Work a write left (running, or dead) is finished first, as an edit does: another delete's
     // claim is finished, and this one then answers 404.
     if (await finishCarried(deps, doc)) continue;

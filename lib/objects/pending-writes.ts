@@ -84,15 +84,26 @@ function guessedReason(latest: ObjectDoc, hasRevisions: boolean): RevisionDoc['r
  * caller knows it, sends the lookups to one shard of a cluster sharded by Bucket.
  */
 export async function repairObject(deps: EventDeps, objectId: ObjectId, bucketId?: ObjectId): Promise<boolean> {
+  return (await repairThenRead(deps, objectId, bucketId)).repaired;
+}
+
+/**
+ * `repairObject`, and the latest version once repaired: the read beside the markers when there
+ * was nothing to repair (a write that goes on from it reads it once), else read again.
+ */
+export async function repairThenRead(
+  deps: EventDeps,
+  objectId: ObjectId,
+  bucketId?: ObjectId,
+): Promise<{ repaired: boolean; latest: ObjectDoc | null }> {
   const filter = bucketId ? { _id: objectId, bucket_id: bucketId } : { _id: objectId };
-  const [marked, carried] = await Promise.all([
-    repairMarkers(deps, objectId),
-    objectsCollection(deps.db).findOne(filter, readOptions(deps.db)),
-  ]);
+  const read = () => objectsCollection(deps.db).findOne(filter, readOptions(deps.db));
+  const [marked, carried] = await Promise.all([repairMarkers(deps, objectId), read()]);
   // After the markers: their repair finishes an older write; the carried work is the latest one's.
-  const latest = marked ? await objectsCollection(deps.db).findOne(filter, readOptions(deps.db)) : carried;
+  const latest = marked ? await read() : carried;
   const finished = latest ? await finishCarried(deps, latest) : false;
-  return marked || finished;
+  const repaired = marked || finished;
+  return { repaired, latest: finished ? await read() : latest };
 }
 
 /** Settles the markers of `objectId` (see the top of this file); false when it has none. */
