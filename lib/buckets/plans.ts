@@ -43,9 +43,9 @@ export async function bucketUsage(
 export type PlanChange = number | null | 'default';
 
 /**
- * Sets limits of a Bucket's own plan; limits not named keep their setting. Takes effect on the
- * next write of every process (its check of the Bucket fails, lib/buckets/remembered-bucket.ts)
- * and within REMEMBERED_FOR_MS on every other request. Returns the stored plan.
+ * Sets limits of a Bucket's own plan; limits not named keep their setting. Takes effect on the next
+ * Object write of every process (its check of the Bucket fails, lib/buckets/remembered-bucket.ts)
+ * and within REMEMBERED_FOR_MS on every request (the request budgets). Returns the stored plan.
  */
 export async function setPlan(
   db: Db,

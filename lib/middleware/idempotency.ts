@@ -7,6 +7,7 @@ import { requireWrite } from './authenticate.js';
 import { bucketOf } from './load-bucket.js';
 import { storedUpload } from './upload.js';
 import { matchedRouteOf } from '../routes/access.js';
+import { IDEMPOTENCY_HEADER, REPLAYED_HEADER } from '../http/idempotency-headers.js';
 import type { CreateIdempotency } from '../objects/object-idempotency.js';
 import {
   abandonKey,
@@ -33,8 +34,6 @@ import {
  * (including its role's checks of the body), so the same key with the same body can only
  * replay an answer to a request this credential could have made itself.
  */
-export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
-export const REPLAYED_HEADER = 'Idempotent-Replayed';
 
 /** 1 to 255 visible ASCII characters: no spaces, so two headers joined by ", " are refused too. */
 const VALID_KEY = /^[\x21-\x7e]{1,255}$/;

@@ -10,6 +10,7 @@ import { hasBulkWrite, PreconditionFailed } from '../db/write-batch.js';
 import { keepReadAhead, readObjectAhead } from '../objects/read-ahead.js';
 import { keyMatches } from '../buckets/keys.js';
 import { bearerKey } from '../http/bearer-key.js';
+import { IDEMPOTENCY_HEADER } from '../http/idempotency-headers.js';
 
 /** Slugs whose Bucket is remembered; past it the memory starts again (a miss costs only a round). */
 const BUCKETS_KEPT = 10_000;
@@ -61,8 +62,13 @@ export function loadBucket(db: Db): BucketLoader {
       const writes = last !== undefined && mayWrite(req, res, last.doc);
       const named = objectParam === undefined ? undefined : req.params[objectParam];
       const ahead = writes && typeof named === 'string' ? readObjectAhead(db, last.doc._id, named) : null;
+      // A kept answer to an Idempotency-Key is replayed without a write, so without the write's check.
       const remembered =
-        fromMemory && writes && accountOf(res) === undefined && Date.now() - last.at < REMEMBERED_FOR_MS;
+        fromMemory &&
+        writes &&
+        accountOf(res) === undefined &&
+        req.get(IDEMPOTENCY_HEADER) === undefined &&
+        Date.now() - last.at < REMEMBERED_FOR_MS;
       // Without bulkWrite the check would be a command before the commit: a round more than the read beside the Object's.
       const bucket = remembered && (await hasBulkWrite(db)) ? last.doc : await read(slug);
       if (!bucket) throw notFound('bucket', slug);

@@ -1,10 +1,10 @@
 import { isPlainObject } from '../util/plain-object.js';
+import { REPLAYED_HEADER } from '../http/idempotency-headers.js';
 
 /** v3 Bucket paths, their v2 twins and the v1 Bucket paths (as in gate-answers.ts). */
 const BUCKET_PATH = /^((\/v2)?\/buckets\/\{slug\}|\/v1\/\{slug\})/;
 
 const KEY_PARAMETER = { $ref: '#/components/parameters/idempotency_key' };
-const REPLAYED_HEADER = 'Idempotent-Replayed';
 
 /**
  * Every POST on a Bucket path takes an Idempotency-Key (lib/middleware/idempotency.ts), mounted once

@@ -107,7 +107,11 @@ describe('a Bucket taken from memory by a write', () => {
       title: 'Known',
       'metadata.headline': 'remembered',
     });
+    const keyed = () => api.post('/objects', { title: 'Keyed', type: 'posts' }).set('Idempotency-Key', 'rotation');
+    await keyed().expect(200);
     const rotated = await rotateKeys(suite.harness.db, keys.slug);
+    // A kept answer replays without a write: such a request reads the Bucket, and its key is refused.
+    await keyed().expect(401);
     const refused = await api.patch(`/objects/${id}`, { metadata: { headline: 'stale key' } }).expect(401);
     assert.match(refused.body.message, /write access key/);
     await api.post('/objects', { title: 'Stale', type: 'posts' }).expect(401);
