@@ -59,6 +59,12 @@ export function loadBucket(db: Db): BucketLoader {
     async (req, res, next) => {
       const slug = String(req.params.slug);
       const last = lastRead.get(slug);
+      const account = accountOf(res);
+      // Membership is read per request, never cached (a user removed from the Bucket is refused
+      // at once), beside the Bucket when its id is known from the last read of the slug.
+      const memberAhead = account && last ? findMember(db, last.doc._id, account._id) : null;
+      // Awaited below unless the Bucket turns out another; one left untaken must not reject unobserved.
+      memberAhead?.catch(() => undefined);
       const writes = last !== undefined && mayWrite(req, res, last.doc);
       const named = objectParam === undefined ? undefined : req.params[objectParam];
       const ahead = writes && typeof named === 'string' ? readObjectAhead(db, last.doc._id, named) : null;
@@ -66,7 +72,7 @@ export function loadBucket(db: Db): BucketLoader {
       const remembered =
         fromMemory &&
         writes &&
-        accountOf(res) === undefined &&
+        account === undefined &&
         req.get(IDEMPOTENCY_HEADER) === undefined &&
         Date.now() - last.at < REMEMBERED_FOR_MS;
       // Without bulkWrite the check would be a command before the commit: a round more than the read beside the Object's.
@@ -74,9 +80,10 @@ export function loadBucket(db: Db): BucketLoader {
       if (!bucket) throw notFound('bucket', slug);
       res.locals.bucket = bucket;
       keepReadAhead(res, bucket, ahead);
-      // Read per request, never cached: a user removed from the Bucket is refused at once.
-      const account = accountOf(res);
-      if (account) setMember(res, await findMember(db, bucket._id, account._id));
+      if (account) {
+        const readBeside = memberAhead && last?.doc._id.equals(bucket._id) ? memberAhead : null;
+        setMember(res, await (readBeside ?? findMember(db, bucket._id, account._id)));
+      }
       next();
     };
 

@@ -8,6 +8,7 @@ import { bucketsCollection, objectsCollection, writeNotesCollection } from '../.
 import { deleteBucket } from '../../lib/buckets/buckets.js';
 import { bucketClient } from '../support/client.js';
 import { BucketSuite, type BucketApi } from '../support/bucket-suite.js';
+import { account, PASSWORD_WORK_TIMEOUT_MS, tokenOf } from '../support/accounts.js';
 
 /**
  * The database commands each kind of request sends, counted with the driver's command
@@ -263,6 +264,32 @@ describe('round trips per request', () => {
   it('gets one Object in 2 commands: Bucket, Object', async () => {
     const trips = await tripsOf((api) => api.get(`/objects/${postId}?useCache=false`).expect(200));
     assert.deepEqual(trips.commands, ['find buckets', 'find published_objects']);
+  });
+
+  it('reads an account’s membership beside its Bucket: a get or a PATCH with a token waits for 3 rounds', async function () {
+    this.timeout(PASSWORD_WORK_TIMEOUT_MS);
+    await account(suite.harness, 'trips-admin@example.com', suite.keys.slug);
+    const token = await tokenOf(suite.harness, 'trips-admin@example.com');
+    const keys = { ...suite.keys, read_key: null, write_key: token };
+    const get = (api: BucketApi) =>
+      api.get(`/objects/${postId}?useCache=false`).set('Authorization', `Bearer ${token}`).expect(200);
+    await tripsOf(get, suite.harness.app, keys);
+    const got = await tripsOf(get, suite.harness.app, keys);
+    // The token's account first; then the Bucket and the membership at once; then the Object.
+    assert.deepEqual(got.commands, ['find accounts', 'find bucket_users', 'find buckets', 'find published_objects']);
+    assert.deepEqual(got.firstRound, ['find accounts']);
+    assert.equal(got.rounds, 3, JSON.stringify(got));
+    const edited = await tripsOf(
+      (api) => api.patch(`/objects/${postId}`, { title: 'By token' }).expect(200),
+      suite.harness.app,
+      keys,
+    );
+    const commit = `bulkWrite [update objects, ${FOLLOW_UPS.slice('bulkWrite ['.length)}`;
+    assert.deepEqual(
+      edited.commands,
+      ['find accounts', 'find bucket_users', 'find buckets', 'find objects', commit].sort(),
+    );
+    assert.equal(edited.rounds, 3, JSON.stringify(edited));
   });
 
   describe('on a server without bulkWrite (before MongoDB 8.0)', () => {
