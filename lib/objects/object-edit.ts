@@ -63,7 +63,7 @@ function backoff(attempt: number): Promise<void> {
 }
 
 /** The update that turns `current` (as read) into `next` carrying `work`: what a replace would write. */
-function versionUpdate(current: ObjectDoc, next: ObjectDoc, work: CarriedWork) {
+export function versionUpdate(current: ObjectDoc, next: ObjectDoc, work: CarriedWork) {
   const { _id, ...fields } = next;
   // pending is set, never removed: both at once would be a conflict the server refuses.
   const gone = Object.keys(current).filter((key) => key !== '_id' && key !== 'pending' && !(key in next));

@@ -32,12 +32,12 @@ import { bucketCheck } from '../buckets/remembered-bucket.js';
  * The generation bump goes after the other follow-ups, so no reader sees the new generation before
  * the views hold the version. Where the servers have MongoDB 8.0's bulkWrite, steps 2 and 3 are one
  * ordered command, which the server stops at its first failed write, so the answer waits for one
- * round after the commit. A create's or an edit's commit goes in that same command, first
- * (`writeVersionWith`): an insert, or a write that fails, instead of matching nothing, where the
- * version it was built on is no longer the latest, so the server applies none of the follow-ups
- * after a commit that did not happen. Elsewhere step 2 is one
- * command per write (the bump after the others) and step 3 follows the answer
- * (lib/http/after-answer.ts), so the answer waits for two rounds.
+ * round after the commit. Every commit (a create's, an edit's, the scheduler's, an import's)
+ * goes in that same command, first (`writeVersionWith`): an insert, or a write that fails, instead
+ * of matching nothing, where the version it was built on is no longer the latest, so the server
+ * applies none of the follow-ups after a commit that did not happen. Elsewhere the commit and each
+ * write of step 2 are commands of their own (the bump after the others) and step 3 follows the
+ * answer (lib/http/after-answer.ts).
  * A crash before 1 leaves nothing; after it, the Object itself says what is owed, so whoever
  * reads it next (the next write of the Object, a delete, the scheduler, start-up repair or the
  * stale sweep) finishes the work first (`finishCarried`) — repair comes with the read of the
@@ -60,7 +60,7 @@ export function eventOfReason(reason: RevisionDoc['reason']): ObjectEventType {
   }
 }
 
-export interface VersionWrite<D extends ObjectDoc | null> {
+export interface VersionWrite {
   objectId: ObjectId;
   bucketId: ObjectId;
   /** The Bucket as the request read it, when there is one: the event renders with it. */
@@ -72,29 +72,11 @@ export interface VersionWrite<D extends ObjectDoc | null> {
   withdraw?: boolean;
   /** Whether the write emits its event (default true; legacy routes without trigger_webhook do not). */
   notify?: boolean;
-  /** Step 1: writes the latest version with `pending` set to the work given, or returns null when it wrote nothing. */
-  commit: (work: CarriedWork) => Promise<D>;
 }
 
 export interface Written {
   doc: ObjectDoc;
   revision: RevisionDoc;
-}
-
-/** Runs steps 1–3. If commit throws, it wrote nothing, so nothing is owed. */
-export async function writeVersion(deps: EventDeps, w: VersionWrite<ObjectDoc>): Promise<Written>;
-/** A commit that wrote nothing (null) changes nothing else. */
-export async function writeVersion(deps: EventDeps, w: VersionWrite<ObjectDoc | null>): Promise<Written | null>;
-export async function writeVersion(deps: EventDeps, w: VersionWrite<ObjectDoc | null>): Promise<Written | null> {
-  const work = carriedWork(w);
-  const committed = await w.commit(work);
-  if (!committed) return null;
-  const { pending: _carried, ...doc } = committed;
-  const { revision, clear } = await followUps(deps, doc, work, w.bucket);
-  // The answer need not wait for what is left of the clear: work left carried is only done again
-  // (harmlessly) by whoever reads the Object next, should it never run.
-  await afterAnswer(clear);
-  return { doc, revision };
 }
 
 /**
@@ -107,8 +89,9 @@ export async function writeVersion(deps: EventDeps, w: VersionWrite<ObjectDoc | 
  */
 export async function writeVersionWith(
   deps: EventDeps,
-  w: Omit<VersionWrite<ObjectDoc>, 'commit'> & {
+  w: VersionWrite & {
     doc: ObjectDoc;
+    /** Step 1: writes the latest version with `pending` set to the work given. */
     commit: (work: CarriedWork) => BatchWrite;
     /** Turns the commit's own failure (a unique key taken) into the error the client gets. */
     commitError?: (err: unknown) => unknown;
@@ -118,7 +101,7 @@ export async function writeVersionWith(
 ): Promise<Written | null> {
   const work = carriedWork(w);
   const { event, revision, steps, clear } = await followUpWrites(deps, w.doc, work, w.bucket);
-  // Sinks hear of it between the commit and the clear (as in writeVersion), which takes a command of its own.
+  // Sinks hear of it between the commit and the clear, which takes a command of its own.
   const toSinks = event && deps.events.hasSinks ? () => deps.events.toSinks(deps.db, event) : undefined;
   let outcome;
   try {
@@ -139,7 +122,7 @@ export async function writeVersionWith(
   return { doc: w.doc, revision };
 }
 
-function carriedWork(w: Pick<VersionWrite<null>, 'at' | 'reason' | 'withdraw' | 'notify'>): CarriedWork {
+function carriedWork(w: Pick<VersionWrite, 'at' | 'reason' | 'withdraw' | 'notify'>): CarriedWork {
   return {
     version: w.at,
     reason: w.reason,

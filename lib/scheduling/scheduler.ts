@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import type { Filter } from 'mongodb';
 import { objectsCollection, type ObjectDoc } from '../db/collections.js';
 import type { EventDeps } from '../events/domain-events.js';
-import { finishCarried, writeVersion } from '../objects/version-write.js';
+import { finishCarried, writeVersionWith } from '../objects/version-write.js';
+import { versionUpdate } from '../objects/object-edit.js';
+import { writeIfFound } from '../db/write-batch.js';
 
 const LEASE_MS = 60_000;
 const MAX_PER_TICK = 100;
@@ -99,21 +101,25 @@ export class Scheduler {
     } else {
       Object.assign(next, { status: 'draft', unpublish_at: null });
     }
-    const written = await writeVersion(this.deps, {
+    const owned = {
+      _id: doc._id,
+      bucket_id: doc.bucket_id,
+      'schedule_claim.by': this.id,
+      modified_at: doc.modified_at,
+    };
+    const written = await writeVersionWith(this.deps, {
       objectId: doc._id,
       bucketId: doc.bucket_id,
       at: now,
       reason: job === 'publish' ? 'scheduled-publish' : 'scheduled-unpublish',
       withdraw: job === 'unpublish',
+      doc: next,
       // Conditional on still holding the claim (a process whose lease lapsed and was taken over
       // writes nothing more) and on the version claimed: an edit that landed since (which copies
       // the claim along) is not overwritten, and what it left is judged at the next tick (a
-      // draft-only account's edit has cleared publish_at: see object-edit.ts).
-      commit: async (work) => {
-        const owned = { _id: doc._id, 'schedule_claim.by': this.id, modified_at: doc.modified_at };
-        const replaced = await objectsCollection(this.deps.db).replaceOne(owned, { ...next, pending: work });
-        return replaced.matchedCount > 0 ? next : null;
-      },
+      // draft-only account's edit has cleared publish_at: see object-edit.ts). It fails instead
+      // of matching nothing, so its follow-ups, in the same command, go only with it.
+      commit: (work) => writeIfFound(objectsCollection(this.deps.db), owned, versionUpdate(doc, next, work)),
     });
     if (written === null) await this.release(doc);
     return written !== null;

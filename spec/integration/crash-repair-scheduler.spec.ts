@@ -109,7 +109,8 @@ describe('crash repair of scheduled publishing', () => {
     // The commit carries the follow-ups (version-write.ts); they go out together, then the carried work is cleared.
     assert.deepEqual(steps(calls).slice(0, 7), [
       'findOneAndUpdate objects',
-      'replaceOne objects',
+      // The commit: an update over the version claimed that fails where another is in place.
+      'updateOne objects',
       'replaceOne published_objects',
       'insertOne revisions',
       'updateOne write_notes',
@@ -141,7 +142,8 @@ describe('crash repair of scheduled publishing', () => {
     // The publish claim that finds nothing comes first.
     assert.deepEqual(steps(calls).slice(1, 8), [
       'findOneAndUpdate objects',
-      'replaceOne objects',
+      // The commit: an update over the version claimed that fails where another is in place.
+      'updateOne objects',
       'deleteOne published_objects',
       'insertOne revisions',
       'updateOne write_notes',
@@ -158,7 +160,7 @@ describe('crash repair of scheduled publishing', () => {
     const dying = new Scheduler(
       {
         db: interceptWrites(suite.harness.db, ({ collection, method }) => {
-          if (collection === 'objects' && method === 'replaceOne') throw new Crash('died before the commit point');
+          if (collection === 'objects' && method === 'updateOne') throw new Crash('died before the commit point');
         }),
         events: suite.harness.writes.events,
       },
@@ -211,7 +213,8 @@ describe('crash repair of scheduled publishing', () => {
     const slow = new Scheduler(
       {
         db: interceptWrites(suite.harness.db, async ({ collection, method }) => {
-          if (other === -1 && collection === 'objects' && method === 'replaceOne') {
+          // The first update of an Object after the claim is the commit.
+          if (other === -1 && collection === 'objects' && method === 'updateOne') {
             other = await tick(later(AFTER_LEASE));
           }
         }),

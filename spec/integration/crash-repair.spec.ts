@@ -7,7 +7,7 @@ import {
   revisionsCollection,
 } from '../../lib/db/collections.js';
 import { markPending, pendingWritesCollection, repairPendingWrites } from '../../lib/objects/pending-writes.js';
-import { writeVersion } from '../../lib/objects/version-write.js';
+import { writeVersionWith } from '../../lib/objects/version-write.js';
 import { BucketSuite } from '../support/bucket-suite.js';
 
 describe('crash repair of partial Object writes', () => {
@@ -154,15 +154,16 @@ describe('crash repair of partial Object writes', () => {
     const theirs = await markPending(suite.harness.db, id, bucketId);
     const at = new Date(latest.modified_at.getTime() + 1000);
     const next = { ...latest, title: 'G2', modified_at: at };
-    await writeVersion(suite.harness.writes, {
+    await writeVersionWith(suite.harness.writes, {
       objectId: id,
       bucketId,
       at,
       reason: 'edit',
-      commit: async () => {
-        await objectsCollection(suite.harness.db).replaceOne({ _id: id }, next);
-        return next;
-      },
+      doc: next,
+      commit: (work) => ({
+        to: objectsCollection(suite.harness.db),
+        model: { name: 'replaceOne', filter: { _id: id }, replacement: { ...next, pending: work } },
+      }),
     });
     assert.deepEqual(
       (await pendingWritesCollection(suite.harness.db).find({ object_id: id }).toArray()).map((m) => m._id),

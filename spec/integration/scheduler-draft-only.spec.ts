@@ -77,8 +77,8 @@ describe('scheduled publishing and draft_only accounts', function () {
     const id = await scheduledDraft('Raced');
     let edited = false;
     const db = interceptWrites(suite.harness.db, async (call) => {
-      // The scheduler has claimed the Object and is about to write its published version.
-      if (edited || call.collection !== 'objects' || call.method !== 'replaceOne') return;
+      // The scheduler has claimed the Object and is about to write its published version (its first update of it).
+      if (edited || call.collection !== 'objects' || call.method !== 'updateOne') return;
       edited = true;
       const edit = await as('editor', 'patch', `/objects/${id}`, { content: 'edited mid-publish' });
       assert.equal(edit.status, 200, edit.text);

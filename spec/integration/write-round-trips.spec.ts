@@ -6,6 +6,7 @@ import type { RequestListener } from 'node:http';
 import { createApp } from '../../lib/app.js';
 import { bucketsCollection, objectsCollection, writeNotesCollection } from '../../lib/db/collections.js';
 import { deleteBucket } from '../../lib/buckets/buckets.js';
+import { Scheduler } from '../../lib/scheduling/scheduler.js';
 import { bucketClient } from '../support/client.js';
 import { BucketSuite, type BucketApi } from '../support/bucket-suite.js';
 import { account, PASSWORD_WORK_TIMEOUT_MS, tokenOf } from '../support/accounts.js';
@@ -207,6 +208,8 @@ describe('round trips per request', () => {
     const trips = await tripsOf(() => now.api.patch(`/objects/${now.id}`, { title: 'Edited' }).expect(200));
     assert.deepEqual(trips.firstRound, ['find objects']);
     assert.equal(trips.commands.filter((c) => c === 'find buckets').length, 1, JSON.stringify(trips));
+    // Its claim, then one per job that finds nothing due.
+    assert.equal(trips.commands.filter((c) => c === 'findAndModify objects').length, 3, JSON.stringify(trips));
     assert.equal(trips.commands.filter((c) => c === 'find objects').length, 2, JSON.stringify(trips));
     assert.equal((await now.api.get(`/objects/${now.id}?status=any`).expect(200)).body.object.title, 'Edited');
     // The old Object went with its Bucket (the key is the same, so the request gets that far).
@@ -290,6 +293,28 @@ describe('round trips per request', () => {
       ['find accounts', 'find bucket_users', 'find buckets', 'find objects', commit].sort(),
     );
     assert.equal(edited.rounds, 3, JSON.stringify(edited));
+  });
+
+  it('publishes a scheduled Object with its claim, the Bucket for the event, and one bulkWrite', async () => {
+    const id = String(
+      (
+        await suite.api
+          .post('/objects', { title: 'Scheduled', type: 'posts', publish_at: Date.now() + 3600_000 })
+          .expect(200)
+      ).body.object.id,
+    );
+    await suite.harness.settled();
+    const due = () => new Date(Date.now() + 2 * 3600_000);
+    const trips = await tripsOf(async () => {
+      assert.equal(await new Scheduler(suite.harness.writes, { intervalMs: 0, now: due }).tick(), 1);
+    });
+    // The event renders with the Bucket, read by id; the claims that find nothing end the tick.
+    const published = trips.commands.filter((c) => c !== 'findAndModify objects' && c !== 'find buckets');
+    assert.deepEqual(published, [`bulkWrite [update objects, ${FOLLOW_UPS.slice('bulkWrite ['.length)}`]);
+    assert.equal(trips.commands.filter((c) => c === 'find buckets').length, 1, JSON.stringify(trips));
+    // Its claim, then one per job that finds nothing due.
+    assert.equal(trips.commands.filter((c) => c === 'findAndModify objects').length, 3, JSON.stringify(trips));
+    await suite.api.get(`/objects/${id}`).expect(200);
   });
 
   describe('on a server without bulkWrite (before MongoDB 8.0)', () => {
