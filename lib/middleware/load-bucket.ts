@@ -2,6 +2,7 @@ import type { Db } from 'mongodb';
 import type { Request, RequestHandler, Response } from 'express';
 import type { BucketDoc } from '../db/collections.js';
 import { notFound } from '../errors/not-found.js';
+import { HttpError } from '../errors/http-errors.js';
 import { accountOf, setMember } from '../accounts/request-account.js';
 import { findMember } from '../accounts/store.js';
 import { findBucketBySlug } from '../buckets/buckets.js';
@@ -31,9 +32,9 @@ export interface BucketLoader {
   load: (how?: BucketLoading) => RequestHandler;
   /**
    * `handler` of a route that may take its Bucket from memory: should it fail on such a Bucket
-   * (the write's check failed, or it refused on what the Bucket said), the Bucket is read afresh,
-   * and if it changed, `recheck` (the route's key check, synchronous) runs on it again and the
-   * handler runs again.
+   * having written nothing (the write's check failed, or it refused on what the Bucket said), the
+   * Bucket is read afresh, and if it changed, `recheck` (the route's key check, synchronous) runs
+   * on it again and the handler runs again.
    */
   retried: (handler: RequestHandler, recheck: RequestHandler) => RequestHandler;
 }
@@ -98,7 +99,7 @@ export function loadBucket(db: Db): BucketLoader {
       try {
         await handler(req, res, next);
       } catch (err) {
-        if (res.headersSent) throw err;
+        if (res.headersSent || !wroteNothing(err)) throw err;
         const fresh = await read(used.slug);
         if (!fresh) throw notFound('bucket', used.slug);
         if (!(err instanceof PreconditionFailed) && sameBucketState(fresh, used)) throw err;
@@ -110,6 +111,17 @@ export function loadBucket(db: Db): BucketLoader {
     };
 
   return { load, retried };
+}
+
+/**
+ * Whether a handler that failed with `err` surely wrote nothing, so running it again is safe: its
+ * write's check of the Bucket failed, or it refused the request (a 4xx is decided before any write,
+ * or by a commit that did not happen). Any other failure (the database unreachable mid-command, say)
+ * may come after the write applied: running the request again would answer for a second attempt
+ * (a 404 for a delete that happened), so its error is the answer.
+ */
+function wroteNothing(err: unknown): boolean {
+  return err instanceof PreconditionFailed || (err instanceof HttpError && err.status < 500);
 }
 
 interface LastRead {

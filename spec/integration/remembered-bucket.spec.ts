@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import type { RequestListener } from 'node:http';
-import type { CommandStartedEvent } from 'mongodb';
+import { MongoNetworkError, type CommandStartedEvent } from 'mongodb';
 import { createApp } from '../../lib/app.js';
 import { deleteBucket, rotateKeys } from '../../lib/buckets/buckets.js';
 import { setPlan } from '../../lib/buckets/plans.js';
 import { bucketsCollection, objectsCollection } from '../../lib/db/collections.js';
 import { deliveriesCollection } from '../../lib/webhooks/collections.js';
 import { commandLabel } from '../support/bulk-write-ops.js';
+import { interceptWrites } from '../support/intercept-writes.js';
 import { isGateCommand } from '../support/command-operators.js';
 import { bucketClient } from '../support/client.js';
 import { BucketSuite, type BucketApi } from '../support/bucket-suite.js';
@@ -155,6 +156,33 @@ describe('a Bucket taken from memory by a write', () => {
     await doomed.patch(`/objects/${note}`, { title: 'After' }).expect(404, /memory-gone/);
     await doomed.post('/objects', { title: 'After', type: 'notes' }).expect(404, /memory-gone/);
     assert.equal(await objectsCollection(h.db).countDocuments({ title: 'After' }), 0);
+  });
+
+  it('answers the failure, not a second attempt, when a write fails after its command applied (a 404 would hide the delete)', async () => {
+    const h = suite.harness;
+    // The database goes away after applying the delete's command, before answering; meanwhile
+    // another process changes the Bucket (a media upload bumps its generation).
+    let armed = false;
+    const failing = interceptWrites(h.db, async ({ collection }) => {
+      // The delete's last write: the plan's count.
+      if (!armed || collection !== 'bucket_usage') return;
+      armed = false;
+      await bucketsCollection(h.db).updateOne({ slug: keys.slug }, { $inc: { generation: 1 } });
+      throw new MongoNetworkError('connection reset after the write');
+    });
+    const dying = createApp({ config: h.config, db: failing, log: (m) => h.errors.push(m) });
+    const client = bucketClient(dying, keys);
+    // The app remembers the Bucket from its first write.
+    const doomed = String(
+      (await client.post('/objects', { title: 'Doomed', type: 'posts' }).expect(200)).body.object.id,
+    );
+    const errors = h.errors.length;
+    armed = true;
+    const answer = await client.delete(`/objects/${doomed}`);
+    assert.equal(answer.status, 503, answer.text);
+    h.errors.splice(errors);
+    assert.equal(await objectsCollection(h.db).countDocuments({ title: 'Doomed' }), 0, 'the delete happened');
+    await api.get(`/objects/${doomed}`).expect(404);
   });
 
   async function bucketOfSuite() {
