@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { Db } from 'mongodb';
 import { bucketsCollection, type BucketDoc } from '../db/collections.js';
 import { checkAlone, foundOrStop, type BatchWrite } from '../db/write-batch.js';
@@ -22,7 +23,7 @@ const remembered = new WeakSet<BucketDoc>();
 /** How long a Bucket read is taken from memory: what the request budgets read from it (the plan) is at most this old. */
 export const REMEMBERED_FOR_MS = 5_000;
 
-/** `doc` (as read), marked as one a write must check. */
+/** A copy of `doc` (as read), marked as one a write must check. */
 export function rememberBucket(doc: BucketDoc): BucketDoc {
   const copy = { ...doc };
   remembered.add(copy);
@@ -33,26 +34,24 @@ export function isRemembered(doc: BucketDoc): boolean {
   return remembered.has(doc);
 }
 
+/** What `bucketCheck` compares besides the id. `null` also finds a Bucket that never had the field. */
+function checkedState(bucket: BucketDoc) {
+  return {
+    generation: bucket.generation,
+    webhook_generation: bucket.webhook_generation ?? null,
+    write_key_hash: bucket.write_key_hash,
+  };
+}
+
 /** Whether two reads of a Bucket agree on everything `bucketCheck` compares. */
 export function sameBucketState(a: BucketDoc, b: BucketDoc): boolean {
-  return (
-    a._id.equals(b._id) &&
-    a.generation === b.generation &&
-    (a.webhook_generation ?? null) === (b.webhook_generation ?? null) &&
-    a.write_key_hash === b.write_key_hash
-  );
+  return a._id.equals(b._id) && isDeepStrictEqual(checkedState(a), checkedState(b));
 }
 
 /** The check a write sends before its commit when `bucket` came from memory; undefined for a Bucket the request read. */
 export function bucketCheck(db: Db, bucket: BucketDoc | undefined): BatchWrite | undefined {
   if (bucket === undefined || !remembered.has(bucket)) return undefined;
-  return foundOrStop(bucketsCollection(db), {
-    _id: bucket._id,
-    generation: bucket.generation,
-    // null also finds a Bucket that never had the field.
-    webhook_generation: bucket.webhook_generation ?? null,
-    write_key_hash: bucket.write_key_hash,
-  });
+  return foundOrStop(bucketsCollection(db), { _id: bucket._id, ...checkedState(bucket) });
 }
 
 /** For a write that cannot put the check in its own command: the check, alone (PreconditionFailed when it fails). */

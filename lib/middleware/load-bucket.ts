@@ -51,7 +51,7 @@ export function loadBucket(db: Db): BucketLoader {
       return null;
     }
     if (lastRead.size >= BUCKETS_KEPT) lastRead.clear();
-    lastRead.set(slug, { doc: rememberBucket(bucket), at: Date.now() });
+    lastRead.set(slug, { doc: bucket, at: Date.now() });
     return bucket;
   };
 
@@ -77,7 +77,7 @@ export function loadBucket(db: Db): BucketLoader {
         req.get(IDEMPOTENCY_HEADER) === undefined &&
         Date.now() - last.at < REMEMBERED_FOR_MS;
       // Without bulkWrite the check would be a command before the commit: a round more than the read beside the Object's.
-      const bucket = remembered && (await hasBulkWrite(db)) ? last.doc : await read(slug);
+      const bucket = remembered && (await hasBulkWrite(db)) ? handedOut(last) : await read(slug);
       if (!bucket) throw notFound('bucket', slug);
       res.locals.bucket = bucket;
       keepReadAhead(res, bucket, ahead);
@@ -125,9 +125,18 @@ function wroteNothing(err: unknown): boolean {
 }
 
 interface LastRead {
+  /** The Bucket as the read gave it to its own request. */
   doc: BucketDoc;
   /** Date.now() of the read. */
   at: number;
+  /** Its copy marked for the write's check, made when a write first takes it from memory. */
+  remembered?: BucketDoc;
+}
+
+/** The Bucket a write takes from memory: made once per read, so reads (most requests) copy nothing. */
+function handedOut(last: LastRead): BucketDoc {
+  last.remembered ??= rememberBucket(last.doc);
+  return last.remembered;
 }
 
 /**

@@ -48,21 +48,39 @@ describe('concurrent edits of one Object', () => {
     return { latest: latest.body.object.metadata, live: live.body.object.metadata };
   }
 
+  /**
+   * A Db whose first update of an Object waits for `meanwhile` to run first: that update is an
+   * edit's commit or a delete's claim, an upsert over the version read (version-write.ts,
+   * delete-write.ts). `ran` says whether it did.
+   */
+  function beforeFirstCommit(meanwhile: () => Promise<unknown>) {
+    let ran = false;
+    const db = interceptWrites(suite.harness.db, async ({ collection, method }) => {
+      if (ran || collection !== 'objects' || method !== 'updateOne') return;
+      ran = true;
+      await meanwhile();
+    });
+    return { db, ran: () => ran };
+  }
+
+  /** Nothing of Object `id` is left: no latest version, live copy or revision. */
+  async function assertGone(id: string) {
+    const oid = new ObjectId(id);
+    assert.equal(await objectsCollection(suite.harness.db).countDocuments({ _id: oid }), 0);
+    assert.equal(await publishedObjectsCollection(suite.harness.db).countDocuments({ _id: oid }), 0);
+    assert.equal(await revisionsCollection(suite.harness.db).countDocuments({ object_id: oid }), 0);
+  }
+
   it('a PATCH whose Object changed between its read and its write merges again from the new version', async () => {
     const id = await newPost();
-    let interleaved = false;
     // Another PATCH lands after this one read the Object, just before it writes.
-    const db = interceptWrites(suite.harness.db, async ({ collection, method }) => {
-      // The edit's commit: the first write to `objects` (an update over the version it read).
-      if (collection === 'objects' && method === 'updateOne' && !interleaved) {
-        interleaved = true;
-        await suite.api.patch(`/objects/${id}`, { metadata: { score: 7 } }).expect(200);
-      }
-    });
+    const { db, ran } = beforeFirstCommit(() =>
+      suite.api.patch(`/objects/${id}`, { metadata: { score: 7 } }).expect(200),
+    );
     const doc = await updateObject({ ...suite.harness.writes, db, validators: new MetadataValidators() }, bucket, id, {
       metadata: { body: 'b1' },
     });
-    assert.equal(interleaved, true);
+    assert.equal(ran(), true);
     assert.deepEqual(doc.metadata, { body: 'b1', score: 7 });
     assert.deepEqual(await views(id), { latest: { body: 'b1', score: 7 }, live: { body: 'b1', score: 7 } });
     // create, the interleaved PATCH, this one: no revision lost or doubled by the retry.
@@ -115,41 +133,25 @@ describe('concurrent edits of one Object', () => {
 
   it('a delete landing between an edit’s read and its commit: 404, and the edit brings nothing back', async () => {
     const id = await newPost();
-    let deleted = false;
-    const db = interceptWrites(suite.harness.db, async ({ collection, method }) => {
-      // The commit is an upsert that must not insert (version-write.ts): here it finds no Object at all.
-      if (collection === 'objects' && method === 'updateOne' && !deleted) {
-        deleted = true;
-        await suite.api.delete(`/objects/${id}`).expect(200);
-      }
-    });
+    // The commit is an upsert that must not insert: here it finds no Object at all.
+    const { db } = beforeFirstCommit(() => suite.api.delete(`/objects/${id}`).expect(200));
     const attempt = updateObject({ ...suite.harness.writes, db, validators: new MetadataValidators() }, bucket, id, {
       title: 'back?',
     });
     await assert.rejects(attempt, (err: unknown) => err instanceof HttpError && err.status === 404);
-    const oid = new ObjectId(id);
-    assert.equal(await objectsCollection(suite.harness.db).countDocuments({ _id: oid }), 0);
-    assert.equal(await publishedObjectsCollection(suite.harness.db).countDocuments({ _id: oid }), 0);
-    assert.equal(await revisionsCollection(suite.harness.db).countDocuments({ object_id: oid }), 0);
+    await assertGone(id);
     assert.equal(await objectsCollection(suite.harness.db).countDocuments({ title: 'back?' }), 0);
   });
 
   it('an edit landing between a delete’s read and its claim: the delete reads again and deletes the new version', async () => {
     const id = await newPost();
-    let edited = false;
-    const db = interceptWrites(suite.harness.db, async ({ collection, method }) => {
-      // The delete's claim: an update over the version it read (delete-write.ts).
-      if (collection === 'objects' && method === 'updateOne' && !edited) {
-        edited = true;
-        await suite.api.patch(`/objects/${id}`, { title: 'edited meanwhile' }).expect(200);
-      }
-    });
+    // The delete's claim, over the version it read.
+    const { db, ran } = beforeFirstCommit(() =>
+      suite.api.patch(`/objects/${id}`, { title: 'edited meanwhile' }).expect(200),
+    );
     await removeObject({ ...suite.harness.writes, db }, bucket, id, true);
-    assert.equal(edited, true);
-    const oid = new ObjectId(id);
-    assert.equal(await objectsCollection(suite.harness.db).countDocuments({ _id: oid }), 0);
-    assert.equal(await publishedObjectsCollection(suite.harness.db).countDocuments({ _id: oid }), 0);
-    assert.equal(await revisionsCollection(suite.harness.db).countDocuments({ object_id: oid }), 0);
+    assert.equal(ran(), true);
+    await assertGone(id);
     const deleted = suite.harness.emitted.filter((e) => e.type === 'object.deleted' && e.subjectId === id);
     assert.equal(deleted.length, 1);
     assert.equal((deleted[0]?.data as { title: string }).title, 'edited meanwhile', 'the event shows what was deleted');
