@@ -87,6 +87,11 @@ export const ERROR_CODES = {
     status: 409,
     description: 'An Object of the merge request changed or was deleted after its draft was recorded.',
   },
+  version_conflict: {
+    status: 412,
+    description:
+      "If-Match (or a batch operation's `version`) names a version that is no longer the latest; nothing was written. The body's `current` says which version is, who made it and when.",
+  },
   payload_too_large: {
     status: 413,
     description: 'The request body or upload is over its size limit, or a document would pass 16 MB.',

@@ -1,7 +1,15 @@
 import type { ErrorCode, ErrorCodeFor } from './codes.js';
 
+/** The version in place, named by a 412 `version_conflict` so a client can show what it missed. */
+export interface CurrentVersion {
+  version: string;
+  modified_at: string;
+  modified_by: string | null;
+}
+
 export interface HttpErrorOptions {
   documentation?: string;
+  current?: CurrentVersion;
   /** Response headers that belong to the error, such as Retry-After on a 503. */
   headers?: Readonly<Record<string, string>>;
 }
@@ -9,6 +17,7 @@ export interface HttpErrorOptions {
 /** An error that already knows its HTTP status, its stable code and the message a client may read. */
 export class HttpError extends Error {
   readonly documentation: string | undefined;
+  readonly current: CurrentVersion | undefined;
   readonly headers: Readonly<Record<string, string>>;
 
   constructor(
@@ -20,6 +29,7 @@ export class HttpError extends Error {
     super(message);
     this.name = new.target.name;
     this.documentation = options.documentation;
+    this.current = options.current;
     this.headers = options.headers ?? {};
   }
 }
@@ -126,10 +136,12 @@ export interface ErrorBody {
   code: ErrorCode;
   message: string;
   documentation?: string;
+  current?: CurrentVersion;
 }
 
 export function errorBody(err: HttpError): ErrorBody {
   const body: ErrorBody = { status: err.status, code: err.code, message: err.message };
   if (err.documentation !== undefined) body.documentation = err.documentation;
+  if (err.current !== undefined) body.current = err.current;
   return body;
 }

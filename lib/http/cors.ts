@@ -16,6 +16,7 @@ const ALLOWED_HEADERS = [
   'Range',
   'If-Range',
   'If-None-Match',
+  'If-Match',
   'If-Modified-Since',
 ];
 

@@ -5,6 +5,7 @@ import { objectsCollection, revisionsCollection, type BucketDoc, type RevisionDo
 import { HttpError } from '../errors/http-errors.js';
 import { readOptions } from '../db/query-time-limit.js';
 import { updateObject, type ObjectWriteDeps } from '../objects/object-writes.js';
+import { exactVersion } from '../objects/object-version.js';
 import { mergeRequestsCollection, type MergeItem, type MergeRequestDoc } from './collection.js';
 import { getMergeRequest, notOpen } from './manage.js';
 
@@ -88,7 +89,7 @@ export async function mergeMergeRequest(
     for (const [index, { item, state }] of states.entries()) {
       if (item.published_at) continue;
       if (state === 'recorded') {
-        const guard = { at: item.version, otherwise: () => conflict(claimed, [{ item, state: 'changed' }]) };
+        const guard = exactVersion(item.version, () => conflict(claimed, [{ item, state: 'changed' }]));
         await updateObject(
           deps,
           bucket,

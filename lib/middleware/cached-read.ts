@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { typeScopeOf } from '../accounts/type-scope.js';
 import type { ReadCache } from '../cache/read-cache.js';
@@ -41,8 +42,35 @@ function isRandom(res: Response): boolean {
 }
 
 /**
+ * The strong ETag of a read that answers one version of one document: the version first, so a
+ * client may send it back in If-Match (lib/http/if-match.ts), then a digest of the body, since the
+ * same version reads differently with `props`, `depth` or a changed type.
+ */
+function versionedTag(version: string, text: string): string {
+  const digest = createHash('sha1').update(text).digest('base64url').slice(0, 16);
+  return `"${version}-${digest}"`;
+}
+
+/**
+ * A kept answer of a versioned read holds its version before the body, on a line of its own
+ * (a version never holds a line break); an unversioned read's is the body alone.
+ */
+function sendKept(res: Response, kept: string, versioned: boolean): void {
+  if (!versioned) {
+    sendText(res, kept);
+    return;
+  }
+  const cut = kept.indexOf('\n');
+  const version = kept.slice(0, cut);
+  const text = kept.slice(cut + 1);
+  if (version !== '') res.set('ETag', versionedTag(version, text));
+  sendText(res, text);
+}
+
+/**
  * Serves a read from the cache when allowed, otherwise produces, caps (413) and caches it.
  * `useCache=false` reads through and refreshes the entry for later readers; `sort=random` skips the cache.
+ * `versionOf` names the version a body answers (one Object's read), which then leads its ETag.
  */
 export async function cachedRead(
   cache: ReadCache,
@@ -52,9 +80,19 @@ export async function cachedRead(
   produce: () => Promise<unknown>,
   /** What the read depends on (lib/cache/object-generations.ts); by default the whole Bucket's state. */
   generation: string = readGeneration(bucketOf(res)),
+  versionOf?: (body: unknown) => string | undefined,
 ): Promise<void> {
+  let version: string | undefined;
+  const versioned = versionOf !== undefined;
+  const producing = versioned
+    ? async () => {
+        const body = await produce();
+        version = versionOf(body);
+        return body;
+      }
+    : produce;
   if (isRandom(res)) {
-    sendText(res, await producedCapped(res, produce));
+    sendText(res, await producedCapped(res, producing));
     return;
   }
   const key = cacheKey(req, res, generation);
@@ -62,12 +100,13 @@ export async function cachedRead(
     const hit = cache.get(key);
     if (hit !== undefined) {
       res.set('X-Cache', 'HIT');
-      sendText(res, hit);
+      sendKept(res, hit, versioned);
       return;
     }
   }
-  const text = await producedCapped(res, produce);
-  cache.set(key, text);
+  const text = await producedCapped(res, producing);
+  const kept = versioned ? `${version ?? ''}\n${text}` : text;
+  cache.set(key, kept);
   res.set('X-Cache', 'MISS');
-  sendText(res, text);
+  sendKept(res, kept, versioned);
 }

@@ -25,6 +25,8 @@ import { readOptions } from '../db/query-time-limit.js';
 import { findObjectType, getObjectType, listObjectTypes } from './type-reads.js';
 import { referencesTo, renameReferences } from './type-references.js';
 import { withTypeWriteLease } from './type-write-lease.js';
+import { ifMatchAccepts, versionConflict, versionOf, type IfMatch } from '../http/if-match.js';
+import { nextVersionTime } from '../objects/version-time.js';
 
 async function typeSlugs(db: Db, bucket: BucketDoc): Promise<Set<string>> {
   return new Set(await slugsWhere(objectTypesCollection(db), { bucket_id: bucket._id }, readOptions(db)));
@@ -164,6 +166,8 @@ export async function updateObjectType(
   bucket: BucketDoc,
   slug: string,
   input: unknown,
+  /** The request's If-Match: the type is changed only over a version it names (lib/http/if-match.ts). */
+  ifMatch: IfMatch | null = null,
 ): Promise<ObjectTypeDoc> {
   assertValid('ObjectTypePatch', input, 'body');
   const { db } = deps;
@@ -171,6 +175,9 @@ export async function updateObjectType(
     await finishPendingRenames(db, bucket._id, lease);
     const current = await typeToPatch(db, bucket, slug, input.slug);
     if (!current) throw notFound('object_type', slug, bucket.slug);
+    // Type writes hold the lease, so the version checked here is the one replaced below.
+    if (ifMatch && !ifMatchAccepts(ifMatch, versionOf(current)))
+      throw versionConflict(`Object type '${current.slug}'`, current);
     const newSlug = input.slug ?? current.slug;
     const renaming = newSlug !== current.slug;
     const existing = await typeSlugs(db, bucket);
@@ -188,7 +195,8 @@ export async function updateObjectType(
         slug_field: flag(input.options?.slug_field, current.options.slug_field),
         content_editor: flag(input.options?.content_editor, current.options.content_editor),
       },
-      modified_at: new Date(),
+      // Strictly after the version replaced, so each version of the type has its own tag.
+      modified_at: nextVersionTime(current),
       ...(renaming ? { rename: { from: current.slug, pending: true } } : {}),
     };
     checkTypeRules(merged, newSlug, existing);

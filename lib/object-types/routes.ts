@@ -14,6 +14,7 @@ import { getObjectType, listObjectTypes } from './type-reads.js';
 import type { EventDeps } from '../events/domain-events.js';
 import { route, type RouteDef } from '../routes/route-table.js';
 import { readAccess, typeEditAccess, writeAccess } from '../routes/access.js';
+import { parseIfMatch, versionOf, versionTag } from '../http/if-match.js';
 
 const READ = paramSet(['read_key']);
 
@@ -51,7 +52,9 @@ export function objectTypeRoutes(config: Config, { writes }: AppState): RouteDef
       body,
       requireWrite,
       async (req, res) => {
-        const type = await updateObjectType(writes, bucketOf(res), String(req.params.type_slug), req.body);
+        const ifMatch = parseIfMatch(req.get('if-match'));
+        const type = await updateObjectType(writes, bucketOf(res), String(req.params.type_slug), req.body, ifMatch);
+        res.set('ETag', versionTag(versionOf(type)));
         sendJson(res, 200, { object_type: renderObjectType(type) } satisfies ObjectTypeResponse);
       },
     ),

@@ -1,5 +1,6 @@
 import type { ObjectTypeDoc } from '../db/collections.js';
 import type { Metafield } from '../metafields/definition.js';
+import { versionOf } from '../http/if-match.js';
 
 /** An Object type as the v3 API answers it (schemas/ObjectType.json). */
 export type ApiObjectType = {
@@ -19,6 +20,8 @@ export type ApiObjectType = {
   order: number;
   created_at: string;
   modified_at: string;
+  /** The version this is (lib/http/if-match.ts): what If-Match names to change exactly it. */
+  version: string;
 };
 
 /** Stored Object type → v3 JSON. Option flags answer as 1/0, as the API always has. */
@@ -40,6 +43,7 @@ export function renderObjectType(t: ObjectTypeDoc): ApiObjectType {
     order: t.order,
     created_at: t.created_at.toISOString(),
     modified_at: t.modified_at.toISOString(),
+    version: versionOf(t),
   };
 }
 

@@ -1,6 +1,8 @@
 import type { ApiObject } from './serialize.js';
 import type { BucketDoc, ObjectDoc } from '../db/collections.js';
-import { BadRequestError, type HttpError } from '../errors/http-errors.js';
+import { BadRequestError, type CurrentVersion, type HttpError } from '../errors/http-errors.js';
+import { ifMatchOfVersion } from '../http/if-match.js';
+import { objectGuard } from './object-version.js';
 import type { ErrorCode } from '../errors/codes.js';
 import { errorDetail, translateError } from '../errors/translate.js';
 import type { BatchRequest } from '../types/bodies.generated.js';
@@ -16,7 +18,12 @@ type Operation = BatchRequest['operations'][number];
 export type BatchResult<Obj = ObjectDoc> =
   | { method: string; status: number; object: Obj }
   | { method: string; status: number; message: string }
-  | { method: string; status: number; code: ErrorCode; message: string };
+  | { method: string; status: number; code: ErrorCode; message: string; current?: CurrentVersion };
+
+/** The guard of an operation's `version` (as If-Match is to a request), or none without one. */
+function guardOf(op: Operation, id: string) {
+  return objectGuard(op.version === undefined ? null : ifMatchOfVersion(op.version), id);
+}
 
 /** A field the method needs; without it the operation fails alone with a 400. */
 function required<T>(value: T | undefined, field: 'object_id' | 'object'): T {
@@ -52,12 +59,13 @@ async function apply(deps: ObjectWriteDeps, bucket: BucketDoc, op: Operation): P
     case 'edit': {
       const id = required(op.object_id, 'object_id');
       const object = required(op.object, 'object');
-      return { method, status: 200, object: await updateObject(deps, bucket, id, object, { root: ROOT }) };
+      const ifVersion = guardOf(op, id);
+      return { method, status: 200, object: await updateObject(deps, bucket, id, object, { root: ROOT, ifVersion }) };
     }
     case 'delete': {
       const id = required(op.object_id, 'object_id');
       // Like the DELETE route, a delete notifies only when asked to.
-      await removeObject(deps, bucket, id, op.trigger_webhook ?? false);
+      await removeObject(deps, bucket, id, op.trigger_webhook ?? false, guardOf(op, id));
       return { method, status: 200, message: `Object with id '${id}' deleted successfully from bucket.` };
     }
     default:
@@ -93,6 +101,7 @@ export async function runBatch(
         status: failure.status,
         code: failure.code,
         message: failureMessage(failure, index, op.method),
+        ...(failure.current && { current: failure.current }),
       });
     }
   }

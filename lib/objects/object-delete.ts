@@ -16,6 +16,7 @@ import { deleteClaimed } from './delete-write.js';
 import { finishCarried } from './version-write.js';
 import { HttpError } from '../errors/http-errors.js';
 import { checkRememberedBucket } from '../buckets/remembered-bucket.js';
+import type { VersionGuard } from './object-version.js';
 
 /** Objects a type delete removes per round: bounds memory and the size of each delete. */
 const PAGE = 500;
@@ -62,7 +63,13 @@ const DELETE_ATTEMPTS = 8;
  * with event sinks besides the outbox, which hear of a delete after its commit point and before
  * its end, it goes the way of a type delete's Objects, with a marker.
  */
-export async function removeObject(deps: EventDeps, bucket: BucketDoc, id: string, notify: boolean): Promise<void> {
+export async function removeObject(
+  deps: EventDeps,
+  bucket: BucketDoc,
+  id: string,
+  notify: boolean,
+  guard?: VersionGuard,
+): Promise<void> {
   const objectId = parseObjectId(bucket, id);
   // An earlier crashed write of this Object settles first, with its own event.
   let read: ObjectDoc | null | undefined = (await repairThenRead(deps, objectId, bucket._id)).latest;
@@ -77,6 +84,8 @@ export async function removeObject(deps: EventDeps, bucket: BucketDoc, id: strin
     // Work a write left (running, or dead) is finished first, as an edit does: another delete's
     // claim is finished, and this one then answers 404.
     if (await finishCarried(deps, doc)) continue;
+    // The claim below is conditional on this version, so a newer one landing after the check misses it.
+    if (guard && !guard.accepts(doc)) throw guard.otherwise(doc);
     if (deps.events.hasSinks) {
       // Its markers are written before anything it could put in one command with a check.
       await checkRememberedBucket(deps.db, bucket);

@@ -24,6 +24,7 @@ import { storedThumbnail } from './thumbnail.js';
 import type { Metafield } from '../metafields/definition.js';
 import { typeWithOwn } from '../metafields/own.js';
 import { ownMetafieldsAfter } from './own-metafields.js';
+import type { VersionGuard } from './object-version.js';
 
 /** Localized types take one of their locales (default: priority_locale); others take none. */
 export function resolveLocale(type: ObjectTypeDoc, requested: string | null | undefined): string | null {
@@ -95,12 +96,6 @@ export interface WriteOptions {
 export interface CreateOptions extends WriteOptions {
   /** The request's Idempotency-Key: an Object an earlier attempt created with it answers instead. */
   idempotency?: CreateIdempotency | undefined;
-}
-
-/** An edit that applies only to one known version: any other version in place throws `otherwise`'s error. */
-export interface VersionGuard {
-  at: Date;
-  otherwise: (current: ObjectDoc) => Error;
 }
 
 export async function createObject(
@@ -227,7 +222,7 @@ export async function updateObject(
     ifVersion,
     definitions,
     current,
-  }: WriteOptions & { ifVersion?: VersionGuard; current?: Promise<ObjectDoc | null> | undefined } = {},
+  }: WriteOptions & { ifVersion?: VersionGuard | undefined; current?: Promise<ObjectDoc | null> | undefined } = {},
 ): Promise<ObjectDoc> {
   const { db, validators } = deps;
   assertValid('ObjectPatch', input, root);
@@ -240,7 +235,7 @@ export async function updateObject(
     bucket,
     id,
     async (current, at): Promise<EditPlan> => {
-      if (ifVersion && current.modified_at.getTime() !== ifVersion.at.getTime()) throw ifVersion.otherwise(current);
+      if (ifVersion && !ifVersion.accepts(current)) throw ifVersion.otherwise(current);
       const type = await typeForWrite(deps, bucket, current.type);
       const next: ObjectDoc = { ...current, modified_at: at };
       if (input.title !== undefined) next.title = input.title;

@@ -30,6 +30,8 @@ import { listGeneration } from './list/list-generation.js';
 import { bucketFromMemory, readingAhead, route, type RouteDef } from '../routes/route-table.js';
 import { takeReadAhead } from './read-ahead.js';
 import { readAccess, writeAccess, BY_OBJECT_ID } from '../routes/access.js';
+import { parseIfMatch, versionOf, versionTag } from '../http/if-match.js';
+import { objectGuard } from './object-version.js';
 
 export const OBJECT_LIST_NAMES = [
   'read_key',
@@ -123,14 +125,17 @@ export function objectReadHandlers(
       const params = version.one(res);
       const add = version.addition(res);
       const status = await previewAwareStatus(res, previewSecret, params.preview_token, params.status);
-      await cachedRead(cache, req, res, params.useCache, async () => {
+      let read: string | undefined;
+      const produce = async () => {
         const id = String(req.params.object_id);
         const opts = { status, depth: params.depth, typeScope: typeScopeOf(res) };
         const doc = await getObjectExpanded(db, bucket, id, opts, bounds);
+        read = versionOf(doc.modified_at);
         const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
         const object = shaped(renderObject(doc, ctx), ctx, params.props, add, doc);
         return { object } satisfies ObjectResponse<Picked>;
-      });
+      };
+      await cachedRead(cache, req, res, params.useCache, produce, undefined, () => read);
     },
   };
 }
@@ -163,6 +168,7 @@ export function objectRoutes(config: Config, db: Db, state: AppState): RouteDef[
           const definitions = sentDefinitions(res);
           const doc = await createObject(writes, bucket, req.body, { idempotency: idempotencyOf(res), definitions });
           const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
+          res.set('ETag', versionTag(versionOf(doc)));
           sendJson(res, 200, { object: renderObject(doc, ctx) } satisfies ObjectResponse);
         },
       ),
@@ -173,9 +179,14 @@ export function objectRoutes(config: Config, db: Db, state: AppState): RouteDef[
         route('patch', one, NO_PARAMS, writeAccess('objects', BY_OBJECT_ID), body, requireWrite, async (req, res) => {
           const bucket = bucketOf(res);
           const id = String(req.params.object_id);
-          const options = { definitions: sentDefinitions(res), current: takeReadAhead(res, id) };
+          const options = {
+            definitions: sentDefinitions(res),
+            current: takeReadAhead(res, id),
+            ifVersion: objectGuard(parseIfMatch(req.get('if-match')), id),
+          };
           const doc = await updateObject(writes, bucket, id, req.body, options);
           const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
+          res.set('ETag', versionTag(versionOf(doc)));
           sendJson(res, 200, { object: renderObject(doc, ctx) } satisfies ObjectResponse);
         }),
       ),
@@ -184,7 +195,8 @@ export function objectRoutes(config: Config, db: Db, state: AppState): RouteDef[
     bucketFromMemory(
       route('delete', one, DELETE_PARAMS, writeAccess('objects', BY_OBJECT_ID), requireWrite, async (req, res) => {
         const id = String(req.params.object_id);
-        await removeObject(writes, bucketOf(res), id, readParams(res, DELETE_PARAMS).trigger_webhook);
+        const guard = objectGuard(parseIfMatch(req.get('if-match')), id);
+        await removeObject(writes, bucketOf(res), id, readParams(res, DELETE_PARAMS).trigger_webhook, guard);
         sendJson(res, 200, { message: `Object with id '${id}' deleted successfully from bucket.` });
       }),
     ),

@@ -4,6 +4,7 @@ import { isObjectId } from '../util/object-id.js';
 import { isPlainObject } from '../util/plain-object.js';
 import { renderMetadata, type ApiFileUrls, type ApiMetadata } from '../metafields/stored-values.js';
 import { effectiveMetafields } from '../metafields/own.js';
+import { versionOf } from '../http/if-match.js';
 
 export interface RenderContext {
   /** Object types of the Bucket by slug: metadata is rendered by its type's Metafields. */
@@ -29,6 +30,8 @@ export type ApiObject = {
   order: number;
   created_at: string;
   modified_at: string;
+  /** The version this is (lib/http/if-match.ts): what If-Match names to write over exactly it. */
+  version: string;
   published_at: string | null;
   created_by: string | null;
   modified_by: string | null;
@@ -106,6 +109,7 @@ function renderOne(doc: ReadObject, ctx: RenderContext, memo: Memo): ProjectedAp
     order: doc.order,
     created_at: doc.created_at?.toISOString(),
     modified_at: doc.modified_at?.toISOString(),
+    version: doc.modified_at && versionOf(doc.modified_at),
     published_at: doc.published_at instanceof Date ? doc.published_at.toISOString() : doc.published_at,
     created_by: doc.created_by,
     modified_by: doc.modified_by,

@@ -12,6 +12,8 @@ const MAX_NAMED_BAD = 10;
 const STORAGE_NAMES: ReadonlyMap<string, string> = new Map([
   ['id', '_id'],
   ['bucket', 'bucket_id'],
+  // An Object's version is the time of its write (lib/http/if-match.ts).
+  ['version', 'modified_at'],
 ]);
 
 /**

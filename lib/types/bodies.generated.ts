@@ -63,6 +63,10 @@ export interface BatchRequest {
       [k: string]: unknown;
     };
     trigger_webhook?: boolean;
+    /**
+     * edit and delete: the version the operation is based on (an Object's `version`, or its ETag); when another is the latest, the operation fails alone with 412 `version_conflict` and writes nothing.
+     */
+    version?: string;
     [k: string]: unknown;
   }[];
 }

@@ -358,6 +358,7 @@ describe('Object type response schemas', () => {
     order: 0,
     created_at: '2024-01-01T00:00:00.000Z',
     modified_at: '2024-01-01T00:00:00.000Z',
+    version: '1704067200000',
   };
 
   it('describe a rendered Object type, single and listed', () => {

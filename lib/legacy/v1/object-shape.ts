@@ -31,7 +31,8 @@ export function toV1Object(
   type: ObjectTypeDoc | undefined,
   hideMetafields: boolean,
 ): V1Object {
-  const { id, type: typeSlug, metadata, ...rest } = o;
+  // v1 has no conditional writes, so it keeps its shape without the version.
+  const { id, type: typeSlug, metadata, version: _version, ...rest } = o;
   const out: V1Object = {};
   if (id !== undefined) out._id = id;
   if (typeSlug !== undefined) out.type_slug = typeSlug;
@@ -55,6 +56,6 @@ export function toV1Revision(rev: RevisionDoc, ctx: RenderContext, hideMetafield
 
 /** v1 names the Object type's id `_id`. */
 export function toV1ObjectType(t: ObjectTypeDoc): Record<string, unknown> {
-  const { id, ...rest } = renderObjectType(t);
+  const { id, version: _version, ...rest } = renderObjectType(t);
   return { _id: id, ...rest };
 }
