@@ -6,6 +6,8 @@ export class ApiError extends Error {
     readonly status: number,
     message: string,
     readonly code?: string,
+    /** The whole error body, for errors that carry more than a message (a 412's `current`). */
+    readonly body?: Record<string, unknown>,
   ) {
     super(message);
   }
@@ -23,9 +25,9 @@ function withQuery(path: string, query?: Query): string {
 
 async function errorOf(res: Response): Promise<ApiError> {
   try {
-    const body = (await res.json()) as { message?: unknown; code?: unknown };
+    const body = (await res.json()) as { message?: unknown; code?: unknown } & Record<string, unknown>;
     const message = typeof body.message === 'string' ? body.message : res.statusText;
-    return new ApiError(res.status, message, typeof body.code === 'string' ? body.code : undefined);
+    return new ApiError(res.status, message, typeof body.code === 'string' ? body.code : undefined, body);
   } catch {
     return new ApiError(res.status, `${res.status} ${res.statusText}`);
   }
@@ -35,10 +37,10 @@ async function errorOf(res: Response): Promise<ApiError> {
 export async function api<T>(
   method: string,
   path: string,
-  options: { query?: Query; body?: unknown } = {},
+  options: { query?: Query; body?: unknown; headers?: Record<string, string> } = {},
 ): Promise<T> {
   const credential = loadCredential();
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...options.headers };
   if (credential) headers.Authorization = `Bearer ${secretOf(credential)}`;
   let body: BodyInit | undefined;
   if (options.body instanceof FormData) body = options.body;

@@ -10,7 +10,50 @@ const listeners = new Set<() => void>();
 function notify(): void {
   for (const l of listeners) l();
 }
-window.addEventListener('popstate', notify);
+
+/**
+ * What a page with unsaved work registers: `blocks` says whether leaving now would lose it, and
+ * `ask` lets the person choose (it calls `leave` to go on). One page edits at a time.
+ */
+export interface LeaveGuard {
+  blocks: () => boolean;
+  ask: (leave: () => void) => void;
+}
+
+let leaveGuard: LeaveGuard | null = null;
+
+/** Registers the guard for in-app navigation and the browser's back and forward; returns its removal. */
+export function guardLeaving(guard: LeaveGuard): () => void {
+  leaveGuard = guard;
+  return () => {
+    if (leaveGuard === guard) leaveGuard = null;
+  };
+}
+
+/** The address shown, so a back or forward the guard holds can be put back. */
+let shown = location.pathname + location.search;
+
+function go(to: string, replace: boolean): void {
+  if (replace) history.replaceState(null, '', to);
+  else history.pushState(null, '', to);
+  shown = location.pathname + location.search;
+  notify();
+  window.scrollTo(0, 0);
+}
+
+window.addEventListener('popstate', () => {
+  const target = location.pathname + location.search;
+  if (leaveGuard?.blocks()) {
+    // The browser has already moved: show the page's address again until the person decides.
+    history.pushState(null, '', shown);
+    leaveGuard.ask(() => {
+      go(target, false);
+    });
+    return;
+  }
+  shown = target;
+  notify();
+});
 
 /** The path below /studio/, split into segments. */
 export function currentSegments(): string[] {
@@ -23,10 +66,13 @@ export function href(...segments: string[]): string {
 }
 
 export function navigate(to: string, replace = false): void {
-  if (replace) history.replaceState(null, '', to);
-  else history.pushState(null, '', to);
-  notify();
-  window.scrollTo(0, 0);
+  if (leaveGuard?.blocks()) {
+    leaveGuard.ask(() => {
+      go(to, replace);
+    });
+    return;
+  }
+  go(to, replace);
 }
 
 export function useLocation(): { segments: string[]; search: URLSearchParams } {

@@ -71,6 +71,8 @@ export interface ContentObject {
   metadata?: Record<string, unknown>;
   created_at?: string;
   modified_at?: string;
+  /** What If-Match names to save over exactly this version. */
+  version?: string;
   published_at?: string | null;
   publish_at?: number | null;
   thumbnail?: string | null;

@@ -1,39 +1,29 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError, messageOf, v3 } from '../api';
 import { can, useBucket } from '../bucket';
+import { bodyFields, EditConflict, type CurrentVersion } from '../editing/edit-conflict';
+import { draftOf, SAVED_NOTICE, saveBody, shown, type Draft, type SaveMode } from '../editing/save-body';
+import { SaveState, useAutosave, useLeaveGuard, useSaveShortcut } from '../editing/unsaved-work';
 import { Fields } from '../fields/field';
 import { HtmlField } from '../fields/rich';
 import { href, Link, navigate } from '../router';
 import type { ContentObject, ObjectType } from '../types';
 import { ErrorText, Loading, Notice } from '../ui';
-import { editValues, JsonProblem, problemsByKey, writeValues, type Values } from '../values';
+import { JsonProblem, problemsByKey } from '../values';
 import { LocaleSwitcher, takePrefill } from './locale-switcher';
 import { Revisions } from './revisions';
-
-interface Draft {
-  title: string;
-  slug: string;
-  content: string;
-  locale: string;
-  metadata: Values;
-  publishAt: string;
-}
-
-function draftOf(type: ObjectType, o: ContentObject | null): Draft {
-  return {
-    title: o?.title ?? '',
-    slug: o?.slug ?? '',
-    content: o?.content ?? '',
-    locale: o?.locale ?? type.priority_locale ?? type.locales?.[0] ?? '',
-    metadata: editValues(type.metafields, o?.metadata ?? {}),
-    publishAt: '',
-  };
-}
 
 /** What a create says once the editor reopens on the new Object's address. */
 let flash: string | null = null;
 
-const shown = (flag: boolean | number | undefined) => flag !== 0 && flag !== false;
+/** A save another editor's save got to first: both versions, until the person chooses. */
+interface Conflict {
+  mine: Record<string, unknown>;
+  theirs: Record<string, unknown>;
+  theirObject: ContentObject;
+  current: CurrentVersion;
+  mode: SaveMode;
+}
 
 /** The form for one Object, generated from its type's Metafields. */
 export function ObjectEditor({ type, id }: { type: ObjectType; id: string | null }) {
@@ -52,17 +42,32 @@ export function ObjectEditor({ type, id }: { type: ObjectType; id: string | null
     return message;
   });
   const [busy, setBusy] = useState(false);
+  const [conflict, setConflict] = useState<Conflict | null>(null);
+  // Bumped when the form is filled from the server, so rich editors take the values afresh.
   const [version, setVersion] = useState(0);
+  const [saves, setSaves] = useState(0);
+  // Edits typed, and how many of them the last save carried: unsaved work is the difference.
+  // Refs, so leaving and the save that just finished read them at once, not at the next render.
+  const edits = useRef(0);
+  const savedEdits = useRef(0);
+  const dirty = () => edits.current !== savedEdits.current;
+  const settle = () => {
+    savedEdits.current = edits.current;
+  };
 
+  const fill = (o: ContentObject) => {
+    setObject(o);
+    setDraft(draftOf(type, o));
+    settle();
+    setVersion((v) => v + 1);
+  };
   const load = async () => {
     if (id === null) return;
     try {
       const { object: o } = await api<{ object: ContentObject }>('GET', v3(bucket.slug, `objects/${id}`), {
         query: { status: 'any', useCache: 'false' },
       });
-      setObject(o);
-      setDraft(draftOf(type, o));
-      setVersion((v) => v + 1);
+      fill(o);
     } catch (err) {
       setError(messageOf(err));
     }
@@ -71,44 +76,66 @@ export function ObjectEditor({ type, id }: { type: ObjectType; id: string | null
     void load();
   }, [id]);
 
-  if (!draft) return error ? <ErrorText message={error} /> : <Loading />;
-  const update = (patch: Partial<Draft>) => {
-    setDraft({ ...draft, ...patch });
+  const leaveDialog = useLeaveGuard(dirty);
+  const fields = bodyFields(type.metafields, {
+    slug: shown(type.options?.slug_field),
+    content: shown(type.options?.content_editor),
+  });
+
+  /** Shows both versions when a save names a version that is no longer the latest. */
+  const openConflict = async (err: ApiError, mine: Record<string, unknown>, mode: SaveMode) => {
+    const { object: theirObject } = await api<{ object: ContentObject }>(
+      'GET',
+      v3(bucket.slug, `objects/${id ?? ''}`),
+      {
+        query: { status: 'any', useCache: 'false' },
+      },
+    );
+    const current = (err.body?.current as CurrentVersion | undefined) ?? {
+      version: theirObject.version ?? '',
+      modified_at: theirObject.modified_at ?? new Date().toISOString(),
+      modified_by: null,
+    };
+    setConflict({ mine, theirs: saveBody(type, draftOf(type, theirObject), mode), theirObject, current, mode });
   };
 
-  const save = async (mode: 'draft' | 'publish' | 'schedule') => {
+  /** `over`: the version to save over (the one this editor read, or theirs after a conflict). */
+  const save = async (mode: SaveMode, { auto = false, over }: { auto?: boolean; over?: string } = {}) => {
+    if (!draft || busy) return;
     setBusy(true);
     setError(null);
     setErrors({});
-    setNotice(null);
+    if (!auto) setNotice(null);
+    const carried = edits.current;
+    let body: Record<string, unknown> = {};
     try {
-      const body: Record<string, unknown> = {
-        title: draft.title,
-        metadata: writeValues(type.metafields, draft.metadata),
-        status: mode === 'publish' ? 'published' : 'draft',
-      };
-      if (shown(type.options?.slug_field) && draft.slug) body.slug = draft.slug;
-      if (shown(type.options?.content_editor)) body.content = draft.content;
-      if (type.localization && draft.locale) body.locale = draft.locale;
-      if (mode === 'schedule') body.publish_at = new Date(draft.publishAt).toISOString();
+      body = saveBody(type, draft, mode);
       if (id === null) {
         const { object: created } = await api<{ object: ContentObject }>('POST', v3(bucket.slug, 'objects'), {
           body: { ...body, type: type.slug },
         });
-        flash = mode === 'publish' ? 'Published.' : mode === 'schedule' ? 'Publish scheduled.' : 'Draft saved.';
+        flash = SAVED_NOTICE[mode];
+        settle();
         navigate(href('b', bucket.slug, 'objects', type.slug, created.id), true);
         return;
       }
+      const base = over ?? object?.version;
       const { object: saved } = await api<{ object: ContentObject }>('PATCH', v3(bucket.slug, `objects/${id}`), {
         body,
+        ...(base !== undefined && { headers: { 'If-Match': `"${base}"` } }),
       });
       setObject(saved);
-      setVersion((v) => v + 1);
-      setNotice(mode === 'publish' ? 'Published.' : mode === 'schedule' ? 'Publish scheduled.' : 'Draft saved.');
+      savedEdits.current = carried;
+      setSaves((n) => n + 1);
+      if (!auto) setNotice(SAVED_NOTICE[mode]);
     } catch (err) {
       if (err instanceof JsonProblem) {
         setErrors({ [err.key.split(/[.[]/)[0] ?? err.key]: err.message });
         setError(err.message);
+      } else if (err instanceof ApiError && err.status === 412) {
+        await openConflict(err, body, mode).catch((e: unknown) => {
+          setError(messageOf(e));
+        });
       } else if (err instanceof ApiError && err.status === 400) {
         const { byKey } = problemsByKey(
           err.message,
@@ -120,6 +147,20 @@ export function ObjectEditor({ type, id }: { type: ObjectType; id: string | null
     } finally {
       setBusy(false);
     }
+  };
+
+  useSaveShortcut(() => {
+    void save('draft');
+  });
+  // Drafts of a saved Object save themselves; a new Object waits for its first save (and leaving asks).
+  useAutosave(id !== null && draft !== null && dirty() && !busy && conflict === null, draft, () => {
+    void save('draft', { auto: true });
+  });
+
+  if (!draft) return error ? <ErrorText message={error} /> : <Loading />;
+  const update = (patch: Partial<Draft>) => {
+    edits.current++;
+    setDraft({ ...draft, ...patch });
   };
 
   const preview = async () => {
@@ -142,7 +183,10 @@ export function ObjectEditor({ type, id }: { type: ObjectType; id: string | null
   const remove = async () => {
     if (!id || !confirm(`Delete ${draft.title}?`)) return;
     try {
-      await api('DELETE', v3(bucket.slug, `objects/${id}`));
+      await api('DELETE', v3(bucket.slug, `objects/${id}`), {
+        ...(object?.version !== undefined && { headers: { 'If-Match': `"${object.version}"` } }),
+      });
+      settle();
       navigate(href('b', bucket.slug, 'objects', type.slug), true);
     } catch (err) {
       setError(messageOf(err));
@@ -244,6 +288,7 @@ export function ObjectEditor({ type, id }: { type: ObjectType; id: string | null
         />
         <ErrorText message={error} />
         <Notice message={notice} />
+        <SaveState saving={busy} dirty={dirty()} saved={id !== null} />
         <div class="form-actions">
           <button type="submit" disabled={busy}>
             Save draft
@@ -283,16 +328,38 @@ export function ObjectEditor({ type, id }: { type: ObjectType; id: string | null
       </form>
       {id ? (
         <Revisions
-          key={`rev-${version}`}
+          key={`rev-${version}-${saves}`}
           objectId={id}
           type={type}
           onRestored={() => {
+            settle();
             void load().then(() => {
               setNotice('Revision restored as a new draft.');
             });
           }}
         />
       ) : null}
+      {conflict ? (
+        <EditConflict
+          fields={fields}
+          mine={conflict.mine}
+          theirs={conflict.theirs}
+          current={conflict.current}
+          onReload={() => {
+            setConflict(null);
+            fill(conflict.theirObject);
+            setNotice('Their version is loaded; your changes were discarded.');
+          }}
+          onOverwrite={() => {
+            setConflict(null);
+            void save(conflict.mode, { over: conflict.current.version });
+          }}
+          onDismiss={() => {
+            setConflict(null);
+          }}
+        />
+      ) : null}
+      {leaveDialog}
     </div>
   );
 }
