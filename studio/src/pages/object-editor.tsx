@@ -207,6 +207,7 @@ export function ObjectEditor({ type, id }: { type: ObjectType; id: string | null
           {scheduled ? ` · publishes ${scheduled}` : ''}
         </p>
       ) : null}
+      <SaveState saving={busy} dirty={dirty()} saved={id !== null} />
       <form
         class="object-form"
         onSubmit={(e) => {
@@ -288,7 +289,6 @@ export function ObjectEditor({ type, id }: { type: ObjectType; id: string | null
         />
         <ErrorText message={error} />
         <Notice message={notice} />
-        <SaveState saving={busy} dirty={dirty()} saved={id !== null} />
         <div class="form-actions">
           <button type="submit" disabled={busy}>
             Save draft
