@@ -80,7 +80,7 @@ export async function snapshot(target: Express | string, keys: IssuedKeys): Prom
     };
   }
   return {
-    types: normalize(types, labels, ['id', 'created_at', 'modified_at']) as unknown[],
+    types: normalize(types, labels, ['id', 'created_at', 'modified_at', 'version']) as unknown[],
     media: normalize(media, labels, ['id', 'bucket', 'location', 'name']) as unknown[],
     lists,
     objects,
