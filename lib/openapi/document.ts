@@ -3,7 +3,6 @@ import path from 'node:path';
 import { projectRoot } from '../project-root.js';
 import { v2MirroredPaths } from '../legacy/v2/openapi.js';
 import { addAccountSecurity } from './account-security.js';
-import { addBodyKeySecurity } from './body-key.js';
 import { loadSchemas } from '../schemas.js';
 import { addGateAnswers } from './gate-answers.js';
 import { addParameterAnswers } from './parameter-answers.js';
@@ -65,7 +64,6 @@ export function openApiDocument(serverUrl: string): Record<string, unknown> {
   addConditionalAnswers(all);
   addIdempotencyKeys(all);
   addAccountSecurity(all);
-  addBodyKeySecurity(all);
   base.paths = fromOrigin(all);
   base.webhooks = readJson(path.join(projectRoot, 'openapi', 'webhooks.json'));
   const schemas: Record<string, unknown> = {};
