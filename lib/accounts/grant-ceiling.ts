@@ -27,7 +27,7 @@ export function beyondGrant(holder: MemberSettings, grant: MemberSettings): stri
   return beyond;
 }
 
-const CEILING = 'the users permission grants at most its holder’s own role and permissions';
+const CEILING = "the users permission grants at most its holder's own role and permissions";
 
 /** Why `holder` may not give a user `grant`, or null. */
 export function grantRefusal(holder: MemberSettings, grant: MemberSettings): string | null {

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError, messageOf, v3 } from '../api';
 import { can, useBucket } from '../bucket';
+import { may } from '../permissions';
 import { Fields } from '../fields/field';
 import { HtmlField } from '../fields/rich';
 import { href, Link, navigate } from '../router';
@@ -258,7 +259,7 @@ export function ObjectEditor({ type, id }: { type: ObjectType; id: string | null
               Preview
             </button>
           ) : null}
-          {id ? (
+          {id && object && may.deleteObject(bucket, object) ? (
             <button type="button" class="danger" onClick={() => void remove()}>
               Delete
             </button>
