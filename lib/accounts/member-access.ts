@@ -1,7 +1,7 @@
 import type { Request, RequestHandler } from 'express';
 import { ObjectId, type Db } from 'mongodb';
 import type { BucketDoc } from '../db/collections.js';
-import { objectsCollection } from '../db/collections.js';
+import { objectsCollection, publishedObjectsCollection } from '../db/collections.js';
 import { bucketOf } from '../middleware/load-bucket.js';
 import { bucketAccessOf, type ObjectsTouched } from '../routes/access.js';
 import { bodyOf, queryOf, valueAt } from './declared-values.js';
@@ -98,8 +98,20 @@ async function contributorRefusal(
   return types.some((t) => outsideScope(scope, t)) ? scopeMessage(scope) : null;
 }
 
-/** Why a draft-only user's write would publish, or null when it would not. */
-async function publishRefusal(
+/** Whether the Object has a live version (a draft saved over it leaves that one live). */
+async function isLive(db: Db, bucket: BucketDoc, id: ObjectId): Promise<boolean> {
+  const live = await publishedObjectsCollection(db).findOne(
+    { _id: id, bucket_id: bucket._id },
+    { ...readOptions(db), projection: { _id: 1 } },
+  );
+  return live !== null;
+}
+
+/**
+ * Why a draft-only user's write would change what is live, or null when it would not: it may
+ * neither publish nor take live content down (a delete of a live Object, a scheduled withdrawal).
+ */
+async function draftOnlyRefusal(
   db: Db,
   bucket: BucketDoc,
   req: Request,
@@ -111,7 +123,15 @@ async function publishRefusal(
   if (touched.publishes) return `${why}: merging a merge request publishes`;
   if (body.status === 'published') return `${why}: it may not send status "published"`;
   if (body.publish_at !== undefined && body.publish_at !== null) return `${why}: it may not schedule publish_at`;
-  if (body.status === 'draft' || req.method === 'DELETE') return null;
+  if (body.unpublish_at !== undefined && body.unpublish_at !== null)
+    return `${why}: it may not schedule unpublish_at, which takes the live version down`;
+  if (req.method === 'DELETE') {
+    const found = await addressedObject(db, bucket, req, touched);
+    return found && (await isLive(db, bucket, found._id))
+      ? `${why}: it may not delete an Object that is live (published); it may delete Objects never published`
+      : null;
+  }
+  if (body.status === 'draft') return null;
   if (touched.creates) return `${why}: send status "draft" (new Objects default to published)`;
   if (req.method === 'POST') return null;
   const found = await addressedObject(db, bucket, req, touched);
@@ -123,7 +143,7 @@ async function publishRefusal(
 /**
  * After authentication, before the route's own handler: for a request let in through an
  * account's role, the checks that need its body or its Objects (a contributor's Object types,
- * draft-only publishing), read from what the matched route declares it touches; then the rest
+ * draft-only publishing and withdrawing), read from what the matched route declares it touches; then the rest
  * of the request runs as that account (created_by, modified_by and revisions name it).
  * Requests made with a Bucket key pass untouched.
  */
@@ -147,7 +167,7 @@ export function memberAccess(db: Db): RequestHandler {
       const why =
         (member.role === 'contributor' ? await contributorRefusal(db, bucket, member, req, touched) : null) ??
         (access.write && member.publishing_restrictions === 'draft_only'
-          ? await publishRefusal(db, bucket, req, touched)
+          ? await draftOnlyRefusal(db, bucket, req, touched)
           : null);
       if (why !== null) throw forbidden(bucket.slug, why);
     }

@@ -12,6 +12,7 @@ import {
 } from './store.js';
 import { forbidden } from './request-account.js';
 import { assertContributorTypes } from './member-types.js';
+import { grantRefusal, reachRefusal } from './grant-ceiling.js';
 import type { MemberEdit, MemberSettings, NewUser } from './user-input.js';
 
 /** A Bucket user as the legacy users routes answer it (the spec's Bucket user table). */
@@ -74,9 +75,9 @@ export async function getUser(db: Db, bucket: BucketDoc, id: string): Promise<Bu
  * Adds an account to the Bucket. An e-mail without an account gets a pending one, which sets its
  * password with `bucketctl set-password`; no e-mail is sent.
  */
-export async function addUser(db: Db, bucket: BucketDoc, input: NewUser, byAdmin: boolean): Promise<BucketUser> {
+export async function addUser(db: Db, bucket: BucketDoc, input: NewUser, by: MemberSettings): Promise<BucketUser> {
   const { email, first_name, last_name, profile, ...settings } = input;
-  assertAdminMayOnly(bucket, byAdmin, settings.role === 'admin');
+  refuseIf(bucket, grantRefusal(by, settings));
   await assertContributorTypes(db, bucket, settings);
   const account =
     (await findAccountByEmail(db, email)) ??
@@ -105,12 +106,11 @@ export async function addUser(db: Db, bucket: BucketDoc, input: NewUser, byAdmin
 }
 
 /**
- * Only an admin grants the admin role or changes an admin: the `users` permission lets others
- * manage users, not raise themselves (or anyone) above their own role or touch the owners.
+ * The caller's own grant is the ceiling of what it grants (lib/accounts/grant-ceiling.ts): the
+ * `users` permission lets others manage users, not raise themselves or anyone above themselves.
  */
-function assertAdminMayOnly(bucket: BucketDoc, byAdmin: boolean, touchesAdmin: boolean): void {
-  if (touchesAdmin && !byAdmin)
-    throw forbidden(bucket.slug, 'only an admin may grant the admin role or change or remove an admin');
+function refuseIf(bucket: BucketDoc, why: string | null): void {
+  if (why !== null) throw forbidden(bucket.slug, why);
 }
 
 /** Refuses a change that would leave the Bucket without an admin. */
@@ -126,12 +126,12 @@ export async function editUser(
   bucket: BucketDoc,
   id: string,
   edit: MemberEdit,
-  byAdmin: boolean,
+  by: MemberSettings,
 ): Promise<BucketUser> {
   const { account, member } = await memberById(db, bucket, id);
-  assertAdminMayOnly(bucket, byAdmin, member.role === 'admin' || edit.role === 'admin');
-  await assertAdminRemains(db, bucket, member, edit.role === 'admin');
   const next: MemberDoc = { ...member, ...edit, modified_at: new Date() };
+  refuseIf(bucket, reachRefusal(by, account.email, member) ?? grantRefusal(by, next));
+  await assertAdminRemains(db, bucket, member, edit.role === 'admin');
   // Types kept from before were checked when they were set; a type deleted since does not block other edits.
   if (edit.object_types !== undefined || member.role !== next.role) await assertContributorTypes(db, bucket, next);
   await membersCollection(db).replaceOne({ _id: member._id }, next);
@@ -139,9 +139,9 @@ export async function editUser(
 }
 
 /** Takes effect at once: every request reads the membership afresh (lib/middleware/load-bucket.ts). */
-export async function removeUser(db: Db, bucket: BucketDoc, id: string, byAdmin: boolean): Promise<void> {
-  const { member } = await memberById(db, bucket, id);
-  assertAdminMayOnly(bucket, byAdmin, member.role === 'admin');
+export async function removeUser(db: Db, bucket: BucketDoc, id: string, by: MemberSettings): Promise<void> {
+  const { account, member } = await memberById(db, bucket, id);
+  refuseIf(bucket, reachRefusal(by, account.email, member));
   await assertAdminRemains(db, bucket, member, false);
   await membersCollection(db).deleteOne({ _id: member._id });
 }

@@ -42,3 +42,8 @@ export function roleRefusal(grant: Grant, resource: Resource, write: boolean): s
   if (role === 'editor' || resource === 'objects' || resource === 'object_types') return null;
   return `the contributor role is limited to Objects of its Object types`;
 }
+
+/** Whether role `a` ranks above role `b` (ROLES lists them most powerful first). */
+export function outranks(a: Role, b: Role): boolean {
+  return ROLES.indexOf(a) < ROLES.indexOf(b);
+}

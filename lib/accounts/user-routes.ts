@@ -6,6 +6,7 @@ import { bucketOf } from '../middleware/load-bucket.js';
 import { addUser, editUser, getUser, listUsers, removeUser } from './members.js';
 import { forbidden, memberOf, requireAccountOf } from './request-account.js';
 import { roleRefusal } from './roles.js';
+import type { MemberDoc } from './store.js';
 import { parseUserAdd, parseUserEdit } from './user-input.js';
 import { readAccess, writeAccess, type BucketAccess } from '../routes/access.js';
 
@@ -20,8 +21,12 @@ const requireUsersAccess: RequestHandler = (_req, res, next) => {
   next();
 };
 
-/** Whether the caller (let in by requireUsersAccess) is an admin of the Bucket. */
-const byAdmin = (res: Response): boolean => memberOf(res)?.role === 'admin';
+/** The grant of the caller (let in by requireUsersAccess): the ceiling of what it may grant. */
+function callerOf(res: Response): MemberDoc {
+  const member = memberOf(res);
+  if (!member) throw new Error('a users route reached without requireUsersAccess');
+  return member;
+}
 
 export type UserMethod = 'get' | 'post' | 'patch' | 'delete';
 export interface UserRoute {
@@ -57,7 +62,7 @@ export function userRoutes(db: Db, jsonBodyLimit: string): UserRoute[] {
         requireUsersAccess,
         body,
         async (req, res) => {
-          const user = await addUser(db, bucketOf(res), parseUserAdd(req.body), byAdmin(res));
+          const user = await addUser(db, bucketOf(res), parseUserAdd(req.body), callerOf(res));
           const pending =
             user.status === 'pending'
               ? ' (pending: no e-mail is sent; its password is set with bucketctl set-password)'
@@ -88,7 +93,7 @@ export function userRoutes(db: Db, jsonBodyLimit: string): UserRoute[] {
         requireUsersAccess,
         body,
         async (req, res) => {
-          const user = await editUser(db, bucketOf(res), id(req.params), parseUserEdit(req.body), byAdmin(res));
+          const user = await editUser(db, bucketOf(res), id(req.params), parseUserEdit(req.body), callerOf(res));
           sendJson(res, 200, { message: `User ${user.email} edited successfully.`, user });
         },
       ],
@@ -100,7 +105,7 @@ export function userRoutes(db: Db, jsonBodyLimit: string): UserRoute[] {
       handlers: [
         requireUsersAccess,
         async (req, res) => {
-          await removeUser(db, bucketOf(res), id(req.params), byAdmin(res));
+          await removeUser(db, bucketOf(res), id(req.params), callerOf(res));
           sendJson(res, 200, {
             message: `User with id '${id(req.params)}' removed from bucket '${bucketOf(res).slug}'.`,
           });

@@ -6,11 +6,15 @@ import { TypeEditor } from './pages/type-editor';
 import { MediaPage } from './pages/media';
 import { WebhooksPage } from './pages/webhooks';
 import { UsersPage } from './pages/users';
+import { NoAccess } from './no-access';
+import { pageAllowed } from './permissions';
 
 /** The page for a path below /studio/b/<slug>/. */
 export function BucketRoutes({ section, rest }: { section: string; rest: string[] }) {
   const bucket = useBucket();
   const [first, second] = rest;
+  // A page reached by URL that the role may not use says so, rather than offering a form the API refuses.
+  if (!pageAllowed(bucket, section, rest)) return <NoAccess />;
   switch (section) {
     case 'objects': {
       if (!first) return <ObjectsHome />;

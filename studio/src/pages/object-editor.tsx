@@ -4,6 +4,7 @@ import { can, useBucket } from '../bucket';
 import { bodyFields, EditConflict, type CurrentVersion } from '../editing/edit-conflict';
 import { draftOf, SAVED_NOTICE, saveBody, shown, type Draft, type SaveMode } from '../editing/save-body';
 import { SaveState, useAutosave, useLeaveGuard, useSaveShortcut } from '../editing/unsaved-work';
+import { may } from '../permissions';
 import { Fields } from '../fields/field';
 import { HtmlField } from '../fields/rich';
 import { href, Link, navigate } from '../router';
@@ -303,7 +304,7 @@ export function ObjectEditor({ type, id }: { type: ObjectType; id: string | null
               Preview
             </button>
           ) : null}
-          {id ? (
+          {id && object && may.deleteObject(bucket, object) ? (
             <button type="button" class="danger" onClick={() => void remove()}>
               Delete
             </button>

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, apiList, messageOf, v3 } from '../api';
 import { can, useBucket } from '../bucket';
+import { may } from '../permissions';
 import { href, Link, navigate } from '../router';
 import type { ContentObject, ObjectType } from '../types';
 import { ErrorText, Loading, Notice, PageHeader, TextInput } from '../ui';
@@ -183,9 +184,11 @@ export function ObjectList({ type }: { type: ObjectType }) {
               </button>
             </>
           ) : null}
-          <button type="button" class="danger" onClick={() => void runBatch('delete')}>
-            Delete selected
-          </button>
+          {may.batch(bucket) ? (
+            <button type="button" class="danger" onClick={() => void runBatch('delete')}>
+              Delete selected
+            </button>
+          ) : null}
         </div>
       ) : null}
       <ErrorText message={error} />

@@ -11,10 +11,49 @@ interface User {
   role: string;
   status?: string;
   publishing_restrictions?: string | null;
+  additional_permissions?: string[] | null;
   object_types?: string[] | null;
 }
 
 const ROLES = ['admin', 'developer', 'editor', 'contributor'];
+const PERMISSIONS = ['users', 'settings', 'sort_metafields'];
+
+/**
+ * A role select showing `current`. Preact does not apply `defaultValue` to a select (it would
+ * show its first option, admin, and saving would grant it): each option says whether it is the
+ * chosen one instead, which also leaves an unsaved choice alone when the page renders again.
+ */
+function RoleSelect({ label, current }: { label: string; current: string }) {
+  return (
+    <label>
+      {label}
+      <select name="role">
+        {ROLES.map((r) => (
+          <option key={r} value={r} selected={r === current}>
+            {r}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** The additional permissions, each checked as stored. */
+function PermissionChoices({ name, held = [] }: { name: string; held?: string[] }) {
+  return (
+    <fieldset>
+      <legend>Additional permissions ({name})</legend>
+      <div class="choices">
+        {PERMISSIONS.map((p) => (
+          <label key={p} class="choice">
+            <input type="checkbox" name="additional_permissions" value={p} defaultChecked={held.includes(p)} />
+            {p}
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
 
 /** The Bucket's users (admins): list, add, change role and restrictions, remove. */
 export function UsersPage() {
@@ -42,6 +81,7 @@ export function UsersPage() {
     return {
       role,
       publishing_restrictions: form.get('draft_only') ? 'draft_only' : null,
+      additional_permissions: form.getAll('additional_permissions').map(String),
       ...(role === 'contributor' ? { object_types: types } : {}),
     };
   };
@@ -87,20 +127,12 @@ export function UsersPage() {
               }}
             >
               <strong>{u.email}</strong> {u.status === 'pending' ? <span class="badge">pending</span> : null}
-              <label>
-                Role of {u.email}
-                <select name="role" defaultValue={u.role}>
-                  {ROLES.map((r) => (
-                    <option key={r} value={r}>
-                      {r}
-                    </option>
-                  ))}
-                </select>
-              </label>
+              <RoleSelect label={`Role of ${u.email}`} current={u.role} />
               <label class="choice">
                 <input type="checkbox" name="draft_only" defaultChecked={u.publishing_restrictions === 'draft_only'} />
                 Drafts only
               </label>
+              <PermissionChoices name={u.email} held={u.additional_permissions ?? []} />
               {typeChoices(u.email, u.object_types ?? [])}
               <div class="row-actions">
                 <button type="submit">Save {u.email}</button>
@@ -138,20 +170,12 @@ export function UsersPage() {
           Last name
           <input type="text" name="last_name" required />
         </label>
-        <label>
-          Role
-          <select name="role" defaultValue="editor">
-            {ROLES.map((r) => (
-              <option key={r} value={r}>
-                {r}
-              </option>
-            ))}
-          </select>
-        </label>
+        <RoleSelect label="Role" current="editor" />
         <label class="choice">
           <input type="checkbox" name="draft_only" />
           Drafts only
         </label>
+        <PermissionChoices name="new user" />
         {typeChoices('new user')}
         <button type="submit" class="primary">
           Add user
