@@ -29,6 +29,7 @@ export function MediaCard({ media: m, folders, selected, onSelect, onSaved, onDe
   const bucket = useBucket();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [editing, setEditing] = useState(false);
   const path = v3(bucket.slug, `media/${m.id}`);
   const titleOf = (slug: string) => folders.find((f) => f.slug === slug)?.title ?? slug;
 
@@ -86,53 +87,63 @@ export function MediaCard({ media: m, folders, selected, onSelect, onSaved, onDe
         />
       </label>
       <ErrorText message={error} />
-      <details class="media-edit">
-        <summary aria-label={`Edit ${m.original_name}`}>Edit</summary>
-        <form
-          onSubmit={(e) => {
-            e.preventDefault();
-            const name = formText(new FormData(e.currentTarget), 'original_name');
-            void patch(`Renamed to ${name.trim()}`, { original_name: name });
-          }}
-        >
-          <label>
-            Name<span class="sr-only"> of {m.original_name}</span>
-            <input type="text" name="original_name" required maxLength={255} defaultValue={m.original_name} />
-          </label>
-          <button type="submit">Save name</button>
-        </form>
-        <label>
-          Folder<span class="sr-only"> of {m.original_name}</span>
-          <select
-            value={m.folder ?? ''}
-            onChange={(e) => {
-              const to = e.currentTarget.value;
-              void patch(to ? `Moved to ${titleOf(to)}` : 'Moved out of folders', { folder: to || null });
+      <button
+        type="button"
+        aria-expanded={editing}
+        onClick={() => {
+          setEditing(!editing);
+        }}
+      >
+        Edit<span class="sr-only"> {m.original_name}</span>
+      </button>
+      {editing ? (
+        <div class="media-edit">
+          <form
+            onSubmit={(e) => {
+              e.preventDefault();
+              const name = formText(new FormData(e.currentTarget), 'original_name');
+              void patch(`Renamed to ${name.trim()}`, { original_name: name });
             }}
           >
-            <option value="">No folder</option>
-            {folders.map((f) => (
-              <option key={f.slug} value={f.slug}>
-                {f.title}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Replace file<span class="sr-only"> of {m.original_name}</span>
-          <input
-            type="file"
-            accept={m.type.startsWith('image/') ? 'image/*' : undefined}
-            onChange={(e) => {
-              replace(e.currentTarget.files?.[0]);
-              e.currentTarget.value = '';
-            }}
-          />
-        </label>
-        <button type="button" class="danger" onClick={onDelete}>
-          Delete {m.original_name}
-        </button>
-      </details>
+            <label>
+              Name<span class="sr-only"> of {m.original_name}</span>
+              <input type="text" name="original_name" required maxLength={255} defaultValue={m.original_name} />
+            </label>
+            <button type="submit">Save name</button>
+          </form>
+          <label>
+            Folder<span class="sr-only"> of {m.original_name}</span>
+            <select
+              value={m.folder ?? ''}
+              onChange={(e) => {
+                const to = e.currentTarget.value;
+                void patch(to ? `Moved to ${titleOf(to)}` : 'Moved out of folders', { folder: to || null });
+              }}
+            >
+              <option value="">No folder</option>
+              {folders.map((f) => (
+                <option key={f.slug} value={f.slug}>
+                  {f.title}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Replace file<span class="sr-only"> of {m.original_name}</span>
+            <input
+              type="file"
+              accept={m.type.startsWith('image/') ? 'image/*' : undefined}
+              onChange={(e) => {
+                replace(e.currentTarget.files?.[0]);
+                e.currentTarget.value = '';
+              }}
+            />
+          </label>
+          <button type="button" class="danger" onClick={onDelete}>
+            Delete {m.original_name}
+          </button>
+        </div>
+      ) : null}
     </li>
   );
 }

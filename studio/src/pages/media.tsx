@@ -8,6 +8,8 @@ import { MediaBulkBar } from './media-bulk';
 import { MediaCard } from './media-card';
 import { FolderBar, loadFolders, type Folder } from './media-folders';
 
+/** How long a status stays in sight. */
+const NOTICE_MS = 6000;
 const countOf = (n: number) => `${n} media item${n === 1 ? '' : 's'}`;
 
 interface Upload {
@@ -45,6 +47,17 @@ export function MediaPage() {
       },
     );
   }, [search, folder, reload]);
+
+  // The status floats over the grid's bottom edge: it goes once read, so it never hides a card for long.
+  useEffect(() => {
+    if (!notice) return undefined;
+    const timer = setTimeout(() => {
+      setNotice(null);
+    }, NOTICE_MS);
+    return () => {
+      clearTimeout(timer);
+    };
+  }, [notice]);
 
   useEffect(() => {
     loadFolders(bucket.slug).then(setFolders, (err: unknown) => {
@@ -192,9 +205,6 @@ export function MediaPage() {
         onMove={(to) => void moveSelected(to)}
         onDelete={() => void deleteSelected()}
       />
-      <div class="media-status">
-        <Notice message={notice} />
-      </div>
       <ul class="media-grid">
         {items.map((m) => (
           <MediaCard
@@ -215,6 +225,10 @@ export function MediaPage() {
           />
         ))}
       </ul>
+      {/* After the grid and sticky: a long grid keeps it in sight at the bottom of the window. */}
+      <div class="media-status">
+        <Notice message={notice} />
+      </div>
     </>
   );
 }
