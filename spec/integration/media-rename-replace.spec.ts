@@ -109,8 +109,15 @@ describe('Media rename, move between folders, and file replacement', () => {
       const variantsBefore = await suite.harness.db.collection('media_variants.files').countDocuments();
       assert.equal(variantsBefore, 1);
 
+      const oldTag = (await fileAt(m.name).expect(200)).headers.etag;
       const fresh = await imageBytes(40, 30, 'webp');
+      await suite.harness.settled();
+      const from = suite.harness.emitted.length;
       const res = await replace(m.id, fresh, 'new-cover.webp').expect(200);
+      assert.deepEqual(
+        suite.harness.emitted.slice(from).map((e) => [e.type, e.subjectId, (e.data as { size: number }).size]),
+        [['media.edited', m.id, fresh.length]],
+      );
       const after = res.body.media;
       assert.equal(after.id, m.id);
       assert.equal(after.name, m.name);
@@ -124,6 +131,10 @@ describe('Media rename, move between folders, and file replacement', () => {
       const served = await fileAt(m.name).expect(200);
       assert.equal(served.headers['content-type'], 'image/webp');
       assert.deepEqual(served.body, fresh);
+      // A cache holding the old bytes asks again and gets the new ones, not a 304.
+      assert.notEqual(served.headers.etag, oldTag);
+      const revalidated = await fileAt(m.name).set('If-None-Match', String(oldTag)).expect(200);
+      assert.deepEqual(revalidated.body, fresh);
       assert.equal(await suite.harness.db.collection('media_variants.files').countDocuments(), 0);
       const processed = await request(suite.harness.app).get(`/imgproc/${suite.keys.slug}/${m.name}?w=5`).expect(200);
       assert.equal(processed.headers['x-imgproc-cache'], 'MISS');
