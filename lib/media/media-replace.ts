@@ -7,15 +7,6 @@ import { countRemoval, ensureUsage, reserve, type Reservation } from '../limits/
 import { removeOriginal, removeVariantsOfFile } from './file-store.js';
 import type { StoredUpload } from './gridfs-storage.js';
 import { finishChange, type EventDeps } from '../events/domain-events.js';
-import { mediaId } from './media.js';
-import { readOptions } from '../db/query-time-limit.js';
-
-/** The item a replacement is for, read before its file is taken, so an unknown id stores nothing. */
-export async function mediaToReplace(db: Db, bucket: BucketDoc, id: string): Promise<MediaDoc> {
-  const doc = await mediaCollection(db).findOne({ _id: mediaId(bucket, id), bucket_id: bucket._id }, readOptions(db));
-  if (!doc) throw notFound('media', id, bucket.slug);
-  return doc;
-}
 
 /**
  * An image stays an image: file Metafields may require one (media_validation_type "image"), and

@@ -15,7 +15,7 @@ import { objectIdFromHex } from '../util/object-id.js';
 import { readOptions } from '../db/query-time-limit.js';
 
 /** A malformed id names no media item: 404 like any unknown id. */
-export function mediaId(bucket: BucketDoc, id: string): ObjectId {
+function mediaId(bucket: BucketDoc, id: string): ObjectId {
   const oid = objectIdFromHex(id);
   if (!oid) throw notFound('media', id, bucket.slug);
   return oid;

@@ -11,7 +11,8 @@ import { writeAccess } from '../routes/access.js';
 import { route, type RouteDef } from '../routes/route-table.js';
 import { quote } from '../util/quote.js';
 import { MEDIA_FILES_BUCKET, type MediaDoc } from './collection.js';
-import { mediaToReplace, replaceMediaFile } from './media-replace.js';
+import { getMedia } from './media.js';
+import { replaceMediaFile } from './media-replace.js';
 import type { MediaRuntime } from './media-runtime.js';
 import { renderMedia, type MediaResponse } from './serialize.js';
 
@@ -37,7 +38,7 @@ function assertFileOnly(body: Record<string, unknown> | undefined): void {
  */
 export function replaceFileRoute(config: Config, writes: EventDeps, media: MediaRuntime): RouteDef {
   const findItem: RequestHandler = async (req, res, next) => {
-    res.locals.replacing = await mediaToReplace(writes.db, bucketOf(res), String(req.params.media_id));
+    res.locals.replacing = await getMedia(writes.db, bucketOf(res), String(req.params.media_id));
     next();
   };
   const discard = (stored: { file_id: MediaDoc['file_id'] }) => {

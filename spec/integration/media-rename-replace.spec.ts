@@ -2,6 +2,12 @@ import assert from 'node:assert/strict';
 import request from 'supertest';
 import { declareFolders, eventually, imageBytes, randomishBytes, storedFileCounts, upload } from '../support/media.js';
 import { BucketSuite } from '../support/bucket-suite.js';
+import type { BucketDoc } from '../../lib/db/collections.js';
+import type { HttpError } from '../../lib/errors/http-errors.js';
+import { removeOriginal } from '../../lib/media/file-store.js';
+import { getMedia } from '../../lib/media/media.js';
+import { replaceMediaFile } from '../../lib/media/media-replace.js';
+import { storeStream } from '../../lib/media/store-stream.js';
 
 const LIMIT = 100_000;
 
@@ -213,6 +219,33 @@ describe('Media rename, move between folders, and file replacement', () => {
       const got = await suite.api.get(`/media/${m.id}`).expect(200);
       assert.equal(got.body.media.size, m.size);
       await fileAt(m.name).expect(200);
+    });
+
+    it('refuses a replacement based on a read another replacement overtook (409), handing its file back', async () => {
+      const m = await uploaded('raced.png');
+      const bucket = await suite.harness.db.collection<BucketDoc>('buckets').findOne({ slug: suite.keys.slug });
+      assert.ok(bucket);
+      const read = await getMedia(suite.harness.db, bucket, m.id);
+      await replace(m.id, await imageBytes(12, 12)).expect(200);
+      const winner = await getMedia(suite.harness.db, bucket, m.id);
+      const late = await storeStream(suite.harness.db, [await imageBytes(14, 14)], {
+        bucketId: bucket._id,
+        originalName: 'late.png',
+        claimedType: 'image/png',
+        maxBytes: LIMIT,
+        discard: () => undefined,
+      });
+      const discarded: string[] = [];
+      await assert.rejects(
+        replaceMediaFile(suite.harness.writes, bucket, read, late, () => {
+          discarded.push(late.file_id.toHexString());
+        }),
+        (err: HttpError) => err.status === 409 && err.code === 'conflict' && /retry/.test(err.message),
+      );
+      assert.deepEqual(discarded, [late.file_id.toHexString()]);
+      const now = await getMedia(suite.harness.db, bucket, m.id);
+      assert.deepEqual(now.file_id, winner.file_id, 'the first replacement stands');
+      await removeOriginal(suite.harness.db, late.file_id);
     });
 
     it('replaces a non-image with any file type', async () => {
