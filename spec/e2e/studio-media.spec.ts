@@ -93,9 +93,12 @@ describe('Studio in a real browser: managing media', function () {
     const green = await sharp({ create: { width: 64, height: 40, channels: 3, background: '#22aa44' } })
       .png()
       .toBuffer();
-    await s.page
-      .getByLabel('Replace file of Sky.png')
-      .setInputFiles({ name: 'green.png', mimeType: 'image/png', buffer: green });
+    const replaceInput = s.page.getByLabel('Replace file of Sky.png');
+    // The picker offers images only; a file that gets past it is refused by the API, shown on the card.
+    await replaceInput.setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('plain') });
+    await card('Sky.png').getByRole('alert').filter({ hasText: 'replace it with an image' }).waitFor();
+    assert.equal((await one(id)).name, stored.get(id));
+    await replaceInput.setInputFiles({ name: 'green.png', mimeType: 'image/png', buffer: green });
     await status('File of Sky.png replaced').waitFor();
     const after = await one(id);
     assert.equal(after.name, stored.get(id));
