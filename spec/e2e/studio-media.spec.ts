@@ -154,6 +154,7 @@ describe('Studio in a real browser: managing media', function () {
     await s.page.getByRole('button', { name: 'Delete selected' }).click();
     const dialog = s.page.getByRole('dialog', { name: 'Delete 2 media items?' });
     await dialog.waitFor();
+    assert.deepEqual(await seriousViolations(s.page), []);
     await s.page.screenshot({ path: `${SHOTS}/desktop-media-delete-confirm.png` });
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'hidden' });
