@@ -2,6 +2,7 @@ import type { RequestHandler, Response } from 'express';
 import type { Config } from '../config.js';
 import type { EventDeps } from '../events/domain-events.js';
 import { BadRequestError } from '../errors/http-errors.js';
+import { closeAfterResponse } from '../http/close-after-response.js';
 import { sendJson } from '../http/respond.js';
 import { requireWrite } from '../middleware/authenticate.js';
 import { bucketOf } from '../middleware/load-bucket.js';
@@ -38,7 +39,13 @@ function assertFileOnly(body: Record<string, unknown> | undefined): void {
  */
 export function replaceFileRoute(config: Config, writes: EventDeps, media: MediaRuntime): RouteDef {
   const findItem: RequestHandler = async (req, res, next) => {
-    res.locals.replacing = await getMedia(writes.db, bucketOf(res), String(req.params.media_id));
+    try {
+      res.locals.replacing = await getMedia(writes.db, bucketOf(res), String(req.params.media_id));
+    } catch (err) {
+      // The file is not wanted: the connection closes rather than wait for it to arrive.
+      closeAfterResponse(res);
+      throw err;
+    }
     next();
   };
   const discard = (stored: { file_id: MediaDoc['file_id'] }) => {

@@ -167,6 +167,7 @@ describe('Media rename, move between folders, and file replacement', () => {
       const png = await imageBytes(5, 5, 'png');
       const res = await replace('0123456789abcdef01234567', png).expect(404);
       assert.equal(res.body.code, 'media_not_found');
+      assert.equal(res.headers.connection, 'close', 'the unwanted file is not waited for');
       await replace('nope', png).expect(404);
       assert.deepEqual(await storedFileCounts(suite.harness.db), before);
     });
