@@ -23,6 +23,15 @@ export async function removeVariantsOf(db: Db, mediaId: ObjectId): Promise<void>
   await removeFilesWhere(db, MEDIA_VARIANTS_BUCKET, { 'metadata.media_id': mediaId });
 }
 
+/**
+ * The variants made from one stored file of a media item (variant names start with the file's
+ * id, see imgproc.ts): a replaced file's, leaving those already made from its successor.
+ */
+export async function removeVariantsOfFile(db: Db, mediaId: ObjectId, fileId: ObjectId): Promise<void> {
+  const prefix = new RegExp(`^${fileId.toHexString()}/`);
+  await removeFilesWhere(db, MEDIA_VARIANTS_BUCKET, { 'metadata.media_id': mediaId, filename: prefix });
+}
+
 async function removeFilesWhere(db: Db, bucketName: string, filter: Record<string, unknown>): Promise<void> {
   const files = db.collection(`${bucketName}.files`);
   for (;;) {

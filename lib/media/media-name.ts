@@ -39,3 +39,14 @@ export function cleanOriginalName(name: string | undefined): string {
     .slice(0, 255);
   return cleaned || 'file';
 }
+
+/**
+ * Problems with a display name a client sets on purpose (a rename): unlike an upload's file name,
+ * which is cleaned silently, a name typed to be shown is refused rather than changed behind its author.
+ */
+export function originalNameProblems(name: string, at: string): string[] {
+  const problems: string[] = [];
+  if (name.trim() === '') problems.push(`${at} must have a visible character`);
+  if (Array.from(name).some(isControlChar)) problems.push(`${at} must not contain control characters`);
+  return problems;
+}

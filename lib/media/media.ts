@@ -7,6 +7,7 @@ import { countRemoval, ensureUsage, reserve } from '../limits/usage-counters.js'
 import { removeOriginal, removeVariantsOf } from './file-store.js';
 import type { StoredUpload } from './gridfs-storage.js';
 import { metadataProblems, type UploadFields } from './upload-fields.js';
+import { originalNameProblems } from './media-name.js';
 import { assertFolderExists } from './folder-reads.js';
 import { assertValid } from '../validation/ajv-messages.js';
 import { finishChange, type EventDeps } from '../events/domain-events.js';
@@ -73,15 +74,20 @@ export function findMediaByName(db: Db, bucket: BucketDoc, name: string): Promis
   return mediaCollection(db).findOne({ bucket_id: bucket._id, name }, readOptions(db));
 }
 
-/** Changes folder, alt text or metadata; the file itself is never replaced. */
+/**
+ * Changes the display name, folder, alt text or metadata. The stored `name` never changes: file
+ * Metafields and URLs hold it. The file itself is replaced by replaceMediaFile (media-replace.ts).
+ */
 export async function updateMedia(deps: EventDeps, bucket: BucketDoc, id: string, input: unknown): Promise<MediaDoc> {
   const _id = mediaId(bucket, id);
   assertValid('MediaPatch', input, 'body');
-  if (input.metadata !== undefined) {
-    const problems = metadataProblems(input.metadata, 'body.metadata');
-    if (problems.length > 0) throw new BadRequestError(`Invalid request body: ${problems.join('; ')}`, 'invalid_body');
-  }
+  const problems = [
+    ...(input.original_name === undefined ? [] : originalNameProblems(input.original_name, 'body.original_name')),
+    ...(input.metadata === undefined ? [] : metadataProblems(input.metadata, 'body.metadata')),
+  ];
+  if (problems.length > 0) throw new BadRequestError(`Invalid request body: ${problems.join('; ')}`, 'invalid_body');
   const set: Partial<MediaDoc> = { modified_at: new Date() };
+  if (input.original_name !== undefined) set.original_name = input.original_name.trim();
   if (input.folder !== undefined)
     set.folder = input.folder === null || input.folder.trim() === '' ? null : input.folder.trim();
   if (set.folder) await assertFolderExists(deps.db, bucket, set.folder, 'body.folder');

@@ -24,6 +24,7 @@ import type { LegacyMediaList, MediaList, MediaResponse } from './serialize.js';
 import type { EventDeps } from '../events/domain-events.js';
 import { createMedia, deleteMedia, getMedia, updateMedia } from './media.js';
 import { listMedia } from './media-list.js';
+import { replaceFileRoute } from './replace-route.js';
 import { readBounds } from '../query/read-budget.js';
 import { route, type RouteDef } from '../routes/route-table.js';
 import { readAccess, writeAccess } from '../routes/access.js';
@@ -126,6 +127,7 @@ export function mediaRoutes(config: Config, state: AppState): RouteDef[] {
       const doc = await updateMedia(writes, bucket, String(req.params.media_id), req.body);
       sendJson(res, 200, { media: renderMedia(doc, config, bucket) } satisfies MediaResponse);
     }),
+    replaceFileRoute(config, writes, media),
     route('delete', one, DELETE_PARAMS, writeAccess('media'), requireWrite, async (req, res) => {
       const id = String(req.params.media_id);
       await deleteMedia(writes, bucketOf(res), id, readParams(res, DELETE_PARAMS).trigger_webhook);

@@ -11,11 +11,18 @@ export interface StoredFile {
   etag: string;
 }
 
-/** What every served file carries; its bytes never change for its URL. */
+/**
+ * How long caches keep a file without asking again. Not forever: a media item's file can be
+ * replaced under the same URL (PUT /media/:id/file), so both of its URLs change bytes; after this
+ * a cache revalidates with the ETag (the stored file's id), a 304 while the file is unchanged.
+ */
+export const FILE_CACHE_CONTROL = 'public, max-age=300';
+
+/** What every served file carries. */
 function setFileHeaders(res: Response, contentType: string): void {
   res.set({
     'Content-Type': contentType,
-    'Cache-Control': 'public, max-age=31536000, immutable',
+    'Cache-Control': FILE_CACHE_CONTROL,
     // Uploaded HTML or SVG must not run as a page of this origin, nor be re-typed by browsers.
     'Content-Security-Policy': 'sandbox',
     'X-Content-Type-Options': 'nosniff',

@@ -9,7 +9,10 @@ import { readParamsOnce } from '../http/read-params.js';
 import type { ParamName, ParamSet } from '../query/read-params.js';
 import { setMatchedRoute, type Access } from './access.js';
 
-/** v3 never edits with PUT; the legacy routes (v1 edits, Extensions) do. */
+/**
+ * v3 edits with PATCH; its one PUT replaces a whole sub-resource (a media item's file). The legacy
+ * routes (v1 edits, Extensions) edit with PUT.
+ */
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /**

@@ -155,9 +155,13 @@ export interface MediaFolderPatch {
   slug?: string;
 }
 /**
- * Body of PATCH /media/{id}: at least one of folder, alt_text, metadata. The file itself is never replaced; metadata replaces the whole user metadata object.
+ * Body of PATCH /media/{id}: at least one of original_name, folder, alt_text, metadata. The file itself is replaced with PUT /media/{id}/file; metadata replaces the whole user metadata object.
  */
 export interface MediaPatch {
+  /**
+   * The display name (a rename). Trimmed; it must keep a visible character and hold no control characters. The stored name, which file Metafields and URLs hold, never changes.
+   */
+  original_name?: string;
   /**
    * Folder slug: one of the Bucket's media folders (an unknown one answers 400 folder_unknown); empty or null removes the item from its folder
    */

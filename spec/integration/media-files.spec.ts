@@ -36,14 +36,14 @@ describe('Serving media: /files and /imgproc', () => {
     };
   });
 
-  it('serves the original bytes with type, length, ETag and long-lived caching', async () => {
+  it('serves the original bytes with type, length, ETag and caching that revalidates after 5 minutes', async () => {
     const res = await get(suite.harness.app, `/files/serve/${blob.name}`).expect(200);
     assert.ok(Buffer.compare(res.body as Buffer, blob.bytes) === 0);
     assert.equal(res.headers['content-type'], 'application/octet-stream');
     assert.equal(res.headers['content-length'], String(blob.bytes.length));
     assert.match(res.headers.etag ?? '', /^"[0-9a-f]{24}"$/);
     assert.equal(res.headers['accept-ranges'], 'bytes');
-    assert.equal(res.headers['cache-control'], 'public, max-age=31536000, immutable');
+    assert.equal(res.headers['cache-control'], 'public, max-age=300');
     assert.equal(res.headers['x-content-type-options'], 'nosniff');
   });
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import sharp from 'sharp';
 import { parseImageSize } from '../../lib/media/image-size.js';
 import { parseImgprocParams, resolveParams, variantKey } from '../../lib/media/imgproc-params.js';
-import { cleanOriginalName, deriveMediaName } from '../../lib/media/media-name.js';
+import { cleanOriginalName, deriveMediaName, originalNameProblems } from '../../lib/media/media-name.js';
 import { etagMatches, parseRange } from '../../lib/media/range.js';
 import { resolveType, sniffType } from '../../lib/media/sniff-type.js';
 import { parseUploadFields } from '../../lib/media/upload-fields.js';
@@ -117,6 +117,14 @@ describe('media: stored names', () => {
   it('keeps the original name readable but free of control characters', () => {
     assert.equal(cleanOriginalName('a\u0000b\r\n.png'), 'ab.png');
     assert.equal(cleanOriginalName(undefined), 'file');
+  });
+  it('refuses a renamed display name that is blank or holds control characters, naming both', () => {
+    assert.deepEqual(originalNameProblems('Summer photo.jpg', 'n'), []);
+    assert.deepEqual(originalNameProblems(' \t ', 'n'), [
+      'n must have a visible character',
+      'n must not contain control characters',
+    ]);
+    assert.deepEqual(originalNameProblems('a\u007fb', 'n'), ['n must not contain control characters']);
   });
 });
 

@@ -99,6 +99,7 @@ export interface Media {
   alt_text?: string;
   folder?: string | null;
   created_at?: string;
+  modified_at?: string;
 }
 
 export type Role = 'admin' | 'developer' | 'editor' | 'contributor';

@@ -1,10 +1,16 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, messageOf, uploadMedia, v3 } from '../api';
 import { useBucket } from '../bucket';
-import { searchMedia, thumbnailUrl } from '../fields/media-picker';
+import { searchMedia } from '../fields/media-picker';
 import type { Media } from '../types';
-import { ErrorText, PageHeader, TextInput } from '../ui';
+import { ErrorText, Notice, PageHeader, TextInput } from '../ui';
+import { MediaBulkBar } from './media-bulk';
+import { MediaCard } from './media-card';
 import { FolderBar, loadFolders, type Folder } from './media-folders';
+
+/** How long a status stays in sight. */
+const NOTICE_MS = 6000;
+const countOf = (n: number) => `${n} media item${n === 1 ? '' : 's'}`;
 
 interface Upload {
   name: string;
@@ -12,7 +18,10 @@ interface Upload {
   error?: string;
 }
 
-/** The Bucket's media: folders, a grid of thumbnails, uploads with progress, alt text, delete, search. */
+/**
+ * The Bucket's media: folders, a grid of cards (media-card.tsx: alt text, rename, move, replace,
+ * delete), uploads with progress, search, and actions on a selection (media-bulk.tsx).
+ */
 export function MediaPage() {
   const bucket = useBucket();
   const [items, setItems] = useState<Media[]>([]);
@@ -23,12 +32,32 @@ export function MediaPage() {
   const [dragging, setDragging] = useState(false);
   const [folders, setFolders] = useState<Folder[]>([]);
   const [folder, setFolder] = useState('');
+  const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set());
+  const [notice, setNotice] = useState<string | null>(null);
 
   useEffect(() => {
-    searchMedia(bucket.slug, search, 60, folder).then(setItems, (err: unknown) => {
-      setError(messageOf(err));
-    });
+    searchMedia(bucket.slug, search, 60, folder).then(
+      (found) => {
+        setItems(found);
+        // Only what is shown stays selected: a hidden item must never be moved or deleted unseen.
+        setChosen((c) => new Set(found.filter((m) => c.has(m.id)).map((m) => m.id)));
+      },
+      (err: unknown) => {
+        setError(messageOf(err));
+      },
+    );
   }, [search, folder, reload]);
+
+  // The status floats over the grid's bottom edge: it goes once read, so it never hides a card for long.
+  useEffect(() => {
+    if (!notice) return undefined;
+    const timer = setTimeout(() => {
+      setNotice(null);
+    }, NOTICE_MS);
+    return () => {
+      clearTimeout(timer);
+    };
+  }, [notice]);
 
   useEffect(() => {
     loadFolders(bucket.slug).then(setFolders, (err: unknown) => {
@@ -64,18 +93,43 @@ export function MediaPage() {
     setReload((n) => n + 1);
   };
 
-  const saveAlt = async (m: Media, alt_text: string) => {
-    try {
-      await api('PATCH', v3(bucket.slug, `media/${m.id}`), { body: { alt_text } });
-    } catch (err) {
-      setError(messageOf(err));
-    }
+  /** A card's write: the item shown as answered, and the page's status says what happened. */
+  const saved = (m: Media, what: string) => {
+    setNotice(what);
+    if (m.folder !== items.find((x) => x.id === m.id)?.folder) setReload((n) => n + 1);
+    else setItems((all) => all.map((x) => (x.id === m.id ? m : x)));
   };
+
+  /** Runs one call per selected item; reports how many failed and why, and reloads. */
+  const forSelected = async (done: (n: number) => string, call: (id: string) => Promise<unknown>) => {
+    setError(null);
+    setNotice(null);
+    const ids = items.filter((m) => chosen.has(m.id)).map((m) => m.id);
+    const results = await Promise.allSettled(ids.map(call));
+    const failed = results.filter((r) => r.status === 'rejected');
+    const [firstFailure] = failed;
+    if (firstFailure) setError(`${failed.length} of ${ids.length} failed: ${messageOf(firstFailure.reason)}`);
+    if (failed.length < ids.length) setNotice(done(ids.length - failed.length));
+    setChosen(new Set());
+    setReload((n) => n + 1);
+  };
+  const path = (id: string) => v3(bucket.slug, `media/${id}`);
+  const moveSelected = (to: string) =>
+    forSelected(
+      (n) => `Moved ${countOf(n)} ${to ? `to ${titleOf(to)}` : 'out of folders'}`,
+      (id) => api('PATCH', path(id), { body: { folder: to || null } }),
+    );
+  const deleteSelected = () =>
+    forSelected(
+      (n) => `Deleted ${countOf(n)}`,
+      (id) => api('DELETE', path(id)),
+    );
 
   const remove = async (m: Media) => {
     if (!confirm(`Delete ${m.original_name}?`)) return;
     try {
-      await api('DELETE', v3(bucket.slug, `media/${m.id}`));
+      await api('DELETE', path(m.id));
+      setNotice(`Deleted ${m.original_name}`);
       setReload((n) => n + 1);
     } catch (err) {
       setError(messageOf(err));
@@ -141,32 +195,40 @@ export function MediaPage() {
       ) : null}
       <TextInput type="search" labelClass="search" label="Search media" value={search} onValue={setSearch} />
       <ErrorText message={error} />
+      <MediaBulkBar
+        shown={items.length}
+        count={chosen.size}
+        folders={folders}
+        onSelectAll={(all) => {
+          setChosen(new Set(all ? items.map((m) => m.id) : []));
+        }}
+        onMove={(to) => void moveSelected(to)}
+        onDelete={() => void deleteSelected()}
+      />
       <ul class="media-grid">
         {items.map((m) => (
-          <li key={m.id} class="media-card">
-            {m.type.startsWith('image/') ? (
-              <img src={thumbnailUrl(m, 240)} alt={m.alt_text ?? ''} width={160} height={160} loading="lazy" />
-            ) : (
-              <span class="file-icon">{m.type}</span>
-            )}
-            <a href={m.url} target="_blank" rel="noreferrer" class="name">
-              {m.original_name}
-            </a>
-            <span class="muted">{m.folder ? `Folder: ${titleOf(m.folder)}` : 'No folder'}</span>
-            <label>
-              Alt text for {m.original_name}
-              <input
-                type="text"
-                defaultValue={m.alt_text ?? ''}
-                onChange={(e) => void saveAlt(m, e.currentTarget.value)}
-              />
-            </label>
-            <button type="button" class="danger" onClick={() => void remove(m)}>
-              Delete {m.original_name}
-            </button>
-          </li>
+          <MediaCard
+            key={m.id}
+            media={m}
+            folders={folders}
+            selected={chosen.has(m.id)}
+            onSelect={(on) => {
+              setChosen((c) => {
+                const next = new Set(c);
+                if (on) next.add(m.id);
+                else next.delete(m.id);
+                return next;
+              });
+            }}
+            onSaved={saved}
+            onDelete={() => void remove(m)}
+          />
         ))}
       </ul>
+      {/* After the grid and sticky: a long grid keeps it in sight at the bottom of the window. */}
+      <div class="media-status">
+        <Notice message={notice} />
+      </div>
     </>
   );
 }
