@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
+import { Modal } from '../modal';
 import type { Folder } from './media-folders';
 
 interface Props {
@@ -19,12 +20,9 @@ const items = (n: number) => `${n} media item${n === 1 ? '' : 's'}`;
 export function MediaBulkBar({ shown, count, folders, onSelectAll, onMove, onDelete }: Props) {
   const [moveTo, setMoveTo] = useState('');
   const [confirming, setConfirming] = useState(false);
-  const dialog = useRef<HTMLDialogElement>(null);
-
-  useEffect(() => {
-    if (confirming) dialog.current?.showModal();
-    else dialog.current?.close();
-  }, [confirming]);
+  const cancel = () => {
+    setConfirming(false);
+  };
 
   if (shown === 0) return null;
   return (
@@ -81,37 +79,26 @@ export function MediaBulkBar({ shown, count, folders, onSelectAll, onMove, onDel
           </button>
         </>
       ) : null}
-      <dialog
-        ref={dialog}
-        class="confirm"
-        aria-labelledby="media-delete-title"
-        onClose={() => {
-          setConfirming(false);
-        }}
-      >
-        <h2 id="media-delete-title">Delete {items(count)}?</h2>
-        <p>Their files and URLs stop working; Objects that name them keep the names.</p>
-        <div class="form-actions">
-          <button
-            type="button"
-            class="danger"
-            onClick={() => {
-              setConfirming(false);
-              onDelete();
-            }}
-          >
-            Delete {items(count)}
-          </button>
-          <button
-            type="button"
-            onClick={() => {
-              setConfirming(false);
-            }}
-          >
-            Cancel
-          </button>
-        </div>
-      </dialog>
+      {confirming ? (
+        <Modal title={`Delete ${items(count)}?`} onDismiss={cancel} class="confirm">
+          <p>Their files and URLs stop working; Objects that name them keep the names.</p>
+          <div class="form-actions">
+            <button
+              type="button"
+              class="danger"
+              onClick={() => {
+                setConfirming(false);
+                onDelete();
+              }}
+            >
+              Delete {items(count)}
+            </button>
+            <button type="button" onClick={cancel}>
+              Cancel
+            </button>
+          </div>
+        </Modal>
+      ) : null}
     </div>
   );
 }
