@@ -11,6 +11,7 @@ import { assertValid } from '../validation/ajv-messages.js';
 import {
   assertFolderExists,
   findFolder,
+  folderExists,
   finishPendingMoves,
   folderView,
   mediaCountIn,
@@ -56,6 +57,41 @@ export async function createFolder(db: Db, bucket: BucketDoc, input: unknown): P
   await underUniqueSlug(slug, () => mediaFoldersCollection(db).insertOne(doc));
   await bumpGeneration(db, bucket._id);
   return folderView(slug, doc, await mediaCountIn(db, bucket, slug));
+}
+
+/** What a folder an upload declares must look like: a slug, as the folder routes make them. */
+const FOLDER_SLUG = /^[a-z0-9-]{1,100}$/;
+
+/**
+ * The folder an upload names: one the Bucket has, or else a new one it declares, titled by its
+ * slug. Clients written before folders were a resource (the official SDKs among them) upload
+ * into a folder without creating it first, and went on working. Only a value that could not be
+ * a folder's slug is refused, naming it. Two uploads declaring one folder at once both succeed.
+ */
+export async function declareUploadFolder(db: Db, bucket: BucketDoc, slug: string): Promise<void> {
+  if (await folderExists(db, bucket, slug)) return;
+  if (!FOLDER_SLUG.test(slug))
+    throw new BadRequestError(
+      `Unknown folder '${slug}' (form field "folder"): bucket '${bucket.slug}' has no such media folder, and an ` +
+        'upload can create one only with a slug of 1 to 100 lowercase letters, digits and hyphens',
+      'folder_unknown',
+    );
+  const now = new Date();
+  const doc: MediaFolderDoc = {
+    _id: new ObjectId(),
+    bucket_id: bucket._id,
+    slug,
+    title: slug,
+    created_at: now,
+    modified_at: now,
+  };
+  try {
+    await mediaFoldersCollection(db).insertOne(doc);
+  } catch (err) {
+    if (isDuplicateKey(err)) return;
+    throw err;
+  }
+  await bumpGeneration(db, bucket._id);
 }
 
 /**

@@ -15,7 +15,7 @@ import { MEDIA_FILES_BUCKET } from './collection.js';
 import type { MediaRuntime } from './media-runtime.js';
 import { parseUploadFields } from './upload-fields.js';
 import { readParams } from '../http/read-params.js';
-import { assertFolderExists } from './folder-reads.js';
+import { declareUploadFolder } from './folder-writes.js';
 import { pickProps } from '../query/props.js';
 import { DELETE_PARAMS, NO_PARAMS, paramSet } from '../query/read-params.js';
 import { renderMedia } from './serialize.js';
@@ -58,7 +58,7 @@ export function uploadHandlers(config: Config, writes: EventDeps, media: MediaRu
             'invalid_body',
           );
         const fields = parseUploadFields(req.body as Record<string, unknown> | undefined);
-        if (fields.folder !== null) await assertFolderExists(writes.db, bucket, fields.folder, 'form field "folder"');
+        if (fields.folder !== null) await declareUploadFolder(writes.db, bucket, fields.folder);
         const doc = await createMedia(writes, bucket, stored, fields);
         sendJson(res, 200, { media: renderMedia(doc, config, bucket) } satisfies MediaResponse);
       } catch (err) {

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
 import { cosmicV2For, field, items, rejection, type CosmicV2Bucket, type V2Keys } from '../support/cosmic-v2.js';
-import { declareFolders, imageBytes } from '../support/media.js';
+import { imageBytes } from '../support/media.js';
 import { BucketSuite } from '../support/bucket-suite.js';
 
 describe('Legacy v2: the cosmicjs 4.3.7 client, unchanged, against /v2 (media, merge requests, webhooks, errors)', () => {
@@ -15,7 +15,6 @@ describe('Legacy v2: the cosmicjs 4.3.7 client, unchanged, against /v2 (media, m
   const suite = new BucketSuite('legacy-v2-media', async () => {
     keys = { slug: suite.keys.slug, read_key: suite.keys.read_key ?? '', write_key: suite.keys.write_key ?? '' };
     bucket = (await cosmicV2For(suite.harness))().bucket(keys);
-    await declareFolders(suite.harness.app, suite.keys, ['pics']);
   });
 
   it('uploads media on the upload host with folder and metadata, lists, reads and deletes it', async () => {
@@ -29,6 +28,18 @@ describe('Legacy v2: the cosmicjs 4.3.7 client, unchanged, against /v2 (media, m
     });
     const m = field(up, 'media');
     assert.deepEqual([m.original_name, m.folder, m.metadata], ['pic.png', 'pics', { caption: 'hi' }]);
+    // The folder did not exist: the upload declared it, as a folder that lists and can be renamed.
+    const folders = await request(suite.harness.app)
+      .get(`/v3/buckets/${keys.slug}/media-folders?${read()}`)
+      .expect(200);
+    assert.deepEqual(
+      (folders.body.folders as { slug: string; title: string; id: string | null }[]).map((f) => [
+        f.slug,
+        f.title,
+        typeof f.id,
+      ]),
+      [['pics', 'pics', 'string']],
+    );
     // The client's own examples upload a file stream as the buffer.
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'v2-media-'));
     await fs.writeFile(path.join(dir, 'two.png'), large);

@@ -121,13 +121,24 @@ for (const version of ['v3', 'v2'] as const) {
       assert.deepEqual(await slugs(), ['docs', 'holiday-photos-2024']);
     });
 
-    it('uploads into a listed folder, and refuses an unknown one with 400 naming it (nothing stored)', async () => {
+    it('uploads into a listed folder; an unknown one it declares, unless it cannot be a slug (400 naming it, nothing stored)', async () => {
       const m = (await upload('docs').expect(200)).body.media as Body;
       assert.equal(m.folder, 'docs');
       const before = await mediaCollection(suite.harness.db).countDocuments();
-      const message = errorOf(await upload('no-such-folder'), 400, 'folder_unknown');
-      assert.match(message, /'no-such-folder'/);
+      const message = errorOf(await upload('No Such Folder'), 400, 'folder_unknown');
+      assert.match(message, /'No Such Folder'.*lowercase letters, digits and hyphens/);
       assert.equal(await mediaCollection(suite.harness.db).countDocuments(), before);
+      const declared = (await upload('covers').expect(200)).body.media as Body;
+      assert.equal(declared.folder, 'covers');
+      const folder = folderOf(await get('/media-folders/covers').expect(200));
+      assert.deepEqual(
+        [folder.slug, folder.title, folder.media_count, typeof folder.id],
+        ['covers', 'covers', 1, 'string'],
+      );
+      // A declared folder is a folder like any other: it takes a title, and goes once empty.
+      assert.equal(folderOf(await patch('/media-folders/covers', { title: 'Covers' }).expect(200)).title, 'Covers');
+      await del(`/media/${String(declared.id)}`).expect(200);
+      await del('/media-folders/covers').expect(200);
       // No folder at all stays allowed.
       assert.equal(((await upload().expect(200)).body.media as Body).folder, null);
     });
@@ -166,9 +177,8 @@ for (const version of ['v3', 'v2'] as const) {
       assert.deepEqual(await inFolder('trips'), ids);
       assert.deepEqual(await inFolder('holiday-photos-2024'), []);
       errorOf(await get('/media-folders/holiday-photos-2024'), 404, 'folder_not_found');
-      // Uploads name the folder by its new slug; the old one is no folder any more.
+      // Uploads name the folder by its new slug.
       await upload('trips').expect(200);
-      errorOf(await upload('holiday-photos-2024'), 400, 'folder_unknown');
       errorOf(await patch('/media-folders/trips', { slug: 'docs' }), 400, 'slug_taken');
       errorOf(await patch('/media-folders/nowhere', { title: 'X' }), 404, 'folder_not_found');
     });
