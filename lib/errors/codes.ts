@@ -27,7 +27,8 @@ export const ERROR_CODES = {
   },
   folder_unknown: {
     status: 400,
-    description: 'An upload, media edit or move_to names a media folder the Bucket does not have; create it first.',
+    description:
+      'A media edit or move_to names a media folder the Bucket does not have (create it first), or an upload names a folder that cannot be a slug.',
   },
   folder_has_media: {
     status: 400,
