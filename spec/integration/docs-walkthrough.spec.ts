@@ -1,0 +1,89 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import request from 'supertest';
+import { projectRoot } from '../../lib/project-root.js';
+import { freshHarness, type Harness } from '../support/harness.js';
+
+/** The shell blocks of docs/api.md's first session, in order: what a newcomer copies. */
+function walkthroughBlocks(): string[] {
+  const doc = fs.readFileSync(path.join(projectRoot, 'docs', 'api.md'), 'utf8');
+  const start = doc.indexOf('<!-- walkthrough:start');
+  const end = doc.indexOf('<!-- walkthrough:end -->');
+  assert.ok(start >= 0 && end > start, 'docs/api.md has no walkthrough markers');
+  return [...doc.slice(start, end).matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m) => m[1] ?? '');
+}
+
+/** Runs a shell script to its end (never blocking this process, which serves its requests). */
+function bash(script: string, env: NodeJS.ProcessEnv, cwd: string): Promise<{ code: number; out: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      'bash',
+      ['-euo', 'pipefail', '-c', script],
+      { env: { ...process.env, ...env }, cwd },
+      (err, out, errOut) => {
+        resolve({ code: err ? Number(err.code ?? 1) : 0, out: `${out}${errOut}` });
+      },
+    );
+  });
+}
+
+/** docs/api.md's curl walk-through, run as written against a served app: the docs cannot drift. */
+describe('the first session in docs/api.md', () => {
+  let h: Harness;
+  let server: http.Server;
+  let dir: string;
+
+  before(async () => {
+    h = await freshHarness();
+    server = http.createServer(h.app);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'walkthrough-'));
+    const png = await sharp({ create: { width: 8, height: 6, channels: 3, background: '#3a7' } })
+      .png()
+      .toBuffer();
+    fs.writeFileSync(path.join(dir, 'cover.png'), png);
+  });
+
+  after(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    fs.rmSync(dir, { recursive: true, force: true });
+    assert.deepEqual(h.errors, []);
+  });
+
+  it('runs every command as written, and leaves the content it describes', async function () {
+    this.timeout(120_000);
+    const blocks = walkthroughBlocks();
+    assert.ok(blocks.length >= 6, `only ${String(blocks.length)} sh blocks found`);
+    const keys = await h.bucket('demo');
+    const port = (server.address() as AddressInfo).port;
+    const env = {
+      API: `http://127.0.0.1:${String(port)}/v3/buckets/demo`,
+      READ_KEY: keys.read_key ?? '',
+      WRITE_KEY: keys.write_key ?? '',
+    };
+    const run = await bash(blocks.join('\n'), env, dir);
+    assert.equal(run.code, 0, run.out);
+    assert.match(run.out, /"First post, edited"/);
+    assert.match(run.out, /"Ada"/);
+    assert.match(run.out, /\/files\/[^"]+\.png/);
+
+    const posts = await request(h.app)
+      .get(`/v3/buckets/demo/objects?read_key=${env.READ_KEY}&query=${encodeURIComponent('{"type":"posts"}')}`)
+      .expect(200);
+    const post = posts.body.objects[0] as { metadata: { summary: string; cover: { url: string } | null } };
+    assert.equal(post.metadata.summary, 'First post, edited');
+    assert.ok(post.metadata.cover?.url);
+    const folders = await request(h.app).get(`/v3/buckets/demo/media-folders?read_key=${env.READ_KEY}`).expect(200);
+    assert.deepEqual(
+      (folders.body.folders as { slug: string }[]).map((f) => f.slug),
+      ['covers'],
+    );
+  });
+});
