@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import express, { type RequestHandler, type Response, type Router } from 'express';
+import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import type { Config } from '../config.js';
 import { plainNotFound } from '../http/route-not-found.js';
 import { projectRoot } from '../project-root.js';
@@ -24,16 +24,18 @@ function originOf(url: string): string | null {
 const NONCE_PLACEHOLDER = '__CSP_NONCE__';
 
 /**
- * Studio's page policy: scripts from this origin only (no inline script can run), styles from
+ * Studio's page policy: scripts only from Studio's own built assets (`assets`, this origin's
+ * /studio/assets/), not from the whole origin, which also serves uploaded files (an upload named
+ * evil.js must not run should anything ever include it); no inline script can run. Styles from
  * this origin and the `<style>` elements carrying this answer's nonce (the code editor adds its
- * theme so), API calls to this origin only, images also from the public and upload hosts
- * (media thumbnails), and never inside a frame.
+ * theme so), API calls to this origin only, images also from the public and upload hosts (media
+ * thumbnails), and never inside a frame.
  */
-export function studioPolicy(config: Config, nonce: string): string {
+export function studioPolicy(config: Config, nonce: string, assets: string): string {
   const imageHosts = [originOf(config.publicUrl), originOf(config.uploadUrl)].filter((o): o is string => o !== null);
   return [
     "default-src 'self'",
-    "script-src 'self'",
+    `script-src ${assets}`,
     `style-src 'self' 'nonce-${nonce}'`,
     `img-src 'self' data: blob: ${[...new Set(imageHosts)].join(' ')}`.trim(),
     "connect-src 'self'",
@@ -44,12 +46,25 @@ export function studioPolicy(config: Config, nonce: string): string {
   ].join('; ');
 }
 
+/**
+ * Studio's assets as a CSP source: the origin the page was asked for (a path cannot follow
+ * 'self'), then the folder. An http source also matches https, so a TLS proxy in front is fine.
+ */
+function assetsSource(req: Request, config: Config): string {
+  const host = req.get('host') ?? '';
+  // A Host that is no host name (nor address and port) must not shape the header: the public URL then.
+  const origin = HOST.test(host) ? `${req.protocol}://${host}` : (originOf(config.publicUrl) ?? '');
+  return `${origin}/studio/assets/`;
+}
+
+const HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
+
 function securityHeaders(config: Config): RequestHandler {
-  return (_req, res, next) => {
+  return (req, res, next) => {
     // A nonce for every answer; only the page uses it, so the other files share the header's shape.
     const nonce = randomBytes(16).toString('base64');
     res.locals.studioNonce = nonce;
-    res.setHeader('Content-Security-Policy', studioPolicy(config, nonce));
+    res.setHeader('Content-Security-Policy', studioPolicy(config, nonce, assetsSource(req, config)));
     res.setHeader('X-Frame-Options', 'DENY');
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Referrer-Policy', 'no-referrer');

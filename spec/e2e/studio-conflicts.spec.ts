@@ -165,4 +165,22 @@ describe('Studio in a real browser: edit conflicts, autosave and unsaved work', 
     // The 412s the conflicts provoke are answers Studio shows, filtered like every other 4xx.
     assert.deepEqual(s.consoleErrors, []);
   });
+
+  it('runs no uploaded script on its pages, even one included from its own origin', async () => {
+    const up = await s
+      .keyed('post', `${API}/media`)
+      .attach('media', Buffer.from('window.pwned = true;'), { filename: 'evil.js', contentType: 'text/javascript' })
+      .expect(200);
+    const url = new URL(String(up.body.media.url));
+    await s.page.goto(editorUrl());
+    await summary(s.page).waitFor();
+    await assert.rejects(s.page.addScriptTag({ url: url.pathname }));
+    assert.equal(await s.page.evaluate(() => (window as { pwned?: boolean }).pwned), undefined);
+    // The browser says why: the page's policy refused it.
+    assert.ok(
+      s.consoleErrors.some((e) => /Content Security Policy/.test(e)),
+      s.consoleErrors.join('\n'),
+    );
+    s.consoleErrors.length = 0;
+  });
 });

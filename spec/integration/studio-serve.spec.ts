@@ -31,7 +31,15 @@ describe('Studio pages at /studio', () => {
     assert.equal(res.headers['cache-control'], 'no-cache');
     assert.equal(res.headers['x-frame-options'], 'DENY');
     const csp = String(res.headers['content-security-policy']);
-    assert.match(csp, /script-src 'self'(;|$)/);
+    // Scripts from Studio's assets only, not the whole origin, which also serves uploads.
+    assert.match(csp, /script-src http:\/\/127\.0\.0\.1:\d+\/studio\/assets\/(;|$)/);
+    const proxied = await request(h.app).get('/studio/').set('Host', 'cms.example').expect(200);
+    assert.match(
+      String(proxied.headers['content-security-policy']),
+      /script-src http:\/\/cms\.example\/studio\/assets\/;/,
+    );
+    const odd = await request(h.app).get('/studio/').set('Host', 'x; script-src *').expect(200);
+    assert.match(String(odd.headers['content-security-policy']), /script-src http:\/\/cms\.example\/studio\/assets\/;/);
     assert.match(csp, /connect-src 'self'(;|$)/);
     assert.match(csp, /frame-ancestors 'none'/);
     assert.match(csp, /img-src 'self' data: blob: http:\/\/cms\.example http:\/\/upload\.example/);
