@@ -1,6 +1,6 @@
 import preact from '@preact/preset-vite';
 import { defineConfig } from 'vite';
-import { precompress } from './precompress';
+import { precompress } from './precompress.ts';
 
 const root = new URL('.', import.meta.url).pathname;
 

@@ -8,6 +8,36 @@ const COPIES = [
   { encoding: 'gzip', suffix: '.gz' },
 ] as const;
 
+/** Each coding's weight in an Accept-Encoding header (`*` stands for the codings it does not name). */
+function weights(header: string): Map<string, number> {
+  const found = new Map<string, number>();
+  for (const part of header.split(',')) {
+    const [coding = '', ...params] = part.split(';').map((p) => p.trim().toLowerCase());
+    if (coding === '') continue;
+    const q = params.find((p) => p.startsWith('q='));
+    const weight = q === undefined ? 1 : Number(q.slice(2));
+    found.set(coding, Number.isFinite(weight) ? weight : 0);
+  }
+  return found;
+}
+
+/**
+ * The coding to answer with, of `available` (the server's preference, best first): the one the
+ * client weighs most, the server's order breaking ties. Browsers send `gzip, deflate, br` with
+ * equal weights, and brotli is the smaller. Identity is acceptable unless refused; no header at
+ * all asks for the plain file.
+ */
+export function preferredEncoding(header: string | undefined, available: readonly string[]): string | undefined {
+  if (header === undefined) return 'identity';
+  const w = weights(header);
+  const weightOf = (coding: string) => w.get(coding) ?? w.get('*') ?? (coding === 'identity' ? 1 : 0);
+  let best: string | undefined;
+  for (const coding of available) {
+    if (weightOf(coding) > 0 && (best === undefined || weightOf(coding) > weightOf(best))) best = coding;
+  }
+  return best;
+}
+
 /**
  * Answers a built asset with its compressed copy when the browser accepts that encoding, and
  * leaves every other request to the plain file server. The copies are made once by the build,
@@ -26,7 +56,7 @@ export function precompressedAssets(dir: string, cacheControl: string): RequestH
       return;
     }
     res.vary('Accept-Encoding');
-    const chosen = req.acceptsEncodings([...copies.map((c) => c.encoding), 'identity']);
+    const chosen = preferredEncoding(req.headers['accept-encoding'], [...copies.map((c) => c.encoding), 'identity']);
     const copy = copies.find((c) => c.encoding === chosen);
     if (!copy) {
       next();
