@@ -1,14 +1,15 @@
 import preact from '@preact/preset-vite';
 import { defineConfig } from 'vite';
+import { precompress } from './precompress.ts';
 
 const root = new URL('.', import.meta.url).pathname;
 
 // Served by the API process under /studio (lib/studio/serve.ts); assets are content-hashed so the
-// server can cache them for a year.
+// server can cache them for a year; each script and style also gets a brotli and a gzip copy.
 export default defineConfig({
   root,
   base: '/studio/',
-  plugins: [preact()],
+  plugins: [preact(), precompress()],
   build: {
     outDir: `${root}../dist/studio`,
     emptyOutDir: true,

@@ -27,13 +27,20 @@ async function accountBuckets(db: Db, account: AccountDoc, idName: IdName) {
     .find({ _id: { $in: members.map((m) => m.bucket_id) } }, readOptions(db))
     .sort({ slug: 1 })
     .toArray();
-  const roles = new Map(members.map((m) => [m.bucket_id.toHexString(), m.role]));
-  return buckets.map((b) => ({
-    [idName]: b._id.toHexString(),
-    slug: b.slug,
-    role: roles.get(b._id.toHexString()),
-    created_at: b.created_at.toISOString(),
-  }));
+  const byBucket = new Map(members.map((m) => [m.bucket_id.toHexString(), m]));
+  return buckets.map((b) => {
+    const member = byBucket.get(b._id.toHexString());
+    return {
+      [idName]: b._id.toHexString(),
+      slug: b.slug,
+      role: member?.role,
+      // What the account may do there beside its role, so a client (Studio) shapes its pages
+      // from this list and never asks something only to learn from the refusal.
+      publishing_restrictions: member?.publishing_restrictions ?? null,
+      ...(member?.role === 'contributor' ? { object_types: member.object_types } : {}),
+      created_at: b.created_at.toISOString(),
+    };
+  });
 }
 
 export function authenticateHandler(state: AppState): RequestHandler {

@@ -79,6 +79,7 @@ export const MEDIA_LIST = paramSet([
   'skip',
   'after',
   'useCache',
+  'allow_empty',
 ]);
 const ONE = paramSet(['read_key', 'props', 'useCache']);
 
@@ -96,7 +97,7 @@ export function mediaListHandler(
     const params = readParams(res, MEDIA_LIST);
     await cachedRead(cache, req, res, params.useCache, async () => {
       const { docs, total } = await listMedia(db, bucket, params, readBounds(config).maxBytes, sorts);
-      if (docs.length === 0) throw noMatch('media', bucket.slug);
+      if (docs.length === 0 && !params.allow_empty) throw noMatch('media', bucket.slug);
       const media = docs.map((d) => pickProps(renderMedia(d, config, bucket), params.props));
       // The v1/v2 list (the one taking the legacy sort values) also answers the limit it applied.
       if (sorts === 'legacy-media') return { media, total, limit: params.limit } satisfies LegacyMediaList;

@@ -21,7 +21,8 @@ function cacheKey(req: Request, res: Response, generation: string): string {
   // A contributor's list is narrowed to its types: it must neither read nor fill the whole list's entry.
   const scope = typeScopeOf(res);
   const scoped = scope === null ? '' : `&type_scope=${JSON.stringify(scope)}`;
-  return `${bucket._id.toHexString()}:${generation}:${req.path}?${params}${scoped}`;
+  // The mount point too: v2 and v3 share paths below it, and their answers differ (v2's media list adds `limit`).
+  return `${bucket._id.toHexString()}:${generation}:${req.baseUrl}${req.path}?${params}${scoped}`;
 }
 
 /** A read's body, produced and serialized within the response cap; reads that are never cached use it alone. */

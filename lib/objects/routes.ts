@@ -45,6 +45,7 @@ export const OBJECT_LIST_NAMES = [
   'after',
   'depth',
   'useCache',
+  'allow_empty',
 ] as const;
 export const OBJECT_ONE_NAMES = ['read_key', 'preview_token', 'props', 'status', 'depth', 'useCache'] as const;
 export type ObjectListParams = Params<(typeof OBJECT_LIST_NAMES)[number]>;
@@ -110,7 +111,7 @@ export function objectReadHandlers(
         async () => {
           const q = { ...params, status, typeScope: typeScopeOf(res) };
           const { docs, total } = await listObjects(db, bucket, types, q, bounds, state);
-          if (docs.length === 0) throw noMatch('objects', bucket.slug);
+          if (docs.length === 0 && !params.allow_empty) throw noMatch('objects', bucket.slug);
           const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
           return {
             objects: renderObjects(docs, ctx).map((o, i) => shaped(o, ctx, params.props, add, docs[i])),

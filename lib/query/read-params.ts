@@ -28,6 +28,8 @@ export interface ParamValues {
   after: string | undefined;
   depth: number;
   useCache: boolean;
+  /** A list matching nothing answers 200 with no items rather than 404: clients that page through lists ask for it. */
+  allow_empty: boolean;
   pretty: boolean;
   trigger_webhook: boolean;
   /** v2 Object reads: add each Object's `metafields` array. */
@@ -108,6 +110,7 @@ const RULES: { readonly [K in ParamName]: Rule<ParamValues[K]> } = {
   },
   depth: integer(0, MAX_DEPTH, 0),
   useCache: { ...flag(true), spellings: ['useCache', 'use_cache'] },
+  allow_empty: flag(false),
   pretty: flag(false),
   trigger_webhook: flag(false),
   show_metafields: flag(false),

@@ -5,6 +5,7 @@ import express, { type Request, type RequestHandler, type Response, type Router 
 import type { Config } from '../config.js';
 import { plainNotFound } from '../http/route-not-found.js';
 import { projectRoot } from '../project-root.js';
+import { precompressedAssets } from './precompressed.js';
 
 /** Where `npm run build:studio` (run by `npm install` and `npm start`) writes Studio's files. */
 export const STUDIO_DIR = path.join(projectRoot, 'dist', 'studio');
@@ -92,9 +93,11 @@ export function studioRouter(config: Config, dir = STUDIO_DIR): Router {
     });
     return router;
   }
+  const assets = path.join(dir, 'assets');
   router.use(
     '/assets',
-    express.static(path.join(dir, 'assets'), {
+    precompressedAssets(assets, IMMUTABLE),
+    express.static(assets, {
       index: false,
       setHeaders: (res) => res.setHeader('Cache-Control', IMMUTABLE),
     }),

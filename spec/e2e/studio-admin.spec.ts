@@ -77,6 +77,8 @@ describe('Studio in a real browser: media, settings and roles', function () {
     await folderSelect.selectOption('photos');
     await s.page.getByRole('link', { name: 'blue.png' }).waitFor({ state: 'detached' });
     s.page.once('dialog', (d) => void d.accept());
+    // A folder holding media is refused on purpose: the refusal offers to move them.
+    s.expectRefusal(400, `${API}/media-folders/photos`);
     await s.page.getByRole('button', { name: 'Delete folder' }).click();
     await s.page.getByRole('alert').filter({ hasText: 'media' }).waitFor();
     await s.page.screenshot({ path: `${SHOTS}/desktop-media-folders.png`, fullPage: true });
@@ -146,6 +148,8 @@ describe('Studio in a real browser: media, settings and roles', function () {
     s.page.once('dialog', (d) => void d.accept());
     await s.nav().getByRole('link', { name: 'Object types' }).click();
     await s.page.getByRole('link', { name: 'Edit Posts' }).click();
+    // Refused on purpose: the test is that Studio shows the API's reason.
+    s.expectRefusal(400, `${API}/object-types/posts`);
     await s.page.getByRole('button', { name: 'Delete Object type' }).click();
     await s.page.getByRole('alert').filter({ hasText: 'pages' }).waitFor();
     await s.nav().getByRole('link', { name: 'Posts' }).waitFor();

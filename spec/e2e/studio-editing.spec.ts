@@ -20,6 +20,8 @@ describe('Studio in a real browser: signing in and editing content', function ()
     await s.page.getByRole('button', { name: 'Bucket key' }).click();
     await s.page.getByRole('textbox', { name: 'Bucket' }).fill(SLUG);
     await s.page.getByRole('textbox', { name: 'Write key' }).fill('wrong');
+    // The wrong key is refused on purpose: that refusal is what the sign-in form reports.
+    s.expectRefusal(401, `${API}/`);
     await s.page.getByRole('button', { name: 'Open Bucket' }).click();
     await s.page.getByRole('alert').waitFor();
     await s.page.getByRole('textbox', { name: 'Write key' }).fill(s.writeKey);
@@ -118,6 +120,8 @@ describe('Studio in a real browser: signing in and editing content', function ()
     await s.page.getByLabel('Find pages for Related pages').fill('Hom');
     await s.page.getByRole('button', { name: 'Add Home' }).click();
     await s.page.getByRole('button', { name: 'Remove Home' }).waitFor();
+    // The subtitle breaks its regex on purpose: the API's 400 is what the field shows.
+    s.expectRefusal(400, `${API}/objects`);
     await s.page.getByRole('button', { name: 'Publish' }).click();
     const fieldError = s.page.locator('#mf-subtitle-error');
     await fieldError.waitFor();

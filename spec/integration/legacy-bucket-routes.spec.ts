@@ -97,4 +97,26 @@ describe('legacy Bucket routes through the unchanged clients', function () {
     const stranger = await tokenOf(suite.harness, 'other@example.com');
     await request(suite.harness.app).get('/v2/buckets/keyed').set('Authorization', stranger).expect(403);
   });
+  it("GET /v2/buckets tells a member its limits in each Bucket: draft_only, and a contributor's Object types", async () => {
+    await member(suite.harness, 'home', 'writer@example.com', {
+      role: 'contributor',
+      object_types: ['posts', 'pages'],
+      publishing_restrictions: 'draft_only',
+    });
+    const listed = async (email: string) => {
+      const res = await request(suite.harness.app)
+        .get('/v2/buckets')
+        .set('Authorization', await tokenOf(suite.harness, email))
+        .expect(200);
+      return res.body.buckets.find((b: { slug: string }) => b.slug === 'home');
+    };
+    const writer = await listed('writer@example.com');
+    assert.equal(writer.role, 'contributor');
+    assert.equal(writer.publishing_restrictions, 'draft_only');
+    assert.deepEqual(writer.object_types, ['posts', 'pages']);
+    const owner = await listed('owner@example.com');
+    assert.equal(owner.role, 'admin');
+    assert.equal(owner.publishing_restrictions, null);
+    assert.equal('object_types' in owner, false, 'only a contributor is limited to types');
+  });
 });

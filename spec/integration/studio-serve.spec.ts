@@ -1,12 +1,46 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import express from 'express';
 import request from 'supertest';
 import { loadConfig } from '../../lib/config.js';
 import { STUDIO_DIR, studioRouter } from '../../lib/studio/serve.js';
 import { freshHarness, type Harness } from '../support/harness.js';
+
+/** One GET over a real socket, the body as the bytes that crossed it (supertest would decompress them). */
+async function rawGet(
+  app: http.RequestListener,
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+  const server = http.createServer(app).listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  try {
+    const { port } = server.address() as AddressInfo;
+    return await new Promise((resolve, reject) => {
+      http
+        .get({ host: '127.0.0.1', port, path, headers }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => {
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) });
+          });
+        })
+        .on('error', reject);
+    });
+  } finally {
+    server.close();
+  }
+}
+
+/** The built scripts and styles, by their path under /studio/assets. */
+function builtAssets(): string[] {
+  return fs.readdirSync(path.join(STUDIO_DIR, 'assets')).filter((f) => /\.(js|css)$/.test(f));
+}
 
 /** The built page's first script, which `npm run build:studio` names by its content hash. */
 function builtScript(): string {
@@ -70,6 +104,38 @@ describe('Studio pages at /studio', () => {
     assert.equal(res.headers['cache-control'], 'public, max-age=31536000, immutable');
     const missing = await request(h.app).get('/studio/assets/nothing-here.js').expect(404);
     assert.equal(missing.body.status, 404);
+  });
+
+  it('sends scripts and styles compressed when asked (brotli first, then gzip), plainly otherwise', async () => {
+    const assets = builtAssets();
+    assert.ok(assets.some((f) => f.endsWith('.css')) && assets.some((f) => f.endsWith('.js')), assets.join());
+    const decoders = { br: zlib.brotliDecompressSync, gzip: zlib.gunzipSync };
+    for (const name of assets) {
+      const raw = fs.readFileSync(path.join(STUDIO_DIR, 'assets', name));
+      const url = `/studio/assets/${name}`;
+      for (const [accept, encoding] of [
+        ['br', 'br'],
+        ['gzip, deflate, br', 'br'],
+        ['gzip', 'gzip'],
+        ['gzip;q=1, br;q=0.5', 'gzip'],
+      ] as const) {
+        const res = await rawGet(h.app, url, { 'Accept-Encoding': accept });
+        assert.equal(res.status, 200, `${name} ${accept}`);
+        assert.equal(res.headers['content-encoding'], encoding, `${name} ${accept}`);
+        assert.equal(res.headers.vary, 'Accept-Encoding');
+        assert.equal(Number(res.headers['content-length']), res.body.length);
+        assert.ok(res.body.length < raw.length, `${name}: ${res.body.length} of ${raw.length} bytes`);
+        assert.ok(decoders[encoding](res.body).equals(raw), `${name} ${accept} decompresses to the file`);
+        assert.match(String(res.headers['content-type']), name.endsWith('.css') ? /text\/css/ : /javascript/);
+        assert.equal(res.headers['cache-control'], 'public, max-age=31536000, immutable');
+      }
+      for (const headers of [{}, { 'Accept-Encoding': 'identity' }, { 'Accept-Encoding': 'deflate' }]) {
+        const plain = await rawGet(h.app, url, headers);
+        assert.equal(plain.headers['content-encoding'], undefined, `${name} ${JSON.stringify(headers)}`);
+        assert.equal(plain.headers.vary, 'Accept-Encoding');
+        assert.ok(plain.body.equals(raw), `${name} ${JSON.stringify(headers)} is the file itself`);
+      }
+    }
   });
 
   it('leaves the API as it was: /studio is no route of /v3 and writes to it are unknown paths', async () => {

@@ -49,16 +49,31 @@ export async function servedHarness(): Promise<{ h: Harness; origin: string; clo
   return { h, origin, close };
 }
 
+/** A refusal a test provokes on purpose (a wrong key, an invalid field): its status and where it was asked. */
+export interface ExpectedRefusal {
+  status: number;
+  /** A part of the refused request's URL. */
+  path: string;
+}
+
+const FAILED_LOAD = /^Failed to load resource: the server responded with a status of (\d{3})/;
+
 /**
- * What the page logs as an error. The browser also logs every 4xx answer to a fetch as
- * "Failed to load resource": those are the API's refusals Studio shows (or probes for, like a
- * contributor's types), not faults of the page, so they are left out; anything else counts.
+ * What the page logs as an error. The browser logs every 4xx answer as "Failed to load resource"
+ * too, and those count: Studio must never ask the API something only to learn from its refusal.
+ * Only a refusal a test provoked itself and announced in `expected` is let through, once each.
  */
-export function collectConsoleErrors(page: Page, into: string[]): void {
+export function collectConsoleErrors(page: Page, into: string[], expected: ExpectedRefusal[] = []): void {
   page.on('console', (msg) => {
     if (msg.type() !== 'error') return;
-    if (/^Failed to load resource: the server responded with a status of 4\d\d/.test(msg.text())) return;
-    into.push(`${msg.text()} (${msg.location().url})`);
+    const url = msg.location().url;
+    const status = Number(FAILED_LOAD.exec(msg.text())?.[1]);
+    const allowed = expected.findIndex((e) => e.status === status && url.includes(e.path));
+    if (allowed >= 0) {
+      expected.splice(allowed, 1);
+      return;
+    }
+    into.push(`${msg.text()} (${url})`);
   });
   page.on('pageerror', (err) => {
     into.push(`page error: ${err.message}`);

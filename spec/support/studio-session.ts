@@ -2,7 +2,14 @@ import sharp from 'sharp';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import request from 'supertest';
 import { account, PASSWORD, setMember } from './accounts.js';
-import { chromiumPresent, CHROMIUM, collectConsoleErrors, launchChromium, servedHarness } from './browser.js';
+import {
+  chromiumPresent,
+  CHROMIUM,
+  collectConsoleErrors,
+  launchChromium,
+  servedHarness,
+  type ExpectedRefusal,
+} from './browser.js';
 import type { Harness } from './harness.js';
 
 export const SLUG = 'studio-e2e';
@@ -27,6 +34,11 @@ export interface StudioSession {
   /** The id of the Object "Home" of type pages, made before the suite. */
   homeId: string;
   consoleErrors: string[];
+  /**
+   * Announces a refusal the next step provokes on purpose (a wrong key, an invalid field), so the
+   * browser's "Failed to load resource" for it is not counted as a console error.
+   */
+  expectRefusal: (status: number, path: string) => void;
   nav: () => Locator;
   /** A request with the write key. */
   keyed: (method: 'get' | 'post' | 'patch', path: string) => request.Test;
@@ -49,6 +61,10 @@ export function studioSession(suite: Mocha.Suite): StudioSession | null {
   let browser: Browser;
   let close: () => Promise<void>;
   const s = { consoleErrors: [] as string[] } as unknown as StudioSession;
+  const expected: ExpectedRefusal[] = [];
+  s.expectRefusal = (status, path) => {
+    expected.push({ status, path });
+  };
   s.nav = () => s.page.getByRole('navigation', { name: 'Sections' });
   s.keyed = (method, path) => request(s.h.app)[method](path).set('Authorization', `Bearer ${s.writeKey}`);
   s.signIn = async (email) => {
@@ -78,7 +94,7 @@ export function studioSession(suite: Mocha.Suite): StudioSession | null {
     s.context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     s.page = await s.context.newPage();
     s.page.setDefaultTimeout(20_000);
-    collectConsoleErrors(s.page, s.consoleErrors);
+    collectConsoleErrors(s.page, s.consoleErrors, expected);
   });
 
   after(async () => {

@@ -57,10 +57,13 @@ export async function api<T>(
   return data as T;
 }
 
-/** A read whose 404 means "nothing matched" (v3 lists answer 404 when empty). */
+/**
+ * A list read. v3 lists answer 404 when nothing matches unless asked `allow_empty`, which Studio
+ * always asks: a refused request is an error in the browser's console. A 404 still reads as empty.
+ */
 export async function apiList<T>(path: string, query: Query, empty: T): Promise<T> {
   try {
-    return await api<T>('GET', path, { query });
+    return await api<T>('GET', path, { query: { ...query, allow_empty: 'true' } });
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) return empty;
     throw err;

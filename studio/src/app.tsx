@@ -4,8 +4,21 @@ import { forgetCredential, loadCredential, type Credential } from './session';
 import { SignIn } from './pages/sign-in';
 import { BucketList } from './pages/bucket-list';
 import { BucketShell } from './shell';
+import { ShortcutsHelp } from './shortcuts-help';
+import { SkipLink } from './ui';
 
+/** Every page: the skip link first of all, the page, and the shortcuts help it may open. */
 export function App() {
+  return (
+    <>
+      <SkipLink />
+      <Page />
+      <ShortcutsHelp />
+    </>
+  );
+}
+
+function Page() {
   const [credential, setCredential] = useState<Credential | null>(loadCredential);
   const { segments } = useLocation();
 

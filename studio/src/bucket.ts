@@ -29,49 +29,34 @@ export async function loadTypes(slug: string): Promise<ObjectType[]> {
   return object_types;
 }
 
-/**
- * A contributor reads every type's definition but may touch only its own types' Objects; the
- * account routes do not list them, so each type is asked once: a 403 for its Objects hides it.
- */
-export async function typesVisibleTo(slug: string, role: BucketInfo['role'], all: ObjectType[]): Promise<ObjectType[]> {
-  if (role !== 'contributor') return all;
-  const allowed = await Promise.all(
-    all.map(async (t) => {
-      try {
-        await api('GET', v3(slug, 'objects'), {
-          query: { query: JSON.stringify({ type: t.slug }), limit: 1, props: 'id', status: 'any' },
-        });
-        return true;
-      } catch (err) {
-        if (err instanceof ApiError && err.status === 403) return false;
-        if (err instanceof ApiError && err.status === 404) return true;
-        throw err;
-      }
-    }),
-  );
-  return all.filter((_, i) => allowed[i]);
-}
+/** What the signed-in user may do in the Bucket, beside the Object types. */
+export type Place = Pick<BucketInfo, 'role' | 'draftOnly'> & {
+  /** A contributor's Object types; null when every type is open. */
+  typeScope: string[] | null;
+};
 
 /**
- * Whether the account may only save drafts: a batch is refused whole for such an account
- * before its body is read, while for anyone else an empty batch is only a 400. Nothing is written.
+ * A Bucket key may do everything; an account's role and limits in each of its Buckets come with
+ * the list of them (a Bucket the account is not a user of is not in it).
  */
-export async function probeDraftOnly(slug: string, credential: Credential): Promise<boolean> {
-  if (credential.mode !== 'account') return false;
-  try {
-    await api('POST', v3(slug, 'objects/batch'), { body: { operations: [] } });
-    return false;
-  } catch (err) {
-    return err instanceof ApiError && err.status === 403 && err.message.includes('draft_only');
-  }
-}
-
-export async function roleIn(slug: string, credential: Credential): Promise<BucketInfo['role']> {
-  if (credential.mode === 'key') return 'key';
-  const { buckets } = await api<{ buckets: { slug: string; role: Role }[] }>('GET', '/v2/buckets');
+export async function placeIn(slug: string, credential: Credential): Promise<Place> {
+  if (credential.mode === 'key') return { role: 'key', draftOnly: false, typeScope: null };
+  const { buckets } = await api<{
+    buckets: { slug: string; role: Role; publishing_restrictions?: 'draft_only' | null; object_types?: string[] }[];
+  }>('GET', '/v2/buckets');
   const found = buckets.find((b) => b.slug === slug);
   if (!found) throw new ApiError(404, `You are not a user of the Bucket ${slug}`);
-  return found.role;
+  return {
+    role: found.role,
+    draftOnly: found.publishing_restrictions === 'draft_only',
+    typeScope: found.role === 'contributor' ? (found.object_types ?? []) : null,
+  };
+}
+
+/** The types the user may work with: a contributor reads every definition but touches only its own. */
+export function typesIn(place: Place, all: ObjectType[]): ObjectType[] {
+  const scope = place.typeScope;
+  return scope === null ? all : all.filter((t) => scope.includes(t.slug));
 }
 
 export const can = {

@@ -1,10 +1,11 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { messageOf } from './api';
-import { BucketContext, can, loadTypes, probeDraftOnly, roleIn, typesVisibleTo, type BucketInfo } from './bucket';
+import { BucketContext, can, loadTypes, placeIn, typesIn, type BucketInfo } from './bucket';
 import { href, Link, useLocation } from './router';
 import type { Credential } from './session';
 import { ErrorText, Loading } from './ui';
 import { BucketRoutes } from './routes';
+import { openShortcuts } from './shortcuts-help';
 
 /** One Bucket's frame: navigation on the side (on top on a phone), the page beside it. */
 export function BucketShell({
@@ -22,13 +23,8 @@ export function BucketShell({
 
   const load = useCallback(async () => {
     try {
-      const [role, all, draftOnly] = await Promise.all([
-        roleIn(slug, credential),
-        loadTypes(slug),
-        probeDraftOnly(slug, credential),
-      ]);
-      const types = await typesVisibleTo(slug, role, all);
-      setInfo({ slug, role, draftOnly, types });
+      const [place, all] = await Promise.all([placeIn(slug, credential), loadTypes(slug)]);
+      setInfo({ slug, role: place.role, draftOnly: place.draftOnly, types: typesIn(place, all) });
     } catch (err) {
       setError(messageOf(err));
     }
@@ -55,6 +51,9 @@ export function BucketShell({
         <span class="bucket-name">{slug}</span>
         {info ? <span class="badge">{info.role === 'key' ? 'write key' : info.role}</span> : null}
         <span class="spacer" />
+        <button type="button" onClick={openShortcuts}>
+          Keyboard shortcuts
+        </button>
         <button type="button" onClick={signOut}>
           Sign out
         </button>
@@ -106,7 +105,7 @@ export function BucketShell({
           ) : null}
         </ul>
       </nav>
-      <main class="content">
+      <main class="content" id="main">
         <ErrorText message={error} />
         {bucket ? (
           <BucketContext.Provider value={bucket}>

@@ -87,3 +87,22 @@ export function TextInput({
     </label>
   );
 }
+
+/**
+ * "Skip to content", the first stop of the Tab key: past the bars and the navigation to the
+ * page's main region. Every page has one `main`; it takes focus without entering the Tab order.
+ */
+export function SkipLink() {
+  const skip = (e: MouseEvent) => {
+    const main = document.querySelector('main');
+    if (!main) return;
+    e.preventDefault();
+    main.tabIndex = -1;
+    main.focus();
+  };
+  return (
+    <a class="skip-link" href="#main" onClick={skip}>
+      Skip to content
+    </a>
+  );
+}
