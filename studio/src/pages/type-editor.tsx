@@ -237,6 +237,8 @@ export function TypeEditor({ slug }: { slug: string | null }) {
             set({ metafields: type.metafields.map((m, i) => (i === at ? { ...m, key } : m)) });
             setSaved(renamed);
             setRenaming(null);
+            // The Object editor reads the Bucket's types: it must find the values under the new key.
+            void bucket.reloadTypes();
             const changed = `${String(objectsChanged)} Object${objectsChanged === 1 ? '' : 's'}`;
             setNotice(`Key renamed to ${key}; ${changed} changed.`);
           }}
