@@ -28,6 +28,27 @@ describe('Studio in a real browser: Metafield keys', function () {
       const res = await s.keyed('post', `${API}/objects`).send({ title, type: 'articles', metadata }).expect(200);
       ids.push(String(res.body.object.id));
     }
+    await s
+      .keyed('post', `${API}/object-types`)
+      .send({
+        title: 'Guides',
+        slug: 'guides',
+        metafields: [
+          {
+            type: 'parent',
+            key: 'byline',
+            title: 'Byline',
+            children: [{ type: 'text', key: 'author_name', title: 'Author name', value: '' }],
+          },
+          {
+            type: 'repeater',
+            key: 'steps',
+            title: 'Steps',
+            repeater_fields: [{ type: 'text', key: 'step_text', title: 'Step text', value: '' }],
+          },
+        ],
+      })
+      .expect(200);
     await s.page.goto(`${s.origin}/studio/`);
     await s.signIn(ADMIN);
   });
@@ -62,6 +83,33 @@ describe('Studio in a real browser: Metafield keys', function () {
     assert.deepEqual((await storedType())[0], { type: 'text', key: 'summary', title: 'Teaser', value: '' });
     assert.equal((await stored(ids[0] ?? '')).summary, 'First summary');
     assert.equal(await shownInEditor('Teaser'), 'First summary');
+  });
+
+  it('retitling saved nested Metafields (a child of a parent, a field of a repeater) keeps their keys', async () => {
+    await s.page.goto(`${s.origin}/studio/b/${SLUG}/types/guides`);
+    for (const [path, title, key] of [
+      ['1.1', 'Writer', 'author_name'],
+      ['2.1', 'Instruction', 'step_text'],
+    ] as const) {
+      const group = s.page.getByRole('group', { name: `Metafield ${path}`, exact: true });
+      await group.getByLabel('Title', { exact: true }).fill(title);
+      assert.equal(await group.getByRole('textbox', { name: 'Key', exact: true }).inputValue(), key);
+    }
+    await s.page.getByRole('button', { name: 'Save Object type' }).click();
+    await s.page.getByText('Object type saved.').waitFor();
+    const res = await s.keyed('get', `${API}/object-types/guides`).expect(200);
+    const [byline, steps] = res.body.object_type.metafields as (Metafield & {
+      children?: Metafield[];
+      repeater_fields?: Metafield[];
+    })[];
+    assert.deepEqual(
+      byline?.children?.map((m) => [m.key, m.title]),
+      [['author_name', 'Writer']],
+    );
+    assert.deepEqual(
+      steps?.repeater_fields?.map((m) => [m.key, m.title]),
+      [['step_text', 'Instruction']],
+    );
   });
 
   it('a new Metafield still takes its key from its title until saved', async () => {
