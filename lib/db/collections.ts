@@ -100,6 +100,8 @@ export interface ObjectTypeDoc {
   modified_at: Date;
   /** The slug before the last rename; `pending` while the rename's later steps are not all done (object-type-rename.ts). */
   rename?: { from: string; pending: boolean };
+  /** The last Metafield key rename; `pending` while Objects may still hold values under `from` (metafield-key-move.ts). */
+  key_rename?: { from: string; to: string; pending: boolean };
 }
 
 /**

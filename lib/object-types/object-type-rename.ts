@@ -9,6 +9,7 @@ import {
 import { HttpError } from '../errors/http-errors.js';
 import { bumpGeneration } from '../buckets/bucket-generation.js';
 import { readOptions } from '../db/query-time-limit.js';
+import { completeKeyRename } from './metafield-key-move.js';
 import { renameReferences } from './type-references.js';
 import { TYPE_WRITE_LEASE, withTypeWriteLease, type TypeWriteLease } from './type-write-lease.js';
 
@@ -51,12 +52,17 @@ export async function completeRename(db: Db, type: ObjectTypeDoc, lease: TypeWri
   await bumpGeneration(db, bucketId);
 }
 
-/** Completes the renames of a Bucket a crash interrupted; the caller holds the Bucket's lease. */
+/**
+ * Completes the renames of a Bucket a crash interrupted, type slugs first and then Metafield keys
+ * (read again, so a key rename moves the Objects under the type's slug of now); the caller holds
+ * the Bucket's lease.
+ */
 export async function finishPendingRenames(db: Db, bucketId: ObjectId, lease: TypeWriteLease): Promise<void> {
-  const pending = await objectTypesCollection(db)
-    .find({ bucket_id: bucketId, 'rename.pending': true }, readOptions(db))
-    .toArray();
+  const types = objectTypesCollection(db);
+  const pending = await types.find({ bucket_id: bucketId, 'rename.pending': true }, readOptions(db)).toArray();
   for (const type of pending) await completeRename(db, type, lease);
+  const keys = await types.find({ bucket_id: bucketId, 'key_rename.pending': true }, readOptions(db)).toArray();
+  for (const type of keys) await completeKeyRename(db, type, lease);
 }
 
 /**
@@ -65,7 +71,9 @@ export async function finishPendingRenames(db: Db, bucketId: ObjectId, lease: Ty
  * renames before anything else. Returns how many Buckets had renames to finish.
  */
 export async function repairPendingRenames(db: Db): Promise<number> {
-  const bucketIds = await objectTypesCollection(db).distinct('bucket_id', { 'rename.pending': true });
+  const bucketIds = await objectTypesCollection(db).distinct('bucket_id', {
+    $or: [{ 'rename.pending': true }, { 'key_rename.pending': true }],
+  });
   const timing = { ...TYPE_WRITE_LEASE, waitMs: TYPE_WRITE_LEASE.leaseMs + TYPE_WRITE_LEASE.renewEveryMs };
   let repaired = 0;
   for (const bucketId of bucketIds) {

@@ -5,6 +5,7 @@ import { mergeRequestRoutes } from '../merge-requests/routes.js';
 import { mediaFolderRoutes } from '../media/folder-routes.js';
 import { metaRoutes } from './meta-routes.js';
 import { objectTypeRoutes } from '../object-types/routes.js';
+import { metafieldKeyRoutes } from '../object-types/metafield-key-routes.js';
 import { bucketDocumentRoutes } from '../openapi/bucket-routes.js';
 import { objectRoutes } from '../objects/routes.js';
 import { revisionRoutes } from '../revisions/routes.js';
@@ -19,6 +20,7 @@ export function v3Routes({ config, db, state, log, health }: RouteDeps): RouteDe
     ...metaRoutes(config, health),
     ...blocksRoutes(db),
     ...objectTypeRoutes(config, state),
+    ...metafieldKeyRoutes(config, state),
     ...bucketDocumentRoutes(config, db),
     ...batchAndPreviewRoutes(config, db, state, log),
     ...objectRoutes(config, db, state),

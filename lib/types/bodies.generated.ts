@@ -34,6 +34,7 @@ export interface BodySchemas {
   MediaFolderPatch: MediaFolderPatch;
   MediaPatch: MediaPatch;
   MergeRequestCreate: MergeRequestCreate;
+  MetafieldKeyRename: MetafieldKeyRename;
   ObjectCreate: ObjectCreate;
   ObjectPatch: ObjectPatch;
   ObjectTypeCreate: ObjectTypeCreate;
@@ -189,6 +190,15 @@ export interface MergeRequestCreate {
    * @maxItems 100
    */
   object_ids: string[];
+}
+/**
+ * Body of POST /buckets/{slug}/object-types/{type_slug}/metafields/{key}/rename: the Metafield's new key.
+ */
+export interface MetafieldKeyRename {
+  /**
+   * The new key: unique among the type's top-level Metafields and the own Metafields of its Objects.
+   */
+  key: string;
 }
 /**
  * Body of POST /objects. Metadata values are checked against the Object type's Metafields.

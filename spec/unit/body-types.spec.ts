@@ -78,6 +78,7 @@ describe('request-body types', () => {
       MediaFolderPatch: true,
       MediaPatch: true,
       MergeRequestCreate: true,
+      MetafieldKeyRename: true,
       ObjectCreate: true,
       ObjectPatch: true,
       ObjectTypeCreate: true,

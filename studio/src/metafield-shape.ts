@@ -26,17 +26,42 @@ export function keyOf(title: string): string {
     .replace(/^_+|_+$/g, '');
 }
 
+/**
+ * Marks a Metafield added in this editor and not saved yet: only its key may still follow its
+ * title or be typed. A saved Metafield's key names its values on every Object, so it changes only
+ * by an explicit rename. A symbol, so the JSON body sent to the API never carries it; spreads keep it.
+ */
+const UNSAVED = Symbol('unsaved');
+type Marked = Metafield & { [UNSAVED]?: true };
+
+export function isUnsaved(mf: Metafield): boolean {
+  return (mf as Marked)[UNSAVED] === true;
+}
+
+/** `to`, marked unsaved when `from` is. */
+function carryMark(from: Metafield, to: Metafield): Metafield {
+  if (isUnsaved(from)) (to as Marked)[UNSAVED] = true;
+  return to;
+}
+
 /** The definition without unset settings (and, for `blankIsUnset`, settings cleared to ""). */
 export function prune(mf: Metafield, blankIsUnset = false): Metafield {
   const kept = Object.entries(mf).filter(
     ([k, v]) => v !== undefined && !(blankIsUnset && v === '' && k !== 'value' && k !== 'title' && k !== 'key'),
   );
-  return Object.fromEntries(kept) as unknown as Metafield;
+  return carryMark(mf, Object.fromEntries(kept) as unknown as Metafield);
 }
 
 /** A new Metafield of a kind, with the default value its definition requires. */
 export function blank(type: Kind = 'text'): Metafield {
-  return reshape({ type, title: '', key: '' }, type);
+  const fresh: Marked = { type, title: '', key: '', [UNSAVED]: true };
+  return reshape(fresh, type);
+}
+
+/** The key a title edit leaves: a new Metafield's key follows its title until typed by hand; a saved one's never moves. */
+export function keyAfterRetitle(mf: Metafield, title: string): string {
+  if (!isUnsaved(mf)) return mf.key;
+  return mf.key === '' || mf.key === keyOf(mf.title) ? keyOf(title) : mf.key;
 }
 
 /** The definition after a change of kind: settings the new kind does not take are dropped. */
@@ -62,7 +87,7 @@ export function reshape(mf: Metafield, type: Kind): Metafield {
   if (type !== 'parent' && type !== 'repeater')
     next.value =
       type === 'switch' ? false : type === 'json' ? null : type === 'objects' || type === 'check-boxes' ? [] : '';
-  return prune(next);
+  return carryMark(mf, prune(next));
 }
 
 export function optionsText(options: Metafield['options']): string {

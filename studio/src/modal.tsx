@@ -9,13 +9,15 @@ interface ModalProps {
   onDismiss: () => void;
   children: ComponentChildren;
   class?: string;
+  /** The id of the text that says what the decision is about, read out with the title. */
+  describedBy?: string;
 }
 
 /**
  * A modal dialog, open while it is rendered: the browser's own <dialog> keeps focus inside it
  * and the rest of the page inert, and its heading names it.
  */
-export function Modal({ title, role = 'dialog', onDismiss, children, class: extra }: ModalProps) {
+export function Modal({ title, role = 'dialog', onDismiss, children, class: extra, describedBy }: ModalProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const heading = useId();
   useEffect(() => {
@@ -32,6 +34,7 @@ export function Modal({ title, role = 'dialog', onDismiss, children, class: extr
       role={role === 'alertdialog' ? 'alertdialog' : undefined}
       aria-modal="true"
       aria-labelledby={heading}
+      aria-describedby={describedBy}
       onCancel={(e) => {
         e.preventDefault();
         onDismiss();

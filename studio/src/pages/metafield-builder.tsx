@@ -1,4 +1,4 @@
-import { blank, keyOf, prune, reshape } from '../metafield-shape';
+import { blank, isUnsaved, keyAfterRetitle, prune, reshape } from '../metafield-shape';
 import { KINDS, type Kind, type Metafield } from '../types';
 import { KindSettings } from './metafield-settings';
 import { TextInput } from '../ui';
@@ -10,6 +10,7 @@ function MetafieldEditor({
   onChange,
   onRemove,
   onMove,
+  onRenameKey,
   first,
   last,
 }: {
@@ -18,6 +19,8 @@ function MetafieldEditor({
   onChange: (mf: Metafield) => void;
   onRemove: () => void;
   onMove: (by: number) => void;
+  /** Top-level only: opens the explicit rename of a saved key, which moves every Object's value. */
+  onRenameKey: (() => void) | undefined;
   first: boolean;
   last: boolean;
 }) {
@@ -48,19 +51,36 @@ function MetafieldEditor({
           value={mf.title}
           required
           onValue={(title) => {
-            // The key follows the title until it is edited by hand.
-            set({ title, key: mf.key === '' || mf.key === keyOf(mf.title) ? keyOf(title) : mf.key });
+            // Retitling a saved Metafield never moves its key: the key names its values on every Object.
+            set({ title, key: keyAfterRetitle(mf, title) });
           }}
         />
-        <TextInput
-          label="Key"
-          value={mf.key}
-          required
-          pattern="[A-Za-z0-9_\-]+"
-          onValue={(key) => {
-            set({ key });
-          }}
-        />
+        {isUnsaved(mf) ? (
+          <TextInput
+            label="Key"
+            value={mf.key}
+            required
+            pattern="[A-Za-z0-9_\-]+"
+            onValue={(key) => {
+              set({ key });
+            }}
+          />
+        ) : (
+          <div class="saved-key">
+            <label>
+              Key
+              <input type="text" value={mf.key} readOnly aria-describedby={`key-note-${path}`} />
+            </label>
+            <span class="hint" id={`key-note-${path}`}>
+              {onRenameKey ? 'Saved: renaming moves every value' : 'Saved: fixed'}
+            </span>
+            {onRenameKey ? (
+              <button type="button" onClick={onRenameKey} aria-label={`Rename key of Metafield ${path}`}>
+                Rename key
+              </button>
+            ) : null}
+          </div>
+        )}
         <TextInput
           label="Help text"
           value={mf.helptext ?? ''}
@@ -145,11 +165,14 @@ function MetafieldEditor({
 export function MetafieldList({
   list,
   onChange,
+  onRenameKey,
   path = '',
   label,
 }: {
   list: Metafield[];
   onChange: (list: Metafield[]) => void;
+  /** Given for the type's own (top-level) list: the rename of the saved key at index `i`. */
+  onRenameKey?: (i: number) => void;
   path?: string;
   label: string;
 }) {
@@ -178,6 +201,12 @@ export function MetafieldList({
           onMove={(by) => {
             move(i, by);
           }}
+          onRenameKey={
+            onRenameKey &&
+            (() => {
+              onRenameKey(i);
+            })
+          }
         />
       ))}
       <button

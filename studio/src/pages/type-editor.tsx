@@ -5,6 +5,7 @@ import { href, Link, navigate } from '../router';
 import type { ObjectType } from '../types';
 import { ErrorText, Loading, Notice, TextInput } from '../ui';
 import { MetafieldList } from './metafield-builder';
+import { ConfirmRemovalDialog, droppedWithValues, RenameKeyDialog, type Dropped } from './metafield-key-dialogs';
 
 const EMPTY: ObjectType = { title: '', slug: '', metafields: [], options: { slug_field: true, content_editor: true } };
 
@@ -20,6 +21,10 @@ export function TypeEditor({ slug }: { slug: string | null }) {
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // The type as last loaded or saved: what a save drops is measured against it.
+  const [saved, setSaved] = useState<ObjectType | null>(null);
+  const [renaming, setRenaming] = useState<number | null>(null);
+  const [dropping, setDropping] = useState<Dropped[] | null>(null);
 
   useEffect(() => {
     if (slug === null) return;
@@ -28,6 +33,7 @@ export function TypeEditor({ slug }: { slug: string | null }) {
     }).then(
       ({ object_type }) => {
         setType(object_type);
+        setSaved(object_type);
         setLocales((object_type.locales ?? []).join(', '));
       },
       (err: unknown) => {
@@ -43,9 +49,28 @@ export function TypeEditor({ slug }: { slug: string | null }) {
 
   const save = async (e: Event) => {
     e.preventDefault();
-    setBusy(true);
     setError(null);
     setNotice(null);
+    if (saved) {
+      setBusy(true);
+      try {
+        const dropped = await droppedWithValues(bucket.slug, saved, type.metafields);
+        if (dropped.length > 0) {
+          setDropping(dropped);
+          return;
+        }
+      } catch (err) {
+        setError(messageOf(err));
+        return;
+      } finally {
+        setBusy(false);
+      }
+    }
+    await write();
+  };
+
+  const write = async () => {
+    setBusy(true);
     const list = locales
       .split(',')
       .map((l) => l.trim())
@@ -72,6 +97,7 @@ export function TypeEditor({ slug }: { slug: string | null }) {
       if (slug !== object_type.slug) navigate(href('b', bucket.slug, 'types', object_type.slug), true);
       else {
         setType(object_type);
+        setSaved(object_type);
         setNotice('Object type saved.');
       }
     } catch (err) {
@@ -196,7 +222,40 @@ export function TypeEditor({ slug }: { slug: string | null }) {
         onChange={(metafields) => {
           set({ metafields });
         }}
+        onRenameKey={slug === null ? undefined : setRenaming}
       />
+      {slug !== null && renaming !== null && type.metafields[renaming] ? (
+        <RenameKeyDialog
+          typeSlug={slug}
+          mf={type.metafields[renaming]}
+          onCancel={() => {
+            setRenaming(null);
+          }}
+          onDone={({ type: renamed, key, objectsChanged }) => {
+            const at = renaming;
+            // Only the renamed key changes here: other edits not saved yet stay in the form.
+            set({ metafields: type.metafields.map((m, i) => (i === at ? { ...m, key } : m)) });
+            setSaved(renamed);
+            setRenaming(null);
+            // The Object editor reads the Bucket's types: it must find the values under the new key.
+            void bucket.reloadTypes();
+            const changed = `${String(objectsChanged)} Object${objectsChanged === 1 ? '' : 's'}`;
+            setNotice(`Key renamed to ${key}; ${changed} changed.`);
+          }}
+        />
+      ) : null}
+      {dropping ? (
+        <ConfirmRemovalDialog
+          dropped={dropping}
+          onCancel={() => {
+            setDropping(null);
+          }}
+          onConfirm={() => {
+            setDropping(null);
+            void write();
+          }}
+        />
+      ) : null}
       <ErrorText message={error} />
       <Notice message={notice} />
       <div class="form-actions">
