@@ -94,7 +94,39 @@ export function diffTokens(before: readonly string[], after: readonly string[]):
   for (const t of before.slice(0, start)) push(runs, 'same', t);
   lcsRuns(before.slice(start, endA), after.slice(start, endB), runs);
   for (const t of before.slice(endA)) push(runs, 'same', t);
-  return runs;
+  return joinedAcrossSpaces(runs);
+}
+
+const isSpace = (run: DiffRun) => run.kind === 'same' && run.tokens.every((t) => /^\s+$/.test(t));
+
+/**
+ * Changes that only whitespace keeps apart, as one deletion and one insertion: "Lowercase no more"
+ * to "Second version" reads as the one replaced phrase it is, not as words cut up around a space
+ * both happen to have.
+ */
+function joinedAcrossSpaces(runs: DiffRun[]): DiffRun[] {
+  const out: DiffRun[] = [];
+  let del: string[] = [];
+  let ins: string[] = [];
+  const flush = () => {
+    for (const t of del) push(out, 'del', t);
+    for (const t of ins) push(out, 'ins', t);
+    del = [];
+    ins = [];
+  };
+  runs.forEach((run, i) => {
+    if (run.kind === 'del') del.push(...run.tokens);
+    else if (run.kind === 'ins') ins.push(...run.tokens);
+    else if (isSpace(run) && (del.length > 0 || ins.length > 0) && i < runs.length - 1) {
+      del.push(...run.tokens);
+      ins.push(...run.tokens);
+    } else {
+      flush();
+      for (const t of run.tokens) push(out, 'same', t);
+    }
+  });
+  flush();
+  return out;
 }
 
 /** A word diff of two plain texts. */

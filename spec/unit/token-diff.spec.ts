@@ -46,6 +46,11 @@ describe('token diff', () => {
     assert.deepEqual(show(diffWords('the quick fox', 'the slow fox')), ['=the ', '-quick', '+slow', '= fox']);
   });
 
+  it('reads changes only a space keeps apart as one replaced phrase', () => {
+    assert.deepEqual(show(diffWords('Lowercase no more', 'Second version')), ['-Lowercase no more', '+Second version']);
+    assert.deepEqual(show(diffWords('keep a b keep', 'keep x y keep')), ['=keep ', '-a b', '+x y', '= keep']);
+  });
+
   it('finds the longest common subsequence, not just the common ends', () => {
     const runs = diffWords('a b c d e', 'a x c d y e');
     assert.deepEqual(show(runs), ['=a ', '-b', '+x', '= c d', '+ y', '= e']);
