@@ -51,28 +51,40 @@ export async function getDelivery(db: Db, bucket: BucketDoc, webhook: WebhookDoc
 }
 
 /**
- * Queues a delivery again: due now, with a fresh round of retries, same id (receivers that saw
- * it already drop it). Refused while a worker holds it, since that attempt's result would be lost.
+ * What a redelivery of `status` sets. A pending delivery has a retry scheduled: the redelivery is
+ * that retry brought forward (the round goes on from where it was), so the event is sent once
+ * more, not once now and again at the retry's time. A finished one is due now with a fresh round.
+ */
+function requeueOf(status: DeliveryStatus, now: Date): Partial<DeliveryDoc> {
+  const due = { status: 'pending' as const, next_attempt_at: now, claim: null, finished_at: null };
+  return status === 'pending' ? due : { ...due, tries: 0 };
+}
+
+/**
+ * Queues a delivery again: due now, same id (receivers that saw it already drop it); see
+ * requeueOf for its retries. Refused while a worker holds it, since that attempt's result would
+ * be lost. Conditional on the status read, so a delivery that finished meanwhile is read again.
  */
 export async function redeliver(db: Db, bucket: BucketDoc, webhook: WebhookDoc, id: string): Promise<DeliveryDoc> {
-  const existing = await getDelivery(db, bucket, webhook, id);
-  const now = new Date();
-  const requeued = await deliveriesCollection(db).findOneAndUpdate(
-    { _id: existing._id, $or: [{ claim: null }, { 'claim.until': { $lt: now } }] },
-    {
-      $set: { status: 'pending', next_attempt_at: now, claim: null, tries: 0, finished_at: null },
-      $unset: { expires_at: '' },
-    },
-    { returnDocument: 'after' },
-  );
-  if (!requeued) {
-    throw new HttpError(
-      409,
-      `Delivery '${id}' is being attempted right now; redeliver it once the attempt has ended (within seconds)`,
-      'delivery_in_progress',
+  for (;;) {
+    const existing = await getDelivery(db, bucket, webhook, id);
+    const now = new Date();
+    const free = [{ claim: null }, { 'claim.until': { $lt: now } }];
+    const requeued = await deliveriesCollection(db).findOneAndUpdate(
+      { _id: existing._id, status: existing.status, $or: free },
+      { $set: requeueOf(existing.status, now), $unset: { expires_at: '' } },
+      { returnDocument: 'after' },
     );
+    if (requeued) return requeued;
+    const held = await deliveriesCollection(db).findOne({ _id: existing._id, $nor: free });
+    if (held) {
+      throw new HttpError(
+        409,
+        `Delivery '${id}' is being attempted right now; redeliver it once the attempt has ended (within seconds)`,
+        'delivery_in_progress',
+      );
+    }
   }
-  return requeued;
 }
 
 /** `ping` to the webhook, whatever its events and even while it is disabled: a check of the endpoint. */

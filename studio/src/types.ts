@@ -86,6 +86,8 @@ export interface Revision {
   status?: string;
   reason?: string;
   created_at: string;
+  /** The account that made this version (its id); null for a Bucket key's writes. */
+  created_by?: string | null;
 }
 
 export interface Media {

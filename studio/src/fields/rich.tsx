@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { describedBy, FieldNotes, Required, type FieldProps } from './common';
+import { LinkEditor } from './link-editor';
 
 /**
  * Heavy editors load on first use (dynamic import), so the first page stays small; until then,
@@ -71,6 +72,7 @@ export function HtmlField(props: FieldProps) {
           <button type="button" onClick={() => editor.current?.toggle('bulletList')}>
             List
           </button>
+          <LinkEditor editor={() => editor.current} fieldId={props.id} />
         </div>
       ) : null}
       {mod === 'failed' ? <PlainArea props={props} /> : <div class="rich-text" ref={host} />}

@@ -1,35 +1,18 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, messageOf, v3 } from '../api';
 import { useBucket } from '../bucket';
+import { useAuthors } from '../revisions/authors';
+import { Compare } from '../revisions/compare';
 import type { ObjectType, Revision } from '../types';
 import { ErrorText } from '../ui';
 import { editValues, writeValues } from '../values';
 
-interface Change {
-  field: string;
-  before: string;
-  after: string;
-}
+const when = (r: Revision) => new Date(r.created_at).toLocaleString();
 
-function text(value: unknown): string {
-  if (value === undefined || value === null || value === '') return '(empty)';
-  return typeof value === 'string' ? value : JSON.stringify(value);
-}
-
-/** What differs between a revision and the current version, field by field. */
-function changes(type: ObjectType, revision: Revision, current: Revision): Change[] {
-  const rows: Change[] = [];
-  const compare = (field: string, before: unknown, after: unknown) => {
-    if (JSON.stringify(before) !== JSON.stringify(after))
-      rows.push({ field, before: text(before), after: text(after) });
-  };
-  compare('Title', revision.title, current.title);
-  compare('Content', revision.content, current.content);
-  for (const mf of type.metafields) compare(mf.title, revision.metadata?.[mf.key], current.metadata?.[mf.key]);
-  return rows;
-}
-
-/** An Object's history: each revision, its content, its difference from now, and Restore. */
+/**
+ * An Object's history: each revision with who made it and when, any two compared field by field
+ * (a revision and the latest version by default, with Show), and Restore.
+ */
 export function Revisions({
   objectId,
   type,
@@ -40,9 +23,10 @@ export function Revisions({
   onRestored: () => void;
 }) {
   const bucket = useBucket();
+  const authorOf = useAuthors();
   const base = v3(bucket.slug, `objects/${objectId}/revisions`);
   const [revisions, setRevisions] = useState<Revision[]>([]);
-  const [open, setOpen] = useState<Revision | null>(null);
+  const [pick, setPick] = useState<{ from: string; to: string } | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
@@ -55,15 +39,6 @@ export function Revisions({
       },
     );
   }, [objectId]);
-
-  const show = async (id: string) => {
-    try {
-      const { revision } = await api<{ revision: Revision }>('GET', `${base}/${id}`);
-      setOpen(revision);
-    } catch (err) {
-      setError(messageOf(err));
-    }
-  };
 
   const restore = async (revision: Revision) => {
     try {
@@ -80,56 +55,75 @@ export function Revisions({
   };
 
   const latest = revisions[0];
+  const byId = (id: string | undefined) => revisions.find((r) => r.id === id);
+  const labelOf = (r: Revision) =>
+    `${when(r)}, ${r.reason ?? r.status ?? ''}${r === latest ? ' (latest)' : ''}, by ${authorOf(r.created_by)}`;
+  const from = byId(pick?.from);
+  const to = byId(pick?.to);
+  const choose = (side: 'from' | 'to', id: string) => {
+    setPick({ from: pick?.from ?? revisions[1]?.id ?? id, to: pick?.to ?? latest?.id ?? id, [side]: id });
+  };
   return (
     <section class="revisions" aria-labelledby="revisions-heading">
       <h2 id="revisions-heading">Revisions</h2>
       <ErrorText message={error} />
-      <ol>
+      <ol class="revision-list">
         {revisions.map((r) => (
           <li key={r.id}>
             <span>
-              {new Date(r.created_at).toLocaleString()} · {r.reason ?? r.status} · {r.title}
+              <time dateTime={r.created_at}>{when(r)}</time> · {r.reason ?? r.status} · by {authorOf(r.created_by)} ·{' '}
+              {r.title}
             </span>
             <button
               type="button"
-              onClick={() => void show(r.id)}
-              aria-label={`Show revision of ${new Date(r.created_at).toLocaleString()} (${r.reason ?? ''})`}
+              onClick={() => {
+                setPick({ from: r.id, to: latest?.id ?? r.id });
+              }}
+              aria-label={`Show revision of ${when(r)} (${r.reason ?? ''})`}
             >
               Show
             </button>
           </li>
         ))}
       </ol>
-      {open ? (
+      {revisions.length > 1 ? (
+        <div class="compare-pick">
+          {(['from', 'to'] as const).map((side) => (
+            <label key={side}>
+              {side === 'from' ? 'Compare revision' : 'with revision'}
+              <select
+                value={(side === 'from' ? from : to)?.id ?? ''}
+                onChange={(e) => {
+                  choose(side, e.currentTarget.value);
+                }}
+              >
+                <option value="" disabled>
+                  Pick a revision
+                </option>
+                {revisions.map((r) => (
+                  <option key={r.id} value={r.id}>
+                    {labelOf(r)}
+                  </option>
+                ))}
+              </select>
+            </label>
+          ))}
+        </div>
+      ) : null}
+      {from && to ? (
         <div class="revision" role="region" aria-label="Revision">
           <h3>
-            {open.title} <small class="muted">{new Date(open.created_at).toLocaleString()}</small>
+            {from.title}{' '}
+            <small class="muted">
+              {when(from)} by {authorOf(from.created_by)}
+            </small>
           </h3>
-          {latest && latest.id !== open.id ? (
-            <table class="diff">
-              <caption>Differences from the latest version</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Field</th>
-                  <th scope="col">This revision</th>
-                  <th scope="col">Latest</th>
-                </tr>
-              </thead>
-              <tbody>
-                {changes(type, open, latest).map((c) => (
-                  <tr key={c.field}>
-                    <th scope="row">{c.field}</th>
-                    <td class="before">{c.before}</td>
-                    <td class="after">{c.after}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+          {from.id === to.id ? (
+            <p class="muted">{from === latest ? 'This is the latest version.' : 'The same revision on both sides.'}</p>
           ) : (
-            <p class="muted">This is the latest version.</p>
+            <Compare type={type} from={from} to={to} labelOf={labelOf} />
           )}
-          <pre class="revision-content">{JSON.stringify(open.metadata ?? {}, null, 2)}</pre>
-          <button type="button" class="primary" onClick={() => void restore(open)}>
+          <button type="button" class="primary" onClick={() => void restore(from)}>
             Restore
           </button>
         </div>
