@@ -95,6 +95,7 @@ describe('Studio in a real browser: managing media', function () {
       .toBuffer();
     const replaceInput = s.page.getByLabel('Replace file of Sky.png');
     // The picker offers images only; a file that gets past it is refused by the API, shown on the card.
+    s.expectRefusal(400, `${API}/media/${id}/file`);
     await replaceInput.setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('plain') });
     await card('Sky.png').getByRole('alert').filter({ hasText: 'replace it with an image' }).waitFor();
     assert.equal((await one(id)).name, stored.get(id));

@@ -127,6 +127,7 @@ describe('Studio in a real browser: Metafield keys', function () {
     await dialog.getByRole('textbox', { name: 'New key' }).fill('teaser');
     await s.page.screenshot({ path: `${SHOTS}/desktop-metafield-rename-key.png` });
     // A taken key is refused with the API's reason, in the dialog.
+    s.expectRefusal(409, `${API}/object-types/articles/metafields/summary/rename`);
     await dialog.getByRole('textbox', { name: 'New key' }).fill('notes');
     await dialog.getByRole('button', { name: 'Rename key' }).click();
     await dialog.getByText(/already has a Metafield with key 'notes'/).waitFor();
