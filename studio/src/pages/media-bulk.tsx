@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { Modal } from '../modal';
-import type { Folder } from './media-folders';
+import { FolderOptions, type Folder } from './media-folders';
 
 interface Props {
   /** How many items the page shows, and how many of them are selected. */
@@ -52,12 +52,7 @@ export function MediaBulkBar({ shown, count, folders, onSelectAll, onMove, onDel
                 setMoveTo(e.currentTarget.value);
               }}
             >
-              <option value="">No folder</option>
-              {folders.map((f) => (
-                <option key={f.slug} value={f.slug}>
-                  {f.title}
-                </option>
-              ))}
+              <FolderOptions folders={folders} none />
             </select>
           </label>
           <button

@@ -4,7 +4,7 @@ import { useBucket } from '../bucket';
 import { thumbnailUrl } from '../fields/media-picker';
 import type { Media } from '../types';
 import { ErrorText, formText } from '../ui';
-import type { Folder } from './media-folders';
+import { FolderOptions, type Folder } from './media-folders';
 
 interface Props {
   media: Media;
@@ -120,12 +120,7 @@ export function MediaCard({ media: m, folders, selected, onSelect, onSaved, onDe
                 void patch(to ? `Moved to ${titleOf(to)}` : 'Moved out of folders', { folder: to || null });
               }}
             >
-              <option value="">No folder</option>
-              {folders.map((f) => (
-                <option key={f.slug} value={f.slug}>
-                  {f.title}
-                </option>
-              ))}
+              <FolderOptions folders={folders} none />
             </select>
           </label>
           <label>

@@ -10,6 +10,20 @@ export interface Folder {
   media_count: number;
 }
 
+/** The folders as a select's options, each named by its title; `none` first offers "No folder". */
+export function FolderOptions({ folders, none = false }: { folders: Folder[]; none?: boolean }) {
+  return (
+    <>
+      {none ? <option value="">No folder</option> : null}
+      {folders.map((f) => (
+        <option key={f.slug} value={f.slug}>
+          {f.title}
+        </option>
+      ))}
+    </>
+  );
+}
+
 export async function loadFolders(bucket: string): Promise<Folder[]> {
   const empty = { folders: [] as Folder[] };
   const { folders } = await apiList(v3(bucket, 'media-folders'), { useCache: 'false' }, empty);
@@ -175,11 +189,7 @@ export function FolderBar({ folders, selected, onSelect, onChanged }: Props) {
             <label>
               Move media to
               <select name="move_to">
-                {others.map((f) => (
-                  <option key={f.slug} value={f.slug}>
-                    {f.title}
-                  </option>
-                ))}
+                <FolderOptions folders={others} />
               </select>
             </label>
             <button type="submit" class="danger">
