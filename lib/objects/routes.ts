@@ -30,6 +30,7 @@ import { listGeneration } from './list/list-generation.js';
 import { bucketFromMemory, readingAhead, route, type RouteDef } from '../routes/route-table.js';
 import { takeReadAhead } from './read-ahead.js';
 import { readAccess, writeAccess, BY_OBJECT_ID } from '../routes/access.js';
+import { answersLive, liveField, liveVersions } from './live-versions.js';
 
 export const OBJECT_LIST_NAMES = [
   'read_key',
@@ -63,12 +64,15 @@ export interface ObjectReadVersion {
   list: (res: Response) => ObjectListParams;
   one: (res: Response) => ObjectParams;
   addition: (res: Response) => ObjectAddition | null;
+  /** Whether status any/draft reads tell which live version each Object has (live-versions.ts). */
+  live?: true;
 }
 
 const V3_READS: ObjectReadVersion = {
   list: (res) => readParams(res, OBJECT_LIST),
   one: (res) => readParams(res, ONE),
   addition: () => null,
+  live: true,
 };
 
 /** An Object narrowed to `props`, with what the version adds beside it. */
@@ -80,6 +84,11 @@ function shaped(
   doc: ReadObject | undefined,
 ) {
   return add ? { ...pickProps(o, props), ...add(o, ctx, doc?.own_metafields) } : pickProps(o, props);
+}
+
+/** `o` with its live version beside it, when the read answers that (`found` not null). */
+function withLive(o: Picked, found: ReadonlyMap<string, string> | null, doc: ReadObject | undefined): Picked {
+  return found && doc ? { ...o, ...liveField(found, doc._id) } : o;
 }
 
 /** The Object list and single-Object reads; legacy versions answer with these same handlers. */
@@ -109,9 +118,16 @@ export function objectReadHandlers(
           const q = { ...params, status, typeScope: typeScopeOf(res) };
           const { docs, total } = await listObjects(db, bucket, types, q, bounds, state);
           if (docs.length === 0) throw noMatch('objects', bucket.slug);
-          const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
+          const live = version.live && answersLive(status, params.props);
+          const ids = docs.map((d) => d._id);
+          const [ctx, found] = await Promise.all([
+            objectRenderContext(db, config, bucketTypes, bucket),
+            live ? liveVersions(db, bucket._id, ids) : null,
+          ]);
           return {
-            objects: renderObjects(docs, ctx).map((o, i) => shaped(o, ctx, params.props, add, docs[i])),
+            objects: renderObjects(docs, ctx).map((o, i) =>
+              withLive(shaped(o, ctx, params.props, add, docs[i]), found, docs[i]),
+            ),
             total,
           } satisfies ObjectList;
         },
@@ -127,8 +143,12 @@ export function objectReadHandlers(
         const id = String(req.params.object_id);
         const opts = { status, depth: params.depth, typeScope: typeScopeOf(res) };
         const doc = await getObjectExpanded(db, bucket, id, opts, bounds);
-        const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
-        const object = shaped(renderObject(doc, ctx), ctx, params.props, add, doc);
+        const live = version.live && answersLive(status, params.props);
+        const [ctx, found] = await Promise.all([
+          objectRenderContext(db, config, bucketTypes, bucket),
+          live ? liveVersions(db, bucket._id, [doc._id]) : null,
+        ]);
+        const object = withLive(shaped(renderObject(doc, ctx), ctx, params.props, add, doc), found, doc);
         return { object } satisfies ObjectResponse<Picked>;
       });
     },
