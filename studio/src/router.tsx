@@ -29,6 +29,19 @@ export function navigate(to: string, replace = false): void {
   window.scrollTo(0, 0);
 }
 
+/**
+ * Replaces the address's query (a list's view: its filters, sort, page) in place: a new history
+ * entry unless `replace` (typing in a search box would add one per key), and no scroll.
+ */
+export function setSearch(params: URLSearchParams, replace = false): void {
+  const query = params.toString();
+  const to = location.pathname + (query ? `?${query}` : '');
+  if (to === location.pathname + location.search) return;
+  if (replace) history.replaceState(null, '', to);
+  else history.pushState(null, '', to);
+  notify();
+}
+
 export function useLocation(): { segments: string[]; search: URLSearchParams } {
   const [, setTick] = useState(0);
   useEffect(() => {

@@ -7,6 +7,7 @@ import { href, Link, navigate } from '../router';
 import type { ContentObject, ObjectType } from '../types';
 import { ErrorText, Loading, Notice } from '../ui';
 import { editValues, JsonProblem, problemsByKey, writeValues, type Values } from '../values';
+import { StatusBadge } from '../status-badge';
 import { LocaleSwitcher, takePrefill } from './locale-switcher';
 import { Revisions } from './revisions';
 
@@ -159,7 +160,7 @@ export function ObjectEditor({ type, id }: { type: ObjectType; id: string | null
       {type.localization && object ? <LocaleSwitcher type={type} object={object} /> : null}
       {object ? (
         <p class="muted">
-          <span class={`status ${object.status}`}>{object.status}</span>
+          <StatusBadge bucket={bucket.slug} object={object} />
           {scheduled ? ` · publishes ${scheduled}` : ''}
         </p>
       ) : null}
