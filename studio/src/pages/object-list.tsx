@@ -215,59 +215,61 @@ export function ObjectList({ type }: { type: ObjectType }) {
       {page === null && !error ? <Loading /> : null}
       {page && objects.length === 0 ? <p>No Objects match.</p> : null}
       {objects.length > 0 ? (
-        <table class="list">
-          <thead>
-            <tr>
-              <th scope="col">
-                <span class="sr-only">Select</span>
-              </th>
-              {columns.map((c) => (
-                <th
-                  scope="col"
-                  key={c.id}
-                  aria-sort={ariaSortOf(view.sort, c)}
-                  class={c.id === 'modified_at' ? 'wide-only' : undefined}
-                >
-                  {c.sort ? (
-                    <button
-                      type="button"
-                      class="sort"
-                      onClick={() => {
-                        change({ sort: nextSort(view.sort, c) });
-                      }}
-                    >
-                      {c.title}
-                      <span aria-hidden="true">{sortArrow(ariaSortOf(view.sort, c))}</span>
-                    </button>
-                  ) : (
-                    c.title
-                  )}
+        <div class="table-scroll">
+          <table class="list">
+            <thead>
+              <tr>
+                <th scope="col">
+                  <span class="sr-only">Select</span>
                 </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {objects.map((o) => (
-              <tr key={o.id}>
-                <td>
-                  <input
-                    type="checkbox"
-                    aria-label={`Select ${o.title}`}
-                    checked={selected.has(o.id)}
-                    onChange={() => {
-                      toggle(o.id);
-                    }}
-                  />
-                </td>
                 {columns.map((c) => (
-                  <td key={c.id} class={c.id === 'modified_at' ? 'wide-only' : undefined}>
-                    <Cell column={c} object={o} typeSlug={type.slug} />
-                  </td>
+                  <th
+                    scope="col"
+                    key={c.id}
+                    aria-sort={ariaSortOf(view.sort, c)}
+                    class={c.id === 'modified_at' ? 'wide-only' : undefined}
+                  >
+                    {c.sort ? (
+                      <button
+                        type="button"
+                        class="sort"
+                        onClick={() => {
+                          change({ sort: nextSort(view.sort, c) });
+                        }}
+                      >
+                        {c.title}
+                        <span aria-hidden="true">{sortArrow(ariaSortOf(view.sort, c))}</span>
+                      </button>
+                    ) : (
+                      c.title
+                    )}
+                  </th>
                 ))}
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {objects.map((o) => (
+                <tr key={o.id}>
+                  <td>
+                    <input
+                      type="checkbox"
+                      aria-label={`Select ${o.title}`}
+                      checked={selected.has(o.id)}
+                      onChange={() => {
+                        toggle(o.id);
+                      }}
+                    />
+                  </td>
+                  {columns.map((c) => (
+                    <td key={c.id} class={c.id === 'modified_at' ? 'wide-only' : undefined}>
+                      <Cell column={c} object={o} typeSlug={type.slug} />
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       ) : null}
       <div class="pager">
         <span class="muted">{page ? `${page.total} in all` : ''}</span>
