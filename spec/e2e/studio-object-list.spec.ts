@@ -204,6 +204,19 @@ describe('Studio in a real browser: the Object list', function () {
     await s.page.screenshot({ path: `${SHOTS}/object-editor-pending.png`, fullPage: true });
   });
 
+  it('turns a published Object to "Published, draft pending" once a draft is saved over it', async () => {
+    await s.page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'Articles' }).click();
+    await rowOf('Alpha news').getByRole('link', { name: 'Alpha news' }).click();
+    await s.page
+      .locator('.editor .status')
+      .filter({ hasText: /^Published$/ })
+      .waitFor();
+    await s.page.getByRole('textbox', { name: 'Title', exact: true }).fill('Alpha news, reworded');
+    await s.page.getByRole('button', { name: 'Save draft' }).click();
+    await s.page.getByRole('status').filter({ hasText: 'Draft saved.' }).waitFor();
+    await s.page.locator('.editor .status').filter({ hasText: 'Published, draft pending' }).waitFor();
+  });
+
   it('logged no console errors, not even a failed request', () => {
     assert.deepEqual(s.consoleErrors, []);
     assert.deepEqual(everyError, []);
