@@ -2,6 +2,7 @@ import type { Db, ObjectId } from 'mongodb';
 import { publishedObjectsCollection } from '../db/collections.js';
 import { readOptions } from '../db/query-time-limit.js';
 import type { StatusFilter } from './object-views.js';
+import type { ReadObject } from './serialize.js';
 
 /**
  * The read-only field that tells an editor whether an Object it reads as its latest version
@@ -20,12 +21,25 @@ export function answersLive(status: StatusFilter, props: readonly string[] | nul
   return status !== 'published' && (props === null || props.includes(LIVE_FIELD));
 }
 
-/** The live copies' `modified_at` (ISO text) by Object id: one read for a whole page. */
-export async function liveVersions(db: Db, bucketId: ObjectId, ids: readonly ObjectId[]): Promise<Map<string, string>> {
+/**
+ * The live versions' `modified_at` (ISO text) by Object id. A latest version that is published
+ * is the live one (a publish writes both), so only the others are read: one read for a page.
+ */
+export async function liveVersions(
+  db: Db,
+  bucketId: ObjectId,
+  docs: readonly ReadObject[],
+): Promise<Map<string, string>> {
   const found = new Map<string, string>();
-  if (ids.length === 0) return found;
+  const unknown: ObjectId[] = [];
+  for (const doc of docs) {
+    // With props, status or modified_at may not have been read: then the live copy is.
+    if (doc.status === 'published' && doc.modified_at) found.set(doc._id.toHexString(), doc.modified_at.toISOString());
+    else unknown.push(doc._id);
+  }
+  if (unknown.length === 0) return found;
   const live = await publishedObjectsCollection(db)
-    .find({ _id: { $in: [...ids] }, bucket_id: bucketId }, readOptions(db))
+    .find({ _id: { $in: unknown }, bucket_id: bucketId }, readOptions(db))
     .project<{ _id: ObjectId; modified_at: Date }>({ modified_at: 1 })
     .toArray();
   for (const doc of live) found.set(doc._id.toHexString(), doc.modified_at.toISOString());

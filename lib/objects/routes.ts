@@ -22,6 +22,7 @@ import type { Metafield } from '../metafields/definition.js';
 import { sentDefinitions } from './own-metafields.js';
 import { listObjects } from './list/object-list.js';
 import { getObjectExpanded } from './object-read.js';
+import { answersLive, liveField, liveVersions } from './live-versions.js';
 import { readBounds } from '../query/read-budget.js';
 import { removeObject } from './object-delete.js';
 import { createObject, updateObject } from './object-writes.js';
@@ -30,7 +31,6 @@ import { listGeneration } from './list/list-generation.js';
 import { bucketFromMemory, readingAhead, route, type RouteDef } from '../routes/route-table.js';
 import { takeReadAhead } from './read-ahead.js';
 import { readAccess, writeAccess, BY_OBJECT_ID } from '../routes/access.js';
-import { answersLive, liveField, liveVersions } from './live-versions.js';
 
 export const OBJECT_LIST_NAMES = [
   'read_key',
@@ -119,10 +119,9 @@ export function objectReadHandlers(
           const { docs, total } = await listObjects(db, bucket, types, q, bounds, state);
           if (docs.length === 0) throw noMatch('objects', bucket.slug);
           const live = version.live && answersLive(status, params.props);
-          const ids = docs.map((d) => d._id);
           const [ctx, found] = await Promise.all([
             objectRenderContext(db, config, bucketTypes, bucket),
-            live ? liveVersions(db, bucket._id, ids) : null,
+            live ? liveVersions(db, bucket._id, docs) : null,
           ]);
           return {
             objects: renderObjects(docs, ctx).map((o, i) =>
@@ -143,12 +142,11 @@ export function objectReadHandlers(
         const id = String(req.params.object_id);
         const opts = { status, depth: params.depth, typeScope: typeScopeOf(res) };
         const doc = await getObjectExpanded(db, bucket, id, opts, bounds);
-        const live = version.live && answersLive(status, params.props);
-        const [ctx, found] = await Promise.all([
-          objectRenderContext(db, config, bucketTypes, bucket),
-          live ? liveVersions(db, bucket._id, [doc._id]) : null,
-        ]);
-        const object = withLive(shaped(renderObject(doc, ctx), ctx, params.props, add, doc), found, doc);
+        const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
+        const object = shaped(renderObject(doc, ctx), ctx, params.props, add, doc);
+        // A published Object needs no read for it; a draft one read by id (live-versions.ts).
+        if (version.live && answersLive(status, params.props))
+          Object.assign(object, liveField(await liveVersions(db, bucket._id, [doc]), doc._id));
         return { object } satisfies ObjectResponse<Picked>;
       });
     },
