@@ -5,9 +5,9 @@ import { Fields } from '../fields/field';
 import { HtmlField } from '../fields/rich';
 import { href, Link, navigate } from '../router';
 import type { ContentObject, ObjectType } from '../types';
+import { StatusBadge } from '../status-badge';
 import { ErrorText, Loading, Notice } from '../ui';
 import { editValues, JsonProblem, problemsByKey, writeValues, type Values } from '../values';
-import { StatusBadge } from '../status-badge';
 import { LocaleSwitcher, takePrefill } from './locale-switcher';
 import { Revisions } from './revisions';
 
