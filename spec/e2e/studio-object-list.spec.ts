@@ -117,6 +117,7 @@ describe('Studio in a real browser: the Object list', function () {
     const chooser = s.page.getByRole('group', { name: 'Shown columns' });
     for (const name of ['Category', 'Featured', 'Date', 'Author']) await chooser.getByLabel(name).check();
     await chooser.getByLabel('Modified').uncheck();
+    await s.page.screenshot({ path: `${SHOTS}/object-list-desktop-columns.png` });
     await s.page.getByRole('button', { name: 'Columns' }).click();
     await table().getByRole('columnheader', { name: 'Author' }).waitFor();
     assert.deepEqual(
@@ -187,8 +188,13 @@ describe('Studio in a real browser: the Object list', function () {
     assert.equal(await filters.getByRole('combobox', { name: 'Category' }).inputValue(), 'news');
     await s.page.setViewportSize({ width: 1280, height: 900 });
     await s.page.screenshot({ path: `${SHOTS}/object-list-desktop.png`, fullPage: true });
+    assert.deepEqual(await seriousViolations(s.page), []);
     await s.page.setViewportSize({ width: 390, height: 844 });
     await s.page.screenshot({ path: `${SHOTS}/object-list-phone.png`, fullPage: true });
+    await s.page.getByRole('button', { name: 'Columns' }).click();
+    assert.deepEqual(await seriousViolations(s.page), []);
+    await s.page.screenshot({ path: `${SHOTS}/object-list-phone-columns.png`, fullPage: true });
+    await s.page.getByRole('button', { name: 'Columns' }).click();
     await s.page.setViewportSize({ width: 1280, height: 900 });
     await s.page.goBack();
     await waitForTitles(['Delta news', 'Alpha news', 'Gamma news, edited']);
