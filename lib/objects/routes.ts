@@ -22,6 +22,7 @@ import type { Metafield } from '../metafields/definition.js';
 import { sentDefinitions } from './own-metafields.js';
 import { listObjects } from './list/object-list.js';
 import { getObjectExpanded } from './object-read.js';
+import { answersLive, liveField, liveVersions } from './live-versions.js';
 import { readBounds } from '../query/read-budget.js';
 import { removeObject } from './object-delete.js';
 import { createObject, updateObject } from './object-writes.js';
@@ -66,12 +67,15 @@ export interface ObjectReadVersion {
   list: (res: Response) => ObjectListParams;
   one: (res: Response) => ObjectParams;
   addition: (res: Response) => ObjectAddition | null;
+  /** Whether status any/draft reads tell which live version each Object has (live-versions.ts). */
+  live?: true;
 }
 
 const V3_READS: ObjectReadVersion = {
   list: (res) => readParams(res, OBJECT_LIST),
   one: (res) => readParams(res, ONE),
   addition: () => null,
+  live: true,
 };
 
 /** An Object narrowed to `props`, with what the version adds beside it. */
@@ -83,6 +87,11 @@ function shaped(
   doc: ReadObject | undefined,
 ) {
   return add ? { ...pickProps(o, props), ...add(o, ctx, doc?.own_metafields) } : pickProps(o, props);
+}
+
+/** `o` with its live version beside it, when the read answers that (`found` not null). */
+function withLive(o: Picked, found: ReadonlyMap<string, string> | null, doc: ReadObject | undefined): Picked {
+  return found && doc ? { ...o, ...liveField(found, doc._id) } : o;
 }
 
 /** The Object list and single-Object reads; legacy versions answer with these same handlers. */
@@ -112,9 +121,15 @@ export function objectReadHandlers(
           const q = { ...params, status, typeScope: typeScopeOf(res) };
           const { docs, total } = await listObjects(db, bucket, types, q, bounds, state);
           if (docs.length === 0 && !params.allow_empty) throw noMatch('objects', bucket.slug);
-          const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
+          const live = version.live && answersLive(status, params.props);
+          const [ctx, found] = await Promise.all([
+            objectRenderContext(db, config, bucketTypes, bucket),
+            live ? liveVersions(db, bucket._id, docs) : null,
+          ]);
           return {
-            objects: renderObjects(docs, ctx).map((o, i) => shaped(o, ctx, params.props, add, docs[i])),
+            objects: renderObjects(docs, ctx).map((o, i) =>
+              withLive(shaped(o, ctx, params.props, add, docs[i]), found, docs[i]),
+            ),
             total,
           } satisfies ObjectList;
         },
@@ -134,6 +149,9 @@ export function objectReadHandlers(
         read = versionOf(doc.modified_at);
         const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
         const object = shaped(renderObject(doc, ctx), ctx, params.props, add, doc);
+        // A published Object needs no read for it; a draft one read by id (live-versions.ts).
+        if (version.live && answersLive(status, params.props))
+          Object.assign(object, liveField(await liveVersions(db, bucket._id, [doc]), doc._id));
         return { object } satisfies ObjectResponse<Picked>;
       };
       await cachedRead(cache, req, res, params.useCache, produce, undefined, () => read);

@@ -33,12 +33,12 @@ export function guardLeaving(guard: LeaveGuard): () => void {
 /** The address shown, so a back or forward the guard holds can be put back. */
 let shown = location.pathname + location.search;
 
-function go(to: string, replace: boolean): void {
+function go(to: string, replace: boolean, toTop = true): void {
   if (replace) history.replaceState(null, '', to);
   else history.pushState(null, '', to);
   shown = location.pathname + location.search;
   notify();
-  window.scrollTo(0, 0);
+  if (toTop) window.scrollTo(0, 0);
 }
 
 window.addEventListener('popstate', () => {
@@ -73,6 +73,18 @@ export function navigate(to: string, replace = false): void {
     return;
   }
   go(to, replace);
+}
+
+/**
+ * Replaces the address's query (a list's view: its filters, sort, page) in place: a new history
+ * entry unless `replace` (typing in a search box would add one per key), and no scroll.
+ */
+export function setSearch(params: URLSearchParams, replace = false): void {
+  const query = params.toString();
+  const to = location.pathname + (query ? `?${query}` : '');
+  if (to === location.pathname + location.search) return;
+  // The same page with another view: it keeps its scroll.
+  go(to, replace, false);
 }
 
 export function useLocation(): { segments: string[]; search: URLSearchParams } {

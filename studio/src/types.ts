@@ -76,6 +76,8 @@ export interface ContentObject {
   published_at?: string | null;
   publish_at?: number | null;
   thumbnail?: string | null;
+  /** Reads with status any/draft: the live version's modified_at, null when nothing is live. */
+  published_modified_at?: string | null;
 }
 
 export interface Revision {

@@ -9,6 +9,7 @@ import { Fields } from '../fields/field';
 import { HtmlField } from '../fields/rich';
 import { href, Link, navigate } from '../router';
 import type { ContentObject, ObjectType } from '../types';
+import { StatusBadge } from '../status-badge';
 import { ErrorText, Loading, Notice } from '../ui';
 import { JsonProblem, problemsByKey } from '../values';
 import { LocaleSwitcher, takePrefill } from './locale-switcher';
@@ -204,7 +205,7 @@ export function ObjectEditor({ type, id }: { type: ObjectType; id: string | null
       {type.localization && object ? <LocaleSwitcher type={type} object={object} /> : null}
       {object ? (
         <p class="muted">
-          <span class={`status ${object.status}`}>{object.status}</span>
+          <StatusBadge bucket={bucket.slug} object={object} />
           {scheduled ? ` · publishes ${scheduled}` : ''}
         </p>
       ) : null}

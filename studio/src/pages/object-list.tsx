@@ -2,9 +2,26 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, apiList, messageOf, v3 } from '../api';
 import { can, useBucket } from '../bucket';
 import { may } from '../permissions';
-import { href, Link, navigate } from '../router';
+import { cellText } from '../list-cells';
+import {
+  ariaSortOf,
+  columnsOf,
+  filterableOf,
+  filterOf,
+  nextSort,
+  readOf,
+  searchOf,
+  sortsOf,
+  viewFromSearch,
+  type Column,
+  type ListView,
+  type Status,
+} from '../list-view';
+import { href, Link, navigate, setSearch, useLocation } from '../router';
+import { statusKind, statusLabel } from '../status-label';
 import type { ContentObject, ObjectType } from '../types';
 import { ErrorText, Loading, Notice, PageHeader, TextInput } from '../ui';
+import { ColumnsControl, MetafieldFilters } from './list-controls';
 
 const PAGE = 25;
 
@@ -28,52 +45,45 @@ export function ObjectsHome() {
   );
 }
 
-type Status = 'any' | 'published' | 'draft';
-
-function escapeRegex(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/** One type's Objects: title search, status filter, sort, keyset paging, batch actions. */
+/** One type's Objects: columns, title search, status and Metafield filters, sort, keyset paging, batch actions; the view lives in the address. */
 export function ObjectList({ type }: { type: ObjectType }) {
   const bucket = useBucket();
-  const [search, setSearch] = useState('');
-  const [status, setStatus] = useState<Status>('any');
-  const [sort, setSort] = useState('-modified_at');
-  const [cursors, setCursors] = useState<string[]>([]);
+  const { search: params } = useLocation();
+  const view = viewFromSearch(params, type);
+  const address = searchOf(view).toString();
   const [page, setPage] = useState<{ objects: ContentObject[]; total: number } | null>(null);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [reload, setReload] = useState(0);
+  const [filtersOpen, setFiltersOpen] = useState(() => Object.keys(view.filters).length > 0);
 
-  const after = cursors[cursors.length - 1];
+  /** A new view: back to the first page (cursors belong to the old one), nothing selected. */
+  const change = (patch: Partial<ListView>, replace = false) => {
+    setSelected(new Set());
+    setSearch(searchOf({ ...view, after: [], ...patch }), replace);
+  };
+
   useEffect(() => {
-    const filter: Record<string, unknown> = { type: type.slug };
-    // Search matches a literal piece of the title, case-insensitively; escaped, so always linear.
-    if (search.trim()) filter.title = { $regex: escapeRegex(search.trim()), $options: 'i' };
+    const { props, depth } = readOf(view, type);
     setError(null);
     apiList<{ objects: ContentObject[]; total: number }>(
       v3(bucket.slug, 'objects'),
       {
-        query: JSON.stringify(filter),
-        status,
-        sort,
+        query: JSON.stringify(filterOf(view, type)),
+        status: view.status,
+        sort: view.sort,
         limit: PAGE,
-        after,
-        props: 'id,title,slug,status,modified_at,published_at,locale',
+        after: view.after[view.after.length - 1],
+        props,
+        depth: depth || undefined,
         useCache: 'false',
       },
       { objects: [], total: 0 },
     ).then(setPage, (err: unknown) => {
       setError(messageOf(err));
     });
-  }, [bucket.slug, type.slug, search, status, sort, after, reload]);
-
-  const resetPaging = () => {
-    setCursors([]);
-    setSelected(new Set());
-  };
+  }, [bucket.slug, type.slug, address, reload]);
 
   const toggle = (id: string) => {
     const next = new Set(selected);
@@ -107,8 +117,8 @@ export function ObjectList({ type }: { type: ObjectType }) {
     }
   };
 
-  const sortable = type.metafields.filter((m) => m.sortable);
   const objects = page?.objects ?? [];
+  const columns = columnsOf(type).filter((c) => view.columns.includes(c.id));
   return (
     <>
       <PageHeader title={type.title}>
@@ -126,51 +136,63 @@ export function ObjectList({ type }: { type: ObjectType }) {
         <TextInput
           type="search"
           label="Search titles"
-          value={search}
+          value={view.search}
           onValue={(text) => {
-            setSearch(text);
-            resetPaging();
+            change({ search: text }, true);
           }}
         />
         <label>
           Status
           <select
-            value={status}
+            value={view.status}
             onChange={(e) => {
-              setStatus(e.currentTarget.value as Status);
-              resetPaging();
+              change({ status: e.currentTarget.value as Status });
             }}
           >
             <option value="any">Any</option>
             <option value="published">Published</option>
-            <option value="draft">Draft</option>
+            <option value="draft">Draft (or draft pending)</option>
           </select>
         </label>
-        <label>
-          Sort by
-          <select
-            value={sort}
-            onChange={(e) => {
-              setSort(e.currentTarget.value);
-              resetPaging();
+        <SortSelect
+          type={type}
+          sort={view.sort}
+          onSort={(sort) => {
+            change({ sort });
+          }}
+        />
+        {filterableOf(type).length > 0 ? (
+          <button
+            type="button"
+            aria-expanded={filtersOpen}
+            aria-controls="metafield-filters"
+            onClick={() => {
+              setFiltersOpen(!filtersOpen);
             }}
           >
-            <option value="-modified_at">Last modified</option>
-            <option value="modified_at">First modified</option>
-            <option value="-created_at">Newest</option>
-            <option value="created_at">Oldest</option>
-            <option value="-order">Order</option>
-            {sortable.flatMap((m) => [
-              <option key={m.key} value={`metadata.${m.key}`}>
-                {m.title} (ascending)
-              </option>,
-              <option key={`-${m.key}`} value={`-metadata.${m.key}`}>
-                {m.title} (descending)
-              </option>,
-            ])}
-          </select>
-        </label>
+            Filters{Object.keys(view.filters).length > 0 ? ` (${Object.keys(view.filters).length})` : ''}
+          </button>
+        ) : null}
+        <ColumnsControl
+          type={type}
+          columns={view.columns}
+          onColumns={(next) => {
+            change({ columns: next, after: view.after });
+          }}
+        />
       </div>
+      {filtersOpen ? (
+        <div id="metafield-filters" role="group" aria-label="Filters by field">
+          <MetafieldFilters
+            type={type}
+            view={view}
+            onFilter={(name, value) => {
+              // An emptied filter leaves the address (searchOf skips empty values).
+              change({ filters: { ...view.filters, [name]: value } });
+            }}
+          />
+        </div>
+      ) : null}
       {selected.size > 0 ? (
         <div class="batch" role="group" aria-label="Selected Objects">
           <span>{selected.size} selected</span>
@@ -196,52 +218,69 @@ export function ObjectList({ type }: { type: ObjectType }) {
       {page === null && !error ? <Loading /> : null}
       {page && objects.length === 0 ? <p>No Objects match.</p> : null}
       {objects.length > 0 ? (
-        <table class="list">
-          <thead>
-            <tr>
-              <th scope="col">
-                <span class="sr-only">Select</span>
-              </th>
-              <th scope="col">Title</th>
-              <th scope="col">Status</th>
-              <th scope="col" class="wide-only">
-                Modified
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {objects.map((o) => (
-              <tr key={o.id}>
-                <td>
-                  <input
-                    type="checkbox"
-                    aria-label={`Select ${o.title}`}
-                    checked={selected.has(o.id)}
-                    onChange={() => {
-                      toggle(o.id);
-                    }}
-                  />
-                </td>
-                <td>
-                  <Link to={href('b', bucket.slug, 'objects', type.slug, o.id)}>{o.title}</Link>
-                  {o.locale ? <span class="badge">{o.locale}</span> : null}
-                </td>
-                <td>
-                  <span class={`status ${o.status}`}>{o.status}</span>
-                </td>
-                <td class="wide-only">{o.modified_at ? new Date(o.modified_at).toLocaleString() : ''}</td>
+        <div class="table-scroll">
+          <table class="list">
+            <thead>
+              <tr>
+                <th scope="col">
+                  <span class="sr-only">Select</span>
+                </th>
+                {columns.map((c) => (
+                  <th
+                    scope="col"
+                    key={c.id}
+                    aria-sort={ariaSortOf(view.sort, c)}
+                    class={c.id === 'modified_at' ? 'wide-only' : undefined}
+                  >
+                    {c.sort ? (
+                      <button
+                        type="button"
+                        class="sort"
+                        onClick={() => {
+                          change({ sort: nextSort(view.sort, c) });
+                        }}
+                      >
+                        {c.title}
+                        <span aria-hidden="true">{sortArrow(ariaSortOf(view.sort, c))}</span>
+                      </button>
+                    ) : (
+                      c.title
+                    )}
+                  </th>
+                ))}
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {objects.map((o) => (
+                <tr key={o.id}>
+                  <td>
+                    <input
+                      type="checkbox"
+                      aria-label={`Select ${o.title}`}
+                      checked={selected.has(o.id)}
+                      onChange={() => {
+                        toggle(o.id);
+                      }}
+                    />
+                  </td>
+                  {columns.map((c) => (
+                    <td key={c.id} class={c.id === 'modified_at' ? 'wide-only' : undefined}>
+                      <Cell column={c} object={o} typeSlug={type.slug} />
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       ) : null}
       <div class="pager">
         <span class="muted">{page ? `${page.total} in all` : ''}</span>
         <button
           type="button"
-          disabled={cursors.length === 0}
+          disabled={view.after.length === 0}
           onClick={() => {
-            setCursors(cursors.slice(0, -1));
+            change({ after: view.after.slice(0, -1) });
           }}
         >
           Previous page
@@ -251,7 +290,7 @@ export function ObjectList({ type }: { type: ObjectType }) {
           disabled={objects.length < PAGE}
           onClick={() => {
             const last = objects[objects.length - 1];
-            if (last) setCursors([...cursors, last.id]);
+            if (last) change({ after: [...view.after, last.id] });
           }}
         >
           Next page
@@ -259,4 +298,63 @@ export function ObjectList({ type }: { type: ObjectType }) {
       </div>
     </>
   );
+}
+
+function sortArrow(sort: 'ascending' | 'descending' | undefined): string {
+  return sort === 'ascending' ? ' ▲' : sort === 'descending' ? ' ▼' : '';
+}
+
+/** The sort values the API accepts for the type, named as an editor reads them. */
+function SortSelect({ type, sort, onSort }: { type: ObjectType; sort: string; onSort: (sort: string) => void }) {
+  const named: Record<string, string> = {
+    '-modified_at': 'Last modified',
+    modified_at: 'First modified',
+    '-created_at': 'Newest',
+    created_at: 'Oldest',
+    order: 'Order',
+    '-order': 'Order (reversed)',
+  };
+  const titleOf = (value: string) => {
+    const key = value.replace(/^-?metadata\./, '');
+    const mf = type.metafields.find((m) => m.key === key);
+    return `${mf?.title ?? key} (${value.startsWith('-') ? 'descending' : 'ascending'})`;
+  };
+  return (
+    <label>
+      Sort by
+      <select
+        value={sort}
+        onChange={(e) => {
+          onSort(e.currentTarget.value);
+        }}
+      >
+        {sortsOf(type).map((value) => (
+          <option key={value} value={value}>
+            {named[value] ?? titleOf(value)}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+function Cell({ column, object: o, typeSlug }: { column: Column; object: ContentObject; typeSlug: string }) {
+  const bucket = useBucket();
+  switch (column.id) {
+    case 'title':
+      return (
+        <>
+          <Link to={href('b', bucket.slug, 'objects', typeSlug, o.id)}>{o.title}</Link>
+          {o.locale ? <span class="badge">{o.locale}</span> : null}
+        </>
+      );
+    case 'status': {
+      const kind = statusKind(o) ?? o.status;
+      return <span class={`status ${kind}`}>{statusLabel(o)}</span>;
+    }
+    case 'modified_at':
+      return <>{o.modified_at ? new Date(o.modified_at).toLocaleString() : ''}</>;
+    default:
+      return <>{column.mf ? cellText(column.mf, o.metadata?.[column.mf.key]) : ''}</>;
+  }
 }
