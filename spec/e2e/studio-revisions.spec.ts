@@ -135,6 +135,9 @@ describe('Studio in a real browser: revisions compared, and links in rich text',
     const marked = async (name: string, tag: 'ins' | 'del') => field(name).locator(tag).allInnerTexts();
     assert.deepEqual(await marked('Subtitle', 'del'), ['First']);
     assert.deepEqual(await marked('Subtitle', 'ins'), ['Third']);
+    // Rich text and markdown show a word diff until their renderer has loaded: compare what renders.
+    await field('Body').locator('.diff-rendered').waitFor();
+    await field('Notes').locator('.diff-rendered').waitFor();
     assert.deepEqual(await marked('Body', 'ins'), ['and welcome']);
     assert.deepEqual(await marked('Body', 'del'), []);
     assert.equal(await field('Body').locator('a').count(), 0, 'the link came later, after both');
