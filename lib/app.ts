@@ -17,7 +17,7 @@ import { metricsEndpoint } from './observability/metrics-endpoint.js';
 import { observeRequests } from './observability/observe-requests.js';
 import { NO_PARAMS } from './query/read-params.js';
 import { routeRegistry } from './registry/registry.js';
-import { mountRoutes, ROUTER_OPTIONS } from './routes/route-table.js';
+import { mounting, mountRoutes, ROUTER_OPTIONS } from './routes/route-table.js';
 import type { DomainEvents } from './events/domain-events.js';
 import { withQueryTimeLimit } from './db/query-time-limit.js';
 import { PutOffWork } from './http/after-answer.js';
@@ -87,15 +87,16 @@ export function createApp({
   if (metricsPort === null) app.get('/metrics', metricsEndpoint(metrics, metricsToken));
   app.use(accountToken(state.accountTokens));
   const routes = routeRegistry({ config, db, state, log: failures, health, outboundCa });
-  v3.use(mountRoutes(routes['/v3'], db, gate, '/v3', putOff));
+  const mount = mounting(db, gate, putOff, config.bucketMemoryMs);
+  v3.use(mountRoutes(routes['/v3'], '/v3', mount));
   // Unknown paths still honour (and check) `pretty`, as every /v3 response does.
   v3.use(readParamsOnce(NO_PARAMS), v3RouteNotFound(config));
   app.use('/v3', v3);
   // Legacy v2 paths: the v3 handlers where the contract matches; an unknown one is a plain 404.
-  app.use('/v2', mountRoutes(routes['/v2'], db, gate, '/v2', putOff));
+  app.use('/v2', mountRoutes(routes['/v2'], '/v2', mount));
   // Public file URLs and the legacy upload address live outside /v3, so its 200 quirk never applies.
-  app.use(mountRoutes(routes[''], db, gate, '', putOff));
-  app.use('/v1', mountRoutes(routes['/v1'], db, gate, '/v1', putOff));
+  app.use(mountRoutes(routes[''], '', mount));
+  app.use('/v1', mountRoutes(routes['/v1'], '/v1', mount));
   // Studio's pages (lib/studio/): not API routes, so outside the registry and the OpenAPI document.
   app.get('/studio', studioRedirect);
   app.use('/studio', studioRouter(config));

@@ -39,6 +39,8 @@ export interface Config {
   schedulerIntervalMs: number;
   /** Server-side time limit (maxTimeMS) of every find, aggregate and count; 0 means none. */
   queryTimeoutMs: number;
+  /** How long a write with the write key may take its Bucket from this process's memory (lib/buckets/remembered-bucket.ts). */
+  bucketMemoryMs: number;
   /** Distinct related Objects one read may load through depth; more answers 413. */
   maxRelatedObjects: number;
   /** Timeouts and connection limits of the HTTP server (lib/http/http-server.ts). */
@@ -145,6 +147,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     accountTokenTtlSeconds: read.seconds('ACCOUNT_TOKEN_TTL'),
     schedulerIntervalMs: read.int('SCHEDULER_INTERVAL_MS'),
     queryTimeoutMs: read.int('QUERY_TIMEOUT_MS'),
+    bucketMemoryMs: read.int('BUCKET_MEMORY_MS'),
     maxRelatedObjects: read.int('MAX_RELATED_OBJECTS'),
     http: httpServerSettings(read),
     webhooks: webhookSettings(read),

@@ -86,11 +86,16 @@ export function createBucketHandler(db: Db, idName: IdName): RequestHandler {
 }
 
 /** DELETE /v2/buckets/:slug: admins only; the Bucket and everything in it. */
+/** Deleting a Bucket by slug: an account that is an admin of it; its keys never may. */
+export const requireBucketAdmin: RequestHandler = (_req, res, next) => {
+  requireAccountOf(res);
+  if (memberOf(res)?.role !== 'admin') throw forbidden(bucketOf(res).slug, 'only an admin of the Bucket may delete it');
+  next();
+};
+
 export function deleteBucketHandler(db: Db): RequestHandler {
   return async (_req, res) => {
-    requireAccountOf(res);
     const bucket = bucketOf(res);
-    if (memberOf(res)?.role !== 'admin') throw forbidden(bucket.slug, 'only an admin of the Bucket may delete it');
     await deleteBucket(db, bucket.slug);
     sendJson(res, 200, { message: `Bucket '${bucket.slug}' deleted successfully.` });
   };

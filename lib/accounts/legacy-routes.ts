@@ -10,11 +10,11 @@ import {
   createBucketHandler,
   deleteBucketByIdHandler,
   deleteBucketHandler,
+  requireBucketAdmin,
   userHandler,
 } from './account-routes.js';
-import { requireRead } from '../middleware/authenticate.js';
 import { userRoutes } from './user-routes.js';
-import { ACCOUNT, PUBLIC, readAccess, writeAccess } from '../routes/access.js';
+import { accountOnly, ACCOUNT, PUBLIC, readAccess, writeAccess } from '../routes/access.js';
 
 /** GET /v2/buckets/:slug: a member's token, or the Bucket's read key. */
 const BUCKET_READ = paramSet(['read_key']);
@@ -42,8 +42,14 @@ export function v2AccountRoutes({ config, db, state }: RouteDeps): RouteDef[] {
     route('get', '/user', NO_PARAMS, ACCOUNT, userHandler),
     route('get', '/buckets', NO_PARAMS, ACCOUNT, bucketsHandler(db, 'id')),
     route('post', '/buckets', NO_PARAMS, ACCOUNT, body, createBucketHandler(db, 'id')),
-    route('get', '/buckets/:slug', BUCKET_READ, readAccess('bucket'), requireRead, bucketHandler),
-    route('delete', '/buckets/:slug', NO_PARAMS, writeAccess('bucket'), deleteBucketHandler(db)),
+    route('get', '/buckets/:slug', BUCKET_READ, readAccess('bucket'), bucketHandler),
+    route(
+      'delete',
+      '/buckets/:slug',
+      NO_PARAMS,
+      accountOnly(writeAccess('bucket'), requireBucketAdmin),
+      deleteBucketHandler(db),
+    ),
     ...userRoutes(db, config.jsonBodyLimit).map((r) =>
       route(r.method, `/buckets/:slug/users${r.sub}`, NO_PARAMS, r.access, ...r.handlers),
     ),

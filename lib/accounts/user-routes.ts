@@ -8,7 +8,7 @@ import { forbidden, memberOf, requireAccountOf } from './request-account.js';
 import { roleRefusal } from './roles.js';
 import type { MemberDoc } from './store.js';
 import { parseUserAdd, parseUserEdit } from './user-input.js';
-import { readAccess, writeAccess, type BucketAccess } from '../routes/access.js';
+import { accountOnly, readAccess, writeAccess, type BucketAccess } from '../routes/access.js';
 
 /** Spec rule 4: users routes need an account token with admin access (or the users permission). */
 const requireUsersAccess: RequestHandler = (_req, res, next) => {
@@ -44,10 +44,9 @@ export function userRoutes(db: Db, jsonBodyLimit: string): UserRoute[] {
   return [
     {
       method: 'get',
-      access: readAccess('users'),
+      access: accountOnly(readAccess('users'), requireUsersAccess),
       sub: '',
       handlers: [
-        requireUsersAccess,
         async (_req, res) => {
           const users = await listUsers(db, bucketOf(res));
           sendJson(res, 200, { users, total: users.length });
@@ -56,10 +55,9 @@ export function userRoutes(db: Db, jsonBodyLimit: string): UserRoute[] {
     },
     {
       method: 'post',
-      access: writeAccess('users'),
+      access: accountOnly(writeAccess('users'), requireUsersAccess),
       sub: '',
       handlers: [
-        requireUsersAccess,
         body,
         async (req, res) => {
           const user = await addUser(db, bucketOf(res), parseUserAdd(req.body), callerOf(res));
@@ -76,10 +74,9 @@ export function userRoutes(db: Db, jsonBodyLimit: string): UserRoute[] {
     },
     {
       method: 'get',
-      access: readAccess('users'),
+      access: accountOnly(readAccess('users'), requireUsersAccess),
       sub: '/:user_id',
       handlers: [
-        requireUsersAccess,
         async (req, res) => {
           sendJson(res, 200, { user: await getUser(db, bucketOf(res), id(req.params)) });
         },
@@ -87,10 +84,9 @@ export function userRoutes(db: Db, jsonBodyLimit: string): UserRoute[] {
     },
     {
       method: 'patch',
-      access: writeAccess('users'),
+      access: accountOnly(writeAccess('users'), requireUsersAccess),
       sub: '/:user_id',
       handlers: [
-        requireUsersAccess,
         body,
         async (req, res) => {
           const user = await editUser(db, bucketOf(res), id(req.params), parseUserEdit(req.body), callerOf(res));
@@ -100,10 +96,9 @@ export function userRoutes(db: Db, jsonBodyLimit: string): UserRoute[] {
     },
     {
       method: 'delete',
-      access: writeAccess('users'),
+      access: accountOnly(writeAccess('users'), requireUsersAccess),
       sub: '/:user_id',
       handlers: [
-        requireUsersAccess,
         async (req, res) => {
           await removeUser(db, bucketOf(res), id(req.params), callerOf(res));
           sendJson(res, 200, {

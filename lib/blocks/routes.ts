@@ -1,5 +1,4 @@
 import type { Db } from 'mongodb';
-import { requireRead } from '../middleware/authenticate.js';
 import { bucketOf } from '../middleware/load-bucket.js';
 import { sendJson } from '../http/respond.js';
 import { paramSet } from '../query/read-params.js';
@@ -11,16 +10,9 @@ import { readAccess } from '../routes/access.js';
 /** The Blocks installed in the Bucket (bucketctl install-block); an empty list when none. */
 export function blocksRoutes(db: Db): RouteDef[] {
   return [
-    route(
-      'get',
-      '/buckets/:slug/blocks',
-      paramSet(['read_key']),
-      readAccess('bucket'),
-      requireRead,
-      async (_req, res) => {
-        const blocks = await listBlocks(db, bucketOf(res));
-        sendJson(res, 200, { blocks: blocks.map(renderBlock) } satisfies BlocksList);
-      },
-    ),
+    route('get', '/buckets/:slug/blocks', paramSet(['read_key']), readAccess('bucket'), async (_req, res) => {
+      const blocks = await listBlocks(db, bucketOf(res));
+      sendJson(res, 200, { blocks: blocks.map(renderBlock) } satisfies BlocksList);
+    }),
   ];
 }

@@ -45,7 +45,7 @@ export type PlanChange = number | null | 'default';
 /**
  * Sets limits of a Bucket's own plan; limits not named keep their setting. Takes effect on the next
  * Object write of every process (its check of the Bucket fails, lib/buckets/remembered-bucket.ts)
- * and within REMEMBERED_FOR_MS on every request (the request budgets). Returns the stored plan.
+ * and within BUCKET_MEMORY_MS on every request (the request budgets). Returns the stored plan.
  */
 export async function setPlan(
   db: Db,

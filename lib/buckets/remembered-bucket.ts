@@ -17,21 +17,21 @@ import { checkAlone, foundOrStop, type BatchWrite } from '../db/write-batch.js';
  * bump. A Bucket deleted meanwhile fails it too.
  */
 
-/** Bucket documents handed out from memory: only they need the check. */
-const remembered = new WeakSet<BucketDoc>();
-
-/** How long a Bucket read is taken from memory: what the request budgets read from it (the plan) is at most this old. */
-export const REMEMBERED_FOR_MS = 5_000;
+/**
+ * Marks Bucket documents handed out from memory: only they need the check. A property of the
+ * copy itself (not enumerable, so never rendered or stored), not a registry beside it.
+ */
+const REMEMBERED = Symbol('taken from memory');
 
 /** A copy of `doc` (as read), marked as one a write must check. */
 export function rememberBucket(doc: BucketDoc): BucketDoc {
   const copy = { ...doc };
-  remembered.add(copy);
+  Object.defineProperty(copy, REMEMBERED, { value: true });
   return copy;
 }
 
 export function isRemembered(doc: BucketDoc): boolean {
-  return remembered.has(doc);
+  return (doc as { [REMEMBERED]?: true })[REMEMBERED] === true;
 }
 
 /** What `bucketCheck` compares besides the id. `null` also finds a Bucket that never had the field. */
@@ -50,7 +50,7 @@ export function sameBucketState(a: BucketDoc, b: BucketDoc): boolean {
 
 /** The check a write sends before its commit when `bucket` came from memory; undefined for a Bucket the request read. */
 export function bucketCheck(db: Db, bucket: BucketDoc | undefined): BatchWrite | undefined {
-  if (bucket === undefined || !remembered.has(bucket)) return undefined;
+  if (bucket === undefined || !isRemembered(bucket)) return undefined;
   return foundOrStop(bucketsCollection(db), { _id: bucket._id, ...checkedState(bucket) });
 }
 

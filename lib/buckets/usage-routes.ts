@@ -1,7 +1,6 @@
 import type { AppState } from '../app-state.js';
 import type { Config } from '../config.js';
 import { sendJson } from '../http/respond.js';
-import { requireWrite } from '../middleware/authenticate.js';
 import { bucketOf } from '../middleware/load-bucket.js';
 import { NO_PARAMS } from '../query/read-params.js';
 import { bucketUsage } from './plans.js';
@@ -11,7 +10,7 @@ import { writeAccess } from '../routes/access.js';
 /** What the Bucket uses of its plan; the write key, as it speaks of the account rather than content. */
 export function usageRoutes(config: Config, { writes, requests }: AppState): RouteDef[] {
   return [
-    route('get', '/buckets/:slug/usage', NO_PARAMS, writeAccess('settings'), requireWrite, async (_req, res) => {
+    route('get', '/buckets/:slug/usage', NO_PARAMS, writeAccess('settings'), async (_req, res) => {
       res.set('Cache-Control', 'no-store');
       sendJson(res, 200, await bucketUsage(writes.db, bucketOf(res), config.planDefaults, requests));
     }),

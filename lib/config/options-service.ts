@@ -147,6 +147,13 @@ export const SERVICE_OPTIONS: readonly OptionDecl[] = [
     meaning: 'Server-side time limit (`maxTimeMS`) of every find, aggregate and count; `0` means none.',
   },
   {
+    name: 'BUCKET_MEMORY_MS',
+    kind: 'int',
+    default: '5000',
+    meaning:
+      "How long an Object write with the write key may take its Bucket from this process's memory (its command checks it); `0`: never.",
+  },
+  {
     name: 'MAX_RELATED_OBJECTS',
     kind: 'int',
     default: '1000',

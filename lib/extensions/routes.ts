@@ -15,7 +15,7 @@ import { extensionJson } from './serialize.js';
 import { ExtensionService } from './service.js';
 import { deleteExtension, findExtension, listExtensions } from './store.js';
 import { extensionBody } from './upload.js';
-import { PUBLIC, readAccess, writeAccess, type Access } from '../routes/access.js';
+import { accountOnly, PUBLIC, readAccess, writeAccess, type Access } from '../routes/access.js';
 
 export type ExtensionMethod = 'get' | 'post' | 'put' | 'delete';
 export interface ExtensionRoute {
@@ -94,9 +94,8 @@ export function extensionRoutes(deps: ExtensionRouteDeps, base: (slug: string) =
     {
       method: 'get',
       sub: '',
-      access: readAccess('extensions'),
+      access: accountOnly(readAccess('extensions'), requireExtensionReader),
       handlers: [
-        requireExtensionReader,
         async (_req, res) => {
           const docs = await listExtensions(db, bucketOf(res));
           sendJson(res, 200, { extensions: await Promise.all(docs.map((d) => served(res, d))) });
@@ -106,15 +105,14 @@ export function extensionRoutes(deps: ExtensionRouteDeps, base: (slug: string) =
     {
       method: 'post',
       sub: '',
-      access: writeAccess('extensions'),
-      handlers: [requireExtensionAdmin, extensionBody(config.extensions.zipMaxBytes, config.jsonBodyLimit), install],
+      access: accountOnly(writeAccess('extensions'), requireExtensionAdmin),
+      handlers: [extensionBody(config.extensions.zipMaxBytes, config.jsonBodyLimit), install],
     },
     {
       method: 'put',
       sub: '/:extension_id',
-      access: writeAccess('extensions'),
+      access: accountOnly(writeAccess('extensions'), requireExtensionAdmin),
       handlers: [
-        requireExtensionAdmin,
         jsonBody(config.jsonBodyLimit),
         async (req, res) => {
           const body: unknown = req.body;
@@ -131,9 +129,8 @@ export function extensionRoutes(deps: ExtensionRouteDeps, base: (slug: string) =
     {
       method: 'delete',
       sub: '/:extension_id',
-      access: writeAccess('extensions'),
+      access: accountOnly(writeAccess('extensions'), requireExtensionAdmin),
       handlers: [
-        requireExtensionAdmin,
         async (req, res) => {
           await deleteExtension(db, bucketOf(res), idOf(req.params));
           sendJson(res, 200, {
@@ -145,8 +142,8 @@ export function extensionRoutes(deps: ExtensionRouteDeps, base: (slug: string) =
     {
       method: 'get',
       sub: '/:extension_id/archive',
-      access: readAccess('extensions'),
-      handlers: [requireExtensionReader, archiveDownloadHandler(db)],
+      access: accountOnly(readAccess('extensions'), requireExtensionReader),
+      handlers: [archiveDownloadHandler(db)],
     },
     // Public: a frame cannot send a token. The pages are sandboxed (lib/extensions/files.ts).
     { method: 'get', sub: '/:extension_id/files/*path', access: PUBLIC, handlers: [extensionFileHandler(db)] },

@@ -5,7 +5,6 @@ import { cachedRead } from '../middleware/cached-read.js';
 import { sendJson } from '../http/respond.js';
 import { getFolder, listFolders } from './folder-reads.js';
 import { createFolder, deleteFolder, renameFolder } from './folder-writes.js';
-import { requireRead, requireWrite } from '../middleware/authenticate.js';
 import { bucketOf } from '../middleware/load-bucket.js';
 import { readParams } from '../http/read-params.js';
 import { writeBody } from '../middleware/write-body.js';
@@ -26,27 +25,27 @@ export function mediaFolderRoutes(config: Config, db: Db, state: AppState): Rout
   const body = writeBody(config.jsonBodyLimit);
   const cache = state.reads;
   return [
-    route('get', base, READ, readAccess('media'), requireRead, async (req, res) => {
+    route('get', base, READ, readAccess('media'), async (req, res) => {
       const bucket = bucketOf(res);
       await cachedRead(cache, req, res, readParams(res, READ).useCache, async () => {
         const folders = await listFolders(db, bucket);
         return { folders, total: folders.length };
       });
     }),
-    route('post', base, NO_PARAMS, writeAccess('media'), body, requireWrite, async (req, res) => {
+    route('post', base, NO_PARAMS, writeAccess('media'), body, async (req, res) => {
       sendJson(res, 200, { folder: await createFolder(db, bucketOf(res), req.body) });
     }),
-    route('get', one, READ, readAccess('media'), requireRead, async (req, res) => {
+    route('get', one, READ, readAccess('media'), async (req, res) => {
       const bucket = bucketOf(res);
       await cachedRead(cache, req, res, readParams(res, READ).useCache, async () => ({
         folder: await getFolder(db, bucket, String(req.params.folder_slug)),
       }));
     }),
-    route('patch', one, NO_PARAMS, writeAccess('media'), body, requireWrite, async (req, res) => {
+    route('patch', one, NO_PARAMS, writeAccess('media'), body, async (req, res) => {
       const folder = await renameFolder(db, bucketOf(res), String(req.params.folder_slug), req.body);
       sendJson(res, 200, { folder });
     }),
-    route('delete', one, DELETE, writeAccess('media'), requireWrite, async (req, res) => {
+    route('delete', one, DELETE, writeAccess('media'), async (req, res) => {
       const slug = String(req.params.folder_slug);
       const moveTo = readParams(res, DELETE).move_to;
       const { moved } = await deleteFolder(db, bucketOf(res), slug, moveTo);

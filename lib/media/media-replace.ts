@@ -38,19 +38,18 @@ async function reserveGrowth(deps: EventDeps, bucket: BucketDoc, growth: number)
  *    processed images are made from them (variants are named by file id);
  * 4. `media.edited`; 5. the old file and its variants are removed. A crash before 5 leaves the old
  *    bytes unrecorded, never a record without bytes.
- * A failure before step 3 leaves the item as it was and hands the new file to `discard`.
+ * A failure before step 3 leaves the item as it was; `taken` is told once step 3 made the new file
+ * the item's (the upload's own cleanup then leaves it be, lib/middleware/upload.ts).
  */
 export async function replaceMediaFile(
   deps: EventDeps,
   bucket: BucketDoc,
   current: MediaDoc,
   stored: StoredUpload,
-  discard: () => void,
+  taken: () => void,
 ): Promise<MediaDoc> {
-  const updated = await commitReplacement(deps, bucket, current, stored).catch((err: unknown) => {
-    discard();
-    throw err;
-  });
+  const updated = await commitReplacement(deps, bucket, current, stored);
+  taken();
   const growth = stored.size - current.size;
   if (growth < 0) await countRemoval(deps.db, bucket._id, 'media_bytes', -growth);
   await finishChange(deps, bucket, { type: 'media.edited', doc: updated });

@@ -4,14 +4,13 @@ import type { EventDeps } from '../events/domain-events.js';
 import { BadRequestError } from '../errors/http-errors.js';
 import { closeAfterResponse } from '../http/close-after-response.js';
 import { sendJson } from '../http/respond.js';
-import { requireWrite } from '../middleware/authenticate.js';
 import { bucketOf } from '../middleware/load-bucket.js';
-import { mediaUpload, storedUpload } from '../middleware/upload.js';
+import { mediaUpload, storedUpload, uploadTaken } from '../middleware/upload.js';
 import { NO_PARAMS } from '../query/read-params.js';
-import { writeAccess } from '../routes/access.js';
+import { checkedFirst, writeAccess } from '../routes/access.js';
 import { route, type RouteDef } from '../routes/route-table.js';
 import { quote } from '../util/quote.js';
-import { MEDIA_FILES_BUCKET, type MediaDoc } from './collection.js';
+import type { MediaDoc } from './collection.js';
 import { getMedia } from './media.js';
 import { replaceMediaFile } from './media-replace.js';
 import type { MediaRuntime } from './media-runtime.js';
@@ -48,15 +47,12 @@ export function replaceFileRoute(config: Config, writes: EventDeps, media: Media
     }
     next();
   };
-  const discard = (stored: { file_id: MediaDoc['file_id'] }) => {
-    media.remover.remove(MEDIA_FILES_BUCKET, [stored.file_id]);
-  };
   return route(
     'put',
     '/buckets/:slug/media/:media_id/file',
     NO_PARAMS,
-    writeAccess('media'),
-    requireWrite,
+    // Only a header can carry its key, so nobody else's file is read.
+    checkedFirst(writeAccess('media')),
     findItem,
     mediaUpload(config, writes.db, media.remover, () => undefined),
     async (req, res) => {
@@ -67,14 +63,9 @@ export function replaceFileRoute(config: Config, writes: EventDeps, media: Media
           'The form has no file: send the new file as multipart/form-data in the field "media"',
           'invalid_body',
         );
-      try {
-        assertFileOnly(req.body as Record<string, unknown> | undefined);
-      } catch (err) {
-        discard(stored);
-        throw err;
-      }
+      assertFileOnly(req.body as Record<string, unknown> | undefined);
       const doc = await replaceMediaFile(writes, bucket, replacing(res), stored, () => {
-        discard(stored);
+        uploadTaken(res);
       });
       sendJson(res, 200, { media: renderMedia(doc, config, bucket) } satisfies MediaResponse);
     },

@@ -5,13 +5,12 @@ import { BadRequestError } from '../errors/http-errors.js';
 import { noMatch } from '../errors/not-found.js';
 import { cachedRead } from '../middleware/cached-read.js';
 import { sendJson } from '../http/respond.js';
-import { requireRead, requireWrite } from '../middleware/authenticate.js';
+import { requireWrite } from '../middleware/authenticate.js';
 import { bearerKey } from '../http/bearer-key.js';
 import { writeBody } from '../middleware/write-body.js';
 import { bucketOf } from '../middleware/load-bucket.js';
-import { mediaUpload, storedUpload } from '../middleware/upload.js';
+import { mediaUpload, storedUpload, uploadTaken } from '../middleware/upload.js';
 import { checkKeyBeforeStoring } from '../middleware/upload-key.js';
-import { MEDIA_FILES_BUCKET } from './collection.js';
 import type { MediaRuntime } from './media-runtime.js';
 import { parseUploadFields } from './upload-fields.js';
 import { readParams } from '../http/read-params.js';
@@ -34,8 +33,8 @@ const noop = () => undefined;
 /**
  * A key in the Authorization header is checked before the body is read, so a wrong key never
  * costs an upload. A `write_key` form field is checked as the file begins when it came first
- * (see upload-key.ts); one sent after the file can only be checked once the form is parsed, and
- * the stored file is then handed to the background remover.
+ * (see upload-key.ts); one sent after the file can only be checked once the form is parsed (by the
+ * route's declared check), and the stored file is then removed (lib/middleware/upload.ts).
  */
 const checkHeaderKey: RequestHandler = (req, res, next) => {
   if (bearerKey(req) !== undefined) requireWrite(req, res, noop);
@@ -50,21 +49,16 @@ export function uploadHandlers(config: Config, writes: EventDeps, media: MediaRu
     async (req, res) => {
       const bucket = bucketOf(res);
       const stored = storedUpload(req);
-      try {
-        requireWrite(req, res, noop);
-        if (!stored)
-          throw new BadRequestError(
-            'The form has no file: send it as multipart/form-data in the field "media"',
-            'invalid_body',
-          );
-        const fields = parseUploadFields(req.body as Record<string, unknown> | undefined);
-        if (fields.folder !== null) await declareUploadFolder(writes.db, bucket, fields.folder);
-        const doc = await createMedia(writes, bucket, stored, fields);
-        sendJson(res, 200, { media: renderMedia(doc, config, bucket) } satisfies MediaResponse);
-      } catch (err) {
-        if (stored) media.remover.remove(MEDIA_FILES_BUCKET, [stored.file_id]);
-        throw err;
-      }
+      if (!stored)
+        throw new BadRequestError(
+          'The form has no file: send it as multipart/form-data in the field "media"',
+          'invalid_body',
+        );
+      const fields = parseUploadFields(req.body as Record<string, unknown> | undefined);
+      if (fields.folder !== null) await declareUploadFolder(writes.db, bucket, fields.folder);
+      const doc = await createMedia(writes, bucket, stored, fields);
+      uploadTaken(res);
+      sendJson(res, 200, { media: renderMedia(doc, config, bucket) } satisfies MediaResponse);
     },
   ];
 }
@@ -114,8 +108,8 @@ export function mediaRoutes(config: Config, state: AppState): RouteDef[] {
   const body = writeBody(config.jsonBodyLimit);
   return [
     route('post', base, NO_PARAMS, writeAccess('media'), ...uploadHandlers(config, writes, media)),
-    route('get', base, MEDIA_LIST, readAccess('media'), requireRead, mediaListHandler(config, state, 'media')),
-    route('get', one, ONE, readAccess('media'), requireRead, async (req, res) => {
+    route('get', base, MEDIA_LIST, readAccess('media'), mediaListHandler(config, state, 'media')),
+    route('get', one, ONE, readAccess('media'), async (req, res) => {
       const bucket = bucketOf(res);
       const params = readParams(res, ONE);
       await cachedRead(cache, req, res, params.useCache, async () => {
@@ -123,13 +117,13 @@ export function mediaRoutes(config: Config, state: AppState): RouteDef[] {
         return { media: pickProps(renderMedia(doc, config, bucket), params.props) } satisfies MediaResponse<Picked>;
       });
     }),
-    route('patch', one, NO_PARAMS, writeAccess('media'), body, requireWrite, async (req, res) => {
+    route('patch', one, NO_PARAMS, writeAccess('media'), body, async (req, res) => {
       const bucket = bucketOf(res);
       const doc = await updateMedia(writes, bucket, String(req.params.media_id), req.body);
       sendJson(res, 200, { media: renderMedia(doc, config, bucket) } satisfies MediaResponse);
     }),
     replaceFileRoute(config, writes, media),
-    route('delete', one, DELETE_PARAMS, writeAccess('media'), requireWrite, async (req, res) => {
+    route('delete', one, DELETE_PARAMS, writeAccess('media'), async (req, res) => {
       const id = String(req.params.media_id);
       await deleteMedia(writes, bucketOf(res), id, readParams(res, DELETE_PARAMS).trigger_webhook);
       sendJson(res, 200, { message: `Media with id '${id}' deleted successfully from bucket.` });

@@ -5,7 +5,6 @@ import { sendJson } from '../http/respond.js';
 import { closeMergeRequest, createMergeRequest, getMergeRequest, listMergeRequests } from './manage.js';
 import { mergeMergeRequest } from './merge.js';
 import { renderMergeRequest } from './render.js';
-import { requireWrite } from '../middleware/authenticate.js';
 import { bucketOf } from '../middleware/load-bucket.js';
 import { readParams } from '../http/read-params.js';
 import { writeBody } from '../middleware/write-body.js';
@@ -22,32 +21,25 @@ export function mergeRequestRoutes(config: Config, db: Db, state: AppState): Rou
   const one = `${base}/:merge_request_id`;
   const idOf = (params: Record<string, unknown>) => String(params.merge_request_id);
   return [
-    route('get', base, LIST, writeAccess('objects'), requireWrite, async (_req, res) => {
+    route('get', base, LIST, writeAccess('objects'), async (_req, res) => {
       const params = readParams(res, LIST);
       const { docs, total } = await listMergeRequests(db, bucketOf(res), params);
       sendJson(res, 200, { merge_requests: docs.map(renderMergeRequest), total });
     }),
-    route('post', base, NO_PARAMS, writeAccess('objects'), body, requireWrite, async (req, res) => {
+    route('post', base, NO_PARAMS, writeAccess('objects'), body, async (req, res) => {
       const created = await createMergeRequest(state.writes, bucketOf(res), req.body);
       sendJson(res, 200, { merge_request: renderMergeRequest(created) });
     }),
-    route('get', one, NO_PARAMS, writeAccess('objects'), requireWrite, async (req, res) => {
+    route('get', one, NO_PARAMS, writeAccess('objects'), async (req, res) => {
       sendJson(res, 200, {
         merge_request: renderMergeRequest(await getMergeRequest(db, bucketOf(res), idOf(req.params))),
       });
     }),
-    route(
-      'post',
-      `${one}/merge`,
-      NO_PARAMS,
-      writeAccess('objects', { publishes: true }),
-      requireWrite,
-      async (req, res) => {
-        const merged = await mergeMergeRequest(state.writes, bucketOf(res), idOf(req.params));
-        sendJson(res, 200, { merge_request: renderMergeRequest(merged) });
-      },
-    ),
-    route('post', `${one}/close`, NO_PARAMS, writeAccess('objects'), requireWrite, async (req, res) => {
+    route('post', `${one}/merge`, NO_PARAMS, writeAccess('objects', { publishes: true }), async (req, res) => {
+      const merged = await mergeMergeRequest(state.writes, bucketOf(res), idOf(req.params));
+      sendJson(res, 200, { merge_request: renderMergeRequest(merged) });
+    }),
+    route('post', `${one}/close`, NO_PARAMS, writeAccess('objects'), async (req, res) => {
       const closed = await closeMergeRequest(db, bucketOf(res), idOf(req.params));
       sendJson(res, 200, { merge_request: renderMergeRequest(closed) });
     }),

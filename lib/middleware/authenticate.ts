@@ -43,20 +43,26 @@ export const requireRead: RequestHandler = (req, res, next) => {
   );
 };
 
-/** Write routes: the write key in the Authorization header (or `write_key` in the body/form). */
+/**
+ * Write routes: the write key in the Authorization header (or `write_key` in the body/form). A
+ * body reader that checked a header key before reading (write-body.ts) is not checked twice:
+ * what was admitted is kept per Bucket document, so a Bucket read afresh (a retried write) is
+ * checked again.
+ */
 export const requireWrite: RequestHandler = (req, res, next) => {
   const bucket = bucketOf(res);
-  if (bucket.write_key_hash === null) {
+  if (bucket.write_key_hash === null || res.locals.writeAdmitted === bucket) {
     next();
     return;
   }
   const presented = bearerKey(req) ?? bodyWriteKey(req);
   // The legacy clients send an account token in the header and the write key in the body.
-  if (keyMatches(presented, bucket.write_key_hash) || keyMatches(bodyWriteKey(req), bucket.write_key_hash)) {
-    next();
-    return;
-  }
-  if (admitMember(res, true)) {
+  if (
+    keyMatches(presented, bucket.write_key_hash) ||
+    keyMatches(bodyWriteKey(req), bucket.write_key_hash) ||
+    admitMember(res, true)
+  ) {
+    res.locals.writeAdmitted = bucket;
     next();
     return;
   }

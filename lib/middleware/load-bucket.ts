@@ -6,7 +6,7 @@ import { HttpError } from '../errors/http-errors.js';
 import { accountOf, setMember } from '../accounts/request-account.js';
 import { findMember } from '../accounts/store.js';
 import { findBucketBySlug } from '../buckets/buckets.js';
-import { isRemembered, REMEMBERED_FOR_MS, rememberBucket, sameBucketState } from '../buckets/remembered-bucket.js';
+import { isRemembered, rememberBucket, sameBucketState } from '../buckets/remembered-bucket.js';
 import { hasBulkWrite, PreconditionFailed } from '../db/write-batch.js';
 import { keepReadAhead, readObjectAhead } from '../objects/read-ahead.js';
 import { keyMatches } from '../buckets/keys.js';
@@ -39,7 +39,11 @@ export interface BucketLoader {
   retried: (handler: RequestHandler, recheck: RequestHandler) => RequestHandler;
 }
 
-export function loadBucket(db: Db): BucketLoader {
+/**
+ * `memoryMs`: how long a write may take the Bucket as last read (BUCKET_MEMORY_MS; tests that count
+ * commands make it long, so a slow machine's pauses between requests do not change the count).
+ */
+export function loadBucket(db: Db, memoryMs: number): BucketLoader {
   // Slug → the Bucket last read by it, when. Read requests always read the Bucket (their caches
   // key on its generations); only write routes whose writes check it take it from here.
   const lastRead = new Map<string, LastRead>();
@@ -75,7 +79,7 @@ export function loadBucket(db: Db): BucketLoader {
         writes &&
         account === undefined &&
         req.get(IDEMPOTENCY_HEADER) === undefined &&
-        Date.now() - last.at < REMEMBERED_FOR_MS;
+        Date.now() - last.at < memoryMs;
       // Without bulkWrite the check would be a command before the commit: a round more than the read beside the Object's.
       const bucket = remembered && (await hasBulkWrite(db)) ? handedOut(last) : await read(slug);
       if (!bucket) throw notFound('bucket', slug);

@@ -101,6 +101,7 @@ export function mediaUpload(
       // A write_key field counts against the key's budget; a refused upload's file is not kept.
       admitBodyKey(req, res).then(
         () => {
+          removeUnlessTaken(req, res, remover);
           next();
         },
         (refused: unknown) => {
@@ -121,6 +122,24 @@ export function mediaUpload(
     });
     parse(req, res, finish);
   };
+}
+
+/**
+ * Once the answer is sent, the parsed upload's file is removed unless a record took it
+ * (`uploadTaken`): a request refused after the form was read (the key check, a bad field, a failed
+ * write) leaves no unrecorded bytes behind, whichever handler refused it.
+ */
+function removeUnlessTaken(req: Request, res: Response, remover: BackgroundRemover): void {
+  const stored = storedUpload(req);
+  if (!stored) return;
+  res.once('close', () => {
+    if (res.locals.uploadTaken !== true) remover.remove(MEDIA_FILES_BUCKET, [stored.file_id]);
+  });
+}
+
+/** Says that a record now holds the parsed upload's file, so it is kept. */
+export function uploadTaken(res: Response): void {
+  res.locals.uploadTaken = true;
 }
 
 /** Multer merges what the storage engine reported (GridFsStorage: a StoredUpload) into the file. */

@@ -1,7 +1,6 @@
 import type { AppState } from '../app-state.js';
 import type { Config } from '../config.js';
 import { sendJson } from '../http/respond.js';
-import { requireRead, requireWrite } from '../middleware/authenticate.js';
 import { writeBody } from '../middleware/write-body.js';
 import { bucketOf } from '../middleware/load-bucket.js';
 import { NO_PARAMS, paramSet } from '../query/read-params.js';
@@ -26,7 +25,7 @@ export function metafieldKeyRoutes(config: Config, { writes }: AppState): RouteD
   const { db } = writes;
   const base = '/buckets/:slug/object-types/:type_slug/metafields/:key';
   return [
-    route('get', `${base}/usage`, READ, readAccess('object_types'), requireRead, async (req, res) => {
+    route('get', `${base}/usage`, READ, readAccess('object_types'), async (req, res) => {
       const objects = await metafieldUsage(db, bucketOf(res), String(req.params.type_slug), String(req.params.key));
       sendJson(res, 200, { objects } satisfies UsageResponse);
     }),
@@ -36,7 +35,6 @@ export function metafieldKeyRoutes(config: Config, { writes }: AppState): RouteD
       NO_PARAMS,
       writeAccess('object_types'),
       writeBody(config.jsonBodyLimit),
-      requireWrite,
       async (req, res) => {
         const { type, objectsChanged } = await renameMetafieldKey(
           writes,

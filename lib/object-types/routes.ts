@@ -2,7 +2,6 @@ import type { RequestHandler } from 'express';
 import type { AppState } from '../app-state.js';
 import type { Config } from '../config.js';
 import { sendJson } from '../http/respond.js';
-import { requireRead, requireWrite } from '../middleware/authenticate.js';
 import { writeBody } from '../middleware/write-body.js';
 import { bucketOf } from '../middleware/load-bucket.js';
 import { readParams } from '../http/read-params.js';
@@ -32,38 +31,29 @@ export function objectTypeRoutes(config: Config, { writes }: AppState): RouteDef
   const body = writeBody(config.jsonBodyLimit);
   const base = '/buckets/:slug/object-types';
   return [
-    route('get', base, READ, readAccess('object_types'), requireRead, async (_req, res) => {
+    route('get', base, READ, readAccess('object_types'), async (_req, res) => {
       const types = await listObjectTypes(db, bucketOf(res));
       sendJson(res, 200, { object_types: types.map(renderObjectType) } satisfies ObjectTypeList);
     }),
-    route('post', base, NO_PARAMS, writeAccess('object_types'), body, requireWrite, async (req, res) => {
+    route('post', base, NO_PARAMS, writeAccess('object_types'), body, async (req, res) => {
       const type = await createObjectType(writes, bucketOf(res), req.body);
       sendJson(res, 200, { object_type: renderObjectType(type) } satisfies ObjectTypeResponse);
     }),
-    route('get', `${base}/:type_slug`, READ, readAccess('object_types'), requireRead, async (req, res) => {
+    route('get', `${base}/:type_slug`, READ, readAccess('object_types'), async (req, res) => {
       const type = await getObjectType(db, bucketOf(res), String(req.params.type_slug));
       sendJson(res, 200, { object_type: renderObjectType(type) } satisfies ObjectTypeResponse);
     }),
-    route(
-      'patch',
-      `${base}/:type_slug`,
-      NO_PARAMS,
-      typeEditAccess({ param: 'type_slug' }),
-      body,
-      requireWrite,
-      async (req, res) => {
-        const ifMatch = parseIfMatch(req.get('if-match'));
-        const type = await updateObjectType(writes, bucketOf(res), String(req.params.type_slug), req.body, ifMatch);
-        res.set('ETag', versionTag(versionOf(type)));
-        sendJson(res, 200, { object_type: renderObjectType(type) } satisfies ObjectTypeResponse);
-      },
-    ),
+    route('patch', `${base}/:type_slug`, NO_PARAMS, typeEditAccess({ param: 'type_slug' }), body, async (req, res) => {
+      const ifMatch = parseIfMatch(req.get('if-match'));
+      const type = await updateObjectType(writes, bucketOf(res), String(req.params.type_slug), req.body, ifMatch);
+      res.set('ETag', versionTag(versionOf(type)));
+      sendJson(res, 200, { object_type: renderObjectType(type) } satisfies ObjectTypeResponse);
+    }),
     route(
       'delete',
       `${base}/:type_slug`,
       DELETE_PARAMS,
       writeAccess('object_types'),
-      requireWrite,
       typeDeleteHandler(writes, 'delete'),
     ),
   ];

@@ -3,7 +3,6 @@ import type { AppState } from '../app-state.js';
 import type { Config } from '../config.js';
 import { batchScopeCheck, typeScopeOf } from '../accounts/type-scope.js';
 import { sendJson } from '../http/respond.js';
-import { requireWrite } from '../middleware/authenticate.js';
 import { writeBody } from '../middleware/write-body.js';
 import { bucketOf } from '../middleware/load-bucket.js';
 import { NO_PARAMS } from '../query/read-params.js';
@@ -27,7 +26,6 @@ export function batchAndPreviewRoutes(config: Config, db: Db, state: AppState, l
       NO_PARAMS,
       writeAccess('objects', { batch: true }),
       body,
-      requireWrite,
       async (req, res) => {
         const bucket = bucketOf(res);
         const check = batchScopeCheck(db, bucket, typeScopeOf(res));
@@ -43,7 +41,6 @@ export function batchAndPreviewRoutes(config: Config, db: Db, state: AppState, l
       NO_PARAMS,
       writeAccess('objects', { id: { body: ['object_id'] } }),
       body,
-      requireWrite,
       async (req, res) => {
         const bucket = bucketOf(res);
         const input: unknown = req.body;

@@ -8,7 +8,6 @@ import { cachedRead } from '../middleware/cached-read.js';
 import { idempotencyOf } from '../middleware/idempotency.js';
 import { previewAwareStatus } from '../preview/preview-status.js';
 import { sendJson } from '../http/respond.js';
-import { requireRead, requireWrite } from '../middleware/authenticate.js';
 import { writeBody } from '../middleware/write-body.js';
 import { bucketOf } from '../middleware/load-bucket.js';
 import { readParams } from '../http/read-params.js';
@@ -166,14 +165,7 @@ export function objectRoutes(config: Config, db: Db, state: AppState): RouteDef[
   const one = `${base}/:object_id`;
   const reads = objectReadHandlers(config, db, state, V3_READS);
   return [
-    route(
-      'get',
-      base,
-      OBJECT_LIST,
-      readAccess('objects', { list: true, type: { filter: 'type' } }),
-      requireRead,
-      reads.list,
-    ),
+    route('get', base, OBJECT_LIST, readAccess('objects', { list: true, type: { filter: 'type' } }), reads.list),
     bucketFromMemory(
       route(
         'post',
@@ -181,7 +173,6 @@ export function objectRoutes(config: Config, db: Db, state: AppState): RouteDef[
         NO_PARAMS,
         writeAccess('objects', { creates: true, type: { body: ['type'] } }),
         body,
-        requireWrite,
         async (req, res) => {
           const bucket = bucketOf(res);
           const definitions = sentDefinitions(res);
@@ -192,10 +183,10 @@ export function objectRoutes(config: Config, db: Db, state: AppState): RouteDef[
         },
       ),
     ),
-    route('get', one, ONE, readAccess('objects', BY_OBJECT_ID), requireRead, reads.one),
+    route('get', one, ONE, readAccess('objects', BY_OBJECT_ID), reads.one),
     readingAhead(
       bucketFromMemory(
-        route('patch', one, NO_PARAMS, writeAccess('objects', BY_OBJECT_ID), body, requireWrite, async (req, res) => {
+        route('patch', one, NO_PARAMS, writeAccess('objects', BY_OBJECT_ID), body, async (req, res) => {
           const bucket = bucketOf(res);
           const id = String(req.params.object_id);
           const options = {
@@ -212,7 +203,7 @@ export function objectRoutes(config: Config, db: Db, state: AppState): RouteDef[
       'object_id',
     ),
     bucketFromMemory(
-      route('delete', one, DELETE_PARAMS, writeAccess('objects', BY_OBJECT_ID), requireWrite, async (req, res) => {
+      route('delete', one, DELETE_PARAMS, writeAccess('objects', BY_OBJECT_ID), async (req, res) => {
         const id = String(req.params.object_id);
         const guard = objectGuard(parseIfMatch(req.get('if-match')), id);
         await removeObject(writes, bucketOf(res), id, readParams(res, DELETE_PARAMS).trigger_webhook, guard);

@@ -1,7 +1,6 @@
 import type { Db } from 'mongodb';
 import type { Config } from '../config.js';
 import { sendJson } from '../http/respond.js';
-import { requireRead } from '../middleware/authenticate.js';
 import { bucketOf } from '../middleware/load-bucket.js';
 import { listObjectTypes } from '../object-types/type-reads.js';
 import { paramSet } from '../query/read-params.js';
@@ -21,7 +20,6 @@ export function bucketDocumentRoutes(config: Config, db: Db): RouteDef[] {
       paramSet(['read_key']),
       // Exactly what the Object types list tells, in another form.
       readAccess('object_types'),
-      requireRead,
       async (_req, res) => {
         const bucket = bucketOf(res);
         base ??= openApiDocument(config.publicUrl);

@@ -4,7 +4,6 @@ import type { Config } from '../config.js';
 import { cachedRead } from '../middleware/cached-read.js';
 import { previewAwareStatus } from '../preview/preview-status.js';
 import { sendJson } from '../http/respond.js';
-import { requireRead, requireWrite } from '../middleware/authenticate.js';
 import { writeBody } from '../middleware/write-body.js';
 import { bucketOf } from '../middleware/load-bucket.js';
 import { readParams } from '../http/read-params.js';
@@ -32,7 +31,7 @@ export function revisionRoutes(config: Config, db: Db, state: AppState): RouteDe
   const { reads: cache, types: bucketTypes, writes, previewSecret } = state;
   const base = '/buckets/:slug/objects/:object_id/revisions';
   return [
-    route('get', base, LIST, readAccess('objects', BY_OBJECT_ID), requireRead, async (req, res) => {
+    route('get', base, LIST, readAccess('objects', BY_OBJECT_ID), async (req, res) => {
       const bucket = bucketOf(res);
       const params = readParams(res, LIST);
       const sort = parseSort(params.sort, { sortableKeys: new Set(), allowed: 'revisions' });
@@ -59,7 +58,6 @@ export function revisionRoutes(config: Config, db: Db, state: AppState): RouteDe
       NO_PARAMS,
       writeAccess('objects', BY_OBJECT_ID),
       writeBody(config.jsonBodyLimit),
-      requireWrite,
       async (req, res) => {
         const bucket = bucketOf(res);
         const revision = await createDraftRevision(writes, bucket, String(req.params.object_id), req.body);
@@ -67,7 +65,7 @@ export function revisionRoutes(config: Config, db: Db, state: AppState): RouteDe
         sendJson(res, 200, { revision: renderRevision(revision, ctx) } satisfies RevisionResponse);
       },
     ),
-    route('get', `${base}/:revision_id`, ONE, readAccess('objects', BY_OBJECT_ID), requireRead, async (req, res) => {
+    route('get', `${base}/:revision_id`, ONE, readAccess('objects', BY_OBJECT_ID), async (req, res) => {
       const bucket = bucketOf(res);
       const params = readParams(res, ONE);
       await previewAwareStatus(res, previewSecret, params.preview_token, 'any');

@@ -1,4 +1,4 @@
-import type { Response } from 'express';
+import type { RequestHandler, Response } from 'express';
 import type { Resource } from '../accounts/roles.js';
 
 /**
@@ -49,6 +49,16 @@ export type Access =
       readonly objects?: ObjectsTouched;
       /** Edits one Object type's definition, named here: the only Object type write `sort_metafields` may make (a reorder). */
       readonly typeEdit?: Source;
+      /**
+       * The check of a route only an account may call (users, Extensions, deleting the Bucket),
+       * run instead of the key check and before anything else. See `accountOnly`.
+       */
+      readonly accountCheck?: RequestHandler;
+      /**
+       * The key check runs before the route's other handlers rather than just before its own: its
+       * body is a file, read only for a caller already let in, and its key can only be in a header.
+       */
+      readonly checkFirst?: true;
     };
 
 export type BucketAccess = Extract<Access, { kind: 'bucket' }>;
@@ -67,6 +77,16 @@ export function writeAccess(resource: Resource, objects?: ObjectsTouched): Bucke
 /** A write that edits the Object type `named` names (and may be a mere reorder of its Metafields). */
 export function typeEditAccess(named: Source): BucketAccess {
   return { kind: 'bucket', resource: 'object_types', write: true, typeEdit: named };
+}
+
+/** `access` for a route only an account may call: `check` replaces the key check (lib/routes/route-table.ts). */
+export function accountOnly(access: BucketAccess, check: RequestHandler): BucketAccess {
+  return { ...access, accountCheck: check };
+}
+
+/** `access` whose key check runs first, before the route reads a body it must not read for nothing. */
+export function checkedFirst(access: BucketAccess): BucketAccess {
+  return { ...access, checkFirst: true };
 }
 
 /** The Object addressed by the `:object_id` path parameter. */

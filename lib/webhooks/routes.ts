@@ -2,7 +2,6 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { Db } from 'mongodb';
 import type { Config } from '../config.js';
 import { sendJson } from '../http/respond.js';
-import { requireWrite } from '../middleware/authenticate.js';
 import { bucketOf } from '../middleware/load-bucket.js';
 import { readParams } from '../http/read-params.js';
 import { writeBody } from '../middleware/write-body.js';
@@ -30,65 +29,49 @@ export function webhookRoutes(config: Config, db: Db): RouteDef[] {
   const delivery = `${deliveries}/:delivery_id`;
   const webhookOf = (req: Request, res: Response) => getWebhook(db, bucketOf(res), String(req.params.webhook_id));
   return [
-    route('get', base, NO_PARAMS, writeAccess('webhooks'), requireWrite, noStore, async (_req, res) => {
+    route('get', base, NO_PARAMS, writeAccess('webhooks'), noStore, async (_req, res) => {
       const all = await listWebhooks(db, bucketOf(res));
       sendJson(res, 200, { webhooks: all.map((w) => renderWebhook(w)), total: all.length });
     }),
-    route('post', base, NO_PARAMS, writeAccess('webhooks'), body, requireWrite, noStore, async (req, res) => {
+    route('post', base, NO_PARAMS, writeAccess('webhooks'), body, noStore, async (req, res) => {
       const created = await createWebhook(db, bucketOf(res), req.body, config.planDefaults);
       sendJson(res, 200, { webhook: renderWebhook(created, true) });
     }),
-    route('get', one, NO_PARAMS, writeAccess('webhooks'), requireWrite, noStore, async (req, res) => {
+    route('get', one, NO_PARAMS, writeAccess('webhooks'), noStore, async (req, res) => {
       sendJson(res, 200, { webhook: renderWebhook(await webhookOf(req, res)) });
     }),
-    route('patch', one, NO_PARAMS, writeAccess('webhooks'), body, requireWrite, noStore, async (req, res) => {
+    route('patch', one, NO_PARAMS, writeAccess('webhooks'), body, noStore, async (req, res) => {
       const updated = await updateWebhook(db, bucketOf(res), String(req.params.webhook_id), req.body);
       sendJson(res, 200, { webhook: renderWebhook(updated) });
     }),
-    route('delete', one, NO_PARAMS, writeAccess('webhooks'), requireWrite, noStore, async (req, res) => {
+    route('delete', one, NO_PARAMS, writeAccess('webhooks'), noStore, async (req, res) => {
       const id = String(req.params.webhook_id);
       await deleteWebhook(db, bucketOf(res), id);
       sendJson(res, 200, { message: `Webhook with id '${id}' deleted successfully from bucket.` });
     }),
-    route(
-      'post',
-      `${one}/rotate-secret`,
-      NO_PARAMS,
-      writeAccess('webhooks'),
-      requireWrite,
-      noStore,
-      async (req, res) => {
-        const rotated = await rotateSecret(db, bucketOf(res), String(req.params.webhook_id));
-        sendJson(res, 200, { webhook: renderWebhook(rotated, true) });
-      },
-    ),
-    route('post', `${one}/test`, NO_PARAMS, writeAccess('webhooks'), requireWrite, noStore, async (req, res) => {
+    route('post', `${one}/rotate-secret`, NO_PARAMS, writeAccess('webhooks'), noStore, async (req, res) => {
+      const rotated = await rotateSecret(db, bucketOf(res), String(req.params.webhook_id));
+      sendJson(res, 200, { webhook: renderWebhook(rotated, true) });
+    }),
+    route('post', `${one}/test`, NO_PARAMS, writeAccess('webhooks'), noStore, async (req, res) => {
       const ping = await queuePing(db, bucketOf(res), await webhookOf(req, res));
       sendJson(res, 200, { delivery: renderDelivery(ping, false) });
     }),
-    route('get', deliveries, DELIVERY_LIST, writeAccess('webhooks'), requireWrite, noStore, async (req, res) => {
+    route('get', deliveries, DELIVERY_LIST, writeAccess('webhooks'), noStore, async (req, res) => {
       const params = readParams(res, DELIVERY_LIST);
       const page = { status: params.delivery_status, limit: params.limit, after: params.after };
       const { docs, total } = await listDeliveries(db, await webhookOf(req, res), page);
       sendJson(res, 200, { deliveries: docs.map((d) => renderDelivery(d, false)), total });
     }),
-    route('get', delivery, NO_PARAMS, writeAccess('webhooks'), requireWrite, noStore, async (req, res) => {
+    route('get', delivery, NO_PARAMS, writeAccess('webhooks'), noStore, async (req, res) => {
       const bucket = bucketOf(res);
       const found = await getDelivery(db, bucket, await webhookOf(req, res), String(req.params.delivery_id));
       sendJson(res, 200, { delivery: renderDelivery(found, true) });
     }),
-    route(
-      'post',
-      `${delivery}/redeliver`,
-      NO_PARAMS,
-      writeAccess('webhooks'),
-      requireWrite,
-      noStore,
-      async (req, res) => {
-        const bucket = bucketOf(res);
-        const queued = await redeliver(db, bucket, await webhookOf(req, res), String(req.params.delivery_id));
-        sendJson(res, 200, { delivery: renderDelivery(queued, false) });
-      },
-    ),
+    route('post', `${delivery}/redeliver`, NO_PARAMS, writeAccess('webhooks'), noStore, async (req, res) => {
+      const bucket = bucketOf(res);
+      const queued = await redeliver(db, bucket, await webhookOf(req, res), String(req.params.delivery_id));
+      sendJson(res, 200, { delivery: renderDelivery(queued, false) });
+    }),
   ];
 }

@@ -222,7 +222,7 @@ describe('Media rename, move between folders, and file replacement', () => {
       await fileAt(m.name).expect(200);
     });
 
-    it('refuses a replacement based on a read another replacement overtook (409), handing its file back', async () => {
+    it('refuses a replacement based on a read another replacement overtook (409), leaving its file untaken (the upload cleanup removes it)', async () => {
       const m = await uploaded('raced.png');
       const bucket = await suite.harness.db.collection<BucketDoc>('buckets').findOne({ slug: suite.keys.slug });
       assert.ok(bucket);
@@ -236,14 +236,14 @@ describe('Media rename, move between folders, and file replacement', () => {
         maxBytes: LIMIT,
         discard: () => undefined,
       });
-      const discarded: string[] = [];
+      const taken: string[] = [];
       await assert.rejects(
         replaceMediaFile(suite.harness.writes, bucket, read, late, () => {
-          discarded.push(late.file_id.toHexString());
+          taken.push(late.file_id.toHexString());
         }),
         (err: HttpError) => err.status === 409 && err.code === 'conflict' && /retry/.test(err.message),
       );
-      assert.deepEqual(discarded, [late.file_id.toHexString()]);
+      assert.deepEqual(taken, []);
       const now = await getMedia(suite.harness.db, bucket, m.id);
       assert.deepEqual(now.file_id, winner.file_id, 'the first replacement stands');
       await removeOriginal(suite.harness.db, late.file_id);

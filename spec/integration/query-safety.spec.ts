@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { CommandStartedEvent } from 'mongodb';
 import request from 'supertest';
 import { imageBytes, upload } from '../support/media.js';
-import { BucketSuite } from '../support/bucket-suite.js';
+import { BucketSuite, COUNTING_COMMANDS } from '../support/bucket-suite.js';
 
 const q = (filter: unknown) => encodeURIComponent(JSON.stringify(filter));
 
@@ -18,7 +18,7 @@ describe('Queries cannot hold the database', () => {
         .post('/objects', { title: `${'a'.repeat(40)}b`, type: 'posts', metadata: { t: 'x' } })
         .expect(200);
     },
-    { QUERY_TIMEOUT_MS: '4321' },
+    { QUERY_TIMEOUT_MS: '4321', ...COUNTING_COMMANDS },
   );
 
   describe('$regex', () => {

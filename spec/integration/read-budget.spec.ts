@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { BSON } from 'mongodb';
+import { BSON, type CommandStartedEvent } from 'mongodb';
 import { ResponseTooLargeError } from '../../lib/errors/domain-limits.js';
 import { ByteBudget, readWithin } from '../../lib/query/read-budget.js';
 import { freshHarness, type Harness } from '../support/harness.js';
@@ -18,9 +18,13 @@ describe('readWithin: the byte cap counted while a cursor is read', () => {
     assert.deepEqual(h.errors, []);
   });
 
+  /** Commands on the scratch collection: the app's own background work (scheduler, workers) shares the client. */
   async function commandsDuring(fn: () => Promise<unknown>): Promise<string[]> {
     const seen: string[] = [];
-    const listener = (e: { commandName: string }) => seen.push(e.commandName);
+    const listener = (e: CommandStartedEvent) => {
+      const on = e.command[e.commandName] === 'scratch' || e.command.collection === 'scratch';
+      if (on) seen.push(e.commandName);
+    };
     h.client.on('commandStarted', listener);
     try {
       await fn();

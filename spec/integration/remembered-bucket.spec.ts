@@ -10,7 +10,7 @@ import { commandLabel } from '../support/bulk-write-ops.js';
 import { interceptWrites } from '../support/intercept-writes.js';
 import { isGateCommand } from '../support/command-operators.js';
 import { bucketClient } from '../support/client.js';
-import { BucketSuite, type BucketApi } from '../support/bucket-suite.js';
+import { BucketSuite, COUNTING_COMMANDS, type BucketApi } from '../support/bucket-suite.js';
 import type { IssuedKeys } from '../../lib/buckets/buckets.js';
 
 /**
@@ -20,14 +20,18 @@ import type { IssuedKeys } from '../../lib/buckets/buckets.js';
  * writes of this app: each write must act on the Bucket as it is, never as remembered.
  */
 describe('a Bucket taken from memory by a write', () => {
-  const suite = new BucketSuite('memory', async (api) => {
-    await api
-      .post('/object-types', {
-        title: 'Posts',
-        metafields: [{ type: 'text', title: 'Headline', key: 'headline', value: '' }],
-      })
-      .expect(200);
-  });
+  const suite = new BucketSuite(
+    'memory',
+    async (api) => {
+      await api
+        .post('/object-types', {
+          title: 'Posts',
+          metafields: [{ type: 'text', title: 'Headline', key: 'headline', value: '' }],
+        })
+        .expect(200);
+    },
+    COUNTING_COMMANDS,
+  );
 
   /** Another process on the same database: what it changes, this app only learns from the database. */
   let other: RequestListener;

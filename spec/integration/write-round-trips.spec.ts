@@ -8,7 +8,7 @@ import { bucketsCollection, objectsCollection, writeNotesCollection } from '../.
 import { deleteBucket } from '../../lib/buckets/buckets.js';
 import { Scheduler } from '../../lib/scheduling/scheduler.js';
 import { bucketClient } from '../support/client.js';
-import { BucketSuite, type BucketApi } from '../support/bucket-suite.js';
+import { BucketSuite, COUNTING_COMMANDS, type BucketApi } from '../support/bucket-suite.js';
 import { account, PASSWORD_WORK_TIMEOUT_MS, tokenOf } from '../support/accounts.js';
 
 /**
@@ -20,21 +20,25 @@ describe('round trips per request', () => {
   let draftId = '';
   let postId = '';
 
-  const suite = new BucketSuite('trips', async () => {
-    await suite.api
-      .post('/object-types', {
-        title: 'Posts',
-        metafields: [{ type: 'text', title: 'Headline', key: 'headline', value: '' }],
-      })
-      .expect(200);
-    // Warm the per-generation caches the way any running service has them.
-    postId = (
-      await suite.api.post('/objects', { title: 'First', type: 'posts', metadata: { headline: 'a' } }).expect(200)
-    ).body.object.id;
-    await suite.api.patch(`/objects/${postId}`, { metadata: { headline: 'b' } }).expect(200);
-    draftId = (await suite.api.post('/objects', { title: 'Draft', type: 'posts', status: 'draft' }).expect(200)).body
-      .object.id;
-  });
+  const suite = new BucketSuite(
+    'trips',
+    async () => {
+      await suite.api
+        .post('/object-types', {
+          title: 'Posts',
+          metafields: [{ type: 'text', title: 'Headline', key: 'headline', value: '' }],
+        })
+        .expect(200);
+      // Warm the per-generation caches the way any running service has them.
+      postId = (
+        await suite.api.post('/objects', { title: 'First', type: 'posts', metadata: { headline: 'a' } }).expect(200)
+      ).body.object.id;
+      await suite.api.patch(`/objects/${postId}`, { metadata: { headline: 'b' } }).expect(200);
+      draftId = (await suite.api.post('/objects', { title: 'Draft', type: 'posts', status: 'draft' }).expect(200)).body
+        .object.id;
+    },
+    COUNTING_COMMANDS,
+  );
 
   interface Trips {
     /** "commandName collection" of every command, sorted: parallel ones start in no fixed order. */

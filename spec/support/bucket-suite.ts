@@ -12,6 +12,13 @@ interface Started {
 }
 
 /**
+ * For suites that count the commands a request sends: the Bucket a write takes from memory stays
+ * remembered for the whole run (BUCKET_MEMORY_MS), so the count does not depend on how fast the
+ * machine runs the tests (past the default 5 s, a write reads its Bucket again).
+ */
+export const COUNTING_COMMANDS: NodeJS.ProcessEnv = { BUCKET_MEMORY_MS: String(60 * 60 * 1000) };
+
+/**
  * A describe block's app with one Bucket: hooks make it before the tests (then run `setup`, which
  * may already use the suite's getters) and check afterwards that the app logged no server-side
  * error. `env` configures the app as freshHarness's does. `setup` gets the before hook's context

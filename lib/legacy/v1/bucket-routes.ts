@@ -3,7 +3,6 @@ import type { AppState } from '../../app-state.js';
 import type { Config } from '../../config.js';
 import { BadRequestError, HttpError } from '../../errors/http-errors.js';
 import { sendJson } from '../../http/respond.js';
-import { requireRead, requireWrite } from '../../middleware/authenticate.js';
 import { bucketOf } from '../../middleware/load-bucket.js';
 import { readParams } from '../../http/read-params.js';
 import { writeBody } from '../../middleware/write-body.js';
@@ -34,7 +33,7 @@ function withoutKeys(raw: unknown): Record<string, unknown> {
 export function bucketRoutes(config: Config, db: Db, state: AppState): V1Route[] {
   const body = writeBody(config.jsonBodyLimit);
   const { writes } = state;
-  const bucketRead = v1Route('get', '/:slug', BUCKET, readAccess('bucket'), requireRead, async (req, res) => {
+  const bucketRead = v1Route('get', '/:slug', BUCKET, readAccess('bucket'), async (req, res) => {
     const bucket = bucketOf(res);
     const { depth } = readParams(res, BUCKET);
     const read = await readV1Params(db, state, req, res, []);
@@ -61,44 +60,27 @@ export function bucketRoutes(config: Config, db: Db, state: AppState): V1Route[]
     bucketRead,
     // Paths match exactly as written, and the official v1 client's getBucket asks for `/v1/{slug}/`.
     { ...bucketRead, path: '/:slug/' },
-    v1Route('get', '/:slug/object-types', TYPES, readAccess('object_types'), requireRead, async (_req, res) => {
+    v1Route('get', '/:slug/object-types', TYPES, readAccess('object_types'), async (_req, res) => {
       const types = await listObjectTypes(db, bucketOf(res));
       sendJson(res, 200, { object_types: types.map(toV1ObjectType) });
     }),
-    v1Route(
-      'post',
-      '/:slug/add-object-type',
-      NO_PARAMS,
-      writeAccess('object_types'),
-      body,
-      requireWrite,
-      async (req, res) => {
-        const type = await createObjectType(writes, bucketOf(res), withoutKeys(req.body));
-        sendJson(res, 200, { object_type: toV1ObjectType(type) });
-      },
-    ),
-    v1Route(
-      'put',
-      '/:slug/edit-object-type',
-      NO_PARAMS,
-      typeEditAccess({ body: ['slug'] }),
-      body,
-      requireWrite,
-      async (req, res) => {
-        const { slug, ...patch } = withoutKeys(req.body);
-        if (typeof slug !== 'string' || slug === '')
-          throw new BadRequestError('Name the Object type: send its slug', 'invalid_body');
-        const type = await updateObjectType(writes, bucketOf(res), slug, patch);
-        sendJson(res, 200, { object_type: toV1ObjectType(type) });
-      },
-    ),
+    v1Route('post', '/:slug/add-object-type', NO_PARAMS, writeAccess('object_types'), body, async (req, res) => {
+      const type = await createObjectType(writes, bucketOf(res), withoutKeys(req.body));
+      sendJson(res, 200, { object_type: toV1ObjectType(type) });
+    }),
+    v1Route('put', '/:slug/edit-object-type', NO_PARAMS, typeEditAccess({ body: ['slug'] }), body, async (req, res) => {
+      const { slug, ...patch } = withoutKeys(req.body);
+      if (typeof slug !== 'string' || slug === '')
+        throw new BadRequestError('Name the Object type: send its slug', 'invalid_body');
+      const type = await updateObjectType(writes, bucketOf(res), slug, patch);
+      sendJson(res, 200, { object_type: toV1ObjectType(type) });
+    }),
     v1Route(
       'delete',
       '/:slug/object-types/:type_slug',
       DELETE_PARAMS,
       writeAccess('object_types'),
       body,
-      requireWrite,
       async (req, res) => {
         const slug = String(req.params.type_slug);
         // v1, like v2, promised a deleted type's Objects stay: the same refusal (docs/legacy.md, "v1 routes").

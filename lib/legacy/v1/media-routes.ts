@@ -4,7 +4,6 @@ import type { AppState } from '../../app-state.js';
 import { BadRequestError } from '../../errors/http-errors.js';
 import { noMatch } from '../../errors/not-found.js';
 import { sendJson } from '../../http/respond.js';
-import { requireRead, requireWrite } from '../../middleware/authenticate.js';
 import { bucketOf } from '../../middleware/load-bucket.js';
 import { readParams } from '../../http/read-params.js';
 import { writeBody } from '../../middleware/write-body.js';
@@ -33,7 +32,7 @@ export function toV1Media(m: ReadMedia, config: Config, bucket: BucketDoc): Reco
 /** Media list, upload, edit and delete at their v1 addresses. */
 export function mediaRoutes(config: Config, state: AppState): V1Route[] {
   const { writes } = state;
-  const list = v1Route('get', '/:slug/media', MEDIA, readAccess('media'), requireRead, async (req, res) => {
+  const list = v1Route('get', '/:slug/media', MEDIA, readAccess('media'), async (req, res) => {
     const bucket = bucketOf(res);
     const { limit, skip, sort } = readParams(res, MEDIA);
     const { props } = parseV1Read(req.query, MEDIA_NAMES, []);
@@ -61,7 +60,6 @@ export function mediaRoutes(config: Config, state: AppState): V1Route[] {
       NO_PARAMS,
       writeAccess('media'),
       writeBody(config.jsonBodyLimit),
-      requireWrite,
       async (req, res) => {
         const bucket = bucketOf(res);
         const { write_key: _key, ...edit } = bodyOf(req.body ?? {});
@@ -75,7 +73,6 @@ export function mediaRoutes(config: Config, state: AppState): V1Route[] {
       DELETE_PARAMS,
       writeAccess('media'),
       writeBody(config.jsonBodyLimit),
-      requireWrite,
       async (req, res) => {
         const id = String(req.params.media_id);
         await deleteMedia(writes, bucketOf(res), id, triggered(res, bodyOf(req.body ?? {})));

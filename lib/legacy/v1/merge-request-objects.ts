@@ -2,7 +2,6 @@ import type { Db } from 'mongodb';
 import type { AppState } from '../../app-state.js';
 import type { Config } from '../../config.js';
 import { onlyParams, recordedRevisions } from '../../merge-requests/recorded.js';
-import { requireRead } from '../../middleware/authenticate.js';
 import { bucketOf } from '../../middleware/load-bucket.js';
 import { readParams } from '../../http/read-params.js';
 import { pickProps } from '../../query/props.js';
@@ -24,7 +23,6 @@ export function mergeRequestObjectsV1(config: Config, db: Db, state: AppState): 
     '/:slug/merge-requests/:merge_request_id/objects',
     PAGE,
     readAccess('objects'),
-    requireRead,
     async (req, res) => {
       const bucket = bucketOf(res);
       const page = readParams(res, PAGE);

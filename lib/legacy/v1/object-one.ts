@@ -2,7 +2,6 @@ import type { Db } from 'mongodb';
 import type { AppState } from '../../app-state.js';
 import type { Config } from '../../config.js';
 import { typeScopeOf } from '../../accounts/type-scope.js';
-import { requireRead } from '../../middleware/authenticate.js';
 import { bucketOf } from '../../middleware/load-bucket.js';
 import { readParams } from '../../http/read-params.js';
 import { pickProps } from '../../query/props.js';
@@ -30,7 +29,6 @@ export function readOneV1Object(config: Config, db: Db, state: AppState): V1Rout
     '/:slug/object/:object_slug',
     ONE,
     readAccess('objects', BY_PATH_SLUG),
-    requireRead,
     async (req, res) => {
       const bucket = bucketOf(res);
       const { depth } = readParams(res, ONE);

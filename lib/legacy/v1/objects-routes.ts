@@ -6,7 +6,6 @@ import { typeScopeOf } from '../../accounts/type-scope.js';
 import type { ObjectDoc } from '../../db/collections.js';
 import { idempotencyOf } from '../../middleware/idempotency.js';
 import { sendJson } from '../../http/respond.js';
-import { requireRead, requireWrite } from '../../middleware/authenticate.js';
 import { bucketOf } from '../../middleware/load-bucket.js';
 import { readParams } from '../../http/read-params.js';
 import { writeBody } from '../../middleware/write-body.js';
@@ -69,7 +68,7 @@ export function objectRoutes(config: Config, db: Db, state: AppState): V1Route[]
     names: readonly V1ParamName[],
     fixed: (p: Record<string, string>) => object[],
   ) => ({
-    ...v1Route('get', path, V1_LIST, readAccess('objects', touched), requireRead, async (req, res) => {
+    ...v1Route('get', path, V1_LIST, readAccess('objects', touched), async (req, res) => {
       const paging = readParams(res, V1_LIST);
       const read = await readV1Params(db, state, req, res, names, fixed(req.params as Record<string, string>));
       await sendRead(res, async () => {
@@ -91,7 +90,6 @@ export function objectRoutes(config: Config, db: Db, state: AppState): V1Route[]
       NO_PARAMS,
       writeAccess('objects', { creates: true, type: { body: ['type_slug', 'type'] } }),
       body,
-      requireWrite,
       async (req, res) => {
         const raw = bodyOf(req.body);
         const defs = await defsOf(res, raw.type_slug ?? raw.type);
@@ -100,29 +98,20 @@ export function objectRoutes(config: Config, db: Db, state: AppState): V1Route[]
         await answer(res, await createObject(writes, bucketOf(res), v3, { notify, idempotency, definitions }));
       },
     ),
-    v1Route(
-      'put',
-      '/:slug/edit-object',
-      NO_PARAMS,
-      writeAccess('objects', NAMED_IN_BODY),
-      body,
-      requireWrite,
-      async (req, res) => {
-        const bucket = bucketOf(res);
-        const named = await objectNamedBy(db, bucket, req.body, typeScopeOf(res));
-        const defs = await defsOf(res, undefined, named.id);
-        const mode = named.bySlug ? 'edit-by-slug' : 'edit-by-id';
-        const { body: v3, notify, definitions } = v3ObjectBody(bodyOf(req.body), mode, defs);
-        await answer(res, await updateObject(writes, bucket, named.id, v3, { notify, definitions }));
-      },
-    ),
+    v1Route('put', '/:slug/edit-object', NO_PARAMS, writeAccess('objects', NAMED_IN_BODY), body, async (req, res) => {
+      const bucket = bucketOf(res);
+      const named = await objectNamedBy(db, bucket, req.body, typeScopeOf(res));
+      const defs = await defsOf(res, undefined, named.id);
+      const mode = named.bySlug ? 'edit-by-slug' : 'edit-by-id';
+      const { body: v3, notify, definitions } = v3ObjectBody(bodyOf(req.body), mode, defs);
+      await answer(res, await updateObject(writes, bucket, named.id, v3, { notify, definitions }));
+    }),
     v1Route(
       'patch',
       '/:slug/edit-object-metafields',
       NO_PARAMS,
       writeAccess('objects', NAMED_IN_BODY),
       body,
-      requireWrite,
       async (req, res) => {
         const bucket = bucketOf(res);
         const raw = bodyOf(req.body);
@@ -139,7 +128,6 @@ export function objectRoutes(config: Config, db: Db, state: AppState): V1Route[]
       DELETE_PARAMS,
       writeAccess('objects', BY_PATH_SLUG),
       body,
-      requireWrite,
       async (req, res) => {
         const bucket = bucketOf(res);
         const slug = String(req.params.object_slug);
@@ -156,7 +144,6 @@ export function objectRoutes(config: Config, db: Db, state: AppState): V1Route[]
       DELETE_PARAMS,
       writeAccess('objects', NAMED_IN_BODY),
       body,
-      requireWrite,
       async (req, res) => {
         const bucket = bucketOf(res);
         const raw = bodyOf(req.body);

@@ -3,7 +3,6 @@ import type { AppState } from '../../app-state.js';
 import type { Config } from '../../config.js';
 import { typeScopeOf } from '../../accounts/type-scope.js';
 import { sendJson } from '../../http/respond.js';
-import { requireRead, requireWrite } from '../../middleware/authenticate.js';
 import { bucketOf } from '../../middleware/load-bucket.js';
 import { readParams } from '../../http/read-params.js';
 import { writeBody } from '../../middleware/write-body.js';
@@ -27,7 +26,7 @@ const LIST_NAMES: readonly V1ParamName[] = ['props', 'hide_metafields'];
 /** Revisions of the Object a slug names, newest first, in the v1 Object shape plus their own id. */
 export function revisionRoutes(config: Config, db: Db, state: AppState): V1Route[] {
   const base = '/:slug/object/:object_slug/revisions';
-  const list = v1Route('get', base, LIST, readAccess('objects', BY_PATH_SLUG), requireRead, async (req, res) => {
+  const list = v1Route('get', base, LIST, readAccess('objects', BY_PATH_SLUG), async (req, res) => {
     const bucket = bucketOf(res);
     const { limit, skip, sort: rawSort } = readParams(res, LIST);
     const sort = parseSort(rawSort, { sortableKeys: new Set(), allowed: 'revisions' });
@@ -51,7 +50,6 @@ export function revisionRoutes(config: Config, db: Db, state: AppState): V1Route
       NO_PARAMS,
       writeAccess('objects', BY_PATH_SLUG),
       writeBody(config.jsonBodyLimit),
-      requireWrite,
       async (req, res) => {
         const bucket = bucketOf(res);
         const raw = bodyOf(req.body);

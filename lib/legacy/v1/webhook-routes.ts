@@ -2,7 +2,6 @@ import type { Db } from 'mongodb';
 import type { Config } from '../../config.js';
 import { BadRequestError } from '../../errors/http-errors.js';
 import { sendJson } from '../../http/respond.js';
-import { requireWrite } from '../../middleware/authenticate.js';
 import { bucketOf } from '../../middleware/load-bucket.js';
 import { writeBody } from '../../middleware/write-body.js';
 import { NO_PARAMS } from '../../query/read-params.js';
@@ -51,28 +50,20 @@ export function webhookRoutes(config: Config, db: Db): V1Route[] {
   const body = writeBody(config.jsonBodyLimit);
   const noStore = 'no-store';
   return [
-    v1Route('get', '/:slug/webhooks', NO_PARAMS, writeAccess('webhooks'), requireWrite, async (_req, res) => {
+    v1Route('get', '/:slug/webhooks', NO_PARAMS, writeAccess('webhooks'), async (_req, res) => {
       const all = await listWebhooks(db, bucketOf(res));
       res.set('Cache-Control', noStore);
       sendJson(res, 200, { webhooks: all.map((w) => renderWebhook(w)), total: all.length });
     }),
-    v1Route('post', '/:slug/webhooks', NO_PARAMS, writeAccess('webhooks'), body, requireWrite, async (req, res) => {
+    v1Route('post', '/:slug/webhooks', NO_PARAMS, writeAccess('webhooks'), body, async (req, res) => {
       const created = await createWebhook(db, bucketOf(res), v3WebhookBody(req.body));
       res.set('Cache-Control', noStore);
       sendJson(res, 200, { webhook: renderWebhook(created, true) });
     }),
-    v1Route(
-      'delete',
-      '/:slug/webhooks/:webhook_id',
-      NO_PARAMS,
-      writeAccess('webhooks'),
-      body,
-      requireWrite,
-      async (req, res) => {
-        const id = String(req.params.webhook_id);
-        await deleteWebhook(db, bucketOf(res), id);
-        sendJson(res, 200, { message: `Webhook with id '${id}' deleted successfully from bucket.` });
-      },
-    ),
+    v1Route('delete', '/:slug/webhooks/:webhook_id', NO_PARAMS, writeAccess('webhooks'), body, async (req, res) => {
+      const id = String(req.params.webhook_id);
+      await deleteWebhook(db, bucketOf(res), id);
+      sendJson(res, 200, { message: `Webhook with id '${id}' deleted successfully from bucket.` });
+    }),
   ];
 }

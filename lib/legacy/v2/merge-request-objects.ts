@@ -3,7 +3,6 @@ import type { AppState } from '../../app-state.js';
 import type { Config } from '../../config.js';
 import { sendJson } from '../../http/respond.js';
 import { onlyParams, recordedRevisions } from '../../merge-requests/recorded.js';
-import { requireRead } from '../../middleware/authenticate.js';
 import { bucketOf } from '../../middleware/load-bucket.js';
 import { readParams } from '../../http/read-params.js';
 import { pickProps } from '../../query/props.js';
@@ -22,7 +21,7 @@ const PAGE = paramSet(NAMES, {}, onlyParams(NAMES));
  */
 export function mergeRequestObjectsV2(config: Config, db: Db, state: AppState): RouteDef {
   const path = '/buckets/:slug/merge-requests/:merge_request_id/objects';
-  return route('get', path, PAGE, readAccess('objects'), requireRead, async (req, res) => {
+  return route('get', path, PAGE, readAccess('objects'), async (req, res) => {
     const bucket = bucketOf(res);
     const params = readParams(res, PAGE);
     const { revisions, total } = await recordedRevisions(db, bucket, String(req.params.merge_request_id), params);

@@ -5,7 +5,6 @@ import type { BucketDoc } from '../../db/collections.js';
 import { BadRequestError } from '../../errors/http-errors.js';
 import { notFound } from '../../errors/not-found.js';
 import { sendJson } from '../../http/respond.js';
-import { requireRead, requireWrite } from '../../middleware/authenticate.js';
 import { bucketOf } from '../../middleware/load-bucket.js';
 import { readParams } from '../../http/read-params.js';
 import { writeBody } from '../../middleware/write-body.js';
@@ -79,11 +78,11 @@ export function metafieldRoutes(config: Config, db: Db, state: AppState): RouteD
     return metafieldsOf(renderObject(doc, ctx), ctx, doc.own_metafields);
   };
   return [
-    route('get', base, READ, readAccess('objects', BY_OBJECT_ID), requireRead, async (req, res) => {
+    route('get', base, READ, readAccess('objects', BY_OBJECT_ID), async (req, res) => {
       const metafields = await read(bucketOf(res), String(req.params.object_id), readParams(res, READ).status);
       sendJson(res, 200, { metafields, total: metafields.length });
     }),
-    route('get', `${base}/:key`, READ, readAccess('objects', BY_OBJECT_ID), requireRead, async (req, res) => {
+    route('get', `${base}/:key`, READ, readAccess('objects', BY_OBJECT_ID), async (req, res) => {
       const bucket = bucketOf(res);
       const id = String(req.params.object_id);
       const key = String(req.params.key);
@@ -91,22 +90,14 @@ export function metafieldRoutes(config: Config, db: Db, state: AppState): RouteD
       if (!metafield) throw notFound('metafield', key, bucket.slug, id);
       sendJson(res, 200, { metafield });
     }),
-    route('patch', base, NO_PARAMS, writeAccess('objects', BY_OBJECT_ID), body, requireWrite, async (req, res) => {
+    route('patch', base, NO_PARAMS, writeAccess('objects', BY_OBJECT_ID), body, async (req, res) => {
       const metafields = await patch(bucketOf(res), String(req.params.object_id), metafieldsPatch(req.body));
       sendJson(res, 200, { metafields, total: metafields.length });
     }),
-    route(
-      'patch',
-      `${base}/:key`,
-      NO_PARAMS,
-      writeAccess('objects', BY_OBJECT_ID),
-      body,
-      requireWrite,
-      async (req, res) => {
-        const key = String(req.params.key);
-        const metafields = await patch(bucketOf(res), String(req.params.object_id), metafieldPatch(key, req.body));
-        sendJson(res, 200, { metafield: metafields.find((m) => m.key === key) });
-      },
-    ),
+    route('patch', `${base}/:key`, NO_PARAMS, writeAccess('objects', BY_OBJECT_ID), body, async (req, res) => {
+      const key = String(req.params.key);
+      const metafields = await patch(bucketOf(res), String(req.params.object_id), metafieldPatch(key, req.body));
+      sendJson(res, 200, { metafield: metafields.find((m) => m.key === key) });
+    }),
   ];
 }

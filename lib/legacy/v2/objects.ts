@@ -1,7 +1,6 @@
 import type { Db } from 'mongodb';
 import type { AppState } from '../../app-state.js';
 import type { Config } from '../../config.js';
-import { requireRead } from '../../middleware/authenticate.js';
 import { paramOf, readParams } from '../../http/read-params.js';
 import { paramSet } from '../../query/read-params.js';
 import { v1ListParamProblems } from '../../query/v1-list-params.js';
@@ -32,9 +31,8 @@ export function v2ObjectReadRoutes(config: Config, db: Db, state: AppState): Rou
       '/buckets/:slug/objects',
       LIST,
       readAccess('objects', { list: true, type: { filter: 'type' } }),
-      requireRead,
       reads.list,
     ),
-    route('get', '/buckets/:slug/objects/:object_id', ONE, readAccess('objects', BY_OBJECT_ID), requireRead, reads.one),
+    route('get', '/buckets/:slug/objects/:object_id', ONE, readAccess('objects', BY_OBJECT_ID), reads.one),
   ];
 }

@@ -1,6 +1,5 @@
 import { v2AccountRoutes } from '../../accounts/legacy-routes.js';
 import { v2ExtensionRoutes } from '../../extensions/versioned-routes.js';
-import { requireRead, requireWrite } from '../../middleware/authenticate.js';
 import { DELETE_PARAMS } from '../../query/read-params.js';
 import type { RouteDeps } from '../../routes/deps.js';
 import { mediaListHandler, MEDIA_LIST } from '../../media/routes.js';
@@ -24,7 +23,6 @@ function ownRoutes(deps: RouteDeps): RouteDef[] {
       '/buckets/:slug/media',
       MEDIA_LIST,
       readAccess('media'),
-      requireRead,
       mediaListHandler(config, state, 'legacy-media'),
     ),
     // v2 promised that deleting a type keeps its Objects; this service cannot keep them, so it
@@ -34,7 +32,6 @@ function ownRoutes(deps: RouteDeps): RouteDef[] {
       '/buckets/:slug/object-types/:type_slug',
       DELETE_PARAMS,
       writeAccess('object_types'),
-      requireWrite,
       typeDeleteHandler(state.writes, 'refuse'),
     ),
     ...metafieldRoutes(config, db, state),
