@@ -7,7 +7,9 @@ import {
   revisionsCollection,
   writeNotesCollection,
 } from './collections.js';
-import { OBJECT_SORT_FIELDS } from '../query/sort.js';
+
+/** The fields an Object list sorts by without a Metafield (lib/query/sort.ts): each has an index below. */
+export const OBJECT_SORT_FIELDS = ['created_at', 'modified_at', 'order'] as const;
 
 /** Unique over `singleton_key`: one Object per locale of a singleton type (lib/objects/singletons.ts). */
 export const SINGLETON_INDEX = 'singleton_unique';

@@ -1,12 +1,17 @@
-import { PLAN_LIMITS, type PlanLimitName } from '../db/plan.js';
 import { HttpError } from './http-errors.js';
+
+/** How a plan limit is worded: its unit and the Bucket field holding it (an entry of PLAN_LIMITS, lib/db/plan.ts). */
+export interface LimitWording {
+  readonly unit: string;
+  readonly field: string;
+}
 
 /**
  * 402: the spec's "Bucket must be upgraded before further use", naming the limit of the plan
  * that the request would pass and what is used of it.
  */
-export function planLimitReached(bucketSlug: string, limit: PlanLimitName, allowed: number, detail: string): HttpError {
-  const { unit, field } = PLAN_LIMITS[limit];
+export function planLimitReached(bucketSlug: string, limit: LimitWording, allowed: number, detail: string): HttpError {
+  const { unit, field } = limit;
   return new HttpError(
     402,
     `Bucket '${bucketSlug}' must be upgraded before further use: its plan allows ${allowed} ${unit} (${field}) ` +

@@ -6,7 +6,7 @@ import { planLimitReached } from '../errors/limit-errors.js';
 import { isDuplicateKey } from '../errors/mongo-errors.js';
 import { readOptions } from '../db/query-time-limit.js';
 import { webhooksCollection } from '../webhooks/collections.js';
-import { effectivePlan, limitOf, UNLIMITED, type CountedResource, type Plan } from '../db/plan.js';
+import { effectivePlan, limitOf, PLAN_LIMITS, UNLIMITED, type CountedResource, type Plan } from '../db/plan.js';
 
 /**
  * What a Bucket holds of each resource its plan limits, kept by the writes themselves: a create
@@ -127,7 +127,7 @@ export async function reserve(
     if (!taken && limit !== null) {
       const used = usage[resource];
       const adding = amount === 1 ? '' : `, and this write adds ${amount}`;
-      throw planLimitReached(bucket.slug, resource, limit, `the bucket has ${used}${adding}`);
+      throw planLimitReached(bucket.slug, PLAN_LIMITS[resource], limit, `the bucket has ${used}${adding}`);
     }
   }
   let done = false;

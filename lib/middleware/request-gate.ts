@@ -7,7 +7,7 @@ import { credentialOf, writeKeyBudget } from '../limits/credential.js';
 import type { Admission } from '../limits/leased-budget.js';
 import type { RateLimits, RequestKind } from '../limits/rate-limits.js';
 import type { BucketDoc } from '../db/collections.js';
-import { effectivePlan, monthOf } from '../db/plan.js';
+import { effectivePlan, monthOf, PLAN_LIMITS } from '../db/plan.js';
 import { bucketOf } from './load-bucket.js';
 import { memberOf } from '../accounts/request-account.js';
 
@@ -53,7 +53,12 @@ export function requestGate(config: Config, { rates, requests }: Pick<AppState, 
     }
     const monthly = effectivePlan(bucket.plan, config.planDefaults).max_requests_per_month;
     if (!(await requests.admit(bucket._id, monthly, credential.entitled)) && monthly !== null) {
-      throw planLimitReached(bucket.slug, 'requests_per_month', monthly, `all were used in ${monthOf(new Date())}`);
+      throw planLimitReached(
+        bucket.slug,
+        PLAN_LIMITS.requests_per_month,
+        monthly,
+        `all were used in ${monthOf(new Date())}`,
+      );
     }
     next();
   };

@@ -1,5 +1,6 @@
 import { BadRequestError } from '../errors/http-errors.js';
 import { quote } from '../util/quote.js';
+import { OBJECT_SORT_FIELDS } from '../db/indexes.js';
 
 export type SortDirection = 1 | -1;
 type SortField = [storagePath: string, SortDirection];
@@ -26,8 +27,6 @@ interface TargetRules {
   label?: string;
 }
 
-/** The fields an Object list sorts by without a Metafield; lib/db/indexes.ts declares an index for each. */
-export const OBJECT_SORT_FIELDS = ['created_at', 'modified_at', 'order'] as const;
 /** The fields a media list sorts by (v3), and those the v1/v2 one adds; lib/media/collection.ts indexes each. */
 export const MEDIA_SORT_FIELDS = ['created_at', 'modified_at'] as const;
 export const LEGACY_MEDIA_SORT_FIELDS = [...MEDIA_SORT_FIELDS, 'size'] as const;

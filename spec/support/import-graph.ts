@@ -81,3 +81,31 @@ export function layerViolations(graph: ImportGraph, lower: string[], upper: stri
   }
   return out;
 }
+
+/**
+ * The graph of the top-level parts of `root` (lib/objects/… and lib/objects.ts are one part,
+ * `lib/objects`): part → the other parts its files import.
+ */
+export function partGraph(graph: ImportGraph, root: string): ImportGraph {
+  const partOf = (file: string) =>
+    `${root}/${file
+      .slice(root.length + 1)
+      .split('/')[0]!
+      .replace(/\.ts$/, '')}`;
+  const parts = new Map<string, Set<string>>();
+  for (const [from, targets] of graph) {
+    if (!from.startsWith(`${root}/`)) continue;
+    const own = parts.get(partOf(from)) ?? new Set<string>();
+    parts.set(partOf(from), own);
+    for (const to of targets) if (to.startsWith(`${root}/`) && partOf(to) !== partOf(from)) own.add(partOf(to));
+  }
+  return new Map([...parts].map(([part, targets]) => [part, [...targets].sort()]));
+}
+
+/** Pairs of parts that import each other, as "a <-> b" with a before b. */
+export function mutualPairs(parts: ImportGraph): string[] {
+  const out: string[] = [];
+  for (const [a, targets] of parts)
+    for (const b of targets) if (a < b && (parts.get(b) ?? []).includes(a)) out.push(`${a} <-> ${b}`);
+  return out.sort();
+}

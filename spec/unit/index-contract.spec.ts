@@ -8,7 +8,7 @@ import { writtenMatchFilter } from '../../lib/objects/list/object-list-query.js'
 import { keysetFilter } from '../../lib/query/cursor.js';
 import { metadataPaths } from '../../lib/query/metadata-paths.js';
 import type { StatusFilter } from '../../lib/query/read-params.js';
-import { OBJECT_SORT_FIELDS } from '../../lib/query/sort.js';
+import { OBJECT_SORT_FIELDS } from '../../lib/db/indexes.js';
 import { compileFilter } from '../../lib/query/translate-filter.js';
 import { objectListQuery, objectListSort, randomPageStages } from '../../lib/objects/list/object-list-query.js';
 import { statusMatch } from '../../lib/objects/object-views.js';
