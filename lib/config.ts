@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { ConfigError } from './errors/domain-errors.js';
 import { PLAN_LIMITS, type Plan } from './db/plan.js';
-import type { RateLimitSettings } from './limits/rate-limits.js';
+import type { RateLimitSettings } from './config/traffic-settings.js';
 import type { LoginSettings } from './accounts/throttle.js';
-import { observabilitySettings, type ObservabilitySettings } from './observability/settings.js';
+import { observabilitySettings, type ObservabilitySettings } from './config/observability-settings.js';
 import { EnvReader } from './config/env-reader.js';
 
 /** Everything the service reads from the environment, parsed once and typed. */
@@ -55,7 +55,7 @@ export interface Config {
   planDefaults: Plan;
   /** Login attempts per e-mail and per address, and password checks at once (lib/accounts/throttle.ts). */
   logins: LoginSettings;
-  /** Request logs, metrics and CORS (lib/observability/settings.ts). */
+  /** Request logs, metrics and CORS (lib/config/observability-settings.ts). */
   observability: ObservabilitySettings;
 }
 

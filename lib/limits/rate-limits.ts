@@ -1,19 +1,13 @@
 import type { Db } from 'mongodb';
 import { RateLimiterMongo, RateLimiterRes } from 'rate-limiter-flexible';
 import { LeasedBudget, type Admission, type Claim } from './leased-budget.js';
+import type { RateLimitSettings } from '../config/traffic-settings.js';
 
 /** Fixed one-minute windows per key, counted by rate-limiter-flexible in this collection. */
 export const RATE_LIMITS_COLLECTION = 'rate_limits';
 const WINDOW_SECONDS = 60;
 
 export type RequestKind = 'read' | 'write';
-
-export interface RateLimitSettings {
-  /** Reads (GET, HEAD) per minute per Bucket and credential; 0 turns the limit off. */
-  readsPerMinute: number;
-  /** Every other method, per minute per Bucket and credential; 0 turns the limit off. */
-  writesPerMinute: number;
-}
 
 /**
  * The library keeps one document per key and window and adds to it atomically (an upsert with

@@ -1,7 +1,7 @@
 import { destination, pino, stdSerializers, type DestinationStream, type LogFn, type Logger } from 'pino';
 import pretty from 'pino-pretty';
 import { REDACT_PATHS, REDACTED, scrubSecrets } from '../util/redact.js';
-import type { LogLevel } from './settings.js';
+import type { LogLevel } from '../config/observability-settings.js';
 
 export type { Logger };
 

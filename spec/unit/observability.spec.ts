@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { loadConfig } from '../../lib/config.js';
 import { ConfigError } from '../../lib/errors/domain-errors.js';
 import { redactUrl, scrubSecrets } from '../../lib/util/redact.js';
-import { parseCorsOrigins } from '../../lib/observability/settings.js';
+import { parseCorsOrigins } from '../../lib/config/observability-settings.js';
 
 describe('scrubSecrets and redactUrl', () => {
   it('censors secrets in query strings, forms, JSON texts and Authorization values', () => {

@@ -1,4 +1,4 @@
-import type { EnvReader } from '../config/env-reader.js';
+import type { EnvReader } from './env-reader.js';
 import { ConfigError } from '../errors/domain-errors.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
