@@ -4,7 +4,7 @@ import { loadConfig, type Config } from '../lib/config.js';
 import { BucketAdminError, ConfigError, EngineUnavailableError, MigrationError } from '../lib/errors/domain-errors.js';
 import { openDatabase } from '../lib/indexes.js';
 import { joinOrStartEngine } from '../lib/db/shared-engine.js';
-import { effectivePlan, PLAN_LIMITS, type PlanField } from '../lib/db/plan.js';
+import { effectivePlan, PLAN_LIMITS, type PlanField } from '../lib/config/plan.js';
 import { MIGRATION_COMMANDS, MIGRATION_USAGE, OFFLINE_COMMANDS, UsageError } from '../lib/migrate/cli.js';
 import { createBucket, deleteBucket, listBuckets, rotateKeys, type KeyChoice } from '../lib/buckets/buckets.js';
 import { setPlan, type PlanChange } from '../lib/buckets/plans.js';

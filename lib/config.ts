@@ -1,8 +1,7 @@
 import path from 'node:path';
 import { ConfigError } from './errors/domain-errors.js';
-import { PLAN_LIMITS, type Plan } from './db/plan.js';
-import type { RateLimitSettings } from './config/traffic-settings.js';
-import type { LoginSettings } from './accounts/throttle.js';
+import { PLAN_LIMITS, type Plan } from './config/plan.js';
+import type { LoginSettings, RateLimitSettings } from './config/traffic-settings.js';
 import { observabilitySettings, type ObservabilitySettings } from './config/observability-settings.js';
 import { EnvReader } from './config/env-reader.js';
 

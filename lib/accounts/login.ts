@@ -5,7 +5,8 @@ import { SaturatedError, Semaphore } from '../media/semaphore.js';
 import { isPlainObject } from '../util/plain-object.js';
 import { decoyHash, verifyPassword } from './password.js';
 import { findAccountByEmail, type AccountDoc } from './store.js';
-import { LoginThrottle, type LoginSettings } from './throttle.js';
+import { LoginThrottle } from './throttle.js';
+import type { LoginSettings } from '../config/traffic-settings.js';
 import type { AccountTokens, IssuedAccountToken } from './tokens.js';
 
 const MAX_FIELD = 1024;

@@ -4,20 +4,7 @@ import { retryLater } from '../errors/retry-later.js';
 import type { HttpError } from '../errors/http-errors.js';
 import { RATE_LIMITS_COLLECTION } from '../limits/rate-limits.js';
 import { emailKey } from './store.js';
-
-/** Login attempts allowed and password checks run at once (LOGIN_* settings). */
-export interface LoginSettings {
-  /** Attempts per e-mail (known or not) within a window; at least 1. */
-  perEmail: number;
-  /** Attempts per client address (IPv6: per /64) within a window; 0 turns the limit off. */
-  perAddress: number;
-  /** Length of a window, in seconds; it starts at the first attempt it counts. */
-  windowSeconds: number;
-  /** Password checks (scrypt, 128 MiB each) one process runs at once. */
-  concurrency: number;
-  /** Logins one process lets wait for a check; one more is answered 503 login_busy. */
-  queue: number;
-}
+import type { LoginSettings } from '../config/traffic-settings.js';
 
 type Refusal = (retryAfterSeconds: number) => HttpError;
 

@@ -2,7 +2,7 @@ import type { Db } from 'mongodb';
 import { bucketsCollection, type BucketDoc } from '../db/collections.js';
 import { BucketAdminError } from '../errors/domain-errors.js';
 import type { MonthlyRequests } from '../limits/monthly-requests.js';
-import { effectivePlan, limitOf, type Plan, type PlanField, type PlanLimitName } from '../db/plan.js';
+import { effectivePlan, limitOf, type Plan, type PlanField, type PlanLimitName } from '../config/plan.js';
 import { ensureUsage } from '../limits/usage-counters.js';
 
 /** One limit of the plan and how much of it is used; `limit` null: unlimited. */

@@ -1,5 +1,5 @@
 import type { Collection, Db, ObjectId } from 'mongodb';
-import type { StoredPlan } from './plan.js';
+import type { StoredPlan } from '../config/plan.js';
 import type { Metafield } from '../metafields/definition.js';
 
 /** A Bucket: the tenant every content document is keyed by. Keys are stored as SHA-256 digests. */
@@ -32,7 +32,7 @@ export interface BucketDoc {
   webhook_generation?: number;
   created_at: Date;
   modified_at: Date;
-  /** Limits set by `bucketctl set-plan` (lib/db/plan.ts); what it leaves out follows PLAN_MAX_*. */
+  /** Limits set by `bucketctl set-plan` (lib/config/plan.ts); what it leaves out follows PLAN_MAX_*. */
   plan?: StoredPlan;
 }
 

@@ -1,6 +1,6 @@
 import { HttpError } from './http-errors.js';
 
-/** How a plan limit is worded: its unit and the Bucket field holding it (an entry of PLAN_LIMITS, lib/db/plan.ts). */
+/** How a plan limit is worded: its unit and the Bucket field holding it (an entry of PLAN_LIMITS, lib/config/plan.ts). */
 export interface LimitWording {
   readonly unit: string;
   readonly field: string;

@@ -2,7 +2,7 @@ import type { Db } from 'mongodb';
 import type { Config } from '../config.js';
 import { bucketsCollection, type BucketDoc, type ObjectDoc, type ObjectTypeDoc } from '../db/collections.js';
 import type { MediaDoc } from '../media/collection.js';
-import type { Plan } from '../db/plan.js';
+import type { Plan } from '../config/plan.js';
 import { renderMedia, type ApiMedia } from '../media/serialize.js';
 import { renderObject, type ApiObject } from '../objects/serialize.js';
 import { renderObjectType, type ApiObjectType } from '../object-types/serialize.js';

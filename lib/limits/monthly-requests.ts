@@ -1,6 +1,6 @@
 import type { Collection, Db, ObjectId } from 'mongodb';
 import { readOptions } from '../db/query-time-limit.js';
-import { monthOf } from '../db/plan.js';
+import { monthOf } from '../config/plan.js';
 
 /** Requests a Bucket was served in one calendar month (UTC), summed over every process. */
 export interface RequestCountDoc {

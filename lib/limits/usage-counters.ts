@@ -6,7 +6,7 @@ import { planLimitReached } from '../errors/limit-errors.js';
 import { isDuplicateKey } from '../errors/mongo-errors.js';
 import { readOptions } from '../db/query-time-limit.js';
 import { webhooksCollection } from '../webhooks/collections.js';
-import { effectivePlan, limitOf, PLAN_LIMITS, UNLIMITED, type CountedResource, type Plan } from '../db/plan.js';
+import { effectivePlan, limitOf, PLAN_LIMITS, UNLIMITED, type CountedResource, type Plan } from '../config/plan.js';
 
 /**
  * What a Bucket holds of each resource its plan limits, kept by the writes themselves: a create

@@ -34,7 +34,7 @@ export type ReadMedia = Omit<MediaDoc, 'metadata'> & { metadata?: MediaDoc['meta
  * host, so `${location}/${name}` addresses the file as `url` does.
  */
 export function renderMedia(doc: ReadMedia, config: Config, bucket: BucketDoc): ApiMedia {
-  const { url, imgproc_url } = mediaUrls(config, bucket.slug, doc.name);
+  const { url, imgproc_url } = mediaUrls(config.publicUrl, bucket.slug, doc.name);
   return {
     id: doc._id.toHexString(),
     name: doc.name,

@@ -7,7 +7,7 @@ import { credentialOf, writeKeyBudget } from '../limits/credential.js';
 import type { Admission } from '../limits/leased-budget.js';
 import type { RateLimits, RequestKind } from '../limits/rate-limits.js';
 import type { BucketDoc } from '../db/collections.js';
-import { effectivePlan, monthOf, PLAN_LIMITS } from '../db/plan.js';
+import { effectivePlan, monthOf, PLAN_LIMITS } from '../config/plan.js';
 import { bucketOf } from './load-bucket.js';
 import { memberOf } from '../accounts/request-account.js';
 

@@ -7,7 +7,7 @@ import { isDuplicateKey } from '../errors/mongo-errors.js';
 import { collectRefs } from '../metafields/stored-values.js';
 import type { ObjectCreate, ObjectPatch } from '../types/bodies.generated.js';
 import { reserve, type Reservation } from '../limits/usage-counters.js';
-import { effectivePlan, limitOf, UNLIMITED } from '../db/plan.js';
+import { effectivePlan, limitOf, UNLIMITED } from '../config/plan.js';
 import { assertValid } from '../validation/ajv-messages.js';
 import type { MetadataValidators } from '../validation/metadata-schema.js';
 import type { EventDeps } from '../events/domain-events.js';

@@ -35,6 +35,6 @@ export async function objectRenderContext(
 ): Promise<RenderContext> {
   return {
     types: await types.of(db, bucket),
-    fileUrls: (name) => (name ? mediaUrls(config, bucket.slug, name) : null),
+    fileUrls: (name) => (name ? mediaUrls(config.publicUrl, bucket.slug, name) : null),
   };
 }

@@ -2,7 +2,7 @@ import { ObjectId, type Db } from 'mongodb';
 import type { BucketDoc } from '../db/collections.js';
 import { BadRequestError } from '../errors/http-errors.js';
 import { notFound } from '../errors/not-found.js';
-import type { Plan } from '../db/plan.js';
+import type { Plan } from '../config/plan.js';
 import { countRemoval, ensureUsage, reserve } from '../limits/usage-counters.js';
 import { parseProps } from '../query/props.js';
 import type { WebhookPatch } from '../types/bodies.generated.js';

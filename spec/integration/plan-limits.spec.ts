@@ -6,7 +6,7 @@ import request from 'supertest';
 import { projectRoot } from '../../lib/project-root.js';
 import { createApp } from '../../lib/app.js';
 import { requestCountsCollection } from '../../lib/limits/monthly-requests.js';
-import { monthOf } from '../../lib/db/plan.js';
+import { monthOf } from '../../lib/config/plan.js';
 import { usageCollection } from '../../lib/limits/usage-counters.js';
 import type { IssuedKeys } from '../../lib/buckets/buckets.js';
 import { setPlan } from '../../lib/buckets/plans.js';

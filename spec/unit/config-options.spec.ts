@@ -6,7 +6,7 @@ import { parseDuration, parseDurations } from '../../lib/config/duration.js';
 import { EnvReader } from '../../lib/config/env-reader.js';
 import { optionRows, optionsHelp } from '../../lib/config/options-docs.js';
 import { OPTIONS } from '../../lib/config/options.js';
-import { PLAN_LIMITS } from '../../lib/db/plan.js';
+import { PLAN_LIMITS } from '../../lib/config/plan.js';
 import { projectRoot } from '../../lib/project-root.js';
 import { readImportGraph } from '../support/import-graph.js';
 
@@ -34,7 +34,7 @@ function namesRead(): Set<string> {
       names.add(m[1]!);
     }
   }
-  // The plan limits are read by their table's names (lib/db/plan.ts).
+  // The plan limits are read by their table's names (lib/config/plan.ts).
   for (const limit of Object.values(PLAN_LIMITS)) names.add(limit.env);
   return names;
 }

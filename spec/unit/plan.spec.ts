@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { loadConfig } from '../../lib/config.js';
 import { ConfigError } from '../../lib/errors/domain-errors.js';
-import { effectivePlan, limitOf, monthOf, UNLIMITED } from '../../lib/db/plan.js';
+import { effectivePlan, limitOf, monthOf, UNLIMITED } from '../../lib/config/plan.js';
 
 describe('plans: defaults, overrides and settings', () => {
   it('is unlimited with no PLAN_MAX_* set, and reads each variable into its limit (0 included)', () => {
