@@ -3,6 +3,7 @@ import type { ObjectTypeDoc } from '../db/collections.js';
 import { ValidationErrors } from '../errors/http-errors.js';
 import type { Metafield } from '../metafields/definition.js';
 import { MAX_OWN_METAFIELDS } from '../metafields/own.js';
+import { ownDefinitionSizeProblems, ownDefinitionsBytesProblem } from '../metafields/own-limits.js';
 import { describeAjvErrors } from '../validation/ajv-messages.js';
 import { validateBounded, validatorPairFor } from '../validation/ajv.js';
 import { checkMetafieldDefinition } from '../validation/metafield-definitions.js';
@@ -38,6 +39,8 @@ function kindProblem(at: string, key: string, sent: unknown, kind: string, whose
 
 /** Problems of one new or redefined own Metafield: the Metafield schema and the Object type rules. */
 function definitionProblems(entry: Record<string, unknown>, at: string, typeSlug: string, slugs: ReadonlySet<string>) {
+  const oversized = ownDefinitionSizeProblems(entry, at);
+  if (oversized.length > 0) return oversized;
   const invalid = validateBounded(validatorPairFor('Metafield'), entry);
   if (invalid) return describeAjvErrors(invalid.errors, at, 'Metafield');
   const def = entry as unknown as Metafield;
@@ -91,6 +94,8 @@ export function ownMetafieldsAfter(
     problems.add(
       `an Object may have at most ${String(MAX_OWN_METAFIELDS)} Metafields of its own, this one would have ${String(own.length)}`,
     );
+  const bytes = problems.count === 0 ? ownDefinitionsBytesProblem(own, ROOT) : null;
+  if (bytes !== null) problems.add(bytes);
   problems.throwIfAny('Invalid metafields', 'invalid_body');
   return own.length > 0 ? own : undefined;
 }

@@ -184,4 +184,63 @@ describe('per-Object Metafields', () => {
       await fs.promises.rm(dir, { recursive: true, force: true });
     }
   });
+
+  describe('bounds on what an Object defines of its own (stored with every version and revision)', () => {
+    // Bodies this large are read only for a key in the header (anonymous ones over 16 KB get 401 unread).
+    const add = (metafields: unknown[]) =>
+      request(suite.harness.app)
+        .post('/v1/ownmf/add-object')
+        .set('Authorization', `Bearer ${suite.keys.write_key}`)
+        .send({ type_slug: 'notes', title: 'Big', metafields });
+    const options = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({ key: `o${String(i)}`, value: `O${String(i)}` }));
+
+    it('refuses a select with more than 500 options, naming the Metafield', async () => {
+      const res = await add([
+        { key: 'huge', type: 'select-dropdown', title: 'Huge', options: options(20_000), value: 'o1' },
+      ]);
+      assert.equal(res.status, 400);
+      assert.equal(res.body.code, 'invalid_body');
+      assert.match(String(res.body.message), /body\.metafields\[0\]\.options: at most 500 options, got 20000/);
+      const fits = await add([
+        { key: 'fits', type: 'select-dropdown', title: 'Fits', options: options(500), value: 'o1' },
+      ]);
+      assert.equal(fits.status, 200, JSON.stringify(fits.body));
+    });
+
+    it('refuses a 1 MB title and a long help text, naming each', async () => {
+      const res = await add([
+        { key: 'a', type: 'text', title: 'x'.repeat(1024 * 1024), value: '' },
+        { key: 'b', type: 'text', title: 'B', helptext: 'h'.repeat(1001), value: '' },
+      ]);
+      assert.equal(res.status, 400);
+      assert.match(String(res.body.message), /body\.metafields\[0\]\.title: at most 1000 characters, got 1048576/);
+      assert.match(String(res.body.message), /body\.metafields\[1\]\.helptext: at most 1000 characters, got 1001/);
+    });
+
+    it('refuses definitions that together pass 64 KiB, on a create and on an edit that adds to them', async () => {
+      const many = Array.from({ length: 20 }, (_, i) => ({
+        key: `s${String(i)}`,
+        type: 'select-dropdown',
+        title: `S${String(i)}`,
+        options: options(200),
+        value: 'o1',
+      }));
+      const res = await add(many);
+      assert.equal(res.status, 400);
+      assert.match(
+        String(res.body.message),
+        /body\.metafields: the Object's own Metafield definitions would take \d+ bytes, at most 65536/,
+      );
+      const some = await add(many.slice(0, 8));
+      assert.equal(some.status, 200, JSON.stringify(some.body));
+      const objectId = (some.body as { object: V1Obj }).object._id;
+      const more = await request(suite.harness.app)
+        .patch(`/v2/buckets/ownmf/objects/${objectId}`)
+        .set('Authorization', `Bearer ${suite.keys.write_key}`)
+        .send({ metafields: many.slice(8) });
+      assert.equal(more.status, 400, JSON.stringify(more.body));
+      assert.match(String(more.body.message), /would take \d+ bytes, at most 65536/);
+    });
+  });
 });
