@@ -165,6 +165,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       perEmail: read.int('LOGIN_MAX_ATTEMPTS_PER_EMAIL'),
       perAddress: read.int('LOGIN_MAX_ATTEMPTS_PER_ADDRESS'),
       windowSeconds: read.seconds('LOGIN_WINDOW'),
+      trickleSeconds: read.int('LOGIN_ADDRESS_TRICKLE_SECONDS'),
       concurrency: read.int('LOGIN_CONCURRENCY'),
       queue: read.int('LOGIN_QUEUE'),
     },

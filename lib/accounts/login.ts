@@ -10,7 +10,10 @@ import type { LoginSettings } from '../config/traffic-settings.js';
 import type { AccountTokens, IssuedAccountToken } from './tokens.js';
 
 const MAX_FIELD = 1024;
-/** A check takes a fraction of a second; a login waiting longer than this is better told to retry. */
+/**
+ * A check takes a fraction of a second; a login waiting longer than this, counted from its
+ * arrival (its counts and the account's read included), is better told to retry.
+ */
 const MAX_WAIT_MS = 5000;
 const BUSY_RETRY_AFTER_SECONDS = 2;
 
@@ -55,17 +58,21 @@ export class Logins {
 
   /** `client`: whose address budget the attempt spends (clientOf, lib/limits/credential.ts). */
   async login(body: unknown, client: string): Promise<{ account: AccountDoc; issued: IssuedAccountToken }> {
+    const deadline = Date.now() + MAX_WAIT_MS;
     const { email, password } = credentials(body);
     await this.throttle.count(email, client);
     const account = await findAccountByEmail(this.db, email);
-    const ok = await this.check(async () => verifyPassword(password, account?.password_hash ?? (await decoyHash())));
+    const ok = await this.check(
+      async () => verifyPassword(password, account?.password_hash ?? (await decoyHash())),
+      deadline - Date.now(),
+    );
     if (!account?.password_hash || !ok) throw new UnauthorizedError('The e-mail or password is not correct');
     return { account, issued: await this.tokens.issue(account) };
   }
 
-  private async check(work: () => Promise<boolean>): Promise<boolean> {
+  private async check(work: () => Promise<boolean>, maxWaitMs: number): Promise<boolean> {
     try {
-      return await this.checks.run(work);
+      return await this.checks.run(work, maxWaitMs);
     } catch (err) {
       if (!(err instanceof SaturatedError)) throw err;
       throw retryLater(

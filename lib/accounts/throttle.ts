@@ -35,6 +35,12 @@ function limiter(db: Db, keyPrefix: string, points: number, windowSeconds: numbe
 export class LoginThrottle {
   private readonly perEmail: RateLimiterMongo;
   private readonly perAddress: RateLimiterMongo | null;
+  /**
+   * Past its limit, an address still gets one attempt per `trickleSeconds`: many people share one
+   * address (an office, a NAT), and a flood from it would otherwise lock all of them out for the
+   * rest of the window. The flood itself still gets a check only that often.
+   */
+  private readonly trickle: RateLimiterMongo | null;
 
   constructor(
     db: Db,
@@ -43,11 +49,15 @@ export class LoginThrottle {
     this.perEmail = limiter(db, 'login-email', settings.perEmail, settings.windowSeconds);
     this.perAddress =
       settings.perAddress > 0 ? limiter(db, 'login-address', settings.perAddress, settings.windowSeconds) : null;
+    this.trickle =
+      settings.perAddress > 0 && settings.trickleSeconds > 0
+        ? limiter(db, 'login-address-trickle', 1, settings.trickleSeconds)
+        : null;
   }
 
   /** Counts one attempt for the e-mail and for the address; 429 login_throttled when either is past its limit. */
   async count(email: string, client: string): Promise<void> {
-    const { perEmail, perAddress, windowSeconds } = this.settings;
+    const { perEmail, perAddress, windowSeconds, trickleSeconds } = this.settings;
     const minutes = Math.round(windowSeconds / 60);
     const within = minutes >= 1 ? `${minutes} minutes` : `${windowSeconds} seconds`;
     const key = emailKey(email);
@@ -61,6 +71,17 @@ export class LoginThrottle {
           throttled(`from this address: at most ${perAddress} attempts in ${within}`, s),
         ),
     ]);
+    if (byEmail === null && byAddress && this.trickle) {
+      // The address is past its limit: one attempt per trickle period still goes on.
+      const late = await this.consume(this.trickle, client, (s) =>
+        throttled(
+          `from this address: at most ${perAddress} attempts in ${within}, then one per ${trickleSeconds} s`,
+          s,
+        ),
+      );
+      if (late) throw late;
+      return;
+    }
     const refusal = byEmail ?? byAddress;
     if (refusal) throw refusal;
   }

@@ -109,6 +109,13 @@ export const SERVICE_OPTIONS: readonly OptionDecl[] = [
       'Login attempts per client address (IPv6: per /64) in `LOGIN_WINDOW`, whatever the e-mails; behind a proxy, raise it. `0`: no limit.',
   },
   {
+    name: 'LOGIN_ADDRESS_TRICKLE_SECONDS',
+    kind: 'int',
+    default: '10',
+    meaning:
+      'Past `LOGIN_MAX_ATTEMPTS_PER_ADDRESS`, an address still gets one attempt per this many seconds (a flood cannot lock out its users). `0`: none.',
+  },
+  {
     name: 'LOGIN_WINDOW',
     kind: 'duration',
     default: '15m',

@@ -18,6 +18,8 @@ export interface LoginSettings {
   perAddress: number;
   /** Length of a window, in seconds; it starts at the first attempt it counts. */
   windowSeconds: number;
+  /** Past the address limit, one attempt per this many seconds still gets a check. */
+  trickleSeconds: number;
   /** Password checks (scrypt, 128 MiB each) one process runs at once. */
   concurrency: number;
   /** Logins one process lets wait for a check; one more is answered 503 login_busy. */

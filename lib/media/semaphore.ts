@@ -37,8 +37,9 @@ export class Semaphore {
     return this.queue.length;
   }
 
-  async run<T>(work: () => Promise<T>): Promise<T> {
-    await this.acquire();
+  /** `maxWaitMs`: this caller's longest wait, when less than the limits' (what is left of its own deadline). */
+  async run<T>(work: () => Promise<T>, maxWaitMs = this.limits.maxWaitMs): Promise<T> {
+    await this.acquire(Math.min(maxWaitMs, this.limits.maxWaitMs));
     try {
       return await work();
     } finally {
@@ -46,12 +47,13 @@ export class Semaphore {
     }
   }
 
-  private acquire(): Promise<void> {
+  private acquire(maxWaitMs: number): Promise<void> {
     if (this.running < this.limits.concurrent) {
       this.running += 1;
       return Promise.resolve();
     }
     if (this.queue.length >= this.limits.waiting) return Promise.reject(new SaturatedError('queue full'));
+    if (maxWaitMs <= 0) return Promise.reject(new SaturatedError('wait timed out'));
     return new Promise((resolve, reject) => {
       const waiter: Waiter = {
         // The turn passes straight from the releasing caller, so `running` never drops in between.
@@ -62,7 +64,7 @@ export class Semaphore {
         timer: setTimeout(() => {
           this.queue.splice(this.queue.indexOf(waiter), 1);
           reject(new SaturatedError('wait timed out'));
-        }, this.limits.maxWaitMs),
+        }, maxWaitMs),
       };
       this.queue.push(waiter);
     });

@@ -66,6 +66,23 @@ describe('Semaphore', () => {
     assert.equal(await later, 'later');
   });
 
+  it('refuses at once a caller whose own deadline has passed, and waits at most what is left of it', async () => {
+    const s = new Semaphore({ concurrent: 1, waiting: 5, maxWaitMs: 60_000 });
+    const held = gate();
+    const first = s.run(() => held.promise);
+    await assert.rejects(
+      s.run(() => Promise.resolve('late'), 0),
+      (err: SaturatedError) => err.reason === 'wait timed out',
+    );
+    await assert.rejects(
+      s.run(() => Promise.resolve('short'), 1),
+      (err: SaturatedError) => err.reason === 'wait timed out',
+    );
+    assert.equal(s.queued, 0);
+    held.open();
+    await first;
+  });
+
   it('gives the turn back when the work fails', async () => {
     const s = new Semaphore({ concurrent: 1, waiting: 0, maxWaitMs: 100 });
     await assert.rejects(
