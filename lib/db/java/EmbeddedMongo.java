@@ -1,7 +1,9 @@
 import de.bwaldvogel.mongo.MongoBackend;
 import de.bwaldvogel.mongo.MongoServer;
 import de.bwaldvogel.mongo.MongoVersion;
+import org.h2.mvstore.DataUtils;
 import org.h2.mvstore.MVStore;
+import org.h2.mvstore.MVStoreException;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -12,7 +14,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * Starts mongo-java-server for the content API when no real mongod is available.
  * <p>
- * Usage: {@code EmbeddedMongo (memory | h2 FILE) [--port=N] [--bind-wait-ms=N]}
+ * Usage: {@code EmbeddedMongo (memory | h2 FILE) [--port=N] [--bind-wait-ms=N] [--lock-wait-ms=N]}
  * <p>
  * Prints "READY <port>" once listening. Shuts down cleanly (the H2 store is committed and
  * closed) when its standard input closes or it receives SIGTERM/SIGINT, so the engine never
@@ -21,6 +23,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * --port asks for a given port (the Node supervisor restarts a dead engine on its previous port,
  * so connected drivers reconnect by themselves); when it is taken, the engine waits up to
  * --bind-wait-ms (default 10 s) for it to become free and otherwise exits with code 3.
+ * <p>
+ * The H2 file is locked by the engine that has it open. An engine whose parent was killed ends
+ * when its standard input closes, but its clean shutdown (commit, a little compaction) takes a
+ * moment, and a service restarted at once would find the file still locked: the store is opened
+ * again until --lock-wait-ms (default 60 s) has passed, and only then does the engine exit with
+ * code 4, naming the file.
  */
 public final class EmbeddedMongo {
     /**
@@ -43,6 +51,7 @@ public final class EmbeddedMongo {
 
     static final int EXIT_USAGE = 2;
     static final int EXIT_PORT_UNAVAILABLE = 3;
+    static final int EXIT_FILE_LOCKED = 4;
 
     public static void main(String[] args) throws Exception {
         if (args.length < 1 || (args[0].equals("h2") && args.length < 2)) {
@@ -52,11 +61,14 @@ public final class EmbeddedMongo {
         if (!h2 && !args[0].equals("memory")) usage();
         int port = 0;
         long bindWaitMs = 10_000;
+        long lockWaitMs = 60_000;
         for (int i = h2 ? 2 : 1; i < args.length; i++) {
             if (args[i].startsWith("--port=")) {
                 port = Integer.parseInt(args[i].substring("--port=".length()));
             } else if (args[i].startsWith("--bind-wait-ms=")) {
                 bindWaitMs = Long.parseLong(args[i].substring("--bind-wait-ms=".length()));
+            } else if (args[i].startsWith("--lock-wait-ms=")) {
+                lockWaitMs = Long.parseLong(args[i].substring("--lock-wait-ms=".length()));
             } else {
                 usage();
             }
@@ -68,7 +80,7 @@ public final class EmbeddedMongo {
         MongoBackend backend;
         if (h2) {
             // Opened here rather than by H2Backend(String) so the backend can commit it per write.
-            backend = new DurableH2Backend(MVStore.open(args[1]));
+            backend = new DurableH2Backend(openWhenFree(args[1], lockWaitMs));
         } else {
             backend = new PlannedMemoryBackend();
         }
@@ -116,8 +128,30 @@ public final class EmbeddedMongo {
         }
     }
 
+    /** Opens the store, waiting while another process (an engine still shutting down) holds its lock. */
+    private static MVStore openWhenFree(String file, long waitMs) throws InterruptedException {
+        long deadline = System.nanoTime() + waitMs * 1_000_000L;
+        boolean told = false;
+        while (true) {
+            try {
+                return MVStore.open(file);
+            } catch (MVStoreException e) {
+                if (e.getErrorCode() != DataUtils.ERROR_FILE_LOCKED) throw e;
+                if (System.nanoTime() > deadline) {
+                    System.err.println("FILE_LOCKED " + file + " is still locked by another process after " + waitMs + " ms");
+                    System.exit(EXIT_FILE_LOCKED);
+                }
+                if (!told) {
+                    System.err.println("waiting for " + file + ", locked by another process (an engine shutting down?)");
+                    told = true;
+                }
+                Thread.sleep(100);
+            }
+        }
+    }
+
     private static void usage() {
-        System.err.println("usage: EmbeddedMongo (memory | h2 FILE) [--port=N] [--bind-wait-ms=N]");
+        System.err.println("usage: EmbeddedMongo (memory | h2 FILE) [--port=N] [--bind-wait-ms=N] [--lock-wait-ms=N]");
         System.exit(EXIT_USAGE);
     }
 }
