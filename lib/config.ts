@@ -71,6 +71,12 @@ export interface WebhookSettings {
   pollMs: number;
   /** Deliveries one process attempts at once. */
   concurrency: number;
+  /** Deliveries one process attempts at once to one webhook. */
+  endpointConcurrency: number;
+  /** Failed attempts in a row that pause a webhook (its circuit breaker opens); 0: never. */
+  pauseAfterFailures: number;
+  /** How long a paused webhook waits before a probe. */
+  pauseMs: number;
   /** Consecutive failed deliveries after which a webhook is disabled. */
   disableAfterFailures: number;
   /** Finished deliveries are removed this many days after they finished. */
@@ -195,6 +201,9 @@ function webhookSettings(read: EnvReader): WebhookSettings {
     leaseMs: read.int('WEBHOOK_LEASE_MS'),
     pollMs: read.int('WEBHOOK_POLL_MS'),
     concurrency: read.int('WEBHOOK_CONCURRENCY'),
+    endpointConcurrency: read.int('WEBHOOK_ENDPOINT_CONCURRENCY'),
+    pauseAfterFailures: read.int('WEBHOOK_PAUSE_AFTER_FAILURES'),
+    pauseMs: read.int('WEBHOOK_PAUSE_MS'),
     disableAfterFailures: read.int('WEBHOOK_DISABLE_AFTER_FAILURES'),
     logDays: read.int('WEBHOOK_LOG_DAYS'),
   };

@@ -90,6 +90,28 @@ export const TRAFFIC_OPTIONS: readonly OptionDecl[] = [
     meaning: 'Webhook deliveries one process sends at once.',
   },
   {
+    name: 'WEBHOOK_ENDPOINT_CONCURRENCY',
+    kind: 'int',
+    default: '4',
+    min: 1,
+    meaning:
+      'Deliveries one process sends to one webhook at once; the rest of `WEBHOOK_CONCURRENCY` serves other webhooks.',
+  },
+  {
+    name: 'WEBHOOK_PAUSE_AFTER_FAILURES',
+    kind: 'int',
+    default: '10',
+    meaning:
+      'Failed attempts in a row after which a webhook is paused for `WEBHOOK_PAUSE_MS` (its deliveries wait, unspent); `0`: never.',
+  },
+  {
+    name: 'WEBHOOK_PAUSE_MS',
+    kind: 'int',
+    default: '60000',
+    min: 1,
+    meaning: 'How long a paused webhook waits before one delivery probes it; a success resumes the rest.',
+  },
+  {
     name: 'WEBHOOK_DISABLE_AFTER_FAILURES',
     kind: 'int',
     default: '20',

@@ -22,10 +22,18 @@ export interface WebhookDoc {
   disabled_reason: string | null;
   /** Deliveries that ended `failed` since the last one that succeeded. */
   consecutive_failures: number;
+  /** The endpoint's circuit breaker (lib/webhooks/breaker.ts); absent until an attempt fails. */
+  breaker?: Breaker;
   /** `whsec_` + base64 of the HMAC key, the form Standard Webhooks libraries take. */
   secret: string;
   created_at: Date;
   modified_at: Date;
+}
+
+/** Failed attempts in a row, and while paused, until when. */
+export interface Breaker {
+  failures: number;
+  open_until: Date | null;
 }
 
 export interface AttemptDoc {

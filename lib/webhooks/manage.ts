@@ -38,7 +38,12 @@ function storedFields(input: WebhookPatch, headers: WebhookDoc['headers'] = []):
   if (input.enabled !== undefined) {
     out.enabled = input.enabled;
     // Turning it on is the client's answer to why it was turned off.
-    if (input.enabled) Object.assign(out, { disabled_reason: null, consecutive_failures: 0 });
+    if (input.enabled)
+      Object.assign(out, {
+        disabled_reason: null,
+        consecutive_failures: 0,
+        breaker: { failures: 0, open_until: null },
+      });
   }
   return out;
 }

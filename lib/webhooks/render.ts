@@ -1,5 +1,6 @@
 import type { AttemptDoc, DeliveryDoc, WebhookDoc } from './collections.js';
 import { maskedHeaders } from './header-mask.js';
+import { pausedUntil } from './breaker.js';
 
 const iso = (d: Date | null) => (d === null ? null : d.toISOString());
 
@@ -17,6 +18,7 @@ export function renderWebhook(doc: WebhookDoc, withSecret = false): Record<strin
     enabled: doc.enabled,
     disabled_reason: doc.disabled_reason,
     consecutive_failures: doc.consecutive_failures,
+    paused_until: pausedUntil(doc, new Date()),
     created_at: doc.created_at.toISOString(),
     modified_at: doc.modified_at.toISOString(),
     ...(withSecret && { secret: doc.secret }),

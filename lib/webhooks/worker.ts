@@ -9,13 +9,23 @@ import {
   type DeliveryDoc,
   type WebhookDoc,
 } from './collections.js';
+import { noteAttempt, shareOf } from './breaker.js';
 import { PING } from './events.js';
+import { fairOrder } from './fair-share.js';
 import { recordOutcome } from './outcome.js';
 import type { Lookup } from './resolve.js';
 import { createAgents, type Agents } from './send.js';
 
 /** Due deliveries listed per query, per lane: enough to keep every lane busy between queries. */
 const BATCH_PER_LANE = 4;
+
+type DueItem = Pick<DeliveryDoc, '_id' | 'webhook_id' | 'bucket_id'>;
+
+/** Due deliveries in the order to send them, and their webhooks as read for the batch. */
+interface Batch {
+  items: DueItem[];
+  webhooks: Map<string, WebhookDoc>;
+}
 
 function shuffled<T>(items: T[]): T[] {
   return items
@@ -87,17 +97,19 @@ export class DeliveryWorker {
   }
 
   /**
-   * Attempts every due delivery it can claim, `concurrency` at a time; returns how many it
-   * attempted. Due deliveries are listed a batch at a time (one sorted query per batch, not per
-   * delivery), then claimed one by one by id, so two workers listing the same batch still send
-   * each delivery once: the loser of a claim skips it. The order is shuffled for that reason.
+   * Attempts every due delivery it can claim, `concurrency` at a time and at most
+   * `endpointConcurrency` to one webhook; returns how many it attempted. Each batch takes a share
+   * of every webhook with due deliveries (none while it is paused, one to probe it once the pause
+   * ends) and sends them in a fair order (fair-share.ts), so one Bucket's backlog, or one slow
+   * endpoint's, does not hold back the others. Deliveries are claimed one by one by id, so two
+   * workers listing the same batch still send each delivery once: the loser of a claim skips it.
    */
   async drain(): Promise<number> {
     let attempted = 0;
     try {
       while (!this.stopping) {
         const batch = await this.dueBatch();
-        if (batch.length === 0) break;
+        if (batch.items.length === 0) break;
         attempted += await this.sendBatch(batch);
       }
     } catch (err) {
@@ -108,39 +120,99 @@ export class DeliveryWorker {
     return attempted;
   }
 
-  private async dueBatch(): Promise<Pick<DeliveryDoc, '_id' | 'webhook_id'>[]> {
-    const due = await deliveriesCollection(this.db)
-      .find({ status: 'pending', next_attempt_at: { $lte: this.now() } }, { projection: { _id: 1, webhook_id: 1 } })
-      .sort({ next_attempt_at: 1 })
-      .limit(this.settings.concurrency * BATCH_PER_LANE)
-      .toArray();
-    return shuffled(due);
-  }
-
-  private async sendBatch(batch: Pick<DeliveryDoc, '_id' | 'webhook_id'>[]): Promise<number> {
+  private async dueBatch(): Promise<Batch> {
+    const now = this.now();
+    const due = { status: 'pending' as const, next_attempt_at: { $lte: now } };
+    const deliveries = deliveriesCollection(this.db);
+    const ids = await deliveries.distinct('webhook_id', due);
+    if (ids.length === 0) return { items: [], webhooks: new Map() };
     // The batch's webhooks, read once: a change to one applies from the next batch on.
-    const ids = [...new Map(batch.map((d) => [d.webhook_id.toHexString(), d.webhook_id])).values()];
     const found = await webhooksCollection(this.db)
       .find({ _id: { $in: ids } })
       .toArray();
     const webhooks = new Map(found.map((w) => [w._id.toHexString(), w]));
-    const run: { next: number; attempted: number; failure: Error | null } = { next: 0, attempted: 0, failure: null };
-    const lane = async () => {
-      try {
-        for (let item = batch[run.next++]; item && !this.stopping && !run.failure; item = batch[run.next++]) {
-          const delivery = await this.claim(item._id);
-          if (!delivery) continue;
-          await this.process(delivery, webhooks.get(delivery.webhook_id.toHexString()) ?? null);
-          run.attempted++;
-          this.attempts++;
+    const share = this.settings.endpointConcurrency * BATCH_PER_LANE;
+    const served = shuffled(ids)
+      .slice(0, this.settings.concurrency * BATCH_PER_LANE)
+      .map((id) => ({ id, webhook: webhooks.get(id.toHexString()) }))
+      .map((w) => ({ ...w, share: shareOf(w.webhook, this.settings, now) }))
+      .filter((w) => w.share !== 'paused');
+    const groups = await Promise.all(
+      served.map(async ({ id, webhook, share: kind }) => {
+        const items = await deliveries
+          .find({ ...due, webhook_id: id }, { projection: { _id: 1, webhook_id: 1, bucket_id: 1 } })
+          .sort({ next_attempt_at: 1 })
+          .limit(kind === 'probe' ? 1 : share)
+          .toArray();
+        // A deleted webhook's deliveries are still answered (failed, not sent): grouped by their own Bucket.
+        const bucket = (webhook?.bucket_id ?? items[0]?.bucket_id)?.toHexString() ?? '';
+        return { bucket, webhook: id.toHexString(), items };
+      }),
+    );
+    return { items: fairOrder(groups), webhooks };
+  }
+
+  /** Runs the batch with at most `concurrency` attempts at once, and `endpointConcurrency` per webhook. */
+  private sendBatch(batch: Batch): Promise<number> {
+    const queue = [...batch.items];
+    const inFlight = new Map<string, number>();
+    const paused = new Set<string>();
+    const cap = this.settings.endpointConcurrency;
+    let running = 0;
+    let attempted = 0;
+    let failure: Error | null = null;
+    return new Promise((resolve, reject) => {
+      const settle = () => {
+        if (running > 0) return;
+        if (failure) reject(failure);
+        else resolve(attempted);
+      };
+      const pump = () => {
+        while (running < this.settings.concurrency && !this.stopping && !failure) {
+          const at = queue.findIndex((d) => {
+            const key = d.webhook_id.toHexString();
+            return !paused.has(key) && (inFlight.get(key) ?? 0) < cap;
+          });
+          if (at < 0) break;
+          const [item] = queue.splice(at, 1);
+          if (item) start(item);
         }
-      } catch (err) {
-        run.failure ??= err instanceof Error ? err : new Error(String(err));
-      }
-    };
-    await Promise.all(Array.from({ length: this.settings.concurrency }, lane));
-    if (run.failure) throw run.failure;
-    return run.attempted;
+        settle();
+      };
+      const start = (item: DueItem) => {
+        const key = item.webhook_id.toHexString();
+        running++;
+        inFlight.set(key, (inFlight.get(key) ?? 0) + 1);
+        void this.attemptOne(item, batch.webhooks.get(key) ?? null)
+          .then(
+            (outcome) => {
+              if (outcome.attempted) attempted++;
+              // Its breaker opened: the rest of its share waits for the pause to end.
+              if (outcome.paused) paused.add(key);
+            },
+            (err: unknown) => {
+              failure ??= err instanceof Error ? err : new Error(String(err));
+            },
+          )
+          .finally(() => {
+            running--;
+            inFlight.set(key, (inFlight.get(key) ?? 1) - 1);
+            pump();
+          });
+      };
+      pump();
+    });
+  }
+
+  private async attemptOne(
+    item: DueItem,
+    webhook: WebhookDoc | null,
+  ): Promise<{ attempted: boolean; paused: boolean }> {
+    const delivery = await this.claim(item._id);
+    if (!delivery) return { attempted: false, paused: false };
+    const paused = await this.process(delivery, webhook);
+    this.attempts++;
+    return { attempted: true, paused };
   }
 
   /** This delivery, if it is still due and no other worker took it since it was listed. */
@@ -154,10 +226,13 @@ export class DeliveryWorker {
     );
   }
 
-  private async process(delivery: DeliveryDoc, webhook: WebhookDoc | null): Promise<void> {
+  /** Sends one claimed delivery and records the outcome; true when the webhook's breaker opened. */
+  private async process(delivery: DeliveryDoc, webhook: WebhookDoc | null): Promise<boolean> {
     let ok = false;
+    let sent = false;
     let attempt: AttemptDoc;
     if (webhook && (webhook.enabled || delivery.type === PING)) {
+      sent = true;
       ({ ok, attempt } = await attemptDelivery(webhook, delivery, {
         allowPrivate: this.settings.allowPrivate,
         timeoutMs: this.settings.timeoutMs,
@@ -179,5 +254,6 @@ export class DeliveryWorker {
       now: this.now(),
       random: this.opts.random ?? Math.random,
     });
+    return sent && webhook !== null && (await noteAttempt(this.db, this.settings, webhook, ok, this.now()));
   }
 }

@@ -45,6 +45,7 @@ describe('webhook management API', () => {
         enabled: true,
         disabled_reason: null,
         consecutive_failures: 0,
+        paused_until: null,
       },
     );
     const one = await api.get(`/webhooks/${hook.id}`).expect(200);

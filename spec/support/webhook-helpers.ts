@@ -12,6 +12,10 @@ export function testWebhookSettings(overrides: Partial<WebhookSettings> = {}): W
     leaseMs: 5000,
     pollMs: 0,
     concurrency: 4,
+    endpointConcurrency: 4,
+    // Off unless a test is about the breaker: most tests make endpoints fail on purpose.
+    pauseAfterFailures: 0,
+    pauseMs: 60_000,
     disableAfterFailures: 20,
     logDays: 30,
     ...overrides,

@@ -20,9 +20,15 @@ export class WebhookReceiver {
   respond: Responder = () => 204;
   /** How long each answer waits, so a test can keep requests in flight. */
   delayMs = 0;
+  /** Requests open now, and the most that were open at once. */
+  open = 0;
+  maxOpen = 0;
 
   constructor() {
     this.server = http.createServer((req, res) => {
+      this.open++;
+      this.maxOpen = Math.max(this.maxOpen, this.open);
+      res.once('close', () => this.open--);
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
