@@ -13,6 +13,7 @@ import { MetadataValidators } from './validation/metadata-schema.js';
 import { ListOrders } from './cache/list-orders.js';
 import { ListTotals } from './cache/list-totals.js';
 import { ReadCache } from './cache/read-cache.js';
+import { PerClientLimit } from './http/per-client-limit.js';
 
 /**
  * Everything an app keeps between requests, made once by createApp and handed to what needs
@@ -46,6 +47,8 @@ export class AppState {
   readonly rates: RateLimits;
   /** Requests served per Bucket this month, gathered before they are added in the database. */
   readonly requests: MonthlyRequests;
+  /** Lists with a `$regex` on `content` running per Bucket (lib/objects/list/regex-budget.ts). */
+  readonly regexReads: PerClientLimit;
 
   constructor(config: Config, db: Db, log: (msg: string) => void, events?: DomainEvents) {
     this.events = events ?? new DomainEvents(config);
@@ -54,6 +57,7 @@ export class AppState {
     this.writes = { db, validators: this.validators, events: this.events, plans: config.planDefaults };
     this.rates = new RateLimits(db, config.rateLimits);
     this.requests = new MonthlyRequests(db);
+    this.regexReads = new PerClientLimit(config.regexReadsPerBucket);
     this.reads = new ReadCache(config.cacheMaxBytes);
     // A total is a number under a key of a few hundred bytes: a sixteenth of the response cache holds thousands.
     this.totals = new ListTotals(config.cacheMaxBytes / 16);

@@ -38,6 +38,10 @@ export interface Config {
   schedulerIntervalMs: number;
   /** Server-side time limit (maxTimeMS) of every find, aggregate and count; 0 means none. */
   queryTimeoutMs: number;
+  /** Bytes of text a `$regex` on `content` may scan per request; 0: no bound. */
+  regexScanBytes: number;
+  /** Lists with a `$regex` on `content` one process runs at once per Bucket. */
+  regexReadsPerBucket: number;
   /** How long a write with the write key may take its Bucket from this process's memory (lib/buckets/remembered-bucket.ts). */
   bucketMemoryMs: number;
   /** Distinct related Objects one read may load through depth; more answers 413. */
@@ -153,6 +157,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     schedulerIntervalMs: read.int('SCHEDULER_INTERVAL_MS'),
     queryTimeoutMs: read.int('QUERY_TIMEOUT_MS'),
     bucketMemoryMs: read.int('BUCKET_MEMORY_MS'),
+    regexScanBytes: read.int('QUERY_REGEX_SCAN_MB') * 1024 * 1024,
+    regexReadsPerBucket: read.int('QUERY_REGEX_READS_PER_BUCKET'),
     maxRelatedObjects: read.int('MAX_RELATED_OBJECTS'),
     http: httpServerSettings(read),
     webhooks: webhookSettings(read),

@@ -154,6 +154,21 @@ export const SERVICE_OPTIONS: readonly OptionDecl[] = [
     meaning: 'Server-side time limit (`maxTimeMS`) of every find, aggregate and count; `0` means none.',
   },
   {
+    name: 'QUERY_REGEX_SCAN_MB',
+    kind: 'int',
+    default: '8',
+    meaning:
+      'Text a `$regex` on `content` may scan per request (the matches of the other conditions); more answers 400 `query_too_broad`. `0`: no bound.',
+  },
+  {
+    name: 'QUERY_REGEX_READS_PER_BUCKET',
+    kind: 'int',
+    default: '2',
+    min: 1,
+    meaning:
+      'Object lists with a `$regex` on `content` one process runs at once per Bucket; more get 429 `rate_limited`.',
+  },
+  {
     name: 'BUCKET_MEMORY_MS',
     kind: 'int',
     default: '5000',

@@ -7,6 +7,10 @@ export const ERROR_CODES = {
   bad_request: { status: 400, description: 'The request is malformed in a way no more specific code covers.' },
   invalid_parameter: { status: 400, description: 'A query-string parameter is missing, repeated or out of range.' },
   invalid_query: { status: 400, description: 'The `query` filter is not valid JSON or breaks the query language.' },
+  query_too_broad: {
+    status: 400,
+    description: 'A `$regex` on `content` would scan more text than a request may; narrow the other conditions.',
+  },
   invalid_body: {
     status: 400,
     description: 'The JSON body or upload form is malformed or does not match the route schema.',

@@ -9,10 +9,18 @@ export interface ReadBounds {
   maxRelated: number;
   /** Stored (BSON) bytes one response may load; the same number caps the JSON sent. */
   maxBytes: number;
+  /** Bytes of text a `$regex` on `content` may scan (lib/objects/list/regex-budget.ts); 0: no bound. */
+  regexScanBytes?: number;
 }
 
-export function readBounds(config: Pick<Config, 'maxRelatedObjects'>): ReadBounds {
-  return { maxRelated: config.maxRelatedObjects, maxBytes: RESPONSE_CAP_BYTES };
+export function readBounds(
+  config: Pick<Config, 'maxRelatedObjects'> & Partial<Pick<Config, 'regexScanBytes'>>,
+): ReadBounds {
+  return {
+    maxRelated: config.maxRelatedObjects,
+    maxBytes: RESPONSE_CAP_BYTES,
+    ...(config.regexScanBytes !== undefined && { regexScanBytes: config.regexScanBytes }),
+  };
 }
 
 /**

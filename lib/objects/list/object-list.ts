@@ -15,6 +15,8 @@ import { readOrderedPage } from './object-list-order.js';
 import { listTotal } from './object-list-total.js';
 import { scopedView, viewFor, type ObjectView } from '../object-views.js';
 import { ByteBudget, readWithin, type ReadBounds } from '../../query/read-budget.js';
+import type { PerClientLimit } from '../../http/per-client-limit.js';
+import { admitRegexScan } from './regex-budget.js';
 
 /** The list parameters, already read and validated as text and numbers (see query/read-params.ts). */
 export type ListQuery = Pick<
@@ -48,10 +50,12 @@ function pageCursor(view: ObjectView, query: ObjectListQuery, projection: Docume
   return projection ? cursor.project<ObjectDoc>(projection) : cursor;
 }
 
-/** What lists keep per Bucket generation between reads (AppState holds both). */
+/** What lists keep per Bucket generation between reads, and the turns of costly searches (AppState holds them). */
 export interface ListMemos {
   totals: ListTotals;
   orders: ListOrders;
+  /** Lists with a `$regex` on `content` running per Bucket (regex-budget.ts). */
+  regexReads?: PerClientLimit;
 }
 
 /**
@@ -84,6 +88,31 @@ export async function listObjects(
     limit: q.limit,
     typeScope: q.typeScope ?? null,
   });
+  const gate = memos?.regexReads && { limit: memos.regexReads, bucket: bucket._id.toHexString() };
+  const release = await admitRegexScan(view, query.filter, bounds.regexScanBytes, gate);
+  try {
+    return await readList(db, bucket, types, q, bounds, memos, { view, query, sort, keyset });
+  } finally {
+    release();
+  }
+}
+
+/** The page and total of a list whose query is built (listObjects). */
+async function readList(
+  db: Db,
+  bucket: BucketDoc,
+  types: ReadonlyMap<string, ObjectTypeDoc>,
+  q: ListQuery,
+  bounds: ReadBounds,
+  memos: ListMemos | undefined,
+  built: {
+    view: ObjectView;
+    query: ObjectListQuery;
+    sort: ObjectListQuery['sort'];
+    keyset: Awaited<ReturnType<typeof afterCursorFilter>>;
+  },
+): Promise<ListResult> {
+  const { view, query, sort, keyset } = built;
   const projection = propsProjection(q.props);
   // Depth reads other types' Objects, but the total and order count this type's alone.
   const state = orderState(bucket, q.query, types);
