@@ -41,6 +41,23 @@ function assertThrottled(res: request.Response, pattern: RegExp): void {
   assert.ok(retryAfter >= 1 && retryAfter <= 900, String(retryAfter));
 }
 
+/** A describe block's app with these login settings, and a probe counting its password checks. */
+function loginApp(env: NodeJS.ProcessEnv): { h: Harness; scrypt: ScryptProbe } {
+  const got = {} as { h: Harness; scrypt: ScryptProbe };
+  before(async function () {
+    this.timeout(PASSWORD_WORK_TIMEOUT_MS);
+    got.h = await freshHarness({ ACCOUNT_TOKEN_SECRET: SECRET, ...env });
+    // Made now, so the probe counts password checks only.
+    await decoyHash();
+    got.scrypt = probeScrypt();
+  });
+  after(() => {
+    got.scrypt.restore();
+    assert.deepEqual(got.h.errors, []);
+  });
+  return got;
+}
+
 describe('logins: every attempt counted per e-mail before the password is checked', function () {
   this.timeout(PASSWORD_WORK_TIMEOUT_MS);
   let h: Harness;
@@ -103,81 +120,59 @@ describe('logins: every attempt counted per e-mail before the password is checke
 
 describe('logins: attempts counted per client address', function () {
   this.timeout(PASSWORD_WORK_TIMEOUT_MS);
-  let h: Harness;
-  let scrypt: ScryptProbe;
-  before(async () => {
-    h = await freshHarness({
-      ACCOUNT_TOKEN_SECRET: SECRET,
-      LOGIN_MAX_ATTEMPTS_PER_EMAIL: '100',
-      LOGIN_MAX_ATTEMPTS_PER_ADDRESS: '4',
-      LOGIN_CONCURRENCY: '8',
-      LOGIN_ADDRESS_TRICKLE_SECONDS: '0',
-    });
-    await decoyHash();
-    scrypt = probeScrypt();
-  });
-  after(() => {
-    scrypt.restore();
-    assert.deepEqual(h.errors, []);
+  const app = loginApp({
+    LOGIN_MAX_ATTEMPTS_PER_EMAIL: '100',
+    LOGIN_MAX_ATTEMPTS_PER_ADDRESS: '4',
+    LOGIN_CONCURRENCY: '8',
+    LOGIN_ADDRESS_TRICKLE_SECONDS: '0',
   });
 
   it('refuses an address past LOGIN_MAX_ATTEMPTS_PER_ADDRESS whatever e-mails it tries, before any check', async function () {
     this.timeout(PASSWORD_WORK_TIMEOUT_MS);
-    await account(h, 'victim@example.com');
-    scrypt.reset();
+    await account(app.h, 'victim@example.com');
+    app.scrypt.reset();
     const answers = await Promise.all(
-      Array.from({ length: 7 }, (_, i) => login(h.app, `random-${i}@example.com`, 'guess', i % 2 ? 'v1' : 'v2')),
+      Array.from({ length: 7 }, (_, i) => login(app.h.app, `random-${i}@example.com`, 'guess', i % 2 ? 'v1' : 'v2')),
     );
-    assertAtMost(answers, 4, scrypt.calls);
+    assertAtMost(answers, 4, app.scrypt.calls);
     for (const refused of answers.filter((a) => a.status === 429)) assertThrottled(refused, /this address/);
-    const checks = scrypt.calls;
+    const checks = app.scrypt.calls;
     // With LOGIN_ADDRESS_TRICKLE_SECONDS=0, a real account from the same address waits for the window too.
-    assertThrottled(await login(h.app, 'victim@example.com', PASSWORD), /this address/);
-    assert.equal(scrypt.calls, checks);
+    assertThrottled(await login(app.h.app, 'victim@example.com', PASSWORD), /this address/);
+    assert.equal(app.scrypt.calls, checks);
   });
 });
 
 describe('logins: an address past its limit still gets one attempt per LOGIN_ADDRESS_TRICKLE_SECONDS', function () {
   this.timeout(PASSWORD_WORK_TIMEOUT_MS);
-  let h: Harness;
-  let scrypt: ScryptProbe;
-  before(async () => {
-    h = await freshHarness({
-      ACCOUNT_TOKEN_SECRET: SECRET,
-      LOGIN_MAX_ATTEMPTS_PER_EMAIL: '100',
-      LOGIN_MAX_ATTEMPTS_PER_ADDRESS: '4',
-      LOGIN_CONCURRENCY: '8',
-      LOGIN_ADDRESS_TRICKLE_SECONDS: '1',
-    });
-    await decoyHash();
-    scrypt = probeScrypt();
-  });
-  after(() => {
-    scrypt.restore();
-    assert.deepEqual(h.errors, []);
+  const app = loginApp({
+    LOGIN_MAX_ATTEMPTS_PER_EMAIL: '100',
+    LOGIN_MAX_ATTEMPTS_PER_ADDRESS: '4',
+    LOGIN_CONCURRENCY: '8',
+    LOGIN_ADDRESS_TRICKLE_SECONDS: '1',
   });
 
   it('checks a flood only at the limit plus one attempt per period, then lets a real account in', async function () {
     this.timeout(PASSWORD_WORK_TIMEOUT_MS);
-    await account(h, 'office@example.com');
-    scrypt.reset();
+    await account(app.h, 'office@example.com');
+    app.scrypt.reset();
     const flood = await Promise.all(
-      Array.from({ length: 12 }, (_, i) => login(h.app, `random-${i}@example.com`, 'guess')),
+      Array.from({ length: 12 }, (_, i) => login(app.h.app, `random-${i}@example.com`, 'guess')),
     );
     const { 401: checked = 0, 429: refused = 0 } = tally(flood);
     assert.equal(checked + refused, 12, JSON.stringify(tally(flood)));
     // The window's 4, and at most one per elapsed second of the flood beyond them.
     assert.ok(checked >= 1 && checked <= 4 + 1 + 12, JSON.stringify(tally(flood)));
-    assert.equal(scrypt.calls, checked);
+    assert.equal(app.scrypt.calls, checked);
     for (const late of flood.filter((a) => a.status === 429)) {
       assertThrottled(late, /this address: at most 4 attempts in .*then one per 1 s/);
       assert.equal(late.get('retry-after'), '1');
     }
     // The flood is over: the office's user gets in, after at most a period's wait (a refusal says how long).
-    let res = await login(h.app, 'office@example.com', PASSWORD);
+    let res = await login(app.h.app, 'office@example.com', PASSWORD);
     for (let tries = 0; res.status === 429 && tries < 5; tries++) {
       await new Promise((r) => setTimeout(r, Number(res.get('retry-after')) * 1000 + 50));
-      res = await login(h.app, 'office@example.com', PASSWORD);
+      res = await login(app.h.app, 'office@example.com', PASSWORD);
     }
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.equal(typeof res.body.token, 'string');

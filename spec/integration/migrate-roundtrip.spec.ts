@@ -93,6 +93,7 @@ describe('bucketctl export → import: a round trip answers alike', () => {
         enabled: false,
         disabled_reason: null,
         consecutive_failures: 0,
+        paused_until: null,
       },
     );
   });

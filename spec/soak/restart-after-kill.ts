@@ -1,7 +1,4 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { bucketctl, freePort, ServiceProcess, type ServiceEnv } from './service.js';
+import { bucketctl, ServiceProcess, tempServiceEnv } from './service.js';
 
 /**
  * Restarts after kill -9, the way a process manager restarts a crashed service: the server (and
@@ -36,13 +33,7 @@ async function present(service: ServiceProcess, writeKey: string, id: string): P
 }
 
 async function main(): Promise<void> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'restarts-'));
-  const e: ServiceEnv = {
-    dataDir: path.join(dir, 'data'),
-    port: await freePort(),
-    probeFile: path.join(dir, 'probe.jsonl'),
-    logFile: path.join(dir, 'server.log'),
-  };
+  const e = await tempServiceEnv('restarts-');
   let service = ServiceProcess.spawn(e);
   await service.waitReady(READY_TIMEOUT_MS);
   const keys = JSON.parse(await bucketctl(e, ['create-bucket', 'restarts'])) as { write_key: string };

@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { descendantCpuMs, machineBusyMs } from '../bench/proc-cpu.js';
 import { injectFaults, inOutage, ServiceHolder, type FaultEvent } from './faults.js';
@@ -18,7 +17,7 @@ import {
   memoryReport,
   type SoakReport,
 } from './report.js';
-import { freePort, startService, engineUri, type ServiceEnv } from './service.js';
+import { startService, engineUri, tempServiceEnv } from './service.js';
 import { keysFromCli, registerWebhook, seedFixture } from './setup.js';
 import { Stats } from './stats.js';
 import { verify, type Verification } from './verify.js';
@@ -69,13 +68,8 @@ function failures(r: Omit<SoakReport, 'failures'>, staleOutside: number): string
 }
 
 async function main(opts: SoakOptions): Promise<number> {
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'content-api-soak-'));
-  const env: ServiceEnv = {
-    dataDir: path.join(tmp, 'data'),
-    port: await freePort(),
-    probeFile: path.join(tmp, 'probe.jsonl'),
-    logFile: path.join(tmp, 'server.log'),
-  };
+  const env = await tempServiceEnv('content-api-soak-');
+  const tmp = path.dirname(env.dataDir);
   console.log(`[soak] DATA_DIR ${env.dataDir}, port ${env.port}, server log ${env.logFile}, seed ${opts.seed}`);
   const first = await startService(env, { timeoutMs: START_TIMEOUT_MS, attempts: 1 });
   const holder = new ServiceHolder(first.service, env);

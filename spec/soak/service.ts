@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -14,6 +15,17 @@ export interface ServiceEnv {
   port: number;
   probeFile: string;
   logFile: string;
+}
+
+/** A fresh temporary DATA_DIR, probe and log file, and a free port, for one server's life. */
+export async function tempServiceEnv(prefix: string): Promise<ServiceEnv> {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  return {
+    dataDir: path.join(tmp, 'data'),
+    port: await freePort(),
+    probeFile: path.join(tmp, 'probe.jsonl'),
+    logFile: path.join(tmp, 'server.log'),
+  };
 }
 
 /** The database the server uses (its default unless DB_NAME says otherwise). */
