@@ -6,7 +6,7 @@ import { BucketAdminError } from '../errors/domain-errors.js';
 import { BadRequestError, NotFoundError } from '../errors/http-errors.js';
 import { sendJson } from '../http/respond.js';
 import { clientOf } from '../limits/credential.js';
-import { bucketOf } from '../middleware/load-bucket.js';
+import { bucketOf } from '../http/request-bucket.js';
 import { createBucket, deleteBucket } from '../buckets/buckets.js';
 import { readOptions } from '../db/query-time-limit.js';
 import { isPlainObject } from '../util/plain-object.js';

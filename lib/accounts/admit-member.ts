@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { bucketOf } from '../middleware/load-bucket.js';
+import { bucketOf } from '../http/request-bucket.js';
 import { accountErrorOf, accountOf, forbidden, markViaMember, memberOf } from './request-account.js';
 import { bucketAccessOf } from '../routes/access.js';
 import { roleRefusal } from './roles.js';

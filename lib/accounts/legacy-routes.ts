@@ -1,5 +1,5 @@
 import { v1Route, type V1Route } from '../legacy/v1/route.js';
-import { jsonBody } from '../middleware/json-body.js';
+import { jsonBody } from '../http/json-body.js';
 import { NO_PARAMS, paramSet } from '../query/read-params.js';
 import type { RouteDeps } from '../routes/deps.js';
 import { route, type RouteDef } from '../routes/route-table.js';

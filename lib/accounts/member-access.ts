@@ -2,7 +2,7 @@ import type { Request, RequestHandler } from 'express';
 import { ObjectId, type Db } from 'mongodb';
 import type { BucketDoc } from '../db/collections.js';
 import { objectsCollection, publishedObjectsCollection } from '../db/collections.js';
-import { bucketOf } from '../middleware/load-bucket.js';
+import { bucketOf } from '../http/request-bucket.js';
 import { bucketAccessOf, type ObjectsTouched } from '../routes/access.js';
 import { bodyOf, queryOf, valueAt } from './declared-values.js';
 import { readOptions } from '../db/query-time-limit.js';

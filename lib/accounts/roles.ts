@@ -1,11 +1,9 @@
+import type { Resource } from '../routes/access.js';
+
 /** Bucket roles, most to least powerful. */
 export const ROLES = ['admin', 'developer', 'editor', 'contributor'] as const;
 export type Role = (typeof ROLES)[number];
 export const PERMISSIONS = ['users', 'settings', 'sort_metafields'] as const;
-
-/** What a route touches, as it declares it (lib/routes/access.ts). */
-export type Resource =
-  'bucket' | 'objects' | 'media' | 'object_types' | 'webhooks' | 'settings' | 'users' | 'extensions';
 
 export interface Grant {
   role: Role;

@@ -1,8 +1,8 @@
 import type { RequestHandler, Response } from 'express';
 import type { Db } from 'mongodb';
-import { jsonBody } from '../middleware/json-body.js';
+import { jsonBody } from '../http/json-body.js';
 import { sendJson } from '../http/respond.js';
-import { bucketOf } from '../middleware/load-bucket.js';
+import { bucketOf } from '../http/request-bucket.js';
 import { addUser, editUser, getUser, listUsers, removeUser } from './members.js';
 import { forbidden, memberOf, requireAccountOf } from './request-account.js';
 import { roleRefusal } from './roles.js';

@@ -2,7 +2,7 @@ import type { RequestHandler } from 'express';
 import multer, { MulterError } from 'multer';
 import { BadRequestError, HttpError } from '../errors/http-errors.js';
 import { closeAfterResponse } from '../http/close-after-response.js';
-import { jsonBody } from '../middleware/json-body.js';
+import { jsonBody } from '../http/json-body.js';
 
 /** The form's text fields (title, image_url, font_awesome_class, write_key) are few and short. */
 const MAX_FIELDS = 8;

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { bucketOf } from '../middleware/load-bucket.js';
+import { bucketOf } from '../http/request-bucket.js';
 import { keyMatches } from '../buckets/keys.js';
 
 /** What the gate leaves for later: spending the write key's budget, once the body is read. */

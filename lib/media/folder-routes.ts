@@ -5,7 +5,7 @@ import { cachedRead } from '../middleware/cached-read.js';
 import { sendJson } from '../http/respond.js';
 import { getFolder, listFolders } from './folder-reads.js';
 import { createFolder, deleteFolder, renameFolder } from './folder-writes.js';
-import { bucketOf } from '../middleware/load-bucket.js';
+import { bucketOf } from '../http/request-bucket.js';
 import { readParams } from '../http/read-params.js';
 import { writeBody } from '../middleware/write-body.js';
 import { NO_PARAMS, paramSet } from '../query/read-params.js';

@@ -14,7 +14,7 @@ import {
   type Size,
 } from './imgproc-limits.js';
 import { FORMAT_TYPES, variantKey, type ResolvedParams } from './imgproc-params.js';
-import { SaturatedError, Semaphore } from './semaphore.js';
+import { SaturatedError, Semaphore } from '../util/semaphore.js';
 import type { VariantStore } from './variant-store.js';
 
 /** Originals above this are not decoded: the processor holds its input in memory. */

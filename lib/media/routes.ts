@@ -8,7 +8,7 @@ import { sendJson } from '../http/respond.js';
 import { requireWrite } from '../middleware/authenticate.js';
 import { bearerKey } from '../http/bearer-key.js';
 import { writeBody } from '../middleware/write-body.js';
-import { bucketOf } from '../middleware/load-bucket.js';
+import { bucketOf } from '../http/request-bucket.js';
 import { mediaUpload, storedUpload, uploadTaken } from '../middleware/upload.js';
 import { checkKeyBeforeStoring } from '../middleware/upload-key.js';
 import type { MediaRuntime } from './media-runtime.js';

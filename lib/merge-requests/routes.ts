@@ -5,7 +5,7 @@ import { sendJson } from '../http/respond.js';
 import { closeMergeRequest, createMergeRequest, getMergeRequest, listMergeRequests } from './manage.js';
 import { mergeMergeRequest } from './merge.js';
 import { renderMergeRequest } from './render.js';
-import { bucketOf } from '../middleware/load-bucket.js';
+import { bucketOf } from '../http/request-bucket.js';
 import { readParams } from '../http/read-params.js';
 import { writeBody } from '../middleware/write-body.js';
 import { NO_PARAMS, paramSet } from '../query/read-params.js';

@@ -3,7 +3,7 @@ import { UnauthorizedError } from '../errors/http-errors.js';
 import { admitMember } from '../accounts/admit-member.js';
 import { markPrivate } from '../http/cache-control.js';
 import { keyMatches } from '../buckets/keys.js';
-import { bucketOf } from './load-bucket.js';
+import { bucketOf } from '../http/request-bucket.js';
 import { paramOf } from '../http/read-params.js';
 import { bearerKey } from '../http/bearer-key.js';
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { typeScopeOf } from '../accounts/type-scope.js';
 import type { ReadCache } from '../cache/read-cache.js';
-import { bucketOf } from './load-bucket.js';
+import { bucketOf } from '../http/request-bucket.js';
 import { readGeneration } from '../cache/object-generations.js';
 import { allParams } from '../http/read-params.js';
 import { ReadLimitError } from '../errors/domain-limits.js';

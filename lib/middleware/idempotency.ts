@@ -4,7 +4,7 @@ import type { Db } from 'mongodb';
 import { BadRequestError, HttpError } from '../errors/http-errors.js';
 import { removeOriginal } from '../media/file-store.js';
 import { requireWrite } from './authenticate.js';
-import { bucketOf } from './load-bucket.js';
+import { bucketOf } from '../http/request-bucket.js';
 import { storedUpload } from './upload.js';
 import { matchedRouteOf } from '../routes/access.js';
 import { IDEMPOTENCY_HEADER, REPLAYED_HEADER } from '../http/idempotency-headers.js';
@@ -111,7 +111,7 @@ function settleOnSend(db: Db, res: Response, ticket: Ticket): void {
   };
 }
 
-/** The key check mounted before the handler of every route that takes a key (route-table.ts). */
+/** The key check mounted before the handler of every route that takes a key (lib/registry/mount.ts). */
 export function idempotencyKeys(db: Db): RequestHandler {
   return async (req, res, next) => {
     const key = req.get(IDEMPOTENCY_HEADER);

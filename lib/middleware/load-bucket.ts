@@ -11,6 +11,7 @@ import { hasBulkWrite, PreconditionFailed } from '../db/write-batch.js';
 import { keepReadAhead, readObjectAhead } from '../objects/read-ahead.js';
 import { keyMatches } from '../buckets/keys.js';
 import { bearerKey } from '../http/bearer-key.js';
+import { bucketOf, setBucket } from '../http/request-bucket.js';
 import { IDEMPOTENCY_HEADER } from '../http/idempotency-headers.js';
 
 /** Slugs whose Bucket is remembered; past it the memory starts again (a miss costs only a round). */
@@ -83,7 +84,7 @@ export function loadBucket(db: Db, memoryMs: number): BucketLoader {
       // Without bulkWrite the check would be a command before the commit: a round more than the read beside the Object's.
       const bucket = remembered && (await hasBulkWrite(db)) ? handedOut(last) : await read(slug);
       if (!bucket) throw notFound('bucket', slug);
-      res.locals.bucket = bucket;
+      setBucket(res, bucket);
       keepReadAhead(res, bucket, ahead);
       if (account) {
         const readBeside = memberAhead && last?.doc._id.equals(bucket._id) ? memberAhead : null;
@@ -107,7 +108,7 @@ export function loadBucket(db: Db, memoryMs: number): BucketLoader {
         const fresh = await read(used.slug);
         if (!fresh) throw notFound('bucket', used.slug);
         if (!(err instanceof PreconditionFailed) && sameBucketState(fresh, used)) throw err;
-        res.locals.bucket = fresh;
+        setBucket(res, fresh);
         // As the route checked the key on the remembered Bucket; a rotated key is refused here.
         recheck(req, res, () => undefined);
         await handler(req, res, next);
@@ -156,6 +157,3 @@ function mayWrite(req: Request, res: Response, last: BucketDoc): boolean {
   );
 }
 
-export function bucketOf(res: Response): BucketDoc {
-  return res.locals.bucket as BucketDoc;
-}

@@ -8,7 +8,7 @@ import type { Admission } from '../limits/leased-budget.js';
 import type { RateLimits, RequestKind } from '../limits/rate-limits.js';
 import type { BucketDoc } from '../db/collections.js';
 import { effectivePlan, monthOf, PLAN_LIMITS } from '../config/plan.js';
-import { bucketOf } from './load-bucket.js';
+import { bucketOf } from '../http/request-bucket.js';
 import { memberOf } from '../accounts/request-account.js';
 
 /** The RateLimit-* fields (IETF httpapi draft): the budget, what is left of it, seconds until it is whole again. */

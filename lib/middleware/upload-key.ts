@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import { retryLater } from '../errors/retry-later.js';
 import { requireWrite } from './authenticate.js';
 import { bearerKey } from '../http/bearer-key.js';
-import { bucketOf } from './load-bucket.js';
+import { bucketOf } from '../http/request-bucket.js';
 import type { PerClientLimit } from '../http/per-client-limit.js';
 
 /** Uploads one address may have in progress while their key is still unknown. */

@@ -5,8 +5,8 @@ import { admitBodyKey } from '../limits/body-key.js';
 import { MAX_UNAUTHENTICATED_BODY_BYTES } from '../validation/limits.js';
 import { requireWrite } from './authenticate.js';
 import { bearerKey } from '../http/bearer-key.js';
-import { jsonBody } from './json-body.js';
-import { bucketOf } from './load-bucket.js';
+import { jsonBody } from '../http/json-body.js';
+import { bucketOf } from '../http/request-bucket.js';
 
 const noop = () => undefined;
 

@@ -4,7 +4,7 @@ import type { Config } from '../config.js';
 import { batchScopeCheck, typeScopeOf } from '../accounts/type-scope.js';
 import { sendJson } from '../http/respond.js';
 import { writeBody } from '../middleware/write-body.js';
-import { bucketOf } from '../middleware/load-bucket.js';
+import { bucketOf } from '../http/request-bucket.js';
 import { NO_PARAMS } from '../query/read-params.js';
 import { renderObject } from './serialize.js';
 import type { BatchResponse } from './batch.js';

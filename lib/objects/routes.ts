@@ -9,7 +9,7 @@ import { idempotencyOf } from '../middleware/idempotency.js';
 import { previewAwareStatus } from '../preview/preview-status.js';
 import { sendJson } from '../http/respond.js';
 import { writeBody } from '../middleware/write-body.js';
-import { bucketOf } from '../middleware/load-bucket.js';
+import { bucketOf } from '../http/request-bucket.js';
 import { readParams } from '../http/read-params.js';
 import { pickProps } from '../query/props.js';
 import { DELETE_PARAMS, NO_PARAMS, paramSet, type Params } from '../query/read-params.js';

@@ -8,7 +8,7 @@ const RATE_LIMIT_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit
 /**
  * Every Bucket route passes the request gate (lib/middleware/request-gate.ts): each of its
  * operations may answer 402 and 429, and its answers carry the RateLimit-* headers. The gate is
- * mounted once for all of them (lib/routes/route-table.ts), so it is described once, here, rather
+ * mounted once for all of them (lib/registry/mount.ts), so it is described once, here, rather
  * than repeated in every path file. A response given by reference keeps its shared definition.
  */
 export function addGateAnswers(paths: Record<string, unknown>): void {

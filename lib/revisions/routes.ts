@@ -5,7 +5,7 @@ import { cachedRead } from '../middleware/cached-read.js';
 import { previewAwareStatus } from '../preview/preview-status.js';
 import { sendJson } from '../http/respond.js';
 import { writeBody } from '../middleware/write-body.js';
-import { bucketOf } from '../middleware/load-bucket.js';
+import { bucketOf } from '../http/request-bucket.js';
 import { readParams } from '../http/read-params.js';
 import { pickProps } from '../query/props.js';
 import { NO_PARAMS, paramSet } from '../query/read-params.js';

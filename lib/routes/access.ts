@@ -1,5 +1,8 @@
 import type { RequestHandler, Response } from 'express';
-import type { Resource } from '../accounts/roles.js';
+
+/** What a route touches, as it declares it; the role table (lib/accounts/roles.ts) grants by these. */
+export type Resource =
+  'bucket' | 'objects' | 'media' | 'object_types' | 'webhooks' | 'settings' | 'users' | 'extensions';
 
 /**
  * Where a route finds the Object it addresses, or the type it names: a path parameter, a body
@@ -79,7 +82,7 @@ export function typeEditAccess(named: Source): BucketAccess {
   return { kind: 'bucket', resource: 'object_types', write: true, typeEdit: named };
 }
 
-/** `access` for a route only an account may call: `check` replaces the key check (lib/routes/route-table.ts). */
+/** `access` for a route only an account may call: `check` replaces the key check (lib/registry/mount.ts). */
 export function accountOnly(access: BucketAccess, check: RequestHandler): BucketAccess {
   return { ...access, accountCheck: check };
 }

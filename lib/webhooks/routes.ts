@@ -2,7 +2,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { Db } from 'mongodb';
 import type { Config } from '../config.js';
 import { sendJson } from '../http/respond.js';
-import { bucketOf } from '../middleware/load-bucket.js';
+import { bucketOf } from '../http/request-bucket.js';
 import { readParams } from '../http/read-params.js';
 import { writeBody } from '../middleware/write-body.js';
 import { NO_PARAMS, paramSet } from '../query/read-params.js';

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { roleRefusal, type Resource } from '../../lib/accounts/roles.js';
+import { roleRefusal } from '../../lib/accounts/roles.js';
+import type { Resource } from '../../lib/routes/access.js';
 
 describe('roleRefusal', () => {
   const grant = (role: 'admin' | 'developer' | 'editor' | 'contributor', extra: string[] = []) => ({

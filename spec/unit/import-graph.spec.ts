@@ -72,8 +72,8 @@ describe('import graph of lib/ and bin/', () => {
    * pairs importing each other may shrink, never grow. The aim is a knot of at most 3 parts and
    * at most 3 such pairs; lower these ceilings as each is untangled.
    */
-  const KNOT_CEILING = 17;
-  const MUTUAL_CEILING = 26;
+  const KNOT_CEILING = 16;
+  const MUTUAL_CEILING = 21;
 
   it(`keeps lib/'s largest folder knot at most ${KNOT_CEILING} parts and ${MUTUAL_CEILING} pairs importing each other`, () => {
     const parts = partGraph(graph, 'lib');

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { PerClientLimit } from '../../lib/http/per-client-limit.js';
-import { SaturatedError, Semaphore } from '../../lib/media/semaphore.js';
+import { SaturatedError, Semaphore } from '../../lib/util/semaphore.js';
 
 /** A promise and the function that settles it, to hold work open from the test. */
 function gate(): { promise: Promise<void>; open: () => void } {

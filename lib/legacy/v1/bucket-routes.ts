@@ -3,7 +3,7 @@ import type { AppState } from '../../app-state.js';
 import type { Config } from '../../config.js';
 import { BadRequestError, HttpError } from '../../errors/http-errors.js';
 import { sendJson } from '../../http/respond.js';
-import { bucketOf } from '../../middleware/load-bucket.js';
+import { bucketOf } from '../../http/request-bucket.js';
 import { readParams } from '../../http/read-params.js';
 import { writeBody } from '../../middleware/write-body.js';
 import { DELETE_PARAMS, NO_PARAMS, paramSet } from '../../query/read-params.js';

@@ -4,7 +4,7 @@ import type { AppState } from '../../app-state.js';
 import { BadRequestError } from '../../errors/http-errors.js';
 import { noMatch } from '../../errors/not-found.js';
 import { sendJson } from '../../http/respond.js';
-import { bucketOf } from '../../middleware/load-bucket.js';
+import { bucketOf } from '../../http/request-bucket.js';
 import { readParams } from '../../http/read-params.js';
 import { writeBody } from '../../middleware/write-body.js';
 import { pickProps } from '../../query/props.js';

@@ -2,7 +2,7 @@ import type { Db } from 'mongodb';
 import type { AppState } from '../../app-state.js';
 import type { Config } from '../../config.js';
 import { typeScopeOf } from '../../accounts/type-scope.js';
-import { bucketOf } from '../../middleware/load-bucket.js';
+import { bucketOf } from '../../http/request-bucket.js';
 import { readParams } from '../../http/read-params.js';
 import { pickProps } from '../../query/props.js';
 import { paramSet } from '../../query/read-params.js';

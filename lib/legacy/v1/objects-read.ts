@@ -5,7 +5,7 @@ import type { Config } from '../../config.js';
 import type { ObjectTypeDoc } from '../../db/collections.js';
 import { typeScopeOf } from '../../accounts/type-scope.js';
 import { noMatch } from '../../errors/not-found.js';
-import { bucketOf } from '../../middleware/load-bucket.js';
+import { bucketOf } from '../../http/request-bucket.js';
 import { pickProps } from '../../query/props.js';
 import { renderObjects } from '../../objects/serialize.js';
 import { listObjects } from '../../objects/list/object-list.js';

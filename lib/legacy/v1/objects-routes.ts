@@ -6,7 +6,7 @@ import { typeScopeOf } from '../../accounts/type-scope.js';
 import type { ObjectDoc } from '../../db/collections.js';
 import { idempotencyOf } from '../../middleware/idempotency.js';
 import { sendJson } from '../../http/respond.js';
-import { bucketOf } from '../../middleware/load-bucket.js';
+import { bucketOf } from '../../http/request-bucket.js';
 import { readParams } from '../../http/read-params.js';
 import { writeBody } from '../../middleware/write-body.js';
 import { DELETE_PARAMS, NO_PARAMS, paramSet } from '../../query/read-params.js';

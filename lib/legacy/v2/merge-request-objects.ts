@@ -3,7 +3,7 @@ import type { AppState } from '../../app-state.js';
 import type { Config } from '../../config.js';
 import { sendJson } from '../../http/respond.js';
 import { onlyParams, recordedRevisions } from '../../merge-requests/recorded.js';
-import { bucketOf } from '../../middleware/load-bucket.js';
+import { bucketOf } from '../../http/request-bucket.js';
 import { readParams } from '../../http/read-params.js';
 import { pickProps } from '../../query/props.js';
 import { paramSet } from '../../query/read-params.js';

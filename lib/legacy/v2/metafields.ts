@@ -5,7 +5,7 @@ import type { BucketDoc } from '../../db/collections.js';
 import { BadRequestError } from '../../errors/http-errors.js';
 import { notFound } from '../../errors/not-found.js';
 import { sendJson } from '../../http/respond.js';
-import { bucketOf } from '../../middleware/load-bucket.js';
+import { bucketOf } from '../../http/request-bucket.js';
 import { readParams } from '../../http/read-params.js';
 import { writeBody } from '../../middleware/write-body.js';
 import { NO_PARAMS, paramSet, type StatusFilter } from '../../query/read-params.js';
