@@ -156,4 +156,3 @@ function mayWrite(req: Request, res: Response, last: BucketDoc): boolean {
     last.write_key_hash === null || accountOf(res) !== undefined || keyMatches(bearerKey(req), last.write_key_hash)
   );
 }
-
