@@ -9,7 +9,7 @@ import { withQueryTimeLimit } from '../lib/db/query-time-limit.js';
 import { startOwnedEngine } from '../lib/db/shared-engine.js';
 import { DomainEvents } from '../lib/events/domain-events.js';
 import { repairPendingRenames } from '../lib/object-types/object-type-rename.js';
-import { repairPendingWrites } from '../lib/objects/pending-writes.js';
+import { repairAtStartUp } from '../lib/objects/pending-writes.js';
 import { PendingWriteSweeper, STALE_MARKER_MS } from '../lib/objects/pending-sweep.js';
 import { Scheduler } from '../lib/scheduling/scheduler.js';
 import { sweepOrphanChunks } from '../lib/media/orphan-sweep.js';
@@ -79,8 +79,8 @@ async function main(): Promise<void> {
     logger.error(msg);
   });
   const app = createApp({ config, db, logger, health: database.health, events, metrics, putOff });
-  // Writes a crash interrupted are finished (or undone), events included, before anything reads them.
-  await repairPendingWrites({ db, events });
+  // Writes a crash interrupted (and markers an older release left) are finished, events included, before anything reads them.
+  await repairAtStartUp({ db, events });
   // Its first tick runs now: publishing that fell due while the service was down happens at start.
   const scheduler = new Scheduler({ db, events }, { intervalMs: config.schedulerIntervalMs, log: logError });
   scheduler.start();

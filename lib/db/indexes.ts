@@ -103,8 +103,6 @@ export async function ensureContentIndexes(db: Db): Promise<void> {
   // Work a version write carries until it is done (lib/objects/version-write.ts): start-up repair
   // and the stale sweep find it by when it began. Sparse: only Objects mid-write hold the field.
   await objectsCollection(db).createIndex({ 'pending.since': 1 }, { name: 'pending_since', sparse: true }, undefined);
-  // Crash-repair markers (lib/objects/pending-writes.ts) are looked up by Object on repair.
-  await db.collection('pending_writes').createIndex({ object_id: 1 }, { name: 'object' }, undefined);
   // Write notes are read by `_id`; deleting a Bucket removes its own by Bucket.
   await writeNotesCollection(db).createIndex({ bucket_id: 1 }, { name: 'bucket' }, undefined);
 }

@@ -23,7 +23,7 @@ import { nextVersionTime } from './version-time.js';
 import { bucketCheck } from '../buckets/remembered-bucket.js';
 
 /**
- * The delete of one Object, crash-safe without transactions or a marker of its own, like a
+ * The delete of one Object, crash-safe without transactions, like a
  * version write (version-write.ts) but with the Object removed last:
  *   1. the claim (the commit point): one write over the version read that puts down a version
  *      of the delete's own (modified_at moves on, so an edit that read the Object before misses
@@ -41,8 +41,9 @@ import { bucketCheck } from '../buckets/remembered-bucket.js';
  * sweep, start-up repair) finishes the delete (`finishCarriedDelete`), its event rendered from
  * the Object, so with the same id. A crash after the Object went and before 3 leaves kept reads
  * of its type as they were until the type's next write (a kept list order reads a page whose
- * Object is missing again from its filter); one before 4 leaves the count one too high, as the
- * delete with a marker (object-delete.ts) does.
+ * Object is missing again from its filter); one before 4 leaves the count one too high. A
+ * type delete claims a page of its Objects at once and finishes each claim the same way
+ * (object-delete.ts).
  */
 
 /** The claim of `doc` (as read) for a delete, and the version it puts down; the claim fails where `doc` is no longer the latest. */
@@ -67,9 +68,13 @@ export function deleteClaim(
 export async function deleteClaimed(deps: EventDeps, bucket: BucketDoc, doc: ObjectDoc, notify: boolean) {
   const { claim, claimed } = deleteClaim(deps.db, doc, notify);
   const { event, views, gone, after, counted } = await deleteWrites(deps, bucket, claimed);
+  // Sinks besides the outbox hear of it after the claim and before the Object goes; that takes
+  // the claim a command of its own. A sink that fails leaves the delete carried, for repair.
+  const toSinks = event && deps.events.hasSinks ? () => deps.events.toSinks(deps.db, event) : undefined;
   let outcome;
   try {
     outcome = await commitInSteps(deps.db, claim, [views, [gone], ...after], counted, {
+      between: toSinks,
       precondition: bucketCheck(deps.db, bucket),
     });
   } catch (err) {
@@ -77,18 +82,23 @@ export async function deleteClaimed(deps: EventDeps, bucket: BucketDoc, doc: Obj
   }
   if (!outcome.committed) return false;
   await lastSent(outcome.last);
-  if (event) await deps.events.toObservers(deps.db, event);
+  if (event && !toSinks) await deps.events.toObservers(deps.db, event);
   return true;
 }
 
 /**
- * Finishes the delete `doc` carries (steps 2–4 again), as the delete that left it would have. Sent
+ * Finishes the delete `doc` carries (steps 2–4 again), as the delete that left it would have (a type
+ * delete finishes each Object it claimed so, with its `bucket` as read). Sent
  * twice (by the delete still running and a reader that found its claim), the deletes find nothing,
  * the outbox keeps one delivery per event id, the count is taken once, and the note and bump only
  * make readers read again.
  */
-export async function finishCarriedDelete(deps: EventDeps, doc: ObjectDoc & { pending: CarriedDelete }): Promise<void> {
-  const { event, views, gone, after, counted } = await deleteWrites(deps, undefined, doc);
+export async function finishCarriedDelete(
+  deps: EventDeps,
+  doc: ObjectDoc & { pending: CarriedDelete },
+  bucket?: BucketDoc,
+): Promise<void> {
+  const { event, views, gone, after, counted } = await deleteWrites(deps, bucket, doc);
   // Sinks hear of it before the Object goes, so one that fails leaves the delete carried.
   if (event) await deps.events.toSinks(deps.db, event);
   await lastSent(await writeInSteps(deps.db, [views, [gone], ...after], counted));

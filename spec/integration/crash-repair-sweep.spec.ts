@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import { ObjectId } from 'mongodb';
 import { bucketsCollection, objectsCollection, publishedObjectsCollection } from '../../lib/db/collections.js';
 import { PendingWriteSweeper, repairStalePendingWrites, STALE_MARKER_MS } from '../../lib/objects/pending-sweep.js';
-import { markPending, pendingWritesCollection } from '../../lib/objects/pending-writes.js';
 import { BucketSuite } from '../support/bucket-suite.js';
 
 /**
- * A write the engine failed under, in a process that lives on: its marker stays, and its Object
- * stays out of step (latest version ahead of the live copy) until something repairs it. Start-up
- * repair only runs at the next start; the sweep repairs markers older than any running write.
+ * A write the engine failed under, in a process that lives on: its Object carries the work it
+ * still owes and stays out of step (latest version ahead of the live copy) until something
+ * repairs it. Start-up repair only runs at the next start; the sweep finishes work older than any
+ * running write.
  */
 describe('repair of writes left pending while the process lives on', () => {
   let bucketId: ObjectId;
@@ -17,29 +17,33 @@ describe('repair of writes left pending while the process lives on', () => {
     bucketId = (await bucketsCollection(suite.harness.db).findOne({ slug: 'sweep' }))!._id;
   });
 
-  /** Marker and latest version written, then the write failed: the live copy still shows `was`. */
-  async function failedEdit(title: string, markedAgoMs: number): Promise<ObjectId> {
+  /** Latest version written carrying its work (its commit point), then the write failed: the live copy still shows `was`. */
+  async function failedEdit(title: string, startedAgoMs: number): Promise<ObjectId> {
     const id = new ObjectId(
       (await suite.api.post('/objects', { title: 'was', type: 'posts' }).expect(200)).body.object.id as string,
     );
-    await markPending(suite.harness.db, id, bucketId);
-    await pendingWritesCollection(suite.harness.db).updateOne(
-      { object_id: id },
-      { $set: { at: new Date(Date.now() - markedAgoMs) } },
+    await suite.harness.settled();
+    const version = new Date();
+    const since = new Date(Date.now() - startedAgoMs);
+    const pending = { version, reason: 'edit' as const, withdraw: false, notify: false, since };
+    await objectsCollection(suite.harness.db).updateOne(
+      { _id: id, bucket_id: bucketId },
+      { $set: { title, modified_at: version, pending } },
     );
-    await objectsCollection(suite.harness.db).updateOne({ _id: id }, { $set: { title, modified_at: new Date() } });
     return id;
   }
+  const carries = async (id: ObjectId) =>
+    (await objectsCollection(suite.harness.db).countDocuments({ _id: id, pending: { $exists: true } })) === 1;
   const live = async (id: ObjectId) => (await publishedObjectsCollection(suite.harness.db).findOne({ _id: id }))?.title;
 
-  it('repairs markers older than a running write could be, and leaves younger ones to their writes', async () => {
+  it('finishes work older than a running write could be, and leaves younger ones to their writes', async () => {
     const stale = await failedEdit('stale', STALE_MARKER_MS + 1000);
     const young = await failedEdit('young', 1000);
     assert.equal(await repairStalePendingWrites(suite.harness.writes), 1);
     assert.equal(await live(stale), 'stale');
-    assert.equal(await pendingWritesCollection(suite.harness.db).countDocuments({ object_id: stale }), 0);
+    assert.equal(await carries(stale), false);
     assert.equal(await live(young), 'was', 'a write that may still be running is not touched');
-    assert.equal(await pendingWritesCollection(suite.harness.db).countDocuments({ object_id: young }), 1);
+    assert.equal(await carries(young), true);
     // Its own write (or a later sweep) settles it.
     assert.equal(await repairStalePendingWrites(suite.harness.writes, 0), 1);
     assert.equal(await live(young), 'young');

@@ -6,8 +6,8 @@ import {
   publishedObjectsCollection,
   revisionsCollection,
 } from '../../lib/db/collections.js';
-import { markPending, pendingWritesCollection, repairPendingWrites } from '../../lib/objects/pending-writes.js';
-import { writeVersionWith } from '../../lib/objects/version-write.js';
+import { repairAtStartUp, repairPendingWrites } from '../../lib/objects/pending-writes.js';
+import { pendingWritesCollection, type PendingWriteDoc } from '../../lib/objects/legacy-markers.js';
 import { BucketSuite } from '../support/bucket-suite.js';
 
 describe('crash repair of partial Object writes', () => {
@@ -32,9 +32,20 @@ describe('crash repair of partial Object writes', () => {
   const revisions = (id: ObjectId) =>
     revisionsCollection(suite.harness.db).find({ object_id: id }).sort({ created_at: -1, _id: -1 }).toArray();
 
-  /** Steps 1–2 of an update (marker, latest version) then a crash. */
+  /** A marker as an older release put it down before a write (it wrote them; none is written now). */
+  async function leaveMarker(id: ObjectId, record: Pick<PendingWriteDoc, 'event'> = {}): Promise<void> {
+    await pendingWritesCollection(suite.harness.db).insertOne({
+      object_id: id,
+      bucket_id: bucketId,
+      at: new Date(),
+      ...record,
+    });
+  }
+  const markers = () => pendingWritesCollection(suite.harness.db).countDocuments({});
+
+  /** Steps 1–2 of an older release's update (marker, latest version) then a crash. */
   async function crashAfterLatest(id: ObjectId, title: string): Promise<void> {
-    await markPending(suite.harness.db, id, bucketId);
+    await leaveMarker(id);
     await objectsCollection(suite.harness.db).updateOne({ _id: id }, { $set: { title, modified_at: new Date() } });
   }
 
@@ -49,16 +60,16 @@ describe('crash repair of partial Object writes', () => {
     assert.equal((await objectsCollection(suite.harness.db).findOne({ _id: id }))?.title, title);
     assert.equal((await publishedObjectsCollection(suite.harness.db).findOne({ _id: id }))?.title, title);
     assert.equal((await revisions(id))[0]?.title, title);
-    assert.equal(await pendingWritesCollection(suite.harness.db).countDocuments({ object_id: id }), 0);
+    assert.equal(await markers(), 0);
     assert.equal(await objectsCollection(suite.harness.db).countDocuments({ _id: id, pending: { $exists: true } }), 0);
   }
 
-  it('crash after the latest version: start-up repair rolls live view and revision forward', async () => {
+  it('an older release’s marker after the latest version: start-up rolls live view and revision forward', async () => {
     const id = await create('A1');
     await crashAfterLatest(id, 'A2');
     assert.equal((await publishedObjectsCollection(suite.harness.db).findOne({ _id: id }))?.title, 'A1');
     const before = await generation();
-    assert.equal(await repairPendingWrites(suite.harness.writes), 1);
+    assert.equal(await repairAtStartUp(suite.harness.writes), 1);
     await assertInStep(id, 'A2');
     assert.equal((await revisions(id)).length, 2);
     assert.ok((await generation()) > before, 'repair bumps the generation so caches drop stale reads');
@@ -68,45 +79,58 @@ describe('crash repair of partial Object writes', () => {
     );
   });
 
-  it('crash after the live copy, before the revision: repair records the missing revision once', async () => {
+  it('an older release’s marker after the live copy, before the revision: start-up records the missing revision once', async () => {
     const id = await create('B1');
     await crashAfterLatest(id, 'B2');
     const latest = await objectsCollection(suite.harness.db).findOne({ _id: id });
     assert.ok(latest);
     await publishedObjectsCollection(suite.harness.db).replaceOne({ _id: id }, latest);
-    await repairPendingWrites(suite.harness.writes);
+    await repairAtStartUp(suite.harness.writes);
     await assertInStep(id, 'B2');
     assert.equal((await revisions(id)).length, 2);
-    assert.equal(await repairPendingWrites(suite.harness.writes), 0, 'nothing left to repair');
+    assert.equal(await repairAtStartUp(suite.harness.writes), 0, 'nothing left to repair');
   });
 
-  it('crash after the revision, before the bump: repair only bumps and clears the marker', async () => {
+  it('an older release’s marker after the revision, before the bump: start-up only bumps and clears the marker', async () => {
     const id = await create('C1');
-    await markPending(suite.harness.db, id, bucketId);
+    await leaveMarker(id);
     const before = await generation();
-    await repairPendingWrites(suite.harness.writes);
+    await repairAtStartUp(suite.harness.writes);
     await assertInStep(id, 'C1');
     assert.equal((await revisions(id)).length, 1, 'no duplicate revision');
     assert.ok((await generation()) > before);
   });
 
-  it('a marker without an Object (create crashed before its insert) is rolled back to no Object', async () => {
+  it('an older release’s marker without an Object (create crashed before its insert) is rolled back to no Object', async () => {
     const id = new ObjectId();
-    await markPending(suite.harness.db, id, bucketId);
-    await repairPendingWrites(suite.harness.writes);
+    await leaveMarker(id);
+    await repairAtStartUp(suite.harness.writes);
     assert.equal(await objectsCollection(suite.harness.db).countDocuments({ _id: id }), 0);
     assert.equal(await publishedObjectsCollection(suite.harness.db).countDocuments({ _id: id }), 0);
     assert.equal((await revisions(id)).length, 0);
-    assert.equal(await pendingWritesCollection(suite.harness.db).countDocuments({ object_id: id }), 0);
+    assert.equal(await markers(), 0);
   });
 
-  it('a delete that crashed after removing the latest version is finished by repair', async () => {
+  it('an older release’s delete that crashed after removing the Object is finished at start-up, its event emitted once, the markers dropped', async () => {
     const id = await create('D1');
-    await markPending(suite.harness.db, id, bucketId);
+    const doc = await objectsCollection(suite.harness.db).findOne({ _id: id });
+    const bucket = await bucketsCollection(suite.harness.db).findOne({ _id: bucketId });
+    assert.ok(doc && bucket);
+    const event = await suite.harness.writes.events.describe(suite.harness.db, bucket, { type: 'object.deleted', doc });
+    await leaveMarker(id, { event });
     await objectsCollection(suite.harness.db).deleteOne({ _id: id });
-    await repairPendingWrites(suite.harness.writes);
+    const emitted = suite.harness.emitted.length;
+    assert.equal(await repairAtStartUp(suite.harness.writes), 1);
     assert.equal(await publishedObjectsCollection(suite.harness.db).countDocuments({ _id: id }), 0);
     assert.equal((await revisions(id)).length, 0);
+    assert.deepEqual(
+      suite.harness.emitted.slice(emitted).map((e) => [e.type, e.id]),
+      [['object.deleted', event.id]],
+    );
+    const left = (await suite.harness.db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name);
+    assert.ok(!left.includes('pending_writes'), 'the emptied marker collection is dropped');
+    assert.equal(await repairAtStartUp(suite.harness.writes), 0, 'a second start finds nothing to migrate');
+    assert.equal(suite.harness.emitted.length, emitted + 1);
   });
 
   it('the next PATCH of an out-of-step Object repairs it first', async () => {
@@ -138,37 +162,10 @@ describe('crash repair of partial Object writes', () => {
     assert.equal(await repairPendingWrites(suite.harness.writes), 0, 'nothing left to repair');
   });
 
-  it('a completed write leaves no marker', async () => {
+  it('a completed write leaves nothing owed', async () => {
     const id = await create('F1');
     await suite.api.patch(`/objects/${id.toHexString()}`, { title: 'F2' }).expect(200);
     await suite.harness.settled();
-    assert.equal(await pendingWritesCollection(suite.harness.db).countDocuments({}), 0);
     await assertInStep(id, 'F2');
-  });
-
-  it('a write removes only its own marker, never that of another write in flight', async () => {
-    const id = await create('G1');
-    const latest = await objectsCollection(suite.harness.db).findOne({ _id: id });
-    assert.ok(latest);
-    // Another process has put its marker down and not yet reached its commit point.
-    const theirs = await markPending(suite.harness.db, id, bucketId);
-    const at = new Date(latest.modified_at.getTime() + 1000);
-    const next = { ...latest, title: 'G2', modified_at: at };
-    await writeVersionWith(suite.harness.writes, {
-      objectId: id,
-      bucketId,
-      at,
-      reason: 'edit',
-      doc: next,
-      commit: (work) => ({
-        to: objectsCollection(suite.harness.db),
-        model: { name: 'replaceOne', filter: { _id: id }, replacement: { ...next, pending: work } },
-      }),
-    });
-    assert.deepEqual(
-      (await pendingWritesCollection(suite.harness.db).find({ object_id: id }).toArray()).map((m) => m._id),
-      [theirs],
-    );
-    await repairPendingWrites(suite.harness.writes);
   });
 });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { ObjectId } from 'mongodb';
 import { bucketsCollection, objectsCollection, type BucketDoc } from '../../lib/db/collections.js';
 import { eventId, type DomainEvents } from '../../lib/events/domain-events.js';
-import { removeObject } from '../../lib/objects/object-delete.js';
+import { removeObject, removeObjectsOfType } from '../../lib/objects/object-delete.js';
 import { updateObject } from '../../lib/objects/object-writes.js';
 import { repairPendingWrites } from '../../lib/objects/pending-writes.js';
 import { MetadataValidators } from '../../lib/validation/metadata-schema.js';
@@ -125,5 +125,57 @@ describe('domain events survive a crash after the commit point', () => {
     );
     assert.equal(await repairPendingWrites(suite.harness.writes), 1);
     assert.deepEqual(since(from), []);
+  });
+
+  it('a delete with sinks that died as it told them: claimed, and repair tells them again with the same id', async () => {
+    const id = await create('Told');
+    const from = suite.harness.emitted.length;
+    const deps = { ...dying(() => false), events: withSink(true) };
+    await assert.rejects(removeObject(deps, bucket, id, true), Crash);
+    // The sinks hear of it between the claim and the rest (delete-write.ts): the claim is down.
+    const claimed = await objectsCollection(suite.harness.db).findOne({ _id: new ObjectId(id) });
+    assert.ok(claimed?.pending && 'deletes' in claimed.pending, 'past the commit point');
+    assert.deepEqual(since(from), []);
+    assert.equal(await repairPendingWrites(suite.harness.writes), 1);
+    assert.deepEqual(
+      since(from).map(([type, subject]) => [type, subject]),
+      [['object.deleted', id]],
+    );
+    await suite.api.get(`/objects/${id}?status=any`).expect(404);
+  });
+
+  it('a type delete that died mid-way: repair finishes every claimed Object, each object.deleted once', async () => {
+    await suite.api.post('/object-types', { title: 'Doomed', slug: 'doomed' }).expect(200);
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++)
+      ids.push(
+        String((await suite.api.post('/objects', { title: `D${i}`, type: 'doomed' }).expect(200)).body.object.id),
+      );
+    await suite.harness.settled();
+    const from = suite.harness.emitted.length;
+    // The claims went down; the process dies at the first removal of a live copy and writes nothing after.
+    let dead = false;
+    const deps = dying((c) => (dead ||= c.collection === 'published_objects'));
+    await assert.rejects(
+      removeObjectsOfType(deps, bucket, 'doomed', true, () => undefined),
+      Crash,
+    );
+    const left = await objectsCollection(suite.harness.db).find({ bucket_id: bucket._id, type: 'doomed' }).toArray();
+    assert.equal(left.length, 5, 'nothing removed before the crash');
+    assert.ok(
+      left.every((d) => d.pending && 'deletes' in d.pending),
+      'every Object claimed',
+    );
+    assert.equal(await repairPendingWrites(suite.harness.writes), 5);
+    assert.equal(
+      await objectsCollection(suite.harness.db).countDocuments({ bucket_id: bucket._id, type: 'doomed' }),
+      0,
+    );
+    // A sink that heard of some before the crash hears the same ids again: one event per Object.
+    const deleted = since(from).filter(([type]) => type === 'object.deleted');
+    assert.deepEqual(new Set(deleted.map(([, subject]) => subject)), new Set(ids));
+    assert.equal(new Set(deleted.map(([, , eventId]) => eventId)).size, 5);
+    for (const id of ids) await suite.api.get(`/objects/${id}?status=any`).expect(404);
+    assert.equal(await repairPendingWrites(suite.harness.writes), 0, 'nothing left');
   });
 });
