@@ -1,5 +1,7 @@
 import {
+  MongoBulkWriteError,
   MongoClientBulkWriteError,
+  type AnyBulkWriteOperation,
   MongoServerError,
   type ClientDeleteManyModel,
   type ClientDeleteOneModel,
@@ -11,6 +13,8 @@ import {
   type Document,
   type MongoClient,
   type ObjectId,
+  type OneOrMore,
+  type WriteError,
 } from 'mongodb';
 import { DUPLICATE_KEY, isDuplicateKey } from '../errors/mongo-errors.js';
 
@@ -102,11 +106,65 @@ export async function writeInSteps(
 ): Promise<LastWrite> {
   const matched = await inOneCommandIfKnown(db, [...steps.flat(), last]);
   if (matched !== undefined) return { sent: true, matched };
-  for (const step of steps) {
-    const alone = step.filter((w) => w.only !== 'in-one-command');
-    if (alone.length > 0) await Promise.all(alone.map(writeAlone));
-  }
+  for (const step of steps) await sendApart(step);
   return { sent: false, send: () => writeAlone(last) };
+}
+
+/**
+ * One step's writes where the servers have no bulkWrite across collections: one unordered
+ * bulkWrite per collection (a page of a type delete is then a few commands, not one per Object),
+ * at once. Writes only meant for one ordered command are left out; a duplicate key error is
+ * handled per write as `writeAlone` handles it.
+ */
+export async function sendApart(step: readonly BatchWrite[]): Promise<void> {
+  const byCollection = new Map<string, BatchWrite[]>();
+  for (const write of step) {
+    if (write.only === 'in-one-command') continue;
+    const group = byCollection.get(write.to.namespace);
+    if (group) group.push(write);
+    else byCollection.set(write.to.namespace, [write]);
+  }
+  await Promise.all([...byCollection.values()].map((group) => sendGroup(group)));
+}
+
+/** Writes to one collection as one unordered bulkWrite; those that failed on a duplicate key settle as alone. */
+async function sendGroup(group: readonly BatchWrite[]): Promise<void> {
+  const [first, ...others] = group;
+  if (!first) return;
+  if (others.length === 0) {
+    await writeAlone(first);
+    return;
+  }
+  try {
+    await first.to.bulkWrite(group.map(collectionModel), { ordered: false });
+  } catch (err) {
+    if (!(err instanceof MongoBulkWriteError)) throw err;
+    const errors: OneOrMore<WriteError> = err.writeErrors;
+    const failed = errors instanceof Array ? errors : [errors];
+    if (failed.length === 0) throw err;
+    for (const { index, code } of failed) {
+      const write = group.at(index);
+      if (!write || code !== DUPLICATE_KEY) throw err;
+      if (write.retryIfDuplicate) await writeAlone({ ...write, retryIfDuplicate: false });
+      else if (!write.doneIfDuplicate) throw err;
+    }
+  }
+}
+
+/** A batch write as the collection's bulkWrite takes it. */
+function collectionModel({ model }: BatchWrite): AnyBulkWriteOperation<Stored> {
+  switch (model.name) {
+    case 'insertOne':
+      return { insertOne: { document: model.document } };
+    case 'updateOne':
+      return { updateOne: { filter: model.filter, update: model.update, upsert: model.upsert ?? false } };
+    case 'replaceOne':
+      return { replaceOne: { filter: model.filter, replacement: model.replacement, upsert: model.upsert ?? false } };
+    case 'deleteOne':
+      return { deleteOne: { filter: model.filter } };
+    case 'deleteMany':
+      return { deleteMany: { filter: model.filter } };
+  }
 }
 
 /**

@@ -87,21 +87,36 @@ export async function deleteClaimed(deps: EventDeps, bucket: BucketDoc, doc: Obj
 }
 
 /**
- * Finishes the delete `doc` carries (steps 2–4 again), as the delete that left it would have (a type
- * delete finishes each Object it claimed so, with its `bucket` as read). Sent
- * twice (by the delete still running and a reader that found its claim), the deletes find nothing,
- * the outbox keeps one delivery per event id, the count is taken once, and the note and bump only
- * make readers read again.
+ * Finishes the deletes `docs` carry (steps 2–4 again), as the deletes that left them would have (a
+ * type delete finishes the page it claimed so, with its `bucket` as read). The page's writes go
+ * step by step for all of its Objects at once, so a page costs a few commands, not a few per
+ * Object. Sent twice (by the delete still running and a reader that found its claim), the deletes
+ * find nothing, the outbox keeps one delivery per event id, each count is taken once, and the
+ * notes and bumps only make readers read again.
  */
-export async function finishCarriedDelete(
+export async function finishCarriedDeletes(
   deps: EventDeps,
-  doc: ObjectDoc & { pending: CarriedDelete },
+  docs: readonly (ObjectDoc & { pending: CarriedDelete })[],
   bucket?: BucketDoc,
 ): Promise<void> {
-  const { event, views, gone, after, counted } = await deleteWrites(deps, bucket, doc);
-  // Sinks hear of it before the Object goes, so one that fails leaves the delete carried.
-  if (event) await deps.events.toSinks(deps.db, event);
-  await lastSent(await writeInSteps(deps.db, [views, [gone], ...after], counted));
+  const each = await Promise.all(docs.map((doc) => deleteWrites(deps, bucket, doc)));
+  const lastCount = each.at(-1)?.counted;
+  if (!lastCount) return;
+  // Sinks hear of them before the Objects go, so one that fails leaves its delete carried.
+  for (const { event } of each) if (event) await deps.events.toSinks(deps.db, event);
+  const afterSteps = Math.max(...each.map((w) => w.after.length));
+  const steps = [
+    each.flatMap((w) => w.views),
+    each.map((w) => w.gone),
+    ...Array.from({ length: afterSteps }, (_, step) => each.flatMap((w) => w.after[step] ?? [])),
+    each.slice(0, -1).map((w) => w.counted),
+  ];
+  await lastSent(await writeInSteps(deps.db, steps, lastCount));
+}
+
+/** Finishes the delete `doc` carries: a page of one. */
+export function finishCarriedDelete(deps: EventDeps, doc: ObjectDoc & { pending: CarriedDelete }): Promise<void> {
+  return finishCarriedDeletes(deps, [doc]);
 }
 
 /** The writes of steps 2–4 for `doc` (claimed, carrying its delete), and its event when it notifies. */

@@ -3,7 +3,7 @@ import { ensureUsage } from '../limits/usage-counters.js';
 import type { EventDeps } from '../events/domain-events.js';
 import { findObject, foundObject, parseObjectId } from './objects.js';
 import { readOptions } from '../db/query-time-limit.js';
-import { deleteClaim, deleteClaimed, finishCarriedDelete } from './delete-write.js';
+import { deleteClaim, deleteClaimed, finishCarriedDeletes } from './delete-write.js';
 import { finishCarried } from './version-write.js';
 import { HttpError } from '../errors/http-errors.js';
 import type { VersionGuard } from './object-version.js';
@@ -11,14 +11,11 @@ import type { VersionGuard } from './object-version.js';
 /** Objects a type delete removes per round: bounds memory and the size of each command. */
 const PAGE = 500;
 
-/** Claimed Objects of a page finished at once: overlaps their round trips, bounds the load. */
-const FINISHING = 16;
-
 /**
  * Deletes a page of a type's Objects (latest versions as read) the way a single delete goes
  * (delete-write.ts): all their claims (each a commit point, putting `pending.deletes` on its
- * Object) in one unordered command, then each claimed Object finished as repair would
- * (`finishCarriedDelete`: live copy, revisions, event, the Object, bump, count), several at once.
+ * Object) in one unordered command, then each claimed Object finished as repair would,
+ * all at once (`finishCarriedDeletes`: live copies, revisions, events, the Objects, bumps, counts).
  * A crash in between leaves claimed Objects, which the next page read, the stale sweep or
  * start-up repair finishes. An Object a write changed after the read misses its claim and is
  * read again with the next page.
@@ -42,8 +39,7 @@ async function deletePage(deps: EventDeps, bucket: BucketDoc, docs: ObjectDoc[],
   const owed = claimed.flatMap((doc) =>
     doc.pending && 'deletes' in doc.pending ? [{ ...doc, pending: doc.pending }] : [],
   );
-  for (let i = 0; i < owed.length; i += FINISHING)
-    await Promise.all(owed.slice(i, i + FINISHING).map((doc) => finishCarriedDelete(deps, doc, bucket)));
+  await finishCarriedDeletes(deps, owed, bucket);
 }
 
 /** Claims before giving up with 409: each retry means another write of the Object just landed. */

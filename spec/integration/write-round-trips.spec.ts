@@ -319,6 +319,27 @@ describe('round trips per request', () => {
     await suite.api.get(`/objects/${id}`).expect(200);
   });
 
+  /** The commands a type delete of `count` Objects (with trigger_webhook, so each has its event) sends. */
+  async function typeDeleteCommands(slug: string, count: number): Promise<string[]> {
+    await suite.api.post('/object-types', { title: slug, slug }).expect(200);
+    for (let i = 0; i < count; i += 20)
+      await Promise.all(
+        Array.from({ length: 20 }, (_, j) =>
+          suite.api.post('/objects', { title: `${slug} ${i + j}`, type: slug }).expect(200),
+        ),
+      );
+    const trips = await tripsOf((api) => api.delete(`/object-types/${slug}?trigger_webhook=true`).expect(200));
+    assert.equal(await objectsCollection(suite.harness.db).countDocuments({ type: slug }), 0);
+    // The types changed: warm the caches again for the counts of the tests after this one.
+    await suite.api.patch(`/objects/${postId}`, { metadata: { headline: slug } }).expect(200);
+    return trips.commands;
+  }
+
+  it('deletes a type of 120 Objects in a few commands, not a few per Object: claims, read back, then each step of their finishing at once', async () => {
+    const commands = await typeDeleteCommands('bulk-gone', 120);
+    assert.ok(commands.length <= 30, `${commands.length} commands`);
+  });
+
   describe('on a server without bulkWrite (before MongoDB 8.0)', () => {
     withoutBulkWrite(() => suite.harness.client);
 
@@ -333,6 +354,11 @@ describe('round trips per request', () => {
       assert.equal(trips.rounds, 4, JSON.stringify(trips));
       assert.deepEqual(trips.after, ['update objects'], 'the clear of the carried work follows the answer');
       assert.equal(await objectsCollection(suite.harness.db).countDocuments({ pending: { $exists: true } }), 0);
+    });
+
+    it('deletes a type of 120 Objects in a few commands: each step of the finishing one command per collection', async () => {
+      const commands = await typeDeleteCommands('apart-gone', 120);
+      assert.ok(commands.length <= 30, `${commands.length} commands`);
     });
   });
 });
