@@ -9,8 +9,8 @@ import { withQueryTimeLimit } from '../lib/db/query-time-limit.js';
 import { startOwnedEngine } from '../lib/db/shared-engine.js';
 import { DomainEvents } from '../lib/events/domain-events.js';
 import { repairPendingRenames } from '../lib/object-types/object-type-rename.js';
-import { repairAtStartUp } from '../lib/objects/pending-writes.js';
-import { PendingWriteSweeper, STALE_MARKER_MS } from '../lib/objects/pending-sweep.js';
+import { repairAtStartUp } from '../lib/objects/write/repair.js';
+import { PendingWriteSweeper, STALE_WORK_MS } from '../lib/objects/write/repair-sweep.js';
 import { Scheduler } from '../lib/scheduling/scheduler.js';
 import { sweepOrphanChunks } from '../lib/media/orphan-sweep.js';
 import { DeliveryWorker } from '../lib/webhooks/worker.js';
@@ -85,7 +85,7 @@ async function main(): Promise<void> {
   const scheduler = new Scheduler({ db, events }, { intervalMs: config.schedulerIntervalMs, log: logError });
   scheduler.start();
   // Writes that failed while this process lived on (its engine died under them) are repaired here.
-  const sweeper = new PendingWriteSweeper({ db, events }, STALE_MARKER_MS / 2, logError);
+  const sweeper = new PendingWriteSweeper({ db, events }, STALE_WORK_MS / 2, logError);
   sweeper.start();
   // Sends the webhook outbox; deliveries a stopped or killed process held are sent once their claims lapse.
   const webhooks = new DeliveryWorker(db, config.webhooks, { log: logError });

@@ -4,7 +4,7 @@ import { MonthlyRequests } from './limits/monthly-requests.js';
 import { RateLimits } from './limits/rate-limits.js';
 import { createMediaRuntime, type MediaRuntime } from './media/media-runtime.js';
 import { DomainEvents } from './events/domain-events.js';
-import type { ObjectWriteDeps } from './objects/object-writes.js';
+import type { ObjectWriteDeps } from './objects/write/object-writes.js';
 import { PreviewSecret } from './preview/preview-tokens.js';
 import { AccountTokens } from './accounts/tokens.js';
 import { Logins } from './accounts/login.js';

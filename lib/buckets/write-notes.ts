@@ -33,7 +33,7 @@ function notesId(bucketId: ObjectId, type: string, part: number): string {
 
 /**
  * Notes that a version write wrote `objectId`. Sent only in one ordered bulkWrite, after the views
- * and before the generation bump (lib/objects/version-write.ts): so an Object whose view changed
+ * and before the generation bump (lib/objects/write/version-write.ts): so an Object whose view changed
  * after a list order was read is noted after any count of its part read before that order.
  * An upsert: the first write into a part makes its document.
  */

@@ -137,7 +137,7 @@ export interface ObjectDoc {
   publish_at?: Date | null;
   /** When set, the live version is withdrawn automatically at this time. */
   unpublish_at?: Date | null;
-  /** Only on Objects of singleton types: the place this Object holds (see lib/objects/singletons.ts). */
+  /** Only on Objects of singleton types: the place this Object holds (see lib/objects/write/singletons.ts). */
   singleton_key?: string;
   /**
    * Only on Objects created with an Idempotency-Key: "<bucket id>:<key>", so a retry of the
@@ -151,13 +151,13 @@ export interface ObjectDoc {
   /**
    * The follow-up work of the write that put this version down (live copy, revision, bump,
    * event), carried in the same single-document write and removed once done: see
-   * lib/objects/pending-writes.ts. Present only while that work may still be owed.
+   * lib/objects/write/repair.ts. Present only while that work may still be owed.
    */
   pending?: CarriedWork | CarriedDelete;
 }
 
 /**
- * A delete the Object carries until it is gone (lib/objects/delete-write.ts): the Object is
+ * A delete the Object carries until it is gone (lib/objects/write/delete-write.ts): the Object is
  * removed last, so whoever reads it meanwhile finishes the delete, its event rendered from it.
  */
 export interface CarriedDelete {
@@ -168,7 +168,7 @@ export interface CarriedDelete {
   since: Date;
 }
 
-/** What repair needs to finish a version write after its commit point (lib/objects/pending-writes.ts). */
+/** What repair needs to finish a version write after its commit point (lib/objects/write/repair.ts). */
 export interface CarriedWork {
   /** The version it belongs to (its modified_at): work carried by an older version is not this one's. */
   version: Date;

@@ -11,9 +11,9 @@ import {
 /** The fields an Object list sorts by without a Metafield (lib/query/sort.ts): each has an index below. */
 export const OBJECT_SORT_FIELDS = ['created_at', 'modified_at', 'order'] as const;
 
-/** Unique over `singleton_key`: one Object per locale of a singleton type (lib/objects/singletons.ts). */
+/** Unique over `singleton_key`: one Object per locale of a singleton type (lib/objects/write/singletons.ts). */
 export const SINGLETON_INDEX = 'singleton_unique';
-/** Unique over `idempotency_key`: one Object per Bucket and Idempotency-Key (lib/objects/object-idempotency.ts). */
+/** Unique over `idempotency_key`: one Object per Bucket and Idempotency-Key (lib/objects/write/object-idempotency.ts). */
 export const IDEMPOTENCY_INDEX = 'idempotency_unique';
 
 export interface IndexSpec {
@@ -100,7 +100,7 @@ export async function ensureContentIndexes(db: Db): Promise<void> {
   await objectsCollection(db).createIndex({ publish_at: 1 }, { name: 'publish_at', sparse: true }, undefined);
   await objectsCollection(db).createIndex({ unpublish_at: 1 }, { name: 'unpublish_at', sparse: true }, undefined);
   await revisionsCollection(db).createIndex(REVISION_LIST_INDEX.key, { name: REVISION_LIST_INDEX.name }, undefined);
-  // Work a version write carries until it is done (lib/objects/version-write.ts): start-up repair
+  // Work a version write carries until it is done (lib/objects/write/version-write.ts): start-up repair
   // and the stale sweep find it by when it began. Sparse: only Objects mid-write hold the field.
   await objectsCollection(db).createIndex({ 'pending.since': 1 }, { name: 'pending_since', sparse: true }, undefined);
   // Write notes are read by `_id`; deleting a Bucket removes its own by Bucket.

@@ -123,7 +123,7 @@ export class DomainEvents {
 
   /**
    * The outbox's part of `emit` as writes, for a write that sends them with its other follow-ups
-   * (lib/objects/version-write.ts); it then calls `toSinks`.
+   * (lib/objects/write/version-write.ts); it then calls `toSinks`.
    */
   async outboxWrites(db: Db, event: DomainEvent): Promise<BatchWrite[]> {
     if (!this.offerToWebhooks) return [];
@@ -175,7 +175,7 @@ export interface EventDeps {
 /**
  * The last steps of every mutation, after its commit point, in this order: bump the Bucket
  * generation (caches drop reads of the old state), then hand the events to the sinks. Object
- * writes run it before deleting their pending-write marker (see pending-writes.ts).
+ * writes carry their own follow-ups instead (lib/objects/write/version-write.ts).
  */
 export async function finishWrite(deps: EventDeps, bucketId: BucketDoc['_id'], events: DomainEvent[]): Promise<void> {
   await bumpGeneration(deps.db, bucketId);

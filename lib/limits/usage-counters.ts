@@ -27,7 +27,7 @@ const REMOVALS_KEPT = 64;
 
 /**
  * Counts one Object off the plan, once however often it is sent: a delete's own command and a
- * reader that finishes the same delete (lib/objects/delete-write.ts) may both send it. Without a
+ * reader that finishes the same delete (lib/objects/write/delete-write.ts) may both send it. Without a
  * usage document nothing is counted; the first count of the holdings then finds the Object gone.
  */
 export function objectRemovalWrite(db: Db, bucketId: ObjectId, objectId: ObjectId): BatchWrite {

@@ -6,7 +6,7 @@ import { BadRequestError } from '../errors/http-errors.js';
 import { isDuplicateKey } from '../errors/mongo-errors.js';
 import { notFound } from '../errors/not-found.js';
 import { bumpGeneration } from '../buckets/bucket-generation.js';
-import { slugify } from '../objects/slugs.js';
+import { slugify } from '../objects/write/slugs.js';
 import { assertValid } from '../validation/ajv-messages.js';
 import {
   assertFolderExists,

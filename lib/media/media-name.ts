@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { slugify } from '../objects/slugs.js';
+import { slugify } from '../objects/write/slugs.js';
 import { extensionForType, extensionOf } from './sniff-type.js';
 
 const MAX_BASE_LENGTH = 60;

@@ -4,7 +4,7 @@ import { objectsCollection, revisionsCollection, type BucketDoc, type RevisionDo
 import { HttpError, ValidationErrors } from '../errors/http-errors.js';
 import { notFound } from '../errors/not-found.js';
 import type { EventDeps } from '../events/domain-events.js';
-import { repairObject } from '../objects/pending-writes.js';
+import { repairObject } from '../objects/write/repair.js';
 import { readOptions } from '../db/query-time-limit.js';
 import { objectIdFromHex } from '../util/object-id.js';
 import { assertValid } from '../validation/ajv-messages.js';

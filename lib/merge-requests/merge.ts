@@ -4,8 +4,8 @@ import { currentActor } from '../accounts/actor.js';
 import { objectsCollection, revisionsCollection, type BucketDoc, type RevisionDoc } from '../db/collections.js';
 import { HttpError } from '../errors/http-errors.js';
 import { readOptions } from '../db/query-time-limit.js';
-import { updateObject, type ObjectWriteDeps } from '../objects/object-writes.js';
-import { exactVersion } from '../objects/object-version.js';
+import { updateObject, type ObjectWriteDeps } from '../objects/write/object-writes.js';
+import { exactVersion } from '../objects/write/object-version.js';
 import { mergeRequestsCollection, type MergeItem, type MergeRequestDoc } from './collection.js';
 import { getMergeRequest, notOpen } from './manage.js';
 

@@ -8,7 +8,7 @@ import { bucketOf } from '../http/request-bucket.js';
 import { storedUpload } from './upload.js';
 import { matchedRouteOf } from '../routes/access.js';
 import { IDEMPOTENCY_HEADER, REPLAYED_HEADER } from '../http/idempotency-headers.js';
-import type { CreateIdempotency } from '../objects/object-idempotency.js';
+import type { CreateIdempotency } from '../objects/write/object-idempotency.js';
 import {
   abandonKey,
   claimKey,
@@ -44,7 +44,7 @@ interface KeyLocals {
   idempotency?: CreateIdempotency;
 }
 
-/** The request's key for a create to carry (lib/objects/object-writes.ts), if it sent one. */
+/** The request's key for a create to carry (lib/objects/write/object-writes.ts), if it sent one. */
 export function idempotencyOf(res: Response): CreateIdempotency | undefined {
   return (res.locals as KeyLocals).idempotency;
 }

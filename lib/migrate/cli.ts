@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import type { Db } from 'mongodb';
 import type { Config } from '../config.js';
 import { DomainEvents } from '../events/domain-events.js';
-import type { ObjectWriteDeps } from '../objects/object-writes.js';
+import type { ObjectWriteDeps } from '../objects/write/object-writes.js';
 import { MetadataValidators } from '../validation/metadata-schema.js';
 import { buildBlock } from './block-source.js';
 import { exportBucket } from './export.js';

@@ -1,8 +1,8 @@
 import type { BucketDoc, ObjectTypeDoc } from '../db/collections.js';
 import { DomainError, MigrationError } from '../errors/domain-errors.js';
 import { HttpError } from '../errors/http-errors.js';
-import type { ObjectWriteDeps } from '../objects/object-writes.js';
-import type { PlannedContent } from '../objects/planned-content.js';
+import type { ObjectWriteDeps } from '../objects/write/object-writes.js';
+import type { PlannedContent } from '../objects/write/planned-content.js';
 import type { BundleReader } from './bundle-reader.js';
 import type { BundleIndex } from './import-index.js';
 import type { Progress } from './progress.js';

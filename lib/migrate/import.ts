@@ -5,7 +5,7 @@ import { MigrationError } from '../errors/domain-errors.js';
 import { recordBlock } from '../blocks/blocks.js';
 import { BUCKET_SLUG_PATTERN, createBucket, findBucketBySlug, type IssuedKeys } from '../buckets/buckets.js';
 import { listObjectTypes } from '../object-types/type-reads.js';
-import type { ObjectWriteDeps } from '../objects/object-writes.js';
+import type { ObjectWriteDeps } from '../objects/write/object-writes.js';
 import type { Manifest } from './bundle-format.js';
 import { BundleReader } from './bundle-reader.js';
 import { importKey } from './id-plan.js';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { ObjectWriteDeps } from '../objects/object-writes.js';
+import type { ObjectWriteDeps } from '../objects/write/object-writes.js';
 import { buildBlock } from './block-source.js';
 import { importBundle, type ImportOptions, type ImportSummary } from './import.js';
 

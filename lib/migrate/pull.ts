@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Metafield } from '../metafields/definition.js';
 import { mediaNameOfUrl } from '../metafields/kind-parts.js';
-import type { ObjectWriteDeps } from '../objects/object-writes.js';
+import type { ObjectWriteDeps } from '../objects/write/object-writes.js';
 import { isPlainObject } from '../util/plain-object.js';
 import { BundleWriter } from './bundle-writer.js';
 import { importBundle, type ImportSummary } from './import.js';

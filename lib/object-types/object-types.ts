@@ -17,16 +17,16 @@ import type { ObjectTypeCreate } from '../types/bodies.generated.js';
 import { assertValid } from '../validation/ajv-messages.js';
 import { checkMetafieldDefinitions } from '../validation/metafield-definitions.js';
 import { finishChange, finishWrite, type EventDeps } from '../events/domain-events.js';
-import { removeObjectsOfType } from '../objects/object-delete.js';
-import { applySingletonSwitch, checkSingletonSwitch } from '../objects/singletons.js';
+import { removeObjectsOfType } from '../objects/write/object-delete.js';
+import { applySingletonSwitch, checkSingletonSwitch } from '../objects/write/singletons.js';
 import { completeRename, finishPendingRenames } from './object-type-rename.js';
-import { insertWithUniqueSlug, slugify, slugsWhere } from '../objects/slugs.js';
+import { insertWithUniqueSlug, slugify, slugsWhere } from '../objects/write/slugs.js';
 import { readOptions } from '../db/query-time-limit.js';
 import { findObjectType, getObjectType, listObjectTypes } from './type-reads.js';
 import { referencesTo, renameReferences } from './type-references.js';
 import { withTypeWriteLease } from './type-write-lease.js';
 import { ifMatchAccepts, versionConflict, versionOf, type IfMatch } from '../http/if-match.js';
-import { nextVersionTime } from '../objects/version-time.js';
+import { nextVersionTime } from '../objects/write/version-time.js';
 
 async function typeSlugs(db: Db, bucket: BucketDoc): Promise<Set<string>> {
   return new Set(await slugsWhere(objectTypesCollection(db), { bucket_id: bucket._id }, readOptions(db)));

@@ -2,14 +2,14 @@ import type { ApiObject } from './serialize.js';
 import type { BucketDoc, ObjectDoc } from '../db/collections.js';
 import { BadRequestError, type CurrentVersion, type HttpError } from '../errors/http-errors.js';
 import { ifMatchOfVersion } from '../http/if-match.js';
-import { objectGuard } from './object-version.js';
+import { objectGuard } from './write/object-version.js';
 import type { ErrorCode } from '../errors/codes.js';
 import { errorDetail, translateError } from '../errors/translate.js';
 import type { BatchRequest } from '../types/bodies.generated.js';
 import { assertValid } from '../validation/ajv-messages.js';
 import { quote } from '../util/quote.js';
-import { removeObject } from './object-delete.js';
-import { createObject, updateObject, type ObjectWriteDeps } from './object-writes.js';
+import { removeObject } from './write/object-delete.js';
+import { createObject, updateObject, type ObjectWriteDeps } from './write/object-writes.js';
 
 /** One operation as BatchRequest.json admits it; `object` is checked by the write it goes to. */
 type Operation = BatchRequest['operations'][number];

@@ -13,17 +13,17 @@ import { collectRefs } from '../metafields/stored-values.js';
 import type { ObjectCreate } from '../types/bodies.generated.js';
 import { reserve } from '../limits/usage-counters.js';
 import { assertValid } from '../validation/ajv-messages.js';
-import { prepareMetadata } from './object-metadata.js';
-import { resolveLocale, type ObjectWriteDeps } from './object-writes.js';
-import { repairObject } from './pending-writes.js';
-import { writeVersionWith } from './version-write.js';
+import { prepareMetadata } from './write/object-metadata.js';
+import { resolveLocale, type ObjectWriteDeps } from './write/object-writes.js';
+import { repairObject } from './write/repair.js';
+import { writeVersionWith } from './write/version-write.js';
 import { CommitFailed } from '../db/write-batch.js';
-import type { PlannedContent } from './planned-content.js';
+import type { PlannedContent } from './write/planned-content.js';
 import { readOptions } from '../db/query-time-limit.js';
-import { singletonKey, singletonRace } from './singletons.js';
-import { slugify } from './slugs.js';
-import { storedThumbnail } from './thumbnail.js';
-import { assertStorable } from './stored-size.js';
+import { singletonKey, singletonRace } from './write/singletons.js';
+import { slugify } from './write/slugs.js';
+import { storedThumbnail } from './write/thumbnail.js';
+import { assertStorable } from './write/stored-size.js';
 import { typeWithOwn } from '../metafields/own.js';
 import { ownMetafieldsAfter } from './own-metafields.js';
 
@@ -119,7 +119,7 @@ export async function checkImportVersion(
 }
 
 /**
- * Writes an Object's versions through the one version write (pending-writes.ts), so each gets
+ * Writes an Object's versions through the one version write (write/version-write.ts), so each gets
  * its revision, generation bump and event as an API write would. Idempotent: a crashed earlier
  * run is repaired first, and versions its revisions already record are skipped, so rerunning
  * continues where it stopped. Returns how many versions this call wrote.

@@ -23,15 +23,15 @@ import { listObjects } from './list/object-list.js';
 import { getObjectExpanded } from './object-read.js';
 import { answersLive, liveField, liveVersions } from './live-versions.js';
 import { readBounds } from '../query/read-budget.js';
-import { removeObject } from './object-delete.js';
-import { createObject, updateObject } from './object-writes.js';
+import { removeObject } from './write/object-delete.js';
+import { createObject, updateObject } from './write/object-writes.js';
 import { objectRenderContext } from './render-context.js';
 import { listGeneration } from './list/list-generation.js';
 import { bucketFromMemory, readingAhead, route, type RouteDef } from '../routes/route-table.js';
 import { takeReadAhead } from './read-ahead.js';
 import { readAccess, writeAccess, BY_OBJECT_ID } from '../routes/access.js';
 import { parseIfMatch, versionOf, versionTag } from '../http/if-match.js';
-import { objectGuard } from './object-version.js';
+import { objectGuard } from './write/object-version.js';
 
 export const OBJECT_LIST_NAMES = [
   'read_key',

@@ -2,9 +2,9 @@ import type { BucketDoc, RevisionDoc } from '../db/collections.js';
 import { collectRefs } from '../metafields/stored-values.js';
 import { typeWithOwn } from '../metafields/own.js';
 import { assertValid } from '../validation/ajv-messages.js';
-import { prepareMetadata } from '../objects/object-metadata.js';
-import type { ObjectWriteDeps } from '../objects/object-writes.js';
-import { editObject, type EditPlan } from '../objects/object-edit.js';
+import { prepareMetadata } from '../objects/write/object-metadata.js';
+import type { ObjectWriteDeps } from '../objects/write/object-writes.js';
+import { editObject, type EditPlan } from '../objects/write/object-edit.js';
 import { typeForWrite } from '../objects/objects.js';
 
 /**

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { Filter } from 'mongodb';
 import { objectsCollection, type ObjectDoc } from '../db/collections.js';
 import type { EventDeps } from '../events/domain-events.js';
-import { finishCarried, writeVersionWith } from '../objects/version-write.js';
-import { versionUpdate } from '../objects/object-edit.js';
+import { finishCarried, writeVersionWith } from '../objects/write/version-write.js';
+import { versionUpdate } from '../objects/write/object-edit.js';
 import { writeIfFound } from '../db/write-batch.js';
 
 const LEASE_MS = 60_000;
@@ -23,8 +23,8 @@ export interface SchedulerOptions {
  * that expires, so a crash mid-way only delays the work) and finishes it only while it still
  * holds the claim, so each due Object is published once. Work that fell due while no process
  * ran is done at the first tick, which runs at start. Completing a claim is an Object write like
- * any other (it emits object.published or object.unpublished), crash-safe by the marker protocol of pending-writes.ts: a crash after its commit
- * point is finished by repair, and one before it leaves the claim to lapse and the work to be redone.
+ * any other (it emits object.published or object.unpublished), crash-safe as every version write is
+ * (lib/objects/write/version-write.ts): a crash after its commit point is finished by repair, and one before it leaves the claim to lapse and the work to be redone.
  */
 export class Scheduler {
   private readonly id = randomBytes(8).toString('hex');

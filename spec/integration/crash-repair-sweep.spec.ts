@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { ObjectId } from 'mongodb';
 import { bucketsCollection, objectsCollection, publishedObjectsCollection } from '../../lib/db/collections.js';
-import { PendingWriteSweeper, repairStalePendingWrites, STALE_MARKER_MS } from '../../lib/objects/pending-sweep.js';
+import { PendingWriteSweeper, repairStalePendingWrites, STALE_WORK_MS } from '../../lib/objects/write/repair-sweep.js';
 import { BucketSuite } from '../support/bucket-suite.js';
 
 /**
@@ -37,7 +37,7 @@ describe('repair of writes left pending while the process lives on', () => {
   const live = async (id: ObjectId) => (await publishedObjectsCollection(suite.harness.db).findOne({ _id: id }))?.title;
 
   it('finishes work older than a running write could be, and leaves younger ones to their writes', async () => {
-    const stale = await failedEdit('stale', STALE_MARKER_MS + 1000);
+    const stale = await failedEdit('stale', STALE_WORK_MS + 1000);
     const young = await failedEdit('young', 1000);
     assert.equal(await repairStalePendingWrites(suite.harness.writes), 1);
     assert.equal(await live(stale), 'stale');
@@ -50,7 +50,7 @@ describe('repair of writes left pending while the process lives on', () => {
   });
 
   it('the sweeper repairs on its interval until stopped, and logs what it repaired', async () => {
-    const id = await failedEdit('swept', STALE_MARKER_MS + 1000);
+    const id = await failedEdit('swept', STALE_WORK_MS + 1000);
     const logged: string[] = [];
     const sweeper = new PendingWriteSweeper(suite.harness.writes, 20, (m) => logged.push(m));
     sweeper.start();

@@ -6,8 +6,8 @@ import {
   publishedObjectsCollection,
   revisionsCollection,
 } from '../../lib/db/collections.js';
-import { repairAtStartUp, repairPendingWrites } from '../../lib/objects/pending-writes.js';
-import { pendingWritesCollection, type PendingWriteDoc } from '../../lib/objects/legacy-markers.js';
+import { repairAtStartUp, repairPendingWrites } from '../../lib/objects/write/repair.js';
+import { pendingWritesCollection, type PendingWriteDoc } from '../../lib/objects/write/legacy-markers.js';
 import { BucketSuite } from '../support/bucket-suite.js';
 
 describe('crash repair of partial Object writes', () => {

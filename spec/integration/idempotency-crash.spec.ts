@@ -3,7 +3,7 @@ import type { Express } from 'express';
 import request from 'supertest';
 import { createApp } from '../../lib/app.js';
 import { objectsCollection, publishedObjectsCollection, revisionsCollection } from '../../lib/db/collections.js';
-import { pendingWritesCollection } from '../../lib/objects/legacy-markers.js';
+import { pendingWritesCollection } from '../../lib/objects/write/legacy-markers.js';
 import { Crash, interceptWrites, type WriteCall } from '../support/intercept-writes.js';
 import { BucketSuite } from '../support/bucket-suite.js';
 

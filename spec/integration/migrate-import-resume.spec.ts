@@ -9,7 +9,7 @@ import { importBundle } from '../../lib/migrate/import.js';
 import { SILENT } from '../../lib/migrate/progress.js';
 import { findBucketBySlug } from '../../lib/buckets/buckets.js';
 import { DomainEvents } from '../../lib/events/domain-events.js';
-import { pendingWritesCollection } from '../../lib/objects/legacy-markers.js';
+import { pendingWritesCollection } from '../../lib/objects/write/legacy-markers.js';
 import { MetadataValidators } from '../../lib/validation/metadata-schema.js';
 import { webhooksCollection } from '../../lib/webhooks/collections.js';
 import { snapshot } from '../support/bucket-snapshot.js';

@@ -8,10 +8,10 @@ import {
   type BucketDoc,
 } from '../../lib/db/collections.js';
 import { HttpError } from '../../lib/errors/http-errors.js';
-import { EDIT_ATTEMPTS } from '../../lib/objects/object-edit.js';
-import { updateObject } from '../../lib/objects/object-writes.js';
+import { EDIT_ATTEMPTS } from '../../lib/objects/write/object-edit.js';
+import { updateObject } from '../../lib/objects/write/object-writes.js';
 import { putLive } from '../../lib/objects/objects.js';
-import { removeObject } from '../../lib/objects/object-delete.js';
+import { removeObject } from '../../lib/objects/write/object-delete.js';
 import { MetadataValidators } from '../../lib/validation/metadata-schema.js';
 import { interceptWrites } from '../support/intercept-writes.js';
 import { BucketSuite } from '../support/bucket-suite.js';

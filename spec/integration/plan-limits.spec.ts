@@ -18,7 +18,7 @@ import { storedFileCounts, upload } from '../support/media.js';
 import { testEngine } from '../support/test-engine.js';
 import { bucketsCollection, objectsCollection } from '../../lib/db/collections.js';
 import { writeAlone } from '../../lib/db/write-batch.js';
-import { deleteClaim, finishCarriedDelete } from '../../lib/objects/delete-write.js';
+import { deleteClaim, finishCarriedDelete } from '../../lib/objects/write/delete-write.js';
 
 const POSTS = { title: 'Posts', slug: 'posts', metafields: [] };
 const HOOK = { endpoint: 'https://hooks.example.com/in', events: ['object.created'] };

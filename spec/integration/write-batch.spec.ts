@@ -127,7 +127,7 @@ describe('writes sent together, then a last one', function () {
     });
   }
 
-  /** A commit over the version `n` of document 1 of `a`, as an edit's (lib/objects/object-edit.ts). */
+  /** A commit over the version `n` of document 1 of `a`, as an edit's (lib/objects/write/object-edit.ts). */
   const commitOver = (_id: number, n: number | undefined) =>
     writeIfFound(db.collection<Doc>('a'), { _id, n: n ?? { $exists: false } }, { $set: { n: 10 } });
 

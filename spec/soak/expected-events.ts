@@ -20,7 +20,7 @@ export class ExpectedEvents {
   }
 }
 
-/** The event a transition of an Object fires (lib/objects/version-write.ts maps reasons the same way). */
+/** The event a transition of an Object fires (lib/objects/write/version-write.ts maps reasons the same way). */
 export function eventOfTransition(tr: Transition): string | null {
   switch (tr.t) {
     case 'edit':

@@ -49,7 +49,7 @@ function describeFound(f: Found): string {
 
 /**
  * `latestOnly`: the latest version decides (it is the commit point of a write, see
- * pending-writes.ts); the live view may still lag behind an interrupted write until repair runs,
+ * lib/objects/write/version-write.ts); the live view may still lag behind an interrupted write until repair runs,
  * which the view check reports on its own.
  */
 function matches(e: Expected, f: Found, latestOnly: boolean): boolean {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { MongoServerError, ObjectId } from 'mongodb';
 import { SINGLETON_INDEX } from '../../lib/db/indexes.js';
 import { isDuplicateKeyOn } from '../../lib/errors/mongo-errors.js';
-import { singletonKey, singletonRace } from '../../lib/objects/singletons.js';
+import { singletonKey, singletonRace } from '../../lib/objects/write/singletons.js';
 
 const duplicate = (message: string) => new MongoServerError({ message, errmsg: message, code: 11000 });
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { parseQueryString } from '../../lib/http/query-string.js';
 import { generateKey, hashKey, keyMatches } from '../../lib/buckets/keys.js';
-import { slugify } from '../../lib/objects/slugs.js';
+import { slugify } from '../../lib/objects/write/slugs.js';
 
 describe('slugify', () => {
   const cases: Array<[string, string]> = [

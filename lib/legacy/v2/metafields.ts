@@ -11,7 +11,7 @@ import { writeBody } from '../../middleware/write-body.js';
 import { NO_PARAMS, paramSet, type StatusFilter } from '../../query/read-params.js';
 import { renderObject, type ProjectedApiObject, type RenderContext } from '../../objects/serialize.js';
 import { getObject } from '../../objects/objects.js';
-import { updateObject } from '../../objects/object-writes.js';
+import { updateObject } from '../../objects/write/object-writes.js';
 import { objectRenderContext } from '../../objects/render-context.js';
 import { isPlainObject } from '../../util/plain-object.js';
 import { route, type RouteDef } from '../../routes/route-table.js';

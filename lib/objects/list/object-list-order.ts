@@ -97,7 +97,7 @@ async function orderAt(a: OrderedPageArgs, key: string, kept: KeptOrder | undefi
  * `kept` brought to the request's state, when only version writes of the list's one type came
  * since it was kept: the Objects they wrote, as their notes say, are read again (by `_id`, with
  * the list's filter, so only those that match now come back) and moved. Each write bumps the
- * generation after its views hold the new version (lib/objects/version-write.ts), so what is read
+ * generation after its views hold the new version (lib/objects/write/version-write.ts), so what is read
  * is never older than the generation says; the notes are read after the Bucket, so they may name
  * later writes too, which are then taken in early (and again when the generation reaches them).
  * Writes sent one command at a time are noted on the Bucket, by a count that moves with the

@@ -1,9 +1,9 @@
 import type { Db, ObjectId } from 'mongodb';
-import { objectsCollection, type BucketDoc, type ObjectTypeDoc } from '../db/collections.js';
-import { SINGLETON_INDEX } from '../db/indexes.js';
-import { BadRequestError } from '../errors/http-errors.js';
-import { isDuplicateKeyOn } from '../errors/mongo-errors.js';
-import { readOptions } from '../db/query-time-limit.js';
+import { objectsCollection, type BucketDoc, type ObjectTypeDoc } from '../../db/collections.js';
+import { SINGLETON_INDEX } from '../../db/indexes.js';
+import { BadRequestError } from '../../errors/http-errors.js';
+import { isDuplicateKeyOn } from '../../errors/mongo-errors.js';
+import { readOptions } from '../../db/query-time-limit.js';
 
 /**
  * A singleton type holds one Object per locale (one in all when it is not localized).

@@ -6,10 +6,10 @@ import {
   type BucketDoc,
   type CarriedDelete,
   type ObjectDoc,
-} from '../db/collections.js';
-import { bucketById, type EventDeps } from '../events/domain-events.js';
-import { objectGenerationsWrites } from '../buckets/bucket-generation.js';
-import { writeNoteWrite } from '../buckets/write-notes.js';
+} from '../../db/collections.js';
+import { bucketById, type EventDeps } from '../../events/domain-events.js';
+import { objectGenerationsWrites } from '../../buckets/bucket-generation.js';
+import { writeNoteWrite } from '../../buckets/write-notes.js';
 import {
   CommitFailed,
   commitInSteps,
@@ -17,10 +17,10 @@ import {
   writeIfFound,
   writeInSteps,
   type BatchWrite,
-} from '../db/write-batch.js';
-import { objectRemovalWrite } from '../limits/usage-counters.js';
+} from '../../db/write-batch.js';
+import { objectRemovalWrite } from '../../limits/usage-counters.js';
 import { nextVersionTime } from './version-time.js';
-import { bucketCheck } from '../buckets/remembered-bucket.js';
+import { bucketCheck } from '../../buckets/remembered-bucket.js';
 
 /**
  * The delete of one Object, crash-safe without transactions, like a

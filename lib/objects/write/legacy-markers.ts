@@ -5,11 +5,11 @@ import {
   revisionsCollection,
   type ObjectDoc,
   type RevisionDoc,
-} from '../db/collections.js';
-import { bucketById, finishWrite, type DomainEvent, type EventDeps } from '../events/domain-events.js';
-import { putLive } from './objects.js';
-import { readOptions } from '../db/query-time-limit.js';
-import { recordRevision } from '../revisions/revisions.js';
+} from '../../db/collections.js';
+import { bucketById, finishWrite, type DomainEvent, type EventDeps } from '../../events/domain-events.js';
+import { putLive } from '../objects.js';
+import { readOptions } from '../../db/query-time-limit.js';
+import { recordRevision } from '../../revisions/revisions.js';
 import { eventOfReason } from './version-write.js';
 
 /**

@@ -1,12 +1,12 @@
 import { ObjectId, type Db } from 'mongodb';
-import { objectsCollection, type BucketDoc, type ObjectTypeDoc } from '../db/collections.js';
-import { ValidationErrors } from '../errors/http-errors.js';
-import { defaultMetadata, relationshipRefs, toStoredMetadata } from '../metafields/stored-values.js';
-import { missingRequired } from '../validation/metadata-required.js';
-import type { MetadataValidators } from '../validation/metadata-schema.js';
+import { objectsCollection, type BucketDoc, type ObjectTypeDoc } from '../../db/collections.js';
+import { ValidationErrors } from '../../errors/http-errors.js';
+import { defaultMetadata, relationshipRefs, toStoredMetadata } from '../../metafields/stored-values.js';
+import { missingRequired } from '../../validation/metadata-required.js';
+import type { MetadataValidators } from '../../validation/metadata-schema.js';
 import { invalidFileValues } from './file-metafields.js';
 import { NOTHING_PLANNED, type PlannedContent } from './planned-content.js';
-import { readOptions } from '../db/query-time-limit.js';
+import { readOptions } from '../../db/query-time-limit.js';
 
 /**
  * Checks metadata sent on an Object write against its type and returns the Object's whole

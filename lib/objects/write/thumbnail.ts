@@ -1,10 +1,10 @@
 import type { Db } from 'mongodb';
-import type { BucketDoc } from '../db/collections.js';
-import { mediaCollection } from '../media/collection.js';
-import { BadRequestError } from '../errors/http-errors.js';
-import { quote } from '../util/quote.js';
+import type { BucketDoc } from '../../db/collections.js';
+import { mediaCollection } from '../../media/collection.js';
+import { BadRequestError } from '../../errors/http-errors.js';
+import { quote } from '../../util/quote.js';
 import { NOTHING_PLANNED, type PlannedContent } from './planned-content.js';
-import { readOptions } from '../db/query-time-limit.js';
+import { readOptions } from '../../db/query-time-limit.js';
 
 /**
  * `thumbnail` as sent → as stored: the name of a media item of this Bucket (checked, as file

@@ -1,11 +1,11 @@
-import { objectsCollection, type BucketDoc, type ObjectDoc } from '../db/collections.js';
-import { ensureUsage } from '../limits/usage-counters.js';
-import type { EventDeps } from '../events/domain-events.js';
-import { findObject, foundObject, parseObjectId } from './objects.js';
-import { readOptions } from '../db/query-time-limit.js';
+import { objectsCollection, type BucketDoc, type ObjectDoc } from '../../db/collections.js';
+import { ensureUsage } from '../../limits/usage-counters.js';
+import type { EventDeps } from '../../events/domain-events.js';
+import { findObject, foundObject, parseObjectId } from '../objects.js';
+import { readOptions } from '../../db/query-time-limit.js';
 import { deleteClaim, deleteClaimed, finishCarriedDeletes } from './delete-write.js';
 import { finishCarried } from './version-write.js';
-import { HttpError } from '../errors/http-errors.js';
+import { HttpError } from '../../errors/http-errors.js';
 import type { VersionGuard } from './object-version.js';
 
 /** Objects a type delete removes per round: bounds memory and the size of each command. */

@@ -1,20 +1,20 @@
 import type { ObjectId } from 'mongodb';
-import { currentActor } from '../accounts/actor.js';
-import { isDraftOnly } from '../accounts/draft-only.js';
+import { currentActor } from '../../accounts/actor.js';
+import { isDraftOnly } from '../../accounts/draft-only.js';
 import {
   objectsCollection,
   type BucketDoc,
   type CarriedWork,
   type ObjectDoc,
   type RevisionDoc,
-} from '../db/collections.js';
-import { HttpError } from '../errors/http-errors.js';
-import type { EventDeps } from '../events/domain-events.js';
-import { foundObject, getObject, parseObjectId } from './objects.js';
+} from '../../db/collections.js';
+import { HttpError } from '../../errors/http-errors.js';
+import type { EventDeps } from '../../events/domain-events.js';
+import { foundObject, getObject, parseObjectId } from '../objects.js';
 import { finishCarried, writeVersionWith, type Written } from './version-write.js';
-import { writeIfFound } from '../db/write-batch.js';
+import { writeIfFound } from '../../db/write-batch.js';
 import { nextVersionTime } from './version-time.js';
-import { readOptions } from '../db/query-time-limit.js';
+import { readOptions } from '../../db/query-time-limit.js';
 
 /**
  * Edits of an existing Object are read-merge-write: a PATCH changes only the keys it sends, so it

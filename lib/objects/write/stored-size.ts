@@ -1,7 +1,7 @@
 import { BSON } from 'mongodb';
-import type { ObjectDoc } from '../db/collections.js';
-import { megabytes } from '../errors/domain-limits.js';
-import { PayloadTooLargeError } from '../errors/http-errors.js';
+import type { ObjectDoc } from '../../db/collections.js';
+import { megabytes } from '../../errors/domain-limits.js';
+import { PayloadTooLargeError } from '../../errors/http-errors.js';
 
 /** MongoDB's cap on one stored document (maxBsonObjectSize); the driver refuses to send more. */
 const DOCUMENT_CAP_BYTES = 16 * 1024 * 1024;

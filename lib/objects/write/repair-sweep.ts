@@ -1,20 +1,20 @@
-import { repairPendingWrites } from './pending-writes.js';
-import type { EventDeps } from '../events/domain-events.js';
+import { repairPendingWrites } from './repair.js';
+import type { EventDeps } from '../../events/domain-events.js';
 
 /**
- * Markers older than this belong to writes that failed or died, not to writes still running:
+ * Work carried longer than this belongs to writes that failed or died, not to writes still running:
  * a write's steps take a few round trips, each bounded by the query time limit.
  */
-export const STALE_MARKER_MS = 60_000;
+export const STALE_WORK_MS = 60_000;
 
 /**
- * Repairs the Objects whose pending-write markers or carried work (version-write.ts) are older than `olderThanMs`. Start-up repair
+ * Repairs the Objects whose carried work (version-write.ts, delete-write.ts) is older than `olderThanMs`. Start-up repair
  * covers a crashed process; this covers a process that lived on while its engine died under a
- * write (the write answered 503 and left its marker), whose Object would otherwise stay out of
+ * write (the write answered 503 and left its work carried), whose Object would otherwise stay out of
  * step until its next write or the next restart. Repair is idempotent and safe beside writers
- * (the same reasoning as step 0 of a write, pending-writes.ts). Returns how many were repaired.
+ * (the same reasoning as step 0 of a write, version-write.ts). Returns how many were repaired.
  */
-export async function repairStalePendingWrites(deps: EventDeps, olderThanMs = STALE_MARKER_MS): Promise<number> {
+export async function repairStalePendingWrites(deps: EventDeps, olderThanMs = STALE_WORK_MS): Promise<number> {
   return repairPendingWrites(deps, new Date(Date.now() - olderThanMs));
 }
 

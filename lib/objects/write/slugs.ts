@@ -1,8 +1,8 @@
 import type { Collection, Filter } from 'mongodb';
-import { SlugTakenError } from '../errors/domain-errors.js';
-import { isDuplicateKey } from '../errors/mongo-errors.js';
-import type { ReadOptions } from '../db/query-time-limit.js';
-import { escapeRegex } from '../util/escape-regex.js';
+import { SlugTakenError } from '../../errors/domain-errors.js';
+import { isDuplicateKey } from '../../errors/mongo-errors.js';
+import type { ReadOptions } from '../../db/query-time-limit.js';
+import { escapeRegex } from '../../util/escape-regex.js';
 
 /** "Crème Brûlée & Co." → "creme-brulee-co": lowercase ASCII, hyphenated. */
 export function slugify(title: string, fallback = 'untitled'): string {

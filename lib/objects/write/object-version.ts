@@ -1,5 +1,5 @@
-import type { ObjectDoc } from '../db/collections.js';
-import { ifMatchAccepts, versionConflict, versionOf, type IfMatch } from '../http/if-match.js';
+import type { ObjectDoc } from '../../db/collections.js';
+import { ifMatchAccepts, versionConflict, versionOf, type IfMatch } from '../../http/if-match.js';
 
 /** A write that applies only to versions it accepts: any other version in place throws `otherwise`'s error. */
 export interface VersionGuard {

@@ -1,17 +1,17 @@
-import { objectsCollection, type BucketDoc, type ObjectDoc } from '../db/collections.js';
-import { IDEMPOTENCY_INDEX } from '../db/indexes.js';
-import { HttpError } from '../errors/http-errors.js';
-import { isDuplicateKeyOn } from '../errors/mongo-errors.js';
-import type { EventDeps } from '../events/domain-events.js';
-import { IDEMPOTENCY_TTL_MS, keyReused } from '../middleware/idempotency-store.js';
-import { repairObject } from './pending-writes.js';
-import { readOptions } from '../db/query-time-limit.js';
+import { objectsCollection, type BucketDoc, type ObjectDoc } from '../../db/collections.js';
+import { IDEMPOTENCY_INDEX } from '../../db/indexes.js';
+import { HttpError } from '../../errors/http-errors.js';
+import { isDuplicateKeyOn } from '../../errors/mongo-errors.js';
+import type { EventDeps } from '../../events/domain-events.js';
+import { IDEMPOTENCY_TTL_MS, keyReused } from '../../middleware/idempotency-store.js';
+import { repairObject } from './repair.js';
+import { readOptions } from '../../db/query-time-limit.js';
 
 /**
  * Crash safety of a create made with an Idempotency-Key. The key's kept answer (lib/http/
  * idempotency.ts) is a second write after the Object's own, so a crash between the two would
  * let a retry create again. The Object therefore carries the key itself, written in the same
- * insert that is the create's commit point (pending-writes.ts) under a unique index: a retry
+ * insert that is the create's commit point (version-write.ts) under a unique index: a retry
  * looks for it first and answers the Object an earlier attempt wrote, whatever became of that
  * attempt's answer; two attempts racing past the look-up cannot both insert. The Object keeps
  * the request's hash too, so another request under the key is refused even without the record.

@@ -1,11 +1,11 @@
 import type { Db } from 'mongodb';
-import type { BucketDoc } from '../db/collections.js';
-import { mediaCollection } from '../media/collection.js';
-import type { Metafield } from '../metafields/definition.js';
-import { kindOf } from '../metafields/kinds.js';
-import { walkMetafields } from '../metafields/walk.js';
+import type { BucketDoc } from '../../db/collections.js';
+import { mediaCollection } from '../../media/collection.js';
+import type { Metafield } from '../../metafields/definition.js';
+import { kindOf } from '../../metafields/kinds.js';
+import { walkMetafields } from '../../metafields/walk.js';
 import { NOTHING_PLANNED, type PlannedContent } from './planned-content.js';
-import { readOptions } from '../db/query-time-limit.js';
+import { readOptions } from '../../db/query-time-limit.js';
 
 export interface FileRef {
   /** Dotted key path of the Metafield ("image", "seo.image", "slides.0.image"). */
