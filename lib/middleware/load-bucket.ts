@@ -2,16 +2,15 @@ import type { Db } from 'mongodb';
 import type { Request, RequestHandler, Response } from 'express';
 import type { BucketDoc } from '../db/collections.js';
 import { notFound } from '../errors/not-found.js';
-import { HttpError } from '../errors/http-errors.js';
 import { accountOf, setMember } from '../accounts/request-account.js';
 import { findMember } from '../accounts/store.js';
 import { findBucketBySlug } from '../buckets/buckets.js';
-import { isRemembered, rememberBucket, sameBucketState } from '../buckets/remembered-bucket.js';
-import { hasBulkWrite, PreconditionFailed } from '../db/write-batch.js';
+import { rememberBucket } from '../buckets/remembered-bucket.js';
+import { hasBulkWrite } from '../db/write-batch.js';
 import { keepReadAhead, readObjectAhead } from '../objects/read-ahead.js';
 import { keyMatches } from '../buckets/keys.js';
 import { bearerKey } from '../http/bearer-key.js';
-import { bucketOf, setBucket } from '../http/request-bucket.js';
+import { setBucket } from '../http/request-bucket.js';
 import { IDEMPOTENCY_HEADER } from '../http/idempotency-headers.js';
 
 /** Slugs whose Bucket is remembered; past it the memory starts again (a miss costs only a round). */
@@ -23,7 +22,8 @@ export interface BucketLoading {
   objectParam?: string | undefined;
   /**
    * The route's writes check the Bucket in their own command (lib/buckets/remembered-bucket.ts),
-   * so a request with the write key may take it from memory; its handler goes through `retried`.
+   * so a request with the write key may take it from memory; its handler goes through
+   * `retriedOnFreshBucket` (lib/objects/write/fresh-bucket-retry.ts).
    */
   fromMemory?: boolean | undefined;
 }
@@ -31,13 +31,8 @@ export interface BucketLoading {
 export interface BucketLoader {
   /** Resolves :slug to its Bucket for every handler after it, and a token's account to its place there. */
   load: (how?: BucketLoading) => RequestHandler;
-  /**
-   * `handler` of a route that may take its Bucket from memory: should it fail on such a Bucket
-   * having written nothing (the write's check failed, or it refused on what the Bucket said), the
-   * Bucket is read afresh, and if it changed, `recheck` (the route's key check, synchronous) runs
-   * on it again and the handler runs again.
-   */
-  retried: (handler: RequestHandler, recheck: RequestHandler) => RequestHandler;
+  /** Reads the Bucket of `slug` from the database (and remembers it for the next writes); null when there is none. */
+  readAfresh: (slug: string) => Promise<BucketDoc | null>;
 }
 
 /**
@@ -93,40 +88,7 @@ export function loadBucket(db: Db, memoryMs: number): BucketLoader {
       next();
     };
 
-  const retried =
-    (handler: RequestHandler, recheck: RequestHandler): RequestHandler =>
-    async (req, res, next) => {
-      const used = bucketOf(res);
-      if (!isRemembered(used)) {
-        await handler(req, res, next);
-        return;
-      }
-      try {
-        await handler(req, res, next);
-      } catch (err) {
-        if (res.headersSent || !wroteNothing(err)) throw err;
-        const fresh = await read(used.slug);
-        if (!fresh) throw notFound('bucket', used.slug);
-        if (!(err instanceof PreconditionFailed) && sameBucketState(fresh, used)) throw err;
-        setBucket(res, fresh);
-        // As the route checked the key on the remembered Bucket; a rotated key is refused here.
-        recheck(req, res, () => undefined);
-        await handler(req, res, next);
-      }
-    };
-
-  return { load, retried };
-}
-
-/**
- * Whether a handler that failed with `err` surely wrote nothing, so running it again is safe: its
- * write's check of the Bucket failed, or it refused the request (a 4xx is decided before any write,
- * or by a commit that did not happen). Any other failure (the database unreachable mid-command, say)
- * may come after the write applied: running the request again would answer for a second attempt
- * (a 404 for a delete that happened), so its error is the answer.
- */
-function wroteNothing(err: unknown): boolean {
-  return err instanceof PreconditionFailed || (err instanceof HttpError && err.status < 500);
+  return { load, readAfresh: read };
 }
 
 interface LastRead {

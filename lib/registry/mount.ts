@@ -6,6 +6,7 @@ import { readParamsOnce } from '../http/read-params.js';
 import { requireRead, requireWrite } from '../middleware/authenticate.js';
 import { idempotencyKeys } from '../middleware/idempotency.js';
 import { loadBucket, type BucketLoader } from '../middleware/load-bucket.js';
+import { retriedOnFreshBucket } from '../objects/write/fresh-bucket-retry.js';
 import { setMatchedRoute, type BucketAccess } from '../routes/access.js';
 import { BUCKET_PATH, ROUTER_OPTIONS, takesIdempotencyKey, type RouteDef } from '../routes/route-table.js';
 
@@ -70,7 +71,7 @@ export function mountRoutes(defs: readonly RouteDef[], prefix: string, mount: Mo
     const early = access.kind === 'bucket' && (access.accountCheck !== undefined || access.checkFirst === true);
     const own = def.handlers.slice(0, -1);
     const last = def.handlers[def.handlers.length - 1] as RequestHandler;
-    const handler = def.bucketFromMemory && check ? buckets.retried(last, check) : last;
+    const handler = def.bucketFromMemory && check ? retriedOnFreshBucket(buckets.readAfresh, last, check) : last;
     return [
       buckets.load({ objectParam: def.readAhead, fromMemory: def.bucketFromMemory }),
       gate,
