@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Express } from 'express';
+import type { Db } from 'mongodb';
 import { projectRoot } from '../../lib/project-root.js';
 
 /**
@@ -38,11 +39,45 @@ async function importPeer<T>(name: string): Promise<T> {
   return (await import(pathToFileURL(resolved).href)) as T;
 }
 
+/** The part of the Parse SDK the cloud code below uses. */
+interface ParseCloud {
+  Cloud: {
+    afterSave(
+      className: string,
+      hook: (req: { object: { id: string; toJSON(): Record<string, unknown> } }) => Promise<void>,
+    ): void;
+  };
+}
+
+/**
+ * Cloud code that makes Parse do the durable work the service does on every edit, awaited
+ * before the answer as the service's follow-ups are: an immutable revision, an outbox event and
+ * the live copy, written with the driver (the Parse SDK's own saves from cloud code go through
+ * its in-process REST controller, which breaks with some versions of its router dependency and
+ * then fails silently).
+ */
+function sameWorkAsTheService(db: Db) {
+  return (Parse: ParseCloud) => {
+    Parse.Cloud.afterSave('Post', async ({ object }) => {
+      const data = object.toJSON();
+      const at = new Date();
+      await Promise.all([
+        db.collection('bench_revisions').insertOne({ post: object.id, at, data }),
+        db.collection('bench_outbox').insertOne({ type: 'object.edited', post: object.id, at, data }),
+        db
+          .collection<{ _id: string }>('bench_live')
+          .updateOne({ _id: object.id }, { $set: { at, data } }, { upsert: true }),
+      ]);
+    });
+  };
+}
+
 /**
  * Parse Server mounted on express exactly as its README shows, with default options apart from
- * silencing its logs (each deprecation notice would otherwise print on every start).
+ * silencing its logs (each deprecation notice would otherwise print on every start). With
+ * `sameWork`, each save of a post also does the service's durable work in that database.
  */
-export async function createParseApp(databaseURI: string, port: number): Promise<Express> {
+export async function createParseApp(databaseURI: string, port: number, sameWork?: Db): Promise<Express> {
   if (!peersInstalled()) throw new Error(PEERS_INSTALL_HINT);
   const { ParseServer } = await importPeer<ParseServerModule>('parse-server');
   const express = (await importPeer<ExpressModule>('express')).default;
@@ -54,6 +89,7 @@ export async function createParseApp(databaseURI: string, port: number): Promise
     silent: true,
     logLevel: 'error',
     logsFolder: null,
+    ...(sameWork && { cloud: sameWorkAsTheService(sameWork) }),
   });
   await server.start();
   const app = express();

@@ -8,7 +8,14 @@ import { assertSamePages, compared, peerScenarios, S, type PeerServers } from '.
 import { seedParse, seedService, PEER_BUCKET_SLUG } from './peer-seed.js';
 import { printReport, type Ratio, type Row } from './report.js';
 import { measureRounds } from './rounds.js';
-import { measureWrites, parseTarget, printWriteRatios, serviceTarget, servicePostIds } from './peer-writes.js';
+import {
+  measureWrites,
+  parseTarget,
+  PARSE_SAME_WORK,
+  printWriteRatios,
+  serviceTarget,
+  servicePostIds,
+} from './peer-writes.js';
 import { startServer, type ServerHandle } from './server-handle.js';
 import {
   assertSameRotations,
@@ -35,6 +42,8 @@ export interface PeerBenchOptions {
   load: Omit<LoadOptions, 'serverPids'>;
   rounds: number;
   engineWarmupSeconds: number;
+  /** Edits each server answers before the write rounds (JIT warm-up). */
+  serverWarmupSeconds: number;
   /** Root of another build whose service runs beside this one (its dist/ compiled). */
   /** Other builds whose service runs beside this one: a label and the root of a checkout with dist/ built. */
   compare: ReadonlyArray<{ label: string; root: string }>;
@@ -104,6 +113,9 @@ async function startServers(o: PeerBenchOptions, dbs: { service: string; parse: 
     // No log files: Parse Server would otherwise write them under the current directory.
     const parseEnv = { PARSE_SERVER_LOGS_FOLDER: 'null' };
     started.push(await startServer('parse', o.uri, dbs.parse, { env: parseEnv, dropLines: /DeprecationWarning/ }));
+    started.push(
+      await startServer('parse-same-work', o.uri, dbs.parse, { env: parseEnv, dropLines: /DeprecationWarning/ }),
+    );
     started.push(await startServer('service', o.uri, dbs.service));
     started.push(await startServer('service', o.uri, dbs.service, { env: { BENCH_LIST_ORDER_MAX_IDS: '0' } }));
     started.push(await startServer('baseline', o.uri, dbs.service, { env }));
@@ -128,7 +140,7 @@ async function benchSize(o: PeerBenchOptions, client: MongoClient, posts: number
   console.log(`\n=== ${posts} posts, ${o.authors} authors (seeded in ${((Date.now() - t0) / 1000).toFixed(1)} s)`);
   const children = await startServers(o, dbs);
   try {
-    const [parse, service, unkept, raw, ...others] = children;
+    const [parse, parseSameWork, service, unkept, raw, ...others] = children;
     const compare = o.compare.map((c, i) => ({ label: c.label, server: others[i]! }));
     const servers: PeerServers = { parse: parse!, service: service!, unkept: unkept!, raw: raw!, compare };
     const scenarios = peerScenarios(servers, readKey);
@@ -164,10 +176,16 @@ async function benchSize(o: PeerBenchOptions, client: MongoClient, posts: number
         serviceTarget('service', servers.service, keys, ids, posts),
         ...compare.map((c) => serviceTarget(c.label, c.server, keys, ids, posts)),
         parseTarget(servers.parse, posts, path(S.parseList), path(S.parseInclude)),
+        parseTarget(parseSameWork!, posts, path(S.parseList), path(S.parseInclude), PARSE_SAME_WORK),
       ];
+      const { connections, seconds } = o.load;
       printWriteRatios(
-        await measureWrites(targets, posts, o.load.connections, o.load.seconds, o.rounds, opts.serverPids),
+        await measureWrites(targets, posts, connections, seconds, o.rounds, opts.serverPids, o.serverWarmupSeconds),
       );
+      // Its cloud code fails silently (Parse logs and answers anyway): the count shows it ran.
+      const revisions = await client.db(dbs.parse).collection('bench_revisions').countDocuments();
+      console.log(`${PARSE_SAME_WORK}: ${revisions} revisions written by its afterSave`);
+      if (revisions === 0) throw new Error(`${PARSE_SAME_WORK} did not do the work: its afterSave wrote nothing`);
     }
     if (o.reads)
       printReport(rows, ratios, {
@@ -207,6 +225,7 @@ export function printGrowth(results: SizeResult[]): void {
  *                                BENCH_PEER_AUTHORS)
  *   BENCH_SECONDS=8 BENCH_WARMUP_SECONDS=2 BENCH_ROUNDS=3 BENCH_CONNECTIONS=8
  *   BENCH_ENGINE_WARMUP_SECONDS=5  load per scenario before measuring (the JVM engine compiles)
+ *   BENCH_SERVER_WARMUP_SECONDS=20  edits each server answers before the write rounds (JIT)
  *   BENCH_COMPARE=label=<checkout>,...  also runs the service of each checkout (its dist/
  *                                built) beside this one, to measure changes before and after
  *                                in the same run; a bare path is labelled "before"
@@ -232,6 +251,7 @@ export function peerOptionsFromEnv(engine: { uri: string; name: string }): PeerB
     rotation: process.env.BENCH_PEER_ROTATION !== '0',
     writes: process.env.BENCH_PEER_WRITES !== '0',
     engineWarmupSeconds: intEnv('BENCH_ENGINE_WARMUP_SECONDS', 5, 0),
+    serverWarmupSeconds: intEnv('BENCH_SERVER_WARMUP_SECONDS', 20, 1),
     compare: (compare ?? '')
       .split(',')
       .filter((c) => c.trim() !== '')

@@ -75,10 +75,19 @@ export function serviceTarget(
   };
 }
 
-export function parseTarget(server: ServerHandle, posts: number, list: string, depth: string): WriteTarget {
+/** The label of Parse doing the service's durable work on each edit (parse-peer.ts). */
+export const PARSE_SAME_WORK = 'Parse+work';
+
+export function parseTarget(
+  server: ServerHandle,
+  posts: number,
+  list: string,
+  depth: string,
+  label = 'Parse',
+): WriteTarget {
   const headers = { 'X-Parse-Application-Id': PARSE_APP_ID };
   return {
-    label: 'Parse',
+    label,
     server,
     edit: (i, score) => ({
       path: `${PARSE_MOUNT}/classes/Post/p${(i % posts).toString(36).padStart(9, '0')}`,
@@ -226,7 +235,11 @@ async function writeRound(
   return row;
 }
 
-/** Every target once per round, interleaved round by round; each figure the median of its rounds. */
+/**
+ * Every target once per round, interleaved round by round; each figure the median of its rounds.
+ * Each server edits for `warmupSeconds` first: JIT in Node and the JVM halves the CPU per edit
+ * over the first minute or so, and a short warm-up would measure that instead of the servers.
+ */
 export async function measureWrites(
   targets: readonly WriteTarget[],
   posts: number,
@@ -234,7 +247,12 @@ export async function measureWrites(
   seconds: number,
   rounds: number,
   serverPids: ReadonlySet<number>,
+  warmupSeconds: number,
 ): Promise<WriteRow[]> {
+  for (const t of targets) {
+    const warm = await editsAlone(t, posts, connections, warmupSeconds, serverPids);
+    console.log(`  ${t.label.padEnd(10)} warmed ${warmupSeconds} s: ${warm.rps.toFixed(1)} edits/s`);
+  }
   const all = new Map<string, WriteRow[]>(targets.map((t) => [t.label, []]));
   for (let round = 1; round <= rounds; round++) {
     console.log(`Write round ${round} of ${rounds}`);
@@ -273,6 +291,11 @@ export function printWriteRatios(rows: readonly WriteRow[]): void {
         `CPU per edit alone: server ${ms(r.editServerCpuMs)}, engine ${ms(r.editEngineCpuMs)}`,
     );
     if (r === parse) continue;
+    const sameWork = rows.find((w) => w.label === PARSE_SAME_WORK);
+    if (sameWork && r !== sameWork)
+      console.log(
+        `  ${r.label.padEnd(10)} edits alone against Parse doing the same work ${(r.editsAlone / sameWork.editsAlone).toFixed(2)}`,
+      );
     console.log(
       `  ${r.label.padEnd(10)} edits alone ${(r.editsAlone / parse.editsAlone).toFixed(2)}  ` +
         `list under writes ${(r.listUnderWrites / parse.listUnderWrites).toFixed(2)}  ` +

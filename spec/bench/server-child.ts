@@ -8,6 +8,7 @@ import { bucketsCollection } from '../../lib/db/collections.js';
 import { createBaselineApp } from './baseline-app.js';
 import { createParseApp } from './parse-peer.js';
 import { BUCKET_SLUG } from './seed.js';
+import { cpuProfiler } from './cpu-profiler.js';
 
 /**
  * One server under test, in its own process so the load generator never shares its event loop
@@ -15,10 +16,20 @@ import { BUCKET_SLUG } from './seed.js';
  * argv[2] is the mode; BENCH_MONGODB_URI and BENCH_DB_NAME say where the data is, and
  * BENCH_BUCKET_SLUG which Bucket the baseline serves.
  */
-export const SERVER_MODES = ['service', 'baseline', 'parse'] as const;
+export const SERVER_MODES = ['service', 'baseline', 'parse', 'parse-same-work'] as const;
 export type ServerMode = (typeof SERVER_MODES)[number];
-export type ChildCommand = { cmd: 'reset-peak' } | { cmd: 'peak' } | { cmd: 'stop' };
-export type ChildMessage = { type: 'ready'; port: number } | { type: 'peak'; rss: number } | { type: 'peak-reset' };
+export type ChildCommand =
+  | { cmd: 'reset-peak' }
+  | { cmd: 'peak' }
+  | { cmd: 'stop' }
+  | { cmd: 'profile-start' }
+  | { cmd: 'profile-stop'; dir: string };
+export type ChildMessage =
+  | { type: 'ready'; port: number }
+  | { type: 'peak'; rss: number }
+  | { type: 'peak-reset' }
+  | { type: 'profiling' }
+  | { type: 'profile'; file: string };
 
 const mode = process.argv[2];
 const uri = process.env.BENCH_MONGODB_URI;
@@ -38,6 +49,8 @@ const sample = () => {
   peak = Math.max(peak, process.memoryUsage.rss());
 };
 setInterval(sample, 50).unref();
+
+const profiler = cpuProfiler();
 
 const client = new MongoClient(uri, { serverSelectionTimeoutMS: 10_000 });
 await client.connect();
@@ -69,10 +82,11 @@ async function makeApp(m: ServerMode): Promise<Express> {
       const slug = process.env.BENCH_BUCKET_SLUG || BUCKET_SLUG;
       return createBaselineApp(db, (await bucketsCollection(db).findOne({ slug }))!._id);
     }
-    case 'parse': {
+    case 'parse':
+    case 'parse-same-work': {
       const databaseURI = new URL(uri!);
       databaseURI.pathname = `/${dbName}`;
-      return createParseApp(databaseURI.toString(), port);
+      return createParseApp(databaseURI.toString(), port, m === 'parse-same-work' ? db : undefined);
     }
   }
 }
@@ -90,6 +104,12 @@ process.on('message', (m: ChildCommand) => {
     case 'peak':
       sample();
       send({ type: 'peak', rss: peak });
+      break;
+    case 'profile-start':
+      void profiler.start().then(() => send({ type: 'profiling' }));
+      break;
+    case 'profile-stop':
+      void profiler.stop(m.dir).then((file) => send({ type: 'profile', file }));
       break;
     case 'stop':
       server.closeAllConnections();

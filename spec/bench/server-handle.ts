@@ -13,6 +13,10 @@ export interface ServerHandle {
   /** The kernel's high-water mark over the whole process life, in bytes (null off Linux). */
   vmHwm(): number | null;
   stop(): Promise<void>;
+  /** Starts a CPU profile of the server (node:inspector), for the part of a run that matters. */
+  startProfile(): Promise<void>;
+  /** Stops it and writes it into `dir` as a .cpuprofile file; its path. */
+  stopProfile(dir: string): Promise<string>;
 }
 
 function nextMessage<T extends ChildMessage['type']>(
@@ -97,6 +101,16 @@ export async function startServer(
       const reply = nextMessage(child, 'peak');
       send({ cmd: 'peak' });
       return (await reply).rss;
+    },
+    async startProfile() {
+      const reply = nextMessage(child, 'profiling');
+      send({ cmd: 'profile-start' });
+      await reply;
+    },
+    async stopProfile(dir: string) {
+      const reply = nextMessage(child, 'profile');
+      send({ cmd: 'profile-stop', dir });
+      return (await reply).file;
     },
     vmHwm() {
       try {
