@@ -1,6 +1,5 @@
 import {
   MongoBulkWriteError,
-  MongoClientBulkWriteError,
   type AnyBulkWriteOperation,
   MongoServerError,
   type ClientDeleteManyModel,
@@ -17,6 +16,7 @@ import {
   type WriteError,
 } from 'mongodb';
 import { DUPLICATE_KEY, isDuplicateKey } from '../errors/mongo-errors.js';
+import { bulkWriteCommand } from './bulk-write-command.js';
 
 type Unnamespaced<M> = M extends unknown ? Omit<M, 'namespace'> : never;
 /** Any stored document, whatever its `_id` (the driver's Document would make it an ObjectId). */
@@ -321,46 +321,24 @@ async function inOneCommand(client: MongoClient, batch: readonly BatchWrite[]): 
   const retried = new Set<number>();
   for (;;) {
     const rest = batch.slice(from);
-    try {
-      const result = await client.bulkWrite<Record<string, Stored>>(
-        rest.map((w) => ({ ...w.model, namespace: w.to.namespace })),
-        { ordered: true, verboseResults: true },
-      );
-      const lastIndex = rest.length - 1;
-      const last = result.updateResults?.get(lastIndex) ?? result.deleteResults?.get(lastIndex);
-      if (last && 'matchedCount' in last) return last.matchedCount;
-      return last?.deletedCount ?? 1;
-    } catch (err) {
-      // An ordered batch stops at its one failed write.
-      const [failed, ...others] = err instanceof MongoClientBulkWriteError ? [...err.writeErrors] : [];
-      if (!failed || others.length > 0) throw commandError(err);
-      const [index, error] = failed;
-      if (error.code === DUPLICATE_KEY && rest[index]?.retryIfDuplicate && !retried.has(from + index)) {
-        retried.add(from + index);
-        from += index;
-        continue;
-      }
-      if (error.code !== DUPLICATE_KEY || !rest[index]?.doneIfDuplicate || index === rest.length - 1) {
-        // As the same write alone would have failed, so callers tell errors apart as they always do.
-        throw new BatchWriteError(error.message, error.code, from + index);
-      }
-      from += index + 1;
+    const { failed, lastMatched } = await bulkWriteCommand(
+      client,
+      rest.map((w) => ({ namespace: w.to.namespace, model: w.model })),
+    );
+    if (!failed) return lastMatched;
+    // An ordered batch stops at its one failed write.
+    const { index, code, message } = failed;
+    if (code === DUPLICATE_KEY && rest[index]?.retryIfDuplicate && !retried.has(from + index)) {
+      retried.add(from + index);
+      from += index;
+      continue;
     }
+    if (code !== DUPLICATE_KEY || !rest[index]?.doneIfDuplicate || index === rest.length - 1) {
+      // As the same write alone would have failed, so callers tell errors apart as they always do.
+      throw new BatchWriteError(message, code, from + index);
+    }
+    from += index + 1;
   }
-}
-
-/**
- * The server's own error when the command as a whole failed (the driver wraps it in a bulkWrite
- * error with no write errors): an unknown command, a stepped-down primary or a timeout is then
- * told apart as for any other command (lib/errors/mongo-errors.ts).
- */
-export function commandError(err: unknown): unknown {
-  const wrapped =
-    err instanceof MongoClientBulkWriteError &&
-    err.writeErrors.size === 0 &&
-    err.writeConcernErrors.length === 0 &&
-    err.cause instanceof Error;
-  return wrapped ? err.cause : err;
 }
 
 /** One write in a command of its own; its matched (or deleted) count. */

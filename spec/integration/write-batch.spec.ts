@@ -72,6 +72,13 @@ describe('writes sent together, then a last one', function () {
     assert.deepEqual(await ids('b'), [[1, undefined]]);
   });
 
+  it('reports what the last of 300 writes matched, past a cursor’s default first batch of 101 results', async () => {
+    const many = Array.from({ length: 300 }, (_, i) => insert('c', i + 1));
+    assert.deepEqual(await writeInSteps(db, [many], mark('a', 1)), { sent: true, matched: 1 });
+    assert.deepEqual(await writeInSteps(db, [[insert('c', 301)]], mark('a', 404)), { sent: true, matched: 0 });
+    assert.equal(await db.collection('c').countDocuments(), 301);
+  });
+
   it('goes on after a write that was done before (a duplicate key it allows)', async () => {
     const last = await writeInSteps(db, [[insert('a', 1, true), insert('b', 1)]], mark('a', 1));
     assert.deepEqual(last, { sent: true, matched: 1 });

@@ -1,16 +1,4 @@
-import {
-  MongoClientBulkWriteError,
-  type AnyClientBulkWriteModel,
-  type ClientBulkWriteOptions,
-  type ClientBulkWriteResult,
-  type ClientDeleteResult,
-  type ClientInsertOneResult,
-  type ClientUpdateResult,
-  type Collection,
-  type Db,
-  type Document,
-  type MongoClient,
-} from 'mongodb';
+import type { Collection, Db, Document, MongoClient } from 'mongodb';
 
 const WRITE_METHODS = new Set([
   'insertOne',
@@ -39,8 +27,8 @@ export class Crash extends Error {}
 /**
  * `db` with a hook that runs before every write made through it. Throwing `Crash` from the hook
  * stands for the process dying at that point; awaiting other work in it interleaves a second
- * process there. Reads pass straight through. A bulkWrite of the client (several collections in
- * one command) runs op by op, each after the hook: a crash at an op leaves those before it applied,
+ * process there. Reads pass straight through. A bulkWrite command (several collections in one
+ * command) runs op by op, each after the hook: a crash at an op leaves those before it applied,
  * as a server that died mid-command would, and other work can come between two ops, as on a server.
  */
 export function interceptWrites(db: Db, before: (call: WriteCall) => void | Promise<void>): Db {
@@ -59,31 +47,44 @@ export function interceptWrites(db: Db, before: (call: WriteCall) => void | Prom
         };
       },
     });
-  const bulkWrite =
-    (client: MongoClient) => async (models: AnyClientBulkWriteModel<Document>[], options?: ClientBulkWriteOptions) => {
-      const result = emptyResult();
-      for (const [k, model] of models.entries()) {
-        await before({
-          n: n++,
-          collection: model.namespace.slice(model.namespace.indexOf('.') + 1),
-          method: model.name,
-        });
-        try {
-          addResult(result, await client.bulkWrite([model], { ...options, verboseResults: true }), k);
-        } catch (err) {
-          // Its index in the whole batch, as the server would report it.
-          if (err instanceof MongoClientBulkWriteError) {
-            err.writeErrors = new Map([...err.writeErrors].map(([i, e]) => [i + k, e]));
-          }
-          throw err;
-        }
-      }
-      return result;
-    };
+  /** What a bulkWrite op does, named as the collection method that would do it alone. */
+  const opMethod = (op: Document): string => {
+    if ('insert' in op) return 'insertOne';
+    if ('delete' in op) return op.multi === true ? 'deleteMany' : 'deleteOne';
+    const mods = op.updateMods as Document;
+    return Object.keys(mods).some((k) => k.startsWith('$')) ? 'updateOne' : 'replaceOne';
+  };
+  /** The bulkWrite command (lib/db/bulk-write-command.ts) sent op by op, each after the hook, as ordered. */
+  const bulkWriteCommand = async (admin: Db, command: Document): Promise<Document> => {
+    const ops = command.ops as Document[];
+    const nsInfo = command.nsInfo as { ns: string }[];
+    const results: Document[] = [];
+    for (const [k, op] of ops.entries()) {
+      const ns = nsInfo[Number(op.insert ?? op.update ?? op.delete)]?.ns ?? '';
+      await before({ n: n++, collection: ns.slice(ns.indexOf('.') + 1), method: opMethod(op) });
+      const reply = await admin.command({ ...command, ops: [op], cursor: { batchSize: 1 } });
+      const [result] = (reply.cursor as { firstBatch: Document[] }).firstBatch;
+      // Its index in the whole batch, as the server would report it.
+      if (result) results.push({ ...result, idx: k });
+      if (result?.ok !== 1) break;
+    }
+    return { ok: 1, cursor: { id: 0, firstBatch: results, ns: 'admin.$cmd.bulkWrite' } };
+  };
+  const interceptAdmin = (admin: Db): Db =>
+    new Proxy(admin, {
+      get(target, prop) {
+        if (prop === 'command')
+          return (command: Document, options?: Document) =>
+            'bulkWrite' in command ? bulkWriteCommand(target, command) : target.command(command, options);
+        const value: unknown = Reflect.get(target, prop);
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
   const interceptClient = (client: MongoClient): MongoClient =>
     new Proxy(client, {
       get(target, prop) {
-        if (prop === 'bulkWrite') return bulkWrite(target);
+        if (prop === 'db')
+          return (name?: string) => (name === 'admin' ? interceptAdmin(target.db(name)) : target.db(name));
         const value: unknown = Reflect.get(target, prop);
         return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
       },
@@ -97,46 +98,4 @@ export function interceptWrites(db: Db, before: (call: WriteCall) => void | Prom
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },
   });
-}
-
-/** A verbose bulkWrite result, built op by op. */
-interface VerboseResult {
-  acknowledged: boolean;
-  insertedCount: number;
-  upsertedCount: number;
-  matchedCount: number;
-  modifiedCount: number;
-  deletedCount: number;
-  insertResults: Map<number, ClientInsertOneResult>;
-  updateResults: Map<number, ClientUpdateResult>;
-  deleteResults: Map<number, ClientDeleteResult>;
-}
-
-function emptyResult(): VerboseResult {
-  return {
-    acknowledged: true,
-    insertedCount: 0,
-    upsertedCount: 0,
-    matchedCount: 0,
-    modifiedCount: 0,
-    deletedCount: 0,
-    insertResults: new Map(),
-    updateResults: new Map(),
-    deleteResults: new Map(),
-  };
-}
-
-/** `one` (the result of a batch of one op) into `all`, as the op at index `k`. */
-function addResult(all: VerboseResult, one: ClientBulkWriteResult, k: number): void {
-  all.insertedCount += one.insertedCount;
-  all.upsertedCount += one.upsertedCount;
-  all.matchedCount += one.matchedCount;
-  all.modifiedCount += one.modifiedCount;
-  all.deletedCount += one.deletedCount;
-  const inserted = one.insertResults?.get(0);
-  if (inserted) all.insertResults.set(k, inserted);
-  const updated = one.updateResults?.get(0);
-  if (updated) all.updateResults.set(k, updated);
-  const deleted = one.deleteResults?.get(0);
-  if (deleted) all.deleteResults.set(k, deleted);
 }
