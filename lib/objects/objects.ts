@@ -2,6 +2,7 @@ import type { Db, ObjectId } from 'mongodb';
 import { publishedObjectsCollection, type BucketDoc, type ObjectDoc, type ObjectTypeDoc } from '../db/collections.js';
 import { BadRequestError } from '../errors/http-errors.js';
 import { writeAlone, type BatchWrite } from '../db/write-batch.js';
+import { findOneByCommand } from '../db/find-one.js';
 import { notFound } from '../errors/not-found.js';
 import { objectIdFromHex } from '../util/object-id.js';
 import type { EventDeps } from '../events/domain-events.js';
@@ -19,7 +20,7 @@ export function parseObjectId(bucket: BucketDoc, id: string): ObjectId {
 /** The Object `_id` of the Bucket `bucketId` names, as the given status sees it, or null. */
 export function findObject(db: Db, bucketId: ObjectId, _id: ObjectId, status: StatusFilter): Promise<ObjectDoc | null> {
   const view = viewFor(db, status);
-  return view.coll.findOne({ _id, bucket_id: bucketId, ...view.match }, view.readOptions);
+  return findOneByCommand(db, view.coll, { _id, bucket_id: bucketId, ...view.match }, view.readOptions);
 }
 
 /** `doc`, or the 404 of Object `id` of `bucket` when there is none. */
