@@ -42,6 +42,8 @@ export interface Config {
   regexScanBytes: number;
   /** Lists with a `$regex` on `content` one process runs at once per Bucket. */
   regexReadsPerBucket: number;
+  /** What one GraphQL operation may ask for (lib/graphql/limits.ts). */
+  graphql: { maxDepth: number; maxAliases: number; maxCost: number; introspection: boolean };
   /** How long a write with the write key may take its Bucket from this process's memory (lib/buckets/remembered-bucket.ts). */
   bucketMemoryMs: number;
   /** Distinct related Objects one read may load through depth; more answers 413. */
@@ -159,6 +161,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bucketMemoryMs: read.int('BUCKET_MEMORY_MS'),
     regexScanBytes: read.int('QUERY_REGEX_SCAN_MB') * 1024 * 1024,
     regexReadsPerBucket: read.int('QUERY_REGEX_READS_PER_BUCKET'),
+    graphql: {
+      maxDepth: read.int('GRAPHQL_MAX_DEPTH'),
+      maxAliases: read.int('GRAPHQL_MAX_ALIASES'),
+      maxCost: read.int('GRAPHQL_MAX_COST'),
+      introspection: read.flag('GRAPHQL_INTROSPECTION'),
+    },
     maxRelatedObjects: read.int('MAX_RELATED_OBJECTS'),
     http: httpServerSettings(read),
     webhooks: webhookSettings(read),

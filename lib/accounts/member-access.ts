@@ -107,17 +107,21 @@ async function isLive(db: Db, bucket: BucketDoc, id: ObjectId): Promise<boolean>
   return live !== null;
 }
 
+/** What a write does, as far as draft-only publishing cares. */
+export interface WriteIntent {
+  method: string;
+  body: Record<string, unknown>;
+  touched: ObjectsTouched;
+  /** The Object the write addresses (its id and status), or null. */
+  addressed: () => Promise<{ _id: ObjectId; status?: string } | null>;
+}
+
 /**
  * Why a draft-only user's write would change what is live, or null when it would not: it may
  * neither publish nor take live content down (a delete of a live Object, a scheduled withdrawal).
  */
-async function draftOnlyRefusal(
-  db: Db,
-  bucket: BucketDoc,
-  req: Request,
-  touched: ObjectsTouched,
-): Promise<string | null> {
-  const body = bodyOf(req);
+export async function draftOnlyRefusal(db: Db, bucket: BucketDoc, intent: WriteIntent): Promise<string | null> {
+  const { body, touched, method } = intent;
   const why = 'the account may only save drafts (publishing_restrictions: draft_only)';
   if (touched.batch) return `${why}: batch writes are not open to it`;
   if (touched.publishes) return `${why}: merging a merge request publishes`;
@@ -125,16 +129,16 @@ async function draftOnlyRefusal(
   if (body.publish_at !== undefined && body.publish_at !== null) return `${why}: it may not schedule publish_at`;
   if (body.unpublish_at !== undefined && body.unpublish_at !== null)
     return `${why}: it may not schedule unpublish_at, which takes the live version down`;
-  if (req.method === 'DELETE') {
-    const found = await addressedObject(db, bucket, req, touched);
+  if (method === 'DELETE') {
+    const found = await intent.addressed();
     return found && (await isLive(db, bucket, found._id))
       ? `${why}: it may not delete an Object that is live (published); it may delete Objects never published`
       : null;
   }
   if (body.status === 'draft') return null;
   if (touched.creates) return `${why}: send status "draft" (new Objects default to published)`;
-  if (req.method === 'POST') return null;
-  const found = await addressedObject(db, bucket, req, touched);
+  if (method === 'POST') return null;
+  const found = await intent.addressed();
   if (found?.status === 'published')
     return `${why}: an edit of a published Object without status "draft" changes what is live`;
   return null;
@@ -167,7 +171,12 @@ export function memberAccess(db: Db): RequestHandler {
       const why =
         (member.role === 'contributor' ? await contributorRefusal(db, bucket, member, req, touched) : null) ??
         (access.write && member.publishing_restrictions === 'draft_only'
-          ? await draftOnlyRefusal(db, bucket, req, touched)
+          ? await draftOnlyRefusal(db, bucket, {
+              method: req.method,
+              body: bodyOf(req),
+              touched,
+              addressed: () => addressedObject(db, bucket, req, touched),
+            })
           : null);
       if (why !== null) throw forbidden(bucket.slug, why);
     }

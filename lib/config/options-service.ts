@@ -161,6 +161,35 @@ export const SERVICE_OPTIONS: readonly OptionDecl[] = [
       'Text a `$regex` on `content` may scan per request (the matches of the other conditions); more answers 400 `query_too_broad`. `0`: no bound.',
   },
   {
+    name: 'GRAPHQL_MAX_DEPTH',
+    kind: 'int',
+    default: '12',
+    min: 1,
+    meaning:
+      'Nesting of fields a GraphQL operation may have (introspection aside); deeper answers `query_too_complex` before any read.',
+  },
+  {
+    name: 'GRAPHQL_MAX_ALIASES',
+    kind: 'int',
+    default: '30',
+    min: 0,
+    meaning: 'Aliased fields one GraphQL operation may have; more answers `query_too_complex`.',
+  },
+  {
+    name: 'GRAPHQL_MAX_COST',
+    kind: 'int',
+    default: '20000',
+    min: 1,
+    meaning:
+      'Estimated cost of a GraphQL operation: each field 1, times the `limit` of the lists it is under (the v3 default when not given, 10 per relationship list); more answers `query_too_complex`.',
+  },
+  {
+    name: 'GRAPHQL_INTROSPECTION',
+    kind: 'flag',
+    default: 'true',
+    meaning: '`false` refuses GraphQL introspection (`__schema`, `__type`).',
+  },
+  {
     name: 'QUERY_REGEX_READS_PER_BUCKET',
     kind: 'int',
     default: '2',

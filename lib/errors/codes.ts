@@ -11,6 +11,11 @@ export const ERROR_CODES = {
     status: 400,
     description: 'A `$regex` on `content` would scan more text than a request may; narrow the other conditions.',
   },
+  query_too_complex: {
+    status: 400,
+    description:
+      'A GraphQL operation is deeper, has more aliases or would cost more than the GRAPHQL_MAX_* settings allow; nothing was read.',
+  },
   invalid_body: {
     status: 400,
     description: 'The JSON body or upload form is malformed or does not match the route schema.',

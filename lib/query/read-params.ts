@@ -40,6 +40,9 @@ export interface ParamValues {
   move_to: string | undefined;
   /** A webhook delivery log's `status` filter; undefined: every status. */
   delivery_status: DeliveryStatus | undefined;
+  /** GraphQL over HTTP GET: the operation's variables (JSON text) and the operation to run. */
+  variables: string | undefined;
+  operationName: string | undefined;
 }
 
 export type ParamName = keyof ParamValues;
@@ -116,6 +119,8 @@ const RULES: { readonly [K in ParamName]: Rule<ParamValues[K]> } = {
   show_metafields: flag(false),
   folder: text,
   move_to: text,
+  variables: text,
+  operationName: text,
   delivery_status: {
     spellings: ['status'],
     fallback: undefined,

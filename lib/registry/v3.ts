@@ -13,6 +13,7 @@ import type { RouteDef } from '../routes/route-table.js';
 import type { RouteDeps } from '../routes/deps.js';
 import { usageRoutes } from '../buckets/usage-routes.js';
 import { webhookRoutes } from '../webhooks/routes.js';
+import { graphqlRoutes } from '../graphql/routes.js';
 
 /** All v3 routes, in matching order (specific paths before parameterised siblings). */
 export function v3Routes({ config, db, state, log, health }: RouteDeps): RouteDef[] {
@@ -30,5 +31,6 @@ export function v3Routes({ config, db, state, log, health }: RouteDeps): RouteDe
     ...webhookRoutes(config, db),
     ...usageRoutes(config, state),
     ...mergeRequestRoutes(config, db, state),
+    ...graphqlRoutes({ config, db, state, log, health }),
   ];
 }
