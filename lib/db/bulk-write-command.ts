@@ -1,5 +1,29 @@
-import { Long, MongoServerError, ObjectId, type Document, type MongoClient, type WriteConcern } from 'mongodb';
-import type { WriteModel } from './write-batch.js';
+import {
+  Long,
+  MongoServerError,
+  ObjectId,
+  type ClientDeleteManyModel,
+  type ClientDeleteOneModel,
+  type ClientInsertOneModel,
+  type ClientReplaceOneModel,
+  type ClientUpdateOneModel,
+  type Document,
+  type MongoClient,
+  type WriteConcern,
+} from 'mongodb';
+
+type Unnamespaced<M> = M extends unknown ? Omit<M, 'namespace'> : never;
+/** Any stored document, whatever its `_id` (the driver's Document would make it an ObjectId). */
+export type Stored = Document & { _id?: ObjectId | string | number };
+
+/** The writes a batch carries (what the service's follow-ups need). */
+export type WriteModel = Unnamespaced<
+  | ClientInsertOneModel<Stored>
+  | ClientUpdateOneModel<Stored>
+  | ClientReplaceOneModel<Stored>
+  | ClientDeleteOneModel<Stored>
+  | ClientDeleteManyModel<Stored>
+>;
 
 /** One write of a bulkWrite command: what to do, and to which namespace ("db.collection"). */
 export interface NamespacedWrite {

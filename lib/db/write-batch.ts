@@ -2,34 +2,17 @@ import {
   MongoBulkWriteError,
   type AnyBulkWriteOperation,
   MongoServerError,
-  type ClientDeleteManyModel,
-  type ClientDeleteOneModel,
-  type ClientInsertOneModel,
-  type ClientReplaceOneModel,
-  type ClientUpdateOneModel,
   type Collection,
   type Db,
   type Document,
   type MongoClient,
-  type ObjectId,
   type OneOrMore,
   type WriteError,
 } from 'mongodb';
 import { DUPLICATE_KEY, isDuplicateKey } from '../errors/mongo-errors.js';
-import { bulkWriteCommand } from './bulk-write-command.js';
+import { bulkWriteCommand, type Stored, type WriteModel } from './bulk-write-command.js';
 
-type Unnamespaced<M> = M extends unknown ? Omit<M, 'namespace'> : never;
-/** Any stored document, whatever its `_id` (the driver's Document would make it an ObjectId). */
-type Stored = Document & { _id?: ObjectId | string | number };
-
-/** The writes a batch carries (what the service's follow-ups need). */
-export type WriteModel = Unnamespaced<
-  | ClientInsertOneModel<Stored>
-  | ClientUpdateOneModel<Stored>
-  | ClientReplaceOneModel<Stored>
-  | ClientDeleteOneModel<Stored>
-  | ClientDeleteManyModel<Stored>
->;
+export type { WriteModel } from './bulk-write-command.js';
 
 /** One write of a batch: what to do, and to which collection. */
 export interface BatchWrite {

@@ -7,7 +7,7 @@ const BUCKET_PATH = /^((\/v2)?\/buckets\/\{slug\}|\/v1\/\{slug\})/;
 const KEY_PARAMETER = { $ref: '#/components/parameters/idempotency_key' };
 
 /**
- * Every POST on a Bucket path takes an Idempotency-Key (lib/middleware/idempotency.ts), mounted once
+ * Every POST on a Bucket path that writes takes an Idempotency-Key (lib/middleware/idempotency.ts), mounted once
  * for all of them (lib/routes/route-table.ts), so it is described once, here: the header, the
  * replay marker on its successful answers, and its 409 and 422. An operation's own 409 keeps its
  * description; the OpenAPI test checks that exactly the routes taking the key document it.
@@ -16,6 +16,11 @@ export function addIdempotencyKeys(paths: Record<string, unknown>): void {
   for (const [path, item] of Object.entries(paths)) {
     if (!BUCKET_PATH.test(path) || !isPlainObject(item) || !isPlainObject(item.post)) continue;
     const operation = item.post;
+    // A POST that is not a write (GraphQL, whose queries are POSTed too) says so, and takes none.
+    if (operation['x-idempotency-key'] === false) {
+      delete operation['x-idempotency-key'];
+      continue;
+    }
     const parameters: unknown[] = Array.isArray(operation.parameters) ? operation.parameters : [];
     operation.parameters = [...parameters, KEY_PARAMETER];
     const responses = isPlainObject(operation.responses) ? operation.responses : {};

@@ -48,6 +48,7 @@ const UPPER = [
   'lib/legacy',
   'lib/migrate',
   'lib/studio',
+  'lib/graphql',
 ];
 
 describe('import graph of lib/ and bin/', () => {
