@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -7,31 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import request from 'supertest';
-import { projectRoot } from '../../lib/project-root.js';
 import { freshHarness, type Harness } from '../support/harness.js';
-
-/** The shell blocks of docs/api.md's first session, in order: what a newcomer copies. */
-function walkthroughBlocks(): string[] {
-  const doc = fs.readFileSync(path.join(projectRoot, 'docs', 'api.md'), 'utf8');
-  const start = doc.indexOf('<!-- walkthrough:start');
-  const end = doc.indexOf('<!-- walkthrough:end -->');
-  assert.ok(start >= 0 && end > start, 'docs/api.md has no walkthrough markers');
-  return [...doc.slice(start, end).matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m) => m[1] ?? '');
-}
-
-/** Runs a shell script to its end (never blocking this process, which serves its requests). */
-function bash(script: string, env: NodeJS.ProcessEnv, cwd: string): Promise<{ code: number; out: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      'bash',
-      ['-euo', 'pipefail', '-c', script],
-      { env: { ...process.env, ...env }, cwd },
-      (err, out, errOut) => {
-        resolve({ code: err ? Number(err.code ?? 1) : 0, out: `${out}${errOut}` });
-      },
-    );
-  });
-}
+import { bash, walkthroughBlocks } from '../support/doc-walkthrough.js';
 
 /** docs/api.md's curl walk-through, run as written against a served app: the docs cannot drift. */
 describe('the first session in docs/api.md', () => {
@@ -59,7 +35,7 @@ describe('the first session in docs/api.md', () => {
 
   it('runs every command as written, and leaves the content it describes', async function () {
     this.timeout(120_000);
-    const blocks = walkthroughBlocks();
+    const blocks = walkthroughBlocks('api.md');
     assert.ok(blocks.length >= 6, `only ${String(blocks.length)} sh blocks found`);
     const keys = await h.bucket('demo');
     const port = (server.address() as AddressInfo).port;
