@@ -16,6 +16,8 @@ export interface Scenario {
 }
 
 export interface PageShape {
+  /** Where the page object sits in the answer (["data", "posts"] for GraphQL); the answer itself when absent. */
+  under?: readonly string[];
   /** The array of items: `objects` here, `results` in Parse. */
   list: string;
   /** The item field compared across scenarios: an id within one database, a title across servers. */
@@ -59,11 +61,15 @@ export async function checkPage(s: Scenario): Promise<Page> {
   const text = await res.text();
   assert.equal(res.status, 200, `${s.name}: ${url} answered ${res.status}: ${text.slice(0, 300)}`);
   const body = JSON.parse(text) as Record<string, unknown>;
-  const items = body[s.shape.list] as Array<Record<string, unknown>>;
+  // A GraphQL answer keeps its page under data.<field>.
+  const page = s.shape.under
+    ? (s.shape.under.reduce<unknown>((o, k) => (o as Record<string, unknown>)[k], body) as Record<string, unknown>)
+    : body;
+  const items = page[s.shape.list] as Array<Record<string, unknown>>;
   assert.equal(items.length, 100, `${s.name}: answered ${items.length} items, not 100`);
   return {
     keys: items.map((o) => String(o[s.shape.key])),
-    total: body[s.shape.total],
+    total: page[s.shape.total],
     bytes: Buffer.byteLength(text),
     body,
   };

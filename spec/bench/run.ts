@@ -54,6 +54,19 @@ function listPath(readKey: string, extra: Record<string, string>): string {
   return `/v3/buckets/${BUCKET_SLUG}/objects?${params}`;
 }
 
+/** The same page as `listPath` through GraphQL (GET, queries only): titles and each post's author's title. */
+function graphqlPath(readKey: string): string {
+  const params = new URLSearchParams({
+    query:
+      'query($q: JSON) { posts(query: $q, sort: "-metadata.score", limit: 100) { total objects { id title metadata { author { title } } } } }',
+    variables: JSON.stringify({ q: { 'metadata.genre': QUERIED_GENRE } }),
+    read_key: readKey,
+  });
+  return `/v3/buckets/${BUCKET_SLUG}/graphql?${params}`;
+}
+
+const GRAPHQL: PageShape = { under: ['data', 'posts'], list: 'objects', key: 'id', total: 'total' };
+
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 function ratio(name: string, value: number, target: string, ok: (v: number) => boolean): Ratio {
@@ -89,6 +102,8 @@ async function main(): Promise<void> {
       cached: listPath(seeded.readKey, {}),
       depth0: listPath(seeded.readKey, { useCache: 'false', depth: '0' }),
       depth2: listPath(seeded.readKey, { useCache: 'false', depth: '2' }),
+      depth1Props: listPath(seeded.readKey, { useCache: 'false', depth: '1', props: 'id,title,metadata' }),
+      graphql: graphqlPath(seeded.readKey),
     };
 
     const trips = await countRoundTrips(engine.uri, DB_NAME, {
@@ -127,6 +142,8 @@ async function main(): Promise<void> {
       // cost per request; one connection shows the latency the extra round trips add.
       { name: 'service, depth=0, 1 conn', server: service, path: paths.depth0, shape: OURS, connections: 1 },
       { name: 'service, depth=2, 1 conn', server: service, path: paths.depth2, shape: OURS, connections: 1 },
+      { name: 'service, depth=1 props', server: service, path: paths.depth1Props, shape: OURS },
+      { name: 'GraphQL, posts with author { title }', server: service, path: paths.graphql, shape: GRAPHQL },
     ];
     const pages = new Map<string, Page>();
     for (const s of scenarios) pages.set(s.name, await checkPage(s));
@@ -150,8 +167,8 @@ async function main(): Promise<void> {
     };
     const rows: Row[] = await measureRounds(scenarios, opts, ROUNDS, pages);
     const row = (name: string) => rows.find((r) => r.scenario === name)!;
-    const [base, uncached, cached, d0, d2, d0one, d2one] = scenarios.map((s) => row(s.name));
-    assert.ok(base && uncached && cached && d0 && d2 && d0one && d2one, 'a row per scenario');
+    const [base, uncached, cached, d0, d2, d0one, d2one, d1props, graphql] = scenarios.map((s) => row(s.name));
+    assert.ok(base && uncached && cached && d0 && d2 && d0one && d2one && d1props && graphql, 'a row per scenario');
     const ratios: Ratio[] = [
       ratio('service/baseline throughput (cache off)', uncached.rps / base.rps, '>= 0.8', (v) => v >= 0.8),
       ratio('cached/uncached throughput', cached.rps / uncached.rps, '>= 3', (v) => v >= 3),
@@ -164,6 +181,12 @@ async function main(): Promise<void> {
       ),
       // The Bucket, the page and one read by _id per level; the total was kept by the warm-up read.
       ratio('round trips, one depth=2 request', depth2Trip.commands.length, '<= 4', (v) => v <= 4),
+      ratio(
+        'GraphQL page with authors / REST depth=1 throughput',
+        graphql.rps / d1props.rps,
+        '>= 0.8',
+        (v) => v >= 0.8,
+      ),
     ];
     const vmHwm = { baseline: mb(baseline.vmHwm()), service: mb(service.vmHwm()) };
     printReport(rows, ratios, {
