@@ -63,12 +63,26 @@ describe('GraphQL: schema, reads and writes', () => {
         ],
       })
       .expect(200);
-    const boss = await api.post('/objects', { title: 'Boss', type: 'authors' }).expect(200);
+    const chief = await api.post('/objects', { title: 'Chief', type: 'authors' }).expect(200);
+    const boss = await api
+      .post('/objects', { title: 'Boss', type: 'authors', metadata: { editor: chief.body.object.id } })
+      .expect(200);
     ids.boss = boss.body.object.id;
     const ann = await api
       .post('/objects', { title: 'Ann', type: 'authors', metadata: { bio: 'Writes', editor: ids.boss } })
       .expect(200);
     ids.ann = ann.body.object.id;
+    await api
+      .post('/object-types', {
+        title: 'Pages',
+        slug: 'pages',
+        localization: true,
+        locales: ['en', 'fr'],
+        priority_locale: 'en',
+      })
+      .expect(200);
+    await api.post('/objects', { title: 'Home', slug: 'home', type: 'pages', locale: 'en' }).expect(200);
+    await api.post('/objects', { title: 'Accueil', slug: 'home', type: 'pages', locale: 'fr' }).expect(200);
     const post = await api
       .post('/objects', {
         title: 'Hello',
@@ -150,12 +164,67 @@ describe('GraphQL: schema, reads and writes', () => {
   });
 
   it('resolves relationships three levels deep', async () => {
-    const res = await gql(`{ blog_posts { objects { metadata { author { title metadata { editor { title } } } } } } }`);
+    const res = await gql(
+      `{ blog_posts { objects { metadata { author { title metadata { editor { title metadata { editor { title } } } } } } } } }`,
+    );
     assert.equal(res.body.errors, undefined, JSON.stringify(res.body.errors));
     assert.deepEqual(res.body.data.blog_posts.objects[0].metadata.author, {
       title: 'Ann',
-      metadata: { editor: { title: 'Boss' } },
+      metadata: { editor: { title: 'Boss', metadata: { editor: { title: 'Chief' } } } },
     });
+  });
+
+  it('reads one locale of a localized type, by slug and in lists', async () => {
+    const fr = await gql(`{ pages_by_slug(slug: "home", locale: "fr") { title locale } }`).expect(200);
+    assert.deepEqual(fr.body.data.pages_by_slug, { title: 'Accueil', locale: 'fr' });
+    const en = await gql(`{ pages(locale: "en") { total objects { title } } }`).expect(200);
+    assert.deepEqual(en.body.data.pages, { total: 1, objects: [{ title: 'Home' }] });
+  });
+
+  it('takes every Metafield kind in a create, typed, and stores it as the v3 write does', async () => {
+    const data = {
+      title: 'Every kind',
+      status: 'draft',
+      metadata: {
+        headline: 'H',
+        body: '*md*',
+        score: 1.5,
+        featured: true,
+        day: '2026-01-02',
+        colour: 'Red',
+        size: 'S',
+        tags: ['a', 'b'],
+        extra: { any: ['json'] },
+        author: ids.ann,
+        co_authors: [ids.boss],
+        seo: { title: 'T' },
+        links: [{ url: 'https://a.example', rank: 2 }],
+      },
+    };
+    const made = await gql(
+      `mutation($d: BlogPostsCreate!) { create_blog_posts(data: $d) { id status } }`,
+      { d: data },
+      'write',
+    ).expect(200);
+    assert.equal(made.body.errors, undefined, JSON.stringify(made.body.errors));
+    const id = made.body.data.create_blog_posts.id as string;
+    const rest = await suite.api.get(`/objects/${id}?status=any`).expect(200);
+    const { metadata } = rest.body.object;
+    assert.equal(rest.body.object.status, 'draft');
+    assert.deepEqual(metadata.colour, { key: 'r', value: 'Red' });
+    assert.deepEqual(metadata['co-authors'], [ids.boss]);
+    assert.deepEqual(metadata.links, [{ url: 'https://a.example', rank: 2 }]);
+    assert.deepEqual(
+      [metadata.score, metadata.featured, metadata.day, metadata.tags],
+      [1.5, true, '2026-01-02', ['a', 'b']],
+    );
+    assert.deepEqual([metadata.seo, metadata.extra, metadata.author], [{ title: 'T' }, { any: ['json'] }, ids.ann]);
+    const typed = await gql(
+      `mutation { create_blog_posts(data: { title: "x", metadata: { score: "high" } }) { id } }`,
+      undefined,
+      'write',
+    ).expect(200);
+    assert.match(typed.body.errors[0].message, /Float/, 'GraphQL types the input before the v3 checks');
   });
 
   it('answers v3 errors with their code and status', async () => {
