@@ -12,6 +12,7 @@ import { complexityRule } from './limits.js';
 import { formatGraphQLError } from './errors.js';
 import { requestObjects } from './resolve.js';
 import { BucketSchemas } from './schema-cache.js';
+import { answerKey, isKeepable, markKeepable, type KeptAnswer } from './answer-cache.js';
 
 /** What GET takes in its query string (GraphQL over HTTP), beside the read key. */
 export const GRAPHQL_PARAMS = paramSet(['read_key', 'query', 'variables', 'operationName']);
@@ -31,8 +32,19 @@ export function graphqlRoutes({ config, db, state, log }: RouteDeps): RouteDef[]
     context: (req) => ({ objects: requestObjects(config, db, state, req.raw, req.context, bucketOf(req.context)) }),
     validationRules: rules,
     formatError: formatGraphQLError(log),
+    onOperation: markKeepable,
   });
+  const answer = (res: Response, { status, contentType, body }: KeptAnswer) => {
+    res.status(status).set('Content-Type', contentType).send(body);
+  };
   const handler: RequestHandler = async (req, res) => {
+    const key = answerKey(req, res);
+    const kept = state.reads.get(key);
+    if (kept !== undefined) {
+      res.set('X-Cache', 'HIT');
+      answer(res, JSON.parse(kept) as KeptAnswer);
+      return;
+    }
     const [body, init] = await handle({
       url: req.url,
       method: req.method,
@@ -42,9 +54,16 @@ export function graphqlRoutes({ config, db, state, log }: RouteDeps): RouteDef[]
       raw: req,
       context: res,
     });
-    res.status(init.status);
-    for (const [name, value] of Object.entries(init.headers ?? {})) res.set(name, value);
-    res.send(body);
+    const done: KeptAnswer = {
+      status: init.status,
+      contentType: init.headers?.['content-type'] ?? 'application/json; charset=utf-8',
+      body: body ?? '',
+    };
+    if (isKeepable(res)) {
+      state.reads.set(key, JSON.stringify(done));
+      res.set('X-Cache', 'MISS');
+    }
+    answer(res, done);
   };
   const path = '/buckets/:slug/graphql';
   const access = readAccess('objects', { list: true });

@@ -84,8 +84,10 @@ describe('GraphQL: roles, batching, schema refresh and limits', function () {
 
   it('reads a page of 50 posts with author { title } as the REST list at depth=1 does: the authors in one read for the whole page', async () => {
     const query = '{ posts(limit: 50) { total objects { title metadata { author { title } } } } }';
-    await withReadKey(query).expect(200);
+    // The same list once before (its kept order), not the same operation (its kept answer).
+    await withReadKey(query.replace('title metadata', 'id title metadata')).expect(200);
     const gql = await commandsOf(() => withReadKey(query).expect(200));
+    assert.equal(gql.res.headers['x-cache'], 'MISS');
     assert.equal(gql.res.body.errors, undefined, JSON.stringify(gql.res.body.errors));
     assert.equal(gql.res.body.data.posts.objects.length, 50);
     for (const post of gql.res.body.data.posts.objects as { metadata: { author: { title: string } } }[])
@@ -94,6 +96,23 @@ describe('GraphQL: roles, batching, schema refresh and limits', function () {
     // whole page (not one per post), each waited for in turn.
     assert.ok(gql.commands.length <= 5, gql.commands.join(', '));
     assert.ok(gql.rounds <= 5, `${String(gql.rounds)} rounds`);
+  });
+
+  it('answers the same query again from the read cache with the Bucket read alone, until a write', async () => {
+    const query = '{ posts(limit: 3, sort: "created_at") { objects { title } } }';
+    const first = await withReadKey(query).expect(200);
+    const again = await commandsOf(() => withReadKey(query).expect(200));
+    assert.equal(again.res.headers['x-cache'], 'HIT');
+    assert.deepEqual(again.res.body, first.body);
+    assert.deepEqual(again.commands, ['find buckets']);
+    const id = String(
+      (await suite.api.get('/objects?query=%7B%22type%22%3A%22posts%22%7D&limit=1&sort=created_at').expect(200)).body
+        .objects[0].id,
+    );
+    await suite.api.patch(`/objects/${id}`, { title: 'P0 renamed' }).expect(200);
+    const after = await withReadKey(query).expect(200);
+    assert.equal(after.headers['x-cache'], 'MISS');
+    assert.equal(after.body.data.posts.objects[0].title, 'P0 renamed');
   });
 
   it('lets a contributor read its types only', async () => {
