@@ -12,10 +12,12 @@ import { complexityRule } from './limits.js';
 import { formatGraphQLError } from './errors.js';
 import { requestObjects } from './resolve.js';
 import { BucketSchemas } from './schema-cache.js';
+import { DocumentCache } from './document-cache.js';
+import { readParams } from '../http/read-params.js';
 import { answerKey, isKeepable, markKeepable, type KeptAnswer } from './answer-cache.js';
 
 /** What GET takes in its query string (GraphQL over HTTP), beside the read key. */
-export const GRAPHQL_PARAMS = paramSet(['read_key', 'query', 'variables', 'operationName']);
+export const GRAPHQL_PARAMS = paramSet(['read_key', 'query', 'variables', 'operationName', 'useCache']);
 
 /**
  * POST and GET /buckets/{slug}/graphql (GraphQL over HTTP, by graphql-http): the Bucket's schema
@@ -25,6 +27,7 @@ export const GRAPHQL_PARAMS = paramSet(['read_key', 'query', 'variables', 'opera
  */
 export function graphqlRoutes({ config, db, state, log }: RouteDeps): RouteDef[] {
   const schemas = new BucketSchemas();
+  const documents = new DocumentCache();
   const limits = complexityRule(config.graphql);
   const rules = [...specifiedRules, limits, ...(config.graphql.introspection ? [] : [NoSchemaIntrospectionCustomRule])];
   const handle = createHandler<Request, Response, GraphQLContext>({
@@ -33,13 +36,16 @@ export function graphqlRoutes({ config, db, state, log }: RouteDeps): RouteDef[]
     validationRules: rules,
     formatError: formatGraphQLError(log),
     onOperation: markKeepable,
+    parse: documents.parse,
+    validate: documents.validate,
   });
   const answer = (res: Response, { status, contentType, body }: KeptAnswer) => {
     res.status(status).set('Content-Type', contentType).send(body);
   };
   const handler: RequestHandler = async (req, res) => {
     const key = answerKey(req, res);
-    const kept = state.reads.get(key);
+    // useCache=false reads through and refreshes the kept answer, as for REST reads.
+    const kept = readParams(res, GRAPHQL_PARAMS).useCache ? state.reads.get(key) : undefined;
     if (kept !== undefined) {
       res.set('X-Cache', 'HIT');
       answer(res, JSON.parse(kept) as KeptAnswer);

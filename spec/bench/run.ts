@@ -61,6 +61,7 @@ function graphqlPath(readKey: string): string {
       'query($q: JSON) { posts(query: $q, sort: "-metadata.score", limit: 100) { total objects { id title metadata { author { title } } } } }',
     variables: JSON.stringify({ q: { 'metadata.genre': QUERIED_GENRE } }),
     read_key: readKey,
+    useCache: 'false',
   });
   return `/v3/buckets/${BUCKET_SLUG}/graphql?${params}`;
 }
