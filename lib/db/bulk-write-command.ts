@@ -62,18 +62,11 @@ function commandOp(ns: number, model: WriteModel): Document {
       model.document._id ??= new ObjectId();
       return { insert: ns, document: model.document };
     case 'updateOne':
-      return {
-        update: ns,
-        filter: model.filter,
-        updateMods: model.update,
-        upsert: model.upsert ?? false,
-        multi: false,
-      };
     case 'replaceOne':
       return {
         update: ns,
         filter: model.filter,
-        updateMods: model.replacement,
+        updateMods: model.name === 'updateOne' ? model.update : model.replacement,
         upsert: model.upsert ?? false,
         multi: false,
       };

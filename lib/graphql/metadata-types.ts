@@ -100,27 +100,33 @@ function isMetafield(child: unknown): child is Metafield {
   return isPlainObject(child) && typeof child.key === 'string' && child.type !== 'repeating_item';
 }
 
+/**
+ * The fields of one level of Metafields: each key once (its first definition), with its GraphQL
+ * name (keys that spell alike told apart); empty for a level without any.
+ */
+function levelFields(metafields: readonly Metafield[]): [string, Metafield][] {
+  const names = uniqueNames(
+    metafields.map((m) => m.key),
+    fieldName,
+  );
+  const first = new Map<string, Metafield>();
+  for (const mf of metafields) if (!first.has(mf.key)) first.set(mf.key, mf);
+  return [...first.values()].map((mf) => [names.get(mf.key) ?? fieldName(mf.key), mf]);
+}
+
 /** The object type of one level of Metafields named `name`; null for a level without any (GraphQL needs a field). */
 export function levelType(
   metafields: readonly Metafield[],
   name: string,
   ctx: MetadataTypeContext,
 ): GraphQLObjectType | null {
-  const keys = uniqueNames(
-    metafields.map((m) => m.key),
-    fieldName,
-  );
-  const first = new Map<string, Metafield>();
-  for (const mf of metafields) if (!first.has(mf.key)) first.set(mf.key, mf);
-  if (first.size === 0) return null;
+  const fields = levelFields(metafields);
+  if (fields.length === 0) return null;
   return new GraphQLObjectType({
     name,
     fields: () =>
       Object.fromEntries(
-        [...first.values()].map((mf) => {
-          const field = keys.get(mf.key) ?? fieldName(mf.key);
-          return [field, { ...outputOf(mf, `${name}_${field}`, ctx), description: mf.title }];
-        }),
+        fields.map(([field, mf]) => [field, { ...outputOf(mf, `${name}_${field}`, ctx), description: mf.title }]),
       ),
   });
 }
@@ -151,21 +157,16 @@ function inputOf(mf: Metafield, name: string): GraphQLInputType {
 
 /** The input object type of one level of Metafields, every field optional; null without any. */
 export function inputLevel(metafields: readonly Metafield[], name: string): GraphQLInputObjectType | null {
-  const keys = uniqueNames(
-    metafields.map((m) => m.key),
-    fieldName,
-  );
-  const first = new Map<string, Metafield>();
-  for (const mf of metafields) if (!first.has(mf.key)) first.set(mf.key, mf);
-  if (first.size === 0) return null;
+  const fields = levelFields(metafields);
+  if (fields.length === 0) return null;
   return new GraphQLInputObjectType({
     name,
     fields: () =>
       Object.fromEntries(
-        [...first.values()].map((mf): [string, GraphQLInputFieldConfig] => {
-          const field = keys.get(mf.key) ?? fieldName(mf.key);
-          return [field, { type: inputOf(mf, `${name}_${field}`), description: mf.title, extensions: { key: mf.key } }];
-        }),
+        fields.map(([field, mf]): [string, GraphQLInputFieldConfig] => [
+          field,
+          { type: inputOf(mf, `${name}_${field}`), description: mf.title, extensions: { key: mf.key } },
+        ]),
       ),
   });
 }
