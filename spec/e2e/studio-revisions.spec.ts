@@ -138,6 +138,14 @@ describe('Studio in a real browser: revisions compared, and links in rich text',
     // Rich text and markdown show a word diff until their renderer has loaded: compare what renders.
     await field('Body').locator('.diff-rendered').waitFor();
     await field('Notes').locator('.diff-rendered').waitFor();
+    // The rendered diff of the pair chosen before (create with the latest, linked, version) may
+    // still show while this pair's renders: wait for this pair's.
+    await field('Body')
+      .locator('ins', { hasText: /^and welcome$/ })
+      .waitFor();
+    await field('Notes')
+      .locator('ins', { hasText: /^check the links$/ })
+      .waitFor();
     assert.deepEqual(await marked('Body', 'ins'), ['and welcome']);
     assert.deepEqual(await marked('Body', 'del'), []);
     assert.equal(await field('Body').locator('a').count(), 0, 'the link came later, after both');
