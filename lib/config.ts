@@ -50,6 +50,8 @@ export interface Config {
   http: HttpServerSettings;
   /** Webhook delivery (lib/webhooks/). */
   webhooks: WebhookSettings;
+  /** The change feed over Server-Sent Events (lib/realtime/). */
+  realtime: RealtimeSettings;
   /** Extension archives and the pages fetched to check them (lib/extensions/). */
   extensions: ExtensionSettings;
   /** Requests per minute per Bucket and credential (lib/limits/rate-limits.ts). */
@@ -60,6 +62,15 @@ export interface Config {
   logins: LoginSettings;
   /** Request logs, metrics and CORS (lib/config/observability-settings.ts). */
   observability: ObservabilitySettings;
+}
+
+export interface RealtimeSettings {
+  /** How long events are kept for clients that resume. */
+  retentionMs: number;
+  heartbeatMs: number;
+  pollMs: number;
+  /** How old an event must be before a process hands it out (lib/events/feed-id.ts says why). */
+  settleMs: number;
 }
 
 export interface WebhookSettings {
@@ -162,6 +173,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxRelatedObjects: read.int('MAX_RELATED_OBJECTS'),
     http: httpServerSettings(read),
     webhooks: webhookSettings(read),
+    realtime: {
+      retentionMs: read.seconds('REALTIME_RETENTION') * 1000,
+      heartbeatMs: read.int('REALTIME_HEARTBEAT_MS'),
+      pollMs: read.int('REALTIME_POLL_MS'),
+      settleMs: read.int('REALTIME_SETTLE_MS'),
+    },
     extensions: {
       zipMaxBytes: read.int('EXTENSION_ZIP_MAX_BYTES'),
       zipMaxEntries: read.int('EXTENSION_ZIP_MAX_ENTRIES'),

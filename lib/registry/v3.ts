@@ -13,6 +13,7 @@ import type { RouteDef } from '../routes/route-table.js';
 import type { RouteDeps } from '../routes/deps.js';
 import { usageRoutes } from '../buckets/usage-routes.js';
 import { webhookRoutes } from '../webhooks/routes.js';
+import { realtimeRoutes } from '../realtime/routes.js';
 
 /** All v3 routes, in matching order (specific paths before parameterised siblings). */
 export function v3Routes({ config, db, state, log, health }: RouteDeps): RouteDef[] {
@@ -28,6 +29,7 @@ export function v3Routes({ config, db, state, log, health }: RouteDeps): RouteDe
     ...mediaRoutes(config, state),
     ...mediaFolderRoutes(config, db, state),
     ...webhookRoutes(config, db),
+    ...realtimeRoutes(config, db, log),
     ...usageRoutes(config, state),
     ...mergeRequestRoutes(config, db, state),
   ];
