@@ -69,6 +69,11 @@ export interface RealtimeSettings {
   retentionMs: number;
   heartbeatMs: number;
   pollMs: number;
+  /** How long a stream ticket stays valid. */
+  ticketTtlMs: number;
+  /** Open streams per Bucket and per client address, per process; 0: no limit. */
+  maxStreamsPerBucket: number;
+  maxStreamsPerAddress: number;
   /** How old an event must be before a process hands it out (lib/events/feed-id.ts says why). */
   settleMs: number;
 }
@@ -178,6 +183,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       heartbeatMs: read.int('REALTIME_HEARTBEAT_MS'),
       pollMs: read.int('REALTIME_POLL_MS'),
       settleMs: read.int('REALTIME_SETTLE_MS'),
+      ticketTtlMs: read.seconds('REALTIME_TICKET_TTL') * 1000,
+      maxStreamsPerBucket: read.int('REALTIME_STREAMS_PER_BUCKET'),
+      maxStreamsPerAddress: read.int('REALTIME_STREAMS_PER_ADDRESS'),
     },
     extensions: {
       zipMaxBytes: read.int('EXTENSION_ZIP_MAX_BYTES'),

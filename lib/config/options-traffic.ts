@@ -109,6 +109,24 @@ export const TRAFFIC_OPTIONS: readonly OptionDecl[] = [
       'The change feed sends an event once it is this old, so a slower write with a smaller id is not passed over (docs/realtime.md).',
   },
   {
+    name: 'REALTIME_TICKET_TTL',
+    kind: 'duration',
+    default: '60s',
+    meaning: 'How long a change feed stream ticket may wait to open its one stream.',
+  },
+  {
+    name: 'REALTIME_STREAMS_PER_BUCKET',
+    kind: 'int',
+    default: '1000',
+    meaning: 'Open change feed streams per Bucket and process; more get 429 with `Retry-After`. `0`: no limit.',
+  },
+  {
+    name: 'REALTIME_STREAMS_PER_ADDRESS',
+    kind: 'int',
+    default: '20',
+    meaning: 'Open change feed streams per client address and process; more get 429 with `Retry-After`. `0`: no limit.',
+  },
+  {
     name: 'WEBHOOK_CONCURRENCY',
     kind: 'int',
     default: '16',

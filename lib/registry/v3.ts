@@ -29,7 +29,7 @@ export function v3Routes({ config, db, state, log, health }: RouteDeps): RouteDe
     ...mediaRoutes(config, state),
     ...mediaFolderRoutes(config, db, state),
     ...webhookRoutes(config, db),
-    ...realtimeRoutes(config, db, log),
+    ...realtimeRoutes(config, db, state.streams, log),
     ...usageRoutes(config, state),
     ...mergeRequestRoutes(config, db, state),
   ];
