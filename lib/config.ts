@@ -69,6 +69,8 @@ export interface RealtimeSettings {
   retentionMs: number;
   heartbeatMs: number;
   pollMs: number;
+  /** The reconnection delay streams advise their clients. */
+  retryMs: number;
   /** How long a stream ticket stays valid. */
   ticketTtlMs: number;
   /** Open streams per Bucket and per client address, per process; 0: no limit. */
@@ -183,6 +185,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       heartbeatMs: read.int('REALTIME_HEARTBEAT_MS'),
       pollMs: read.int('REALTIME_POLL_MS'),
       settleMs: read.int('REALTIME_SETTLE_MS'),
+      retryMs: read.int('REALTIME_RETRY_MS'),
       ticketTtlMs: read.seconds('REALTIME_TICKET_TTL') * 1000,
       maxStreamsPerBucket: read.int('REALTIME_STREAMS_PER_BUCKET'),
       maxStreamsPerAddress: read.int('REALTIME_STREAMS_PER_ADDRESS'),

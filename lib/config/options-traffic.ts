@@ -109,6 +109,12 @@ export const TRAFFIC_OPTIONS: readonly OptionDecl[] = [
       'The change feed sends an event once it is this old, so a slower write with a smaller id is not passed over (docs/realtime.md).',
   },
   {
+    name: 'REALTIME_RETRY_MS',
+    kind: 'int',
+    default: '3000',
+    meaning: "How long a change feed client waits before it reconnects (the stream's `retry:` field).",
+  },
+  {
     name: 'REALTIME_TICKET_TTL',
     kind: 'duration',
     default: '60s',

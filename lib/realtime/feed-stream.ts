@@ -4,7 +4,7 @@ import { readOptions } from '../db/query-time-limit.js';
 import { feedCollection, type FeedDoc } from '../events/feed-collection.js';
 import { feedIdTime, horizonId } from '../events/feed-id.js';
 import type { FeedTailer } from './feed-tailer.js';
-import { KEEP_ALIVE, openEventStream, sseMessage, sseNotice } from './sse.js';
+import { KEEP_ALIVE, openEventStream, sseMessage, sseNotice, sseRetry } from './sse.js';
 import { wanted, type StreamRequest } from './stream-filter.js';
 
 export interface StreamOptions {
@@ -16,6 +16,8 @@ export interface StreamOptions {
   full: boolean;
   retentionMs: number;
   heartbeatMs: number;
+  /** The reconnection delay the client is told. */
+  retryMs: number;
   /** Called once per message sent, for the metrics. */
   sent?: () => void;
   now?: () => number;
@@ -49,8 +51,8 @@ export async function serveStream(req: Request, res: Response, o: StreamOptions)
   const closed = new Promise<void>((resolve) => req.once('close', resolve));
   try {
     openEventStream(res);
-    // The first bytes: a client (and any proxy) knows at once the stream is open.
-    res.write(KEEP_ALIVE);
+    // The first bytes: a client (and any proxy) knows at once the stream is open, and when to come back.
+    res.write(sseRetry(o.retryMs));
     const from = o.request.lastEventId;
     const stamped = from === null ? null : feedIdTime(from);
     // Without a position to resume from, a stream begins now: not with the settle window's past.

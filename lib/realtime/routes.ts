@@ -82,6 +82,7 @@ export function realtimeRoutes(config: Config, db: Db, streams: StreamCaps, log:
           full: seesDrafts(req, res, params.read_key),
           retentionMs: settings.retentionMs,
           heartbeatMs: settings.heartbeatMs,
+          retryMs: settings.retryMs,
           sent: () => {
             streams.sent++;
           },

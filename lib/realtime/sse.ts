@@ -30,3 +30,8 @@ export function sseNotice(event: string, data: string): string {
 
 /** Keeps idle connections open through proxies; clients ignore it. */
 export const KEEP_ALIVE = ': keep-alive\n\n';
+
+/** The reconnection delay a client should use (a field alone dispatches no event). */
+export function sseRetry(ms: number): string {
+  return `retry: ${String(ms)}\n\n`;
+}

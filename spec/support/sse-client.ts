@@ -26,12 +26,18 @@ export interface SseStream {
 }
 
 /** An app listening on a free local port, for clients that need a real connection. */
-export async function listening(app: RequestListener): Promise<{ url: string; close: () => Promise<void> }> {
+export async function listening(
+  app: RequestListener,
+): Promise<{ url: string; close: () => Promise<void>; drop: () => void }> {
   const server = http.createServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${String(port)}`,
+    /** Cuts every open connection, as a network drop would; the server keeps listening. */
+    drop: () => {
+      server.closeAllConnections();
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
