@@ -14,6 +14,7 @@ import { ListOrders } from './cache/list-orders.js';
 import { ListTotals } from './cache/list-totals.js';
 import { ReadCache } from './cache/read-cache.js';
 import { PerClientLimit } from './http/per-client-limit.js';
+import { StreamCaps } from './limits/stream-caps.js';
 
 /**
  * Everything an app keeps between requests, made once by createApp and handed to what needs
@@ -49,6 +50,8 @@ export class AppState {
   readonly requests: MonthlyRequests;
   /** Lists with a `$regex` on `content` running per Bucket (lib/objects/list/regex-budget.ts). */
   readonly regexReads: PerClientLimit;
+  /** Open change feed streams by Bucket and address, and what they sent (lib/realtime/). */
+  readonly streams: StreamCaps;
 
   constructor(config: Config, db: Db, log: (msg: string) => void, events?: DomainEvents) {
     this.events = events ?? new DomainEvents(config);
@@ -58,6 +61,10 @@ export class AppState {
     this.rates = new RateLimits(db, config.rateLimits);
     this.requests = new MonthlyRequests(db);
     this.regexReads = new PerClientLimit(config.regexReadsPerBucket);
+    this.streams = new StreamCaps({
+      perBucket: config.realtime.maxStreamsPerBucket,
+      perAddress: config.realtime.maxStreamsPerAddress,
+    });
     this.reads = new ReadCache(config.cacheMaxBytes);
     // A total is a number under a key of a few hundred bytes: a sixteenth of the response cache holds thousands.
     this.totals = new ListTotals(config.cacheMaxBytes / 16);

@@ -80,6 +80,7 @@ export function createApp({
   const state = new AppState(config, db, failures, events);
   const gate = requestGate(config, state);
   metrics.watchCache(state.reads);
+  metrics.watchStreams(state.streams);
   metrics.watchQueues(db, health);
   // First, so every answer (refusals and 404s included) is logged, timed and carries its request id.
   app.use(observeRequests(logger ?? pino({ level: 'silent' }), metrics));

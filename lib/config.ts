@@ -52,6 +52,8 @@ export interface Config {
   http: HttpServerSettings;
   /** Webhook delivery (lib/webhooks/). */
   webhooks: WebhookSettings;
+  /** The change feed over Server-Sent Events (lib/realtime/). */
+  realtime: RealtimeSettings;
   /** Extension archives and the pages fetched to check them (lib/extensions/). */
   extensions: ExtensionSettings;
   /** Requests per minute per Bucket and credential (lib/limits/rate-limits.ts). */
@@ -62,6 +64,22 @@ export interface Config {
   logins: LoginSettings;
   /** Request logs, metrics and CORS (lib/config/observability-settings.ts). */
   observability: ObservabilitySettings;
+}
+
+export interface RealtimeSettings {
+  /** How long events are kept for clients that resume. */
+  retentionMs: number;
+  heartbeatMs: number;
+  pollMs: number;
+  /** The reconnection delay streams advise their clients. */
+  retryMs: number;
+  /** How long a stream ticket stays valid. */
+  ticketTtlMs: number;
+  /** Open streams per Bucket and per client address, per process; 0: no limit. */
+  maxStreamsPerBucket: number;
+  maxStreamsPerAddress: number;
+  /** How old an event must be before a process hands it out (lib/events/feed-id.ts says why). */
+  settleMs: number;
 }
 
 export interface WebhookSettings {
@@ -170,6 +188,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxRelatedObjects: read.int('MAX_RELATED_OBJECTS'),
     http: httpServerSettings(read),
     webhooks: webhookSettings(read),
+    realtime: {
+      retentionMs: read.seconds('REALTIME_RETENTION') * 1000,
+      heartbeatMs: read.int('REALTIME_HEARTBEAT_MS'),
+      pollMs: read.int('REALTIME_POLL_MS'),
+      settleMs: read.int('REALTIME_SETTLE_MS'),
+      retryMs: read.int('REALTIME_RETRY_MS'),
+      ticketTtlMs: read.seconds('REALTIME_TICKET_TTL') * 1000,
+      maxStreamsPerBucket: read.int('REALTIME_STREAMS_PER_BUCKET'),
+      maxStreamsPerAddress: read.int('REALTIME_STREAMS_PER_ADDRESS'),
+    },
     extensions: {
       zipMaxBytes: read.int('EXTENSION_ZIP_MAX_BYTES'),
       zipMaxEntries: read.int('EXTENSION_ZIP_MAX_ENTRIES'),

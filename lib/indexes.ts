@@ -4,6 +4,8 @@ import { ensureContentIndexes } from './db/indexes.js';
 import { ensureMediaIndexes } from './media/collection.js';
 import { ensureMediaFolderIndexes } from './media/folders-collection.js';
 import { ensureWebhookIndexes } from './webhooks/collections.js';
+import { ensureFeedIndexes } from './events/feed-collection.js';
+import { ensureTicketIndexes } from './realtime/tickets.js';
 import { ensureRateLimitIndexes } from './limits/rate-limits.js';
 import { ensureMergeRequestIndexes } from './merge-requests/collection.js';
 import { ensureBlockIndexes } from './blocks/blocks.js';
@@ -21,6 +23,8 @@ export async function ensureIndexes(db: Db): Promise<void> {
   await ensureMediaIndexes(db);
   await ensureMediaFolderIndexes(db);
   await ensureWebhookIndexes(db);
+  await ensureFeedIndexes(db);
+  await ensureTicketIndexes(db);
   await ensureRateLimitIndexes(db);
   await ensureMergeRequestIndexes(db);
   await ensureBlockIndexes(db);

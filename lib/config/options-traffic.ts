@@ -83,6 +83,56 @@ export const TRAFFIC_OPTIONS: readonly OptionDecl[] = [
     meaning: 'How often a process looks for due webhook deliveries; `0` turns its delivery worker off.',
   },
   {
+    name: 'REALTIME_RETENTION',
+    kind: 'duration',
+    default: '24h',
+    meaning:
+      'How long the change feed keeps events for clients that resume; an older `Last-Event-ID` gets one `reset`.',
+  },
+  {
+    name: 'REALTIME_HEARTBEAT_MS',
+    kind: 'int',
+    default: '15000',
+    meaning: 'A change feed stream with nothing to send writes a comment line this often, so proxies keep it open.',
+  },
+  {
+    name: 'REALTIME_POLL_MS',
+    kind: 'int',
+    default: '250',
+    meaning: 'How often a process with open change feed streams reads the events written since its last read.',
+  },
+  {
+    name: 'REALTIME_SETTLE_MS',
+    kind: 'int',
+    default: '500',
+    meaning:
+      'The change feed sends an event once it is this old, so a slower write with a smaller id is not passed over (docs/realtime.md).',
+  },
+  {
+    name: 'REALTIME_RETRY_MS',
+    kind: 'int',
+    default: '3000',
+    meaning: "How long a change feed client waits before it reconnects (the stream's `retry:` field).",
+  },
+  {
+    name: 'REALTIME_TICKET_TTL',
+    kind: 'duration',
+    default: '60s',
+    meaning: 'How long a change feed stream ticket may wait to open its one stream.',
+  },
+  {
+    name: 'REALTIME_STREAMS_PER_BUCKET',
+    kind: 'int',
+    default: '1000',
+    meaning: 'Open change feed streams per Bucket and process; more get 429 with `Retry-After`. `0`: no limit.',
+  },
+  {
+    name: 'REALTIME_STREAMS_PER_ADDRESS',
+    kind: 'int',
+    default: '20',
+    meaning: 'Open change feed streams per client address and process; more get 429 with `Retry-After`. `0`: no limit.',
+  },
+  {
     name: 'WEBHOOK_CONCURRENCY',
     kind: 'int',
     default: '16',

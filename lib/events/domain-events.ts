@@ -13,7 +13,8 @@ import type { EventType } from '../webhooks/events.js';
 import { BucketWebhooks } from '../webhooks/bucket-webhooks.js';
 import { eventDeliveries, recordEvent } from '../webhooks/outbox.js';
 import { deliveriesCollection } from '../webhooks/collections.js';
-import type { BatchWrite } from '../db/write-batch.js';
+import { writeAlone, type BatchWrite } from '../db/write-batch.js';
+import { feedWrite } from './feed-collection.js';
 
 /** The event names are the webhook events' table (lib/webhooks/events.ts), split by resource. */
 export type DomainEventType = EventType;
@@ -115,24 +116,37 @@ export class DomainEvents {
     }
   }
 
-  /** Records `event` in the outbox, then hands it to the other sinks. */
+  /** Records `event` in the outbox and the change feed, then hands it to the other sinks. */
   async emit(db: Db, event: DomainEvent): Promise<void> {
-    if (this.offerToWebhooks) await recordEvent(db, outboxEventOf(event), this.webhooks);
+    await Promise.all([
+      this.offerToWebhooks ? recordEvent(db, outboxEventOf(event), this.webhooks) : undefined,
+      writeAlone(this.feedWrite(db, event)),
+    ]);
     await this.toSinks(db, event);
   }
 
   /**
-   * The outbox's part of `emit` as writes, for a write that sends them with its other follow-ups
-   * (lib/objects/write/version-write.ts); it then calls `toSinks`.
+   * The outbox's and the change feed's part of `emit` as writes, for a write that sends them with
+   * its other follow-ups (lib/objects/write/version-write.ts), so the feed costs it no round trip; it
+   * then calls `toSinks`.
    */
   async outboxWrites(db: Db, event: DomainEvent): Promise<BatchWrite[]> {
-    if (!this.offerToWebhooks) return [];
+    const feed = this.feedWrite(db, event);
+    if (!this.offerToWebhooks) return [feed];
     const deliveries = await eventDeliveries(db, outboxEventOf(event), this.webhooks);
-    return deliveries.map((document) => ({
-      to: deliveriesCollection(db),
-      model: { name: 'insertOne', document },
-      doneIfDuplicate: true,
-    }));
+    return [
+      ...deliveries.map((document) => ({
+        to: deliveriesCollection(db),
+        model: { name: 'insertOne' as const, document },
+        doneIfDuplicate: true,
+      })),
+      feed,
+    ];
+  }
+
+  /** The change feed's document of `event` (lib/realtime/), kept once per event id. */
+  private feedWrite(db: Db, event: DomainEvent): BatchWrite {
+    return feedWrite(db, event, this.config.realtime.retentionMs);
   }
 
   /** Whether any sink was added besides the outbox (observers aside). */

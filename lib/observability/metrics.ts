@@ -102,6 +102,28 @@ export class AppMetrics {
     });
   }
 
+  /** The change feed's open streams and the messages they sent (lib/limits/stream-caps.ts). */
+  watchStreams(streams: { readonly open: number; readonly sent: number }): void {
+    const registers = [this.registry];
+    new Gauge({
+      name: 'content_api_event_streams_open',
+      help: 'Change feed streams open on this process.',
+      registers,
+      collect() {
+        this.set(streams.open);
+      },
+    });
+    new Counter({
+      name: 'content_api_event_stream_messages_total',
+      help: 'Change feed events sent to streams of this process.',
+      registers,
+      collect() {
+        this.reset();
+        this.inc(streams.sent);
+      },
+    });
+  }
+
   /**
    * The scheduler's and the webhook outbox's backlog. They live in the database, shared by every
    * process, so each process reports the same numbers. Left out while the database is down.

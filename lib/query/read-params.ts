@@ -43,6 +43,13 @@ export interface ParamValues {
   /** GraphQL over HTTP GET: the operation's variables (JSON text) and the operation to run. */
   variables: string | undefined;
   operationName: string | undefined;
+  /** The change feed's filters: Object type slugs and event names, comma-separated (lib/realtime/). */
+  types: string | undefined;
+  events: string | undefined;
+  /** The change feed: resume after this event id (EventSource's Last-Event-ID, for clients that cannot send it). */
+  last_event_id: string | undefined;
+  /** The change feed: a one-use stream ticket, for browsers signed in with an account. */
+  ticket: string | undefined;
 }
 
 export type ParamName = keyof ParamValues;
@@ -130,6 +137,10 @@ const RULES: { readonly [K in ParamName]: Rule<ParamValues[K]> } = {
       return status;
     },
   },
+  types: text,
+  events: text,
+  last_event_id: text,
+  ticket: text,
 };
 
 /** The name a client sends a parameter by (its documented spelling). */

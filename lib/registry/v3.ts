@@ -14,6 +14,7 @@ import type { RouteDeps } from '../routes/deps.js';
 import { usageRoutes } from '../buckets/usage-routes.js';
 import { webhookRoutes } from '../webhooks/routes.js';
 import { graphqlRoutes } from '../graphql/routes.js';
+import { realtimeRoutes } from '../realtime/routes.js';
 
 /** All v3 routes, in matching order (specific paths before parameterised siblings). */
 export function v3Routes({ config, db, state, log, health }: RouteDeps): RouteDef[] {
@@ -29,6 +30,7 @@ export function v3Routes({ config, db, state, log, health }: RouteDeps): RouteDe
     ...mediaRoutes(config, state),
     ...mediaFolderRoutes(config, db, state),
     ...webhookRoutes(config, db),
+    ...realtimeRoutes(config, db, state.streams, log),
     ...usageRoutes(config, state),
     ...mergeRequestRoutes(config, db, state),
     ...graphqlRoutes({ config, db, state, log, health }),

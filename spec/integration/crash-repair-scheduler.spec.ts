@@ -5,6 +5,7 @@ import { objectsCollection, publishedObjectsCollection, revisionsCollection } fr
 import { repairPendingWrites } from '../../lib/objects/write/repair.js';
 import { pendingWritesCollection } from '../../lib/objects/write/legacy-markers.js';
 import { Scheduler } from '../../lib/scheduling/scheduler.js';
+import { feedCollection } from '../../lib/events/feed-collection.js';
 import { bucketClient } from '../support/client.js';
 import { Crash, interceptWrites, type WriteCall } from '../support/intercept-writes.js';
 import { BucketSuite } from '../support/bucket-suite.js';
@@ -100,6 +101,9 @@ describe('crash repair of scheduled publishing', () => {
         const latest = await objectsCollection(suite.harness.db).findOne({ _id: id });
         assert.equal(latest?.status, 'published', what);
         assert.equal(latest.publish_at, null, what);
+        const published = { bucket_id: latest.bucket_id, type: 'object.published' as const };
+        const feed = await feedCollection(suite.harness.db).find(published).toArray();
+        assert.equal(feed.filter((e) => e.event_id.startsWith(id.toHexString())).length, 1, `${what}: one feed entry`);
         assert.deepEqual(
           (await revisions(id)).map((r) => r.reason),
           ['scheduled-publish', 'create'],
@@ -108,12 +112,13 @@ describe('crash repair of scheduled publishing', () => {
       },
     );
     // The commit carries the follow-ups (version-write.ts); they go out together, then the carried work is cleared.
-    assert.deepEqual(steps(calls).slice(0, 7), [
+    assert.deepEqual(steps(calls).slice(0, 8), [
       'findOneAndUpdate objects',
       // The commit: an update over the version claimed that fails where another is in place.
       'updateOne objects',
       'replaceOne published_objects',
       'insertOne revisions',
+      'insertOne change_events',
       'updateOne write_notes',
       'updateOne buckets',
       'updateOne objects',
@@ -141,12 +146,13 @@ describe('crash repair of scheduled publishing', () => {
       },
     );
     // The publish claim that finds nothing comes first.
-    assert.deepEqual(steps(calls).slice(1, 8), [
+    assert.deepEqual(steps(calls).slice(1, 9), [
       'findOneAndUpdate objects',
       // The commit: an update over the version claimed that fails where another is in place.
       'updateOne objects',
       'deleteOne published_objects',
       'insertOne revisions',
+      'insertOne change_events',
       'updateOne write_notes',
       'updateOne buckets',
       'updateOne objects',

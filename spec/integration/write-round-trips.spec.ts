@@ -107,7 +107,7 @@ describe('round trips per request', () => {
    * Bucket's webhook generation) and queues no delivery (the Bucket has none).
    */
   const FOLLOW_UPS =
-    'bulkWrite [update published_objects, insert revisions, update write_notes, update buckets, update objects]';
+    'bulkWrite [update published_objects, insert revisions, insert change_events, update write_notes, update buckets, update objects]';
 
   /**
    * A write with the write key takes the Bucket as the app last read it, and its command checks
@@ -226,7 +226,7 @@ describe('round trips per request', () => {
     );
     assert.ok(
       trips.commands.includes(
-        `bulkWrite [${CHECK}, update objects, insert revisions, update write_notes, update buckets, update objects]`,
+        `bulkWrite [${CHECK}, update objects, insert revisions, insert change_events, update write_notes, update buckets, update objects]`,
       ),
       JSON.stringify(trips),
     );
@@ -343,11 +343,11 @@ describe('round trips per request', () => {
   describe('on a server without bulkWrite (before MongoDB 8.0)', () => {
     withoutBulkWrite(() => suite.harness.client);
 
-    it('edits in 7 commands and 4 rounds: the follow-ups one each, the bump after the views, the clear after the answer', async () => {
+    it('edits in 8 commands and 4 rounds: the follow-ups one each (the change feed’s event among them), the bump after the views, the clear after the answer', async () => {
       const trips = await tripsOf((api) =>
         api.patch(`/objects/${postId}`, { metadata: { headline: 'e' } }).expect(200),
       );
-      const followUps = ['insert revisions', 'update buckets', 'update published_objects'];
+      const followUps = ['insert change_events', 'insert revisions', 'update buckets', 'update published_objects'];
       const expected = ['find buckets', 'find objects', 'update objects', ...followUps, 'update objects'];
       assert.deepEqual(trips.commands, expected.sort());
       // Live copy and revision at once, then the bump, so no reader sees the new generation before the version.

@@ -39,6 +39,7 @@ const UPPER = [
   'lib/buckets',
   'lib/blocks',
   'lib/webhooks',
+  'lib/realtime',
   'lib/merge-requests',
   'lib/scheduling',
   'lib/preview',

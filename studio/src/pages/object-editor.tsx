@@ -2,6 +2,8 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError, messageOf, v3 } from '../api';
 import { can, useBucket } from '../bucket';
 import { bodyFields, EditConflict, type CurrentVersion } from '../editing/edit-conflict';
+import { LiveChange } from '../editing/live-change';
+import { useObjectFeed, type FeedObject } from '../live-feed';
 import { draftOf, SAVED_NOTICE, saveBody, shown, type Draft, type SaveMode } from '../editing/save-body';
 import { SaveState, useAutosave, useLeaveGuard, useSaveShortcut } from '../editing/unsaved-work';
 import { may } from '../permissions';
@@ -77,6 +79,23 @@ export function ObjectEditor({ type, id }: { type: ObjectType; id: string | null
   useEffect(() => {
     void load();
   }, [id]);
+
+  // The latest feed event about this Object; it is someone else's change when it names a newer
+  // version than the one here once no save of ours is in flight (ours then is the one here).
+  const heard = useRef<FeedObject | null>(null);
+  const [heardCount, setHeardCount] = useState(0);
+  const [changed, setChanged] = useState<FeedObject | null>(null);
+  useObjectFeed(bucket.slug, type.slug, (_event, o) => {
+    if (o.id !== id) return;
+    heard.current = o;
+    setHeardCount((n) => n + 1);
+  });
+  useEffect(() => {
+    const o = heard.current;
+    if (busy || !o || !object) return;
+    const newer = o.version !== object.version && (o.modified_at ?? '') > (object.modified_at ?? '');
+    setChanged(newer ? o : null);
+  }, [heardCount, busy, object]);
 
   const leaveDialog = useLeaveGuard(dirty);
   const fields = bodyFields(type.metafields, {
@@ -290,6 +309,7 @@ export function ObjectEditor({ type, id }: { type: ObjectType; id: string | null
           }}
         />
         <ErrorText message={error} />
+        {changed && <LiveChange change={changed} onReload={() => void load()} />}
         <Notice message={notice} />
         <div class="form-actions">
           <button type="submit" disabled={busy}>

@@ -22,6 +22,7 @@ import { statusKind, statusLabel } from '../status-label';
 import type { ContentObject, ObjectType } from '../types';
 import { ErrorText, Loading, Notice, PageHeader, TextInput } from '../ui';
 import { ColumnsControl, MetafieldFilters } from './list-controls';
+import { useObjectFeed } from '../live-feed';
 
 const PAGE = 25;
 
@@ -56,6 +57,10 @@ export function ObjectList({ type }: { type: ObjectType }) {
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [reload, setReload] = useState(0);
+  // Anyone's change to an Object of this type reads the page again (docs/realtime.md).
+  useObjectFeed(bucket.slug, type.slug, () => {
+    setReload((n) => n + 1);
+  });
   const [filtersOpen, setFiltersOpen] = useState(() => Object.keys(view.filters).length > 0);
 
   /** A new view: back to the first page (cursors belong to the old one), nothing selected. */
