@@ -26,6 +26,14 @@ describe('Studio in a real browser: live changes to the open Object', function (
     await s.nav().getByRole('link', { name: 'Webhooks' }).waitFor();
   });
 
+  it('the Object list shows an Object another session creates, without a reload', async () => {
+    await s.page.goto(`${s.origin}/studio/b/${SLUG}/objects/notes`);
+    await s.page.getByRole('link', { name: 'Shared note' }).waitFor();
+    await s.keyed('post', `${API}/objects`).send({ title: 'Arrived live', type: 'notes' }).expect(200);
+    await s.page.getByRole('link', { name: 'Arrived live' }).waitFor();
+    await s.page.screenshot({ path: `${SHOTS}/live-list.png` });
+  });
+
   it('shows who changed the open Object and when, with Reload, which takes their version', async () => {
     await s.page.goto(`${s.origin}/studio/b/${SLUG}/objects/notes/${id}`);
     const body = s.page.getByRole('textbox', { name: 'Body' });
