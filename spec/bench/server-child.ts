@@ -72,6 +72,10 @@ async function makeApp(m: ServerMode): Promise<Express> {
           RATE_LIMIT_WRITES_PER_MINUTE: '1000000000',
           // Set by the bench itself for the variant keeping no list orders.
           ...(process.env.BENCH_LIST_ORDER_MAX_IDS ? { LIST_ORDER_MAX_IDS: process.env.BENCH_LIST_ORDER_MAX_IDS } : {}),
+          // Set by the realtime bench, which opens more streams than the default caps allow.
+          ...(process.env.BENCH_REALTIME_STREAMS
+            ? { REALTIME_STREAMS_PER_BUCKET: '0', REALTIME_STREAMS_PER_ADDRESS: '0' }
+            : {}),
         }),
         db,
         log: (msg) => {
