@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'preact/hooks';
 import { api, v3 } from './api';
+import type { BucketInfo } from './bucket';
 
 /** An Object event of the Bucket's change feed: the Object as the API answers it. */
 export interface FeedObject {
@@ -19,22 +20,30 @@ const REOPEN_MS = 2000;
  * one-use ticket per stream, since an account token must not go in a URL; a stream that ends
  * is opened again with a new ticket, from the last id seen, so nothing is missed meanwhile.
  */
-export function useObjectFeed(bucket: string, types: string | null, onEvent: (event: string, o: FeedObject) => void) {
+export function useObjectFeed(
+  bucket: BucketInfo,
+  types: string | null,
+  onEvent: (event: string, o: FeedObject) => void,
+) {
   const handler = useRef(onEvent);
   handler.current = onEvent;
+  // A contributor gets no ticket: a ticket's stream carries every type, and its role is held to some.
+  const follows = bucket.role !== 'contributor';
+  const slug = bucket.slug;
   useEffect(() => {
+    if (!follows) return undefined;
     let source: EventSource | null = null;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let stopped = false;
     let lastId: string | null = null;
     const open = async () => {
       try {
-        const { ticket } = await api<{ ticket: string }>('POST', v3(bucket, 'events/tickets'));
+        const { ticket } = await api<{ ticket: string }>('POST', v3(slug, 'events/tickets'));
         if (stopped) return;
         const query = new URLSearchParams({ ticket });
         if (types !== null) query.set('types', types);
         if (lastId !== null) query.set('last_event_id', lastId);
-        source = new EventSource(`${v3(bucket, 'events')}?${query.toString()}`);
+        source = new EventSource(`${v3(slug, 'events')}?${query.toString()}`);
         for (const name of OBJECT_EVENTS) {
           source.addEventListener(name, (e) => {
             lastId = e.lastEventId || lastId;
@@ -46,7 +55,7 @@ export function useObjectFeed(bucket: string, types: string | null, onEvent: (ev
           timer = setTimeout(() => void open(), REOPEN_MS);
         };
       } catch {
-        // No feed (a read-only role, say): the page works as before, without live updates.
+        // No feed (the ticket refused): the page works as before, without live updates.
       }
     };
     void open();
@@ -55,5 +64,5 @@ export function useObjectFeed(bucket: string, types: string | null, onEvent: (ev
       clearTimeout(timer);
       source?.close();
     };
-  }, [bucket, types]);
+  }, [slug, types, follows]);
 }

@@ -85,7 +85,7 @@ export function ObjectEditor({ type, id }: { type: ObjectType; id: string | null
   const heard = useRef<FeedObject | null>(null);
   const [heardCount, setHeardCount] = useState(0);
   const [changed, setChanged] = useState<FeedObject | null>(null);
-  useObjectFeed(bucket.slug, type.slug, (_event, o) => {
+  useObjectFeed(bucket, type.slug, (_event, o) => {
     if (o.id !== id) return;
     heard.current = o;
     setHeardCount((n) => n + 1);

@@ -58,7 +58,7 @@ export function ObjectList({ type }: { type: ObjectType }) {
   const [notice, setNotice] = useState<string | null>(null);
   const [reload, setReload] = useState(0);
   // Anyone's change to an Object of this type reads the page again (docs/realtime.md).
-  useObjectFeed(bucket.slug, type.slug, () => {
+  useObjectFeed(bucket, type.slug, () => {
     setReload((n) => n + 1);
   });
   const [filtersOpen, setFiltersOpen] = useState(() => Object.keys(view.filters).length > 0);
