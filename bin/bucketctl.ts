@@ -9,7 +9,7 @@ import { MIGRATION_COMMANDS, MIGRATION_USAGE, OFFLINE_COMMANDS, UsageError } fro
 import { createBucket, deleteBucket, listBuckets, rotateKeys, type KeyChoice } from '../lib/buckets/buckets.js';
 import { setPlan, type PlanChange } from '../lib/buckets/plans.js';
 import type { Db } from 'mongodb';
-import { readPasswordFromStdin, setOwner } from '../lib/accounts/admin.js';
+import { readPasswordFromStdin, setOwner } from '../lib/buckets/owner.js';
 import { generatePassword } from '../lib/accounts/password.js';
 import { findAccountByEmail, insertAccount, setPassword } from '../lib/accounts/store.js';
 import { bucketTypeScript } from '../lib/openapi/bucket-types.js';

@@ -1,17 +1,17 @@
 import type { Db } from 'mongodb';
 import { connectDatabase, type Database } from './db/database.js';
 import { ensureContentIndexes } from './db/indexes.js';
-import { ensureMediaIndexes } from './media/collection.js';
+import { ensureMediaIndexes } from './store/media.js';
 import { ensureMediaFolderIndexes } from './media/folders-collection.js';
-import { ensureWebhookIndexes } from './webhooks/collections.js';
+import { ensureWebhookIndexes } from './store/webhooks.js';
 import { ensureFeedIndexes } from './events/feed-collection.js';
 import { ensureTicketIndexes } from './realtime/tickets.js';
 import { ensureRateLimitIndexes } from './limits/rate-limits.js';
 import { ensureMergeRequestIndexes } from './merge-requests/collection.js';
 import { ensureBlockIndexes } from './blocks/blocks.js';
 import { ensureAccountIndexes } from './accounts/indexes.js';
-import { ensureExtensionIndexes } from './extensions/collection.js';
-import { ensureIdempotencyIndexes } from './middleware/idempotency-store.js';
+import { ensureExtensionIndexes } from './store/extensions.js';
+import { ensureIdempotencyIndexes } from './store/idempotency.js';
 
 /*
  * Every index the service declares, resource by resource. Composed here, above the resources,

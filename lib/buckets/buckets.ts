@@ -2,8 +2,8 @@ import { ObjectId, type Db } from 'mongodb';
 import { BUCKET_SCOPED_COLLECTIONS, bucketsCollection, type BucketDoc } from '../db/collections.js';
 import { BucketAdminError } from '../errors/domain-errors.js';
 import { isDuplicateKey } from '../errors/mongo-errors.js';
-import { removeBucketFiles } from '../media/file-store.js';
-import { generateKey, hashKey } from './keys.js';
+import { removeBucketFiles } from '../store/files.js';
+import { generateKey, hashKey } from '../http/bucket-keys.js';
 import { readOptions } from '../db/query-time-limit.js';
 
 export const BUCKET_SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/;

@@ -44,7 +44,7 @@ export type PlanChange = number | null | 'default';
 
 /**
  * Sets limits of a Bucket's own plan; limits not named keep their setting. Takes effect on the next
- * Object write of every process (its check of the Bucket fails, lib/buckets/remembered-bucket.ts)
+ * Object write of every process (its check of the Bucket fails, lib/cache/remembered-bucket.ts)
  * and within BUCKET_MEMORY_MS on every request (the request budgets). Returns the stored plan.
  */
 export async function setPlan(

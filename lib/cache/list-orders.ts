@@ -173,7 +173,7 @@ export interface NotedPart {
 
 /**
  * The notes of a type's writes, in parts (one on the Bucket; several in their own documents,
- * lib/buckets/write-notes.ts), and how far the read reaches: for notes on the Bucket their count,
+ * lib/cache/write-notes.ts), and how far the read reaches: for notes on the Bucket their count,
  * for the type's write notes the type's generation in the Bucket read before them.
  */
 export interface NotesRead {

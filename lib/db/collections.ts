@@ -1,6 +1,6 @@
 import type { Collection, Db, ObjectId } from 'mongodb';
 import type { StoredPlan } from '../config/plan.js';
-import type { Metafield } from '../metafields/definition.js';
+import type { Metafield } from '../types/metafield.js';
 
 /** A Bucket: the tenant every content document is keyed by. Keys are stored as SHA-256 digests. */
 export interface BucketDoc {
@@ -63,7 +63,7 @@ export const BUCKET_SCOPED_COLLECTIONS = [
 
 /**
  * The Objects the last version writes of one type of one Bucket wrote, oldest first, sent as one
- * bulkWrite, in one of the type's parts (lib/buckets/write-notes.ts): each write pushes its Object
+ * bulkWrite, in one of the type's parts (lib/cache/write-notes.ts): each write pushes its Object
  * after its views hold the new version and before it bumps the type's generation, so a kept list
  * order knows which Objects to read again however far behind it is, up to a few thousand writes.
  */

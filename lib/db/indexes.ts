@@ -43,7 +43,7 @@ export const OBJECT_LIST_INDEXES: readonly IndexSpec[] = [
   { key: { bucket_id: 1, refs: 1 }, name: 'bucket_refs' },
 ];
 
-/** One Object's revisions by creation (lib/revisions/revisions.ts revisionListQuery), either direction. */
+/** One Object's revisions by creation (lib/objects/revisions.ts revisionListQuery), either direction. */
 export const REVISION_LIST_INDEX: IndexSpec = {
   key: { bucket_id: 1, object_id: 1, created_at: -1, _id: -1 },
   name: 'object_history',

@@ -1,22 +1,22 @@
 import type { Db } from 'mongodb';
 import type { Config } from '../config.js';
 import { bucketsCollection, type BucketDoc, type ObjectDoc, type ObjectTypeDoc } from '../db/collections.js';
-import type { MediaDoc } from '../media/collection.js';
+import type { MediaDoc } from '../store/media.js';
 import type { Plan } from '../config/plan.js';
-import { renderMedia, type ApiMedia } from '../media/serialize.js';
-import { renderObject, type ApiObject } from '../objects/serialize.js';
-import { renderObjectType, type ApiObjectType } from '../object-types/serialize.js';
-import { bumpGeneration } from '../buckets/bucket-generation.js';
-import { BucketTypes, objectRenderContext } from '../objects/render-context.js';
+import { renderMedia, type ApiMedia } from '../render/media.js';
+import { renderObject, type ApiObject } from '../render/objects.js';
+import { renderObjectType, type ApiObjectType } from '../render/object-types.js';
+import { bumpGeneration } from '../cache/bucket-generation.js';
+import { BucketTypes, objectRenderContext } from '../render/render-context.js';
 import { readOptions } from '../db/query-time-limit.js';
-import type { EventType } from '../webhooks/events.js';
+import type { EventType } from '../store/event-types.js';
 import { BucketWebhooks } from '../webhooks/bucket-webhooks.js';
 import { eventDeliveries, recordEvent } from '../webhooks/outbox.js';
-import { deliveriesCollection } from '../webhooks/collections.js';
+import { deliveriesCollection } from '../store/webhooks.js';
 import { writeAlone, type BatchWrite } from '../db/write-batch.js';
 import { feedWrite } from './feed-collection.js';
 
-/** The event names are the webhook events' table (lib/webhooks/events.ts), split by resource. */
+/** The event names are the webhook events' table (lib/store/event-types.ts), split by resource. */
 export type DomainEventType = EventType;
 export type ObjectEventType = Extract<EventType, `object.${string}`>;
 export type ObjectTypeEventType = Extract<EventType, `object_type.${string}`>;

@@ -1,6 +1,6 @@
 import type { Collection, Db, ObjectId } from 'mongodb';
 import type { BatchWrite } from '../db/write-batch.js';
-import type { EventType } from '../webhooks/events.js';
+import type { EventType } from '../store/event-types.js';
 import { renderBody } from '../webhooks/payload.js';
 import { newFeedId } from './feed-id.js';
 import { readKeyData } from './feed-read-view.js';

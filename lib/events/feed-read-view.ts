@@ -1,5 +1,5 @@
 import { pickProps } from '../query/props.js';
-import { EVENTS, ID_FIELDS, type EventType } from '../webhooks/events.js';
+import { EVENTS, ID_FIELDS, type EventType } from '../store/event-types.js';
 
 /**
  * What a read-key stream gets of an event's resource, decided when the event is written: the

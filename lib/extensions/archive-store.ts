@@ -1,6 +1,6 @@
 import { GridFSBucket, ObjectId, type Db } from 'mongodb';
-import { removeGridFile } from '../media/file-store.js';
-import { EXTENSION_ARCHIVES_BUCKET } from './collection.js';
+import { removeGridFile } from '../store/files.js';
+import { EXTENSION_ARCHIVES_BUCKET } from '../store/extensions.js';
 
 function archives(db: Db): GridFSBucket {
   return new GridFSBucket(db, { bucketName: EXTENSION_ARCHIVES_BUCKET });

@@ -1,7 +1,7 @@
 import { BadRequestError } from '../errors/http-errors.js';
 import { framingRefusal } from './framing.js';
 import { FetchFailure, guardedGet, type Fetched, type OutboundOptions } from './guarded-get.js';
-import { checkZip, ZipRefusal, type ZipEntry, type ZipLimits } from './zip-check.js';
+import { checkZip, ZipRefusal, type ZipEntry, type ZipLimits } from '../store/zip-check.js';
 import { verifyContents } from './zip-unpack.js';
 
 export interface ArchiveLimits extends ZipLimits {

@@ -5,10 +5,10 @@ import { NotFoundError } from '../errors/http-errors.js';
 import { etagMatches, parseRange } from '../media/range.js';
 import { bucketOf } from '../http/request-bucket.js';
 import { readArchive } from './archive-store.js';
-import type { ExtensionDoc } from './collection.js';
+import type { ExtensionDoc } from '../store/extensions.js';
 import { openBody, pipeBody } from './send-body.js';
 import { findExtension } from './store.js';
-import type { ZipEntry } from './zip-check.js';
+import type { ZipEntry } from '../store/zip-check.js';
 import { entryBytes } from './zip-unpack.js';
 
 /** The page an archive's `url` opens, when the archive has one at its root. */

@@ -1,4 +1,4 @@
-import type { ExtensionDoc } from './collection.js';
+import type { ExtensionDoc } from '../store/extensions.js';
 import { INDEX_PAGE } from './files.js';
 import { withQueryParams, type QueryParam } from './query-params.js';
 

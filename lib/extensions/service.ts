@@ -5,9 +5,9 @@ import { BadRequestError } from '../errors/http-errors.js';
 import type { ExtensionEdit } from '../types/bodies.generated.js';
 import { storeArchive } from './archive-store.js';
 import { acceptArchive, assertFrameable, downloadArchive, iconAddress, parseAddress } from './checks.js';
-import type { ExtensionDoc, ExtensionSource } from './collection.js';
+import type { ExtensionDoc, ExtensionSource } from '../store/extensions.js';
 import type { OutboundOptions } from './guarded-get.js';
-import type { ZipEntry } from './zip-check.js';
+import type { ZipEntry } from '../store/zip-check.js';
 import { QueryParamTokens, type QueryParam } from './query-params.js';
 import {
   countExtensions,

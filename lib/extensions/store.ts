@@ -3,7 +3,7 @@ import type { BucketDoc } from '../db/collections.js';
 import { notFound } from '../errors/not-found.js';
 import { readOptions } from '../db/query-time-limit.js';
 import { removeArchive } from './archive-store.js';
-import { extensionsCollection, type ExtensionDoc } from './collection.js';
+import { extensionsCollection, type ExtensionDoc } from '../store/extensions.js';
 
 /** A Bucket holds at most this many Extensions; the list is answered whole. */
 export const MAX_EXTENSIONS_PER_BUCKET = 100;

@@ -1,7 +1,7 @@
 import { pipeline, Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import type { ByteRange } from '../media/range.js';
-import { ZipRefusal, type ZipEntry } from './zip-check.js';
+import { ZipRefusal, type ZipEntry } from '../store/zip-check.js';
 
 /** Reads the bytes [start, end) of a kept archive, a chunk at a time. */
 export type ArchiveReader = (start: number, end: number) => AsyncIterable<Buffer> | Iterable<Buffer>;

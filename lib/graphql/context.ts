@@ -15,7 +15,7 @@ export interface ListArgs extends ReadArgs {
   after?: string | null;
 }
 
-/** An Object as the v3 API renders it (lib/objects/serialize.ts). */
+/** An Object as the v3 API renders it (lib/render/objects.ts). */
 export type RenderedObject = Record<string, unknown>;
 
 /**

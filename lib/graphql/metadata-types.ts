@@ -10,7 +10,7 @@ import {
   type GraphQLInputFieldConfig,
   type GraphQLInputType,
 } from 'graphql';
-import type { Metafield } from '../metafields/definition.js';
+import type { Metafield } from '../types/metafield.js';
 import { isPlainObject } from '../util/plain-object.js';
 import { mediaNameOfAnswer } from '../metafields/kind-parts.js';
 import { JSONScalar } from './scalars.js';

@@ -1,7 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { NoSchemaIntrospectionCustomRule, specifiedRules } from 'graphql';
 import { createHandler } from 'graphql-http';
-import type { RouteDeps } from '../routes/deps.js';
+import type { RouteDeps } from '../api/deps.js';
 import { route, type RouteDef } from '../routes/route-table.js';
 import { readAccess } from '../routes/access.js';
 import { paramSet } from '../query/read-params.js';

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { bucketOf } from '../http/request-bucket.js';
-import { keyMatches } from '../buckets/keys.js';
+import { keyMatches } from '../http/bucket-keys.js';
 
 /** What the gate leaves for later: spending the write key's budget, once the body is read. */
 type Deferred = () => Promise<void>;

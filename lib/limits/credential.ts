@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import type { BucketDoc } from '../db/collections.js';
 import { clientOfAddress } from '../http/connection-limits.js';
 import { bearerKey } from '../http/bearer-key.js';
-import { keyMatches } from '../buckets/keys.js';
+import { keyMatches } from '../http/bucket-keys.js';
 import type { RequestKind } from './rate-limits.js';
 
 export interface Credential {

@@ -1,11 +1,11 @@
 import type { Collection, Db, Document, Filter, ObjectId } from 'mongodb';
 import type { BatchWrite } from '../db/write-batch.js';
 import { objectsCollection, objectTypesCollection, type BucketDoc } from '../db/collections.js';
-import { mediaCollection } from '../media/collection.js';
+import { mediaCollection } from '../store/media.js';
 import { planLimitReached } from '../errors/limit-errors.js';
 import { isDuplicateKey } from '../errors/mongo-errors.js';
 import { readOptions } from '../db/query-time-limit.js';
-import { webhooksCollection } from '../webhooks/collections.js';
+import { webhooksCollection } from '../store/webhooks.js';
 import { effectivePlan, limitOf, PLAN_LIMITS, UNLIMITED, type CountedResource, type Plan } from '../config/plan.js';
 
 /**

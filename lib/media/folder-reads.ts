@@ -1,6 +1,6 @@
 import type { Db } from 'mongodb';
 import type { BucketDoc } from '../db/collections.js';
-import { mediaCollection } from './collection.js';
+import { mediaCollection } from '../store/media.js';
 import { mediaFoldersCollection, type MediaFolderDoc } from './folders-collection.js';
 import { BadRequestError } from '../errors/http-errors.js';
 import { notFound } from '../errors/not-found.js';

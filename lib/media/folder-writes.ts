@@ -5,7 +5,7 @@ import { SlugTakenError } from '../errors/domain-errors.js';
 import { BadRequestError } from '../errors/http-errors.js';
 import { isDuplicateKey } from '../errors/mongo-errors.js';
 import { notFound } from '../errors/not-found.js';
-import { bumpGeneration } from '../buckets/bucket-generation.js';
+import { bumpGeneration } from '../cache/bucket-generation.js';
 import { slugify } from '../objects/write/slugs.js';
 import { assertValid } from '../validation/ajv-messages.js';
 import {

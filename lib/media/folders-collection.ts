@@ -1,5 +1,5 @@
 import type { Collection, Db, ObjectId } from 'mongodb';
-import { mediaCollection } from './collection.js';
+import { mediaCollection } from '../store/media.js';
 
 /**
  * A declared media folder. Media name their folder by slug (`MediaDoc.folder`), as clients

@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import type { StorageEngine } from 'multer';
 import type { Db } from 'mongodb';
 import type { BucketDoc } from '../db/collections.js';
-import { MEDIA_FILES_BUCKET } from './collection.js';
+import { MEDIA_FILES_BUCKET } from '../store/media.js';
 import type { UploadTooLargeError } from '../errors/domain-errors.js';
 import { HttpError } from '../errors/http-errors.js';
 import type { BackgroundRemover } from './background-remover.js';

@@ -1,6 +1,6 @@
 import type { Db, GridFSFile, ObjectId } from 'mongodb';
 import sharp from 'sharp';
-import { mediaFiles, type MediaDoc } from './collection.js';
+import { mediaFiles, type MediaDoc } from '../store/media.js';
 import { BadRequestError, HttpError } from '../errors/http-errors.js';
 import { retryLater } from '../errors/retry-later.js';
 import {

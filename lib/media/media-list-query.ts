@@ -7,7 +7,7 @@ export type MediaSorts = Extract<SortTarget, 'media' | 'legacy-media'>;
 
 /**
  * What a media list asks the database, built without it: the index-contract unit test holds every
- * filter and sort built here to MEDIA_LIST_INDEXES (lib/media/collection.ts), so a media list
+ * filter and sort built here to MEDIA_LIST_INDEXES (lib/store/media.ts), so a media list
  * stays an index range read in order on MongoDB.
  */
 export interface MediaListFind {

@@ -1,10 +1,10 @@
 import type { Db, Document } from 'mongodb';
 import type { BucketDoc } from '../db/collections.js';
-import { mediaCollection } from './collection.js';
+import { mediaCollection } from '../store/media.js';
 import type { ParamValues } from '../query/read-params.js';
 import { compileFilter } from '../query/translate-filter.js';
 import type { FieldInfo, FilterContext } from '../query/filter-types.js';
-import type { ReadMedia } from './serialize.js';
+import type { ReadMedia } from '../render/media.js';
 import { afterCursorFilter } from '../query/list-cursor.js';
 import { mediaListQuery, mediaListSort, mediaRandomPageStages, type MediaSorts } from './media-list-query.js';
 import { readOptions } from '../db/query-time-limit.js';

@@ -1,10 +1,10 @@
 import type { Db } from 'mongodb';
 import type { BucketDoc } from '../db/collections.js';
-import { mediaCollection, type MediaDoc } from './collection.js';
+import { mediaCollection, type MediaDoc } from '../store/media.js';
 import { BadRequestError, HttpError } from '../errors/http-errors.js';
 import { notFound } from '../errors/not-found.js';
 import { countRemoval, ensureUsage, reserve, type Reservation } from '../limits/usage-counters.js';
-import { removeOriginal, removeVariantsOfFile } from './file-store.js';
+import { removeOriginal, removeVariantsOfFile } from '../store/files.js';
 import type { StoredUpload } from './gridfs-storage.js';
 import { finishChange, type EventDeps } from '../events/domain-events.js';
 

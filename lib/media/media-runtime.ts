@@ -1,10 +1,12 @@
 import type { Db } from 'mongodb';
 import type { Config } from '../config.js';
 import { PerClientLimit } from '../http/per-client-limit.js';
-import { MAX_KEYLESS_UPLOADS_PER_CLIENT } from '../middleware/upload-key.js';
 import { BackgroundRemover } from './background-remover.js';
 import { ImageProcessor } from './imgproc.js';
 import { VariantStore } from './variant-store.js';
+
+/** Uploads one address may have in progress while their key is still unknown. */
+export const MAX_KEYLESS_UPLOADS_PER_CLIENT = 2;
 
 /**
  * The media state of one app instance: shared by the v3 and legacy upload routes and the file

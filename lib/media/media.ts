@@ -1,10 +1,10 @@
 import { ObjectId, type Db } from 'mongodb';
 import type { BucketDoc } from '../db/collections.js';
-import { mediaCollection, type MediaDoc } from './collection.js';
+import { mediaCollection, type MediaDoc } from '../store/media.js';
 import { BadRequestError } from '../errors/http-errors.js';
 import { notFound } from '../errors/not-found.js';
 import { countRemoval, ensureUsage, reserve } from '../limits/usage-counters.js';
-import { removeOriginal, removeVariantsOf } from './file-store.js';
+import { removeOriginal, removeVariantsOf } from '../store/files.js';
 import type { StoredUpload } from './gridfs-storage.js';
 import { metadataProblems, type UploadFields } from './upload-fields.js';
 import { originalNameProblems } from './media-name.js';

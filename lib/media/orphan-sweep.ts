@@ -1,5 +1,5 @@
 import type { Db, ObjectId } from 'mongodb';
-import { MEDIA_FILES_BUCKET, MEDIA_VARIANTS_BUCKET } from './collection.js';
+import { MEDIA_FILES_BUCKET, MEDIA_VARIANTS_BUCKET } from '../store/media.js';
 
 /** File ids looked up per round trip. */
 const BATCH = 1000;

@@ -1,7 +1,7 @@
 import { ObjectId, type Db } from 'mongodb';
 import { createHash } from 'node:crypto';
 import type { Writable } from 'node:stream';
-import { mediaFiles } from './collection.js';
+import { mediaFiles } from '../store/media.js';
 import { FileStoreError, UploadTooLargeError } from '../errors/domain-errors.js';
 import { HEADER_BYTES, probeImageSize } from './image-size.js';
 import { cleanOriginalName, deriveMediaName } from './media-name.js';

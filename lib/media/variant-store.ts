@@ -1,7 +1,7 @@
 import type { Db, GridFSFile, ObjectId } from 'mongodb';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { MEDIA_VARIANTS_BUCKET, mediaVariants, type StoredFileMeta } from './collection.js';
+import { MEDIA_VARIANTS_BUCKET, mediaVariants, type StoredFileMeta } from '../store/media.js';
 import { readOptions } from '../db/query-time-limit.js';
 import type { BackgroundRemover } from './background-remover.js';
 

@@ -1,4 +1,4 @@
-import { MEDIA_VALIDATION_TYPES, type MetafieldType } from './definition.js';
+import { MEDIA_VALIDATION_TYPES, type MetafieldType } from '../types/metafield.js';
 import type { AttributeRule, DefinitionAttribute, Schema } from './kind.js';
 import { METAFIELD_KINDS, METAFIELD_TYPES } from './kinds.js';
 

@@ -1,7 +1,7 @@
 import { isObjectId } from '../util/object-id.js';
 import { isPlainObject } from '../util/plain-object.js';
 import type { MetadataRenderContext } from './render-types.js';
-import type { Metafield } from './definition.js';
+import type { Metafield } from '../types/metafield.js';
 import type { AnswerSchemas, MetafieldKind, Schema } from './kind.js';
 import { enumOf, optionKey, optionList } from './options.js';
 import { OBJECT_ID_PATTERN } from '../util/object-id.js';

@@ -2,7 +2,7 @@ import type { Operator } from '../query/operators.js';
 import type { FieldValueType, Leaf } from '../query/filter-types.js';
 import type { MetadataRenderContext } from './render-types.js';
 import type { BoundsReport } from '../validation/json-bounds.js';
-import type { Metafield, MetafieldOf, MetafieldType } from './definition.js';
+import type { Metafield, MetafieldOf, MetafieldType } from '../types/metafield.js';
 
 export type Schema = Record<string, unknown>;
 

@@ -1,7 +1,7 @@
 import { jsonBoundsProblems } from '../validation/json-bounds.js';
 import { MAX_JSON_VALUE_DEPTH, MAX_OBJECT_KEYS } from '../validation/limits.js';
 import { OBJECT_ID_PATTERN } from '../util/object-id.js';
-import type { MetafieldOf, MetafieldType } from './definition.js';
+import type { MetafieldOf, MetafieldType } from '../types/metafield.js';
 import type { MetafieldKind } from './kind.js';
 import {
   DATE_PATTERN,

@@ -1,4 +1,4 @@
-import type { Metafield, MetafieldOption } from './definition.js';
+import type { Metafield, MetafieldOption } from '../types/metafield.js';
 
 export function optionList(mf: Metafield): MetafieldOption[] {
   return Array.isArray(mf.options) ? mf.options.filter((o) => typeof o.value === 'string') : [];

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Metafield } from './definition.js';
+import type { Metafield } from '../types/metafield.js';
 
 /**
  * Metafields an Object carries of its own, beside its type's (legacy Add Object and Edit

@@ -1,4 +1,4 @@
-import type { Metafield } from './definition.js';
+import type { Metafield } from '../types/metafield.js';
 import { kindOf } from './kinds.js';
 import { isUnset, passThrough } from './values.js';
 import { walkMetafields } from './walk.js';

@@ -1,5 +1,5 @@
 import type { ObjectId } from 'mongodb';
-import type { Metafield, MetafieldType } from './definition.js';
+import type { Metafield, MetafieldType } from '../types/metafield.js';
 import { kindOf } from './kinds.js';
 import { isUnset, ownValue, toObjectId } from './values.js';
 import { walkMetafields } from './walk.js';

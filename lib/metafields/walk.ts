@@ -1,5 +1,5 @@
 import { isPlainObject } from '../util/plain-object.js';
-import type { Metafield } from './definition.js';
+import type { Metafield } from '../types/metafield.js';
 import { kindOf } from './kinds.js';
 import { isUnset, joinPath } from './values.js';
 

@@ -1,8 +1,8 @@
 import type { Request, RequestHandler } from 'express';
 import { UnauthorizedError } from '../errors/http-errors.js';
-import { admitMember } from '../accounts/admit-member.js';
+import { admitMember } from './admit-member.js';
 import { markPrivate } from '../http/cache-control.js';
-import { keyMatches } from '../buckets/keys.js';
+import { keyMatches } from '../http/bucket-keys.js';
 import { bucketOf } from '../http/request-bucket.js';
 import { paramOf } from '../http/read-params.js';
 import { bearerKey } from '../http/bearer-key.js';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Db } from 'mongodb';
 import { BadRequestError, HttpError } from '../errors/http-errors.js';
-import { removeOriginal } from '../media/file-store.js';
+import { removeOriginal } from '../store/files.js';
 import { requireWrite } from './authenticate.js';
 import { bucketOf } from '../http/request-bucket.js';
 import { storedUpload } from './upload.js';
@@ -17,7 +17,7 @@ import {
   releaseKey,
   type KeptAnswer,
   type Ticket,
-} from './idempotency-store.js';
+} from '../store/idempotency.js';
 
 /**
  * `Idempotency-Key` on the POSTs that write to a Bucket (takesIdempotencyKey, route-table.ts):

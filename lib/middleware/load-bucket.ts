@@ -5,10 +5,10 @@ import { notFound } from '../errors/not-found.js';
 import { accountOf, setMember } from '../accounts/request-account.js';
 import { findMember } from '../accounts/store.js';
 import { findBucketBySlug } from '../buckets/buckets.js';
-import { rememberBucket } from '../buckets/remembered-bucket.js';
+import { rememberBucket } from '../cache/remembered-bucket.js';
 import { hasBulkWrite } from '../db/write-batch.js';
 import { keepReadAhead, readObjectAhead } from '../objects/read-ahead.js';
-import { keyMatches } from '../buckets/keys.js';
+import { keyMatches } from '../http/bucket-keys.js';
 import { bearerKey } from '../http/bearer-key.js';
 import { setBucket } from '../http/request-bucket.js';
 import { IDEMPOTENCY_HEADER } from '../http/idempotency-headers.js';
@@ -21,7 +21,7 @@ export interface BucketLoading {
   /** The path parameter of the Object a write route edits: that Object is read beside the Bucket (lib/objects/read-ahead.ts). */
   objectParam?: string | undefined;
   /**
-   * The route's writes check the Bucket in their own command (lib/buckets/remembered-bucket.ts),
+   * The route's writes check the Bucket in their own command (lib/cache/remembered-bucket.ts),
    * so a request with the write key may take it from memory; its handler goes through
    * `retriedOnFreshBucket` (lib/objects/write/fresh-bucket-retry.ts).
    */

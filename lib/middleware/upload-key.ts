@@ -5,8 +5,6 @@ import { bearerKey } from '../http/bearer-key.js';
 import { bucketOf } from '../http/request-bucket.js';
 import type { PerClientLimit } from '../http/per-client-limit.js';
 
-/** Uploads one address may have in progress while their key is still unknown. */
-export const MAX_KEYLESS_UPLOADS_PER_CLIENT = 2;
 const KEYLESS_RETRY_AFTER_SECONDS = 5;
 
 const noop = () => undefined;

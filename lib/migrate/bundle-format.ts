@@ -1,4 +1,4 @@
-import type { Metafield } from '../metafields/definition.js';
+import type { Metafield } from '../types/metafield.js';
 /*
  * The bundle: one tar file (gzip optional) holding a Bucket's content. Entries, in this order:
  *   manifest.json          format, version, source, counts

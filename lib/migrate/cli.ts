@@ -3,7 +3,7 @@ import type { Db } from 'mongodb';
 import type { Config } from '../config.js';
 import { DomainEvents } from '../events/domain-events.js';
 import type { ObjectWriteDeps } from '../objects/write/object-writes.js';
-import { MetadataValidators } from '../validation/metadata-schema.js';
+import { MetadataValidators } from '../metafields/metadata-schema.js';
 import { buildBlock } from './block-source.js';
 import { exportBucket } from './export.js';
 import { importBundle, type ImportSummary } from './import.js';

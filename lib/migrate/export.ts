@@ -7,11 +7,11 @@ import {
   type ObjectDoc,
   type ObjectTypeDoc,
 } from '../db/collections.js';
-import { mediaCollection } from '../media/collection.js';
-import { readOriginal } from '../media/file-store.js';
+import { mediaCollection } from '../store/media.js';
+import { readOriginal } from '../store/files.js';
 import { MigrationError } from '../errors/domain-errors.js';
 import { findBucketBySlug } from '../buckets/buckets.js';
-import { listObjectTypes } from '../object-types/type-reads.js';
+import { listObjectTypes } from '../store/type-reads.js';
 import { listWebhooks } from '../webhooks/manage.js';
 import type { Manifest, MediaRecord } from './bundle-format.js';
 import { BundleWriter } from './bundle-writer.js';

@@ -1,12 +1,12 @@
 import { findMediaByName, createMedia } from '../media/media.js';
-import { removeOriginal } from '../media/file-store.js';
+import { removeOriginal } from '../store/files.js';
 import { storeStream } from '../media/store-stream.js';
 import { MigrationError } from '../errors/domain-errors.js';
-import type { Metafield } from '../metafields/definition.js';
+import type { Metafield } from '../types/metafield.js';
 import { writeImportedObject } from '../objects/object-import.js';
 import { createObjectType, updateObjectType } from '../object-types/object-types.js';
-import { findObjectType, listObjectTypes } from '../object-types/type-reads.js';
-import { referencedTypes, withoutReferences } from '../object-types/type-references.js';
+import { findObjectType, listObjectTypes } from '../store/type-reads.js';
+import { referencedTypes, withoutReferences } from '../metafields/type-references.js';
 import { createWebhook, listWebhooks } from '../webhooks/manage.js';
 import type { TypeRecord } from './bundle-format.js';
 import { objectsWithHistory } from './history.js';

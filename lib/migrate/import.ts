@@ -1,10 +1,10 @@
 import { ObjectId, type Db } from 'mongodb';
 import { objectsCollection, objectTypesCollection, type BucketDoc, type ObjectTypeDoc } from '../db/collections.js';
-import { mediaCollection } from '../media/collection.js';
+import { mediaCollection } from '../store/media.js';
 import { MigrationError } from '../errors/domain-errors.js';
 import { recordBlock } from '../blocks/blocks.js';
 import { BUCKET_SLUG_PATTERN, createBucket, findBucketBySlug, type IssuedKeys } from '../buckets/buckets.js';
-import { listObjectTypes } from '../object-types/type-reads.js';
+import { listObjectTypes } from '../store/type-reads.js';
 import type { ObjectWriteDeps } from '../objects/write/object-writes.js';
 import type { Manifest } from './bundle-format.js';
 import { BundleReader } from './bundle-reader.js';

@@ -1,4 +1,4 @@
-import type { Metafield } from '../metafields/definition.js';
+import type { Metafield } from '../types/metafield.js';
 import { kindOf } from '../metafields/kinds.js';
 import { passThrough } from '../metafields/values.js';
 import { walkMetafields } from '../metafields/walk.js';

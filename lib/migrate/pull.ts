@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Metafield } from '../metafields/definition.js';
+import type { Metafield } from '../types/metafield.js';
 import { mediaNameOfUrl } from '../metafields/kind-parts.js';
 import type { ObjectWriteDeps } from '../objects/write/object-writes.js';
 import { isPlainObject } from '../util/plain-object.js';

@@ -1,7 +1,7 @@
 import type { ObjectDoc, ObjectTypeDoc, RevisionDoc } from '../db/collections.js';
-import type { MediaDoc } from '../media/collection.js';
-import type { Metafield } from '../metafields/definition.js';
-import type { WebhookDoc } from '../webhooks/collections.js';
+import type { MediaDoc } from '../store/media.js';
+import type { Metafield } from '../types/metafield.js';
+import type { WebhookDoc } from '../store/webhooks.js';
 import type {
   MediaRecord,
   ObjectRecord,

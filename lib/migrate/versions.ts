@@ -1,5 +1,5 @@
 import { ObjectId } from 'mongodb';
-import type { Metafield } from '../metafields/definition.js';
+import type { Metafield } from '../types/metafield.js';
 import type { ImportedObject, ImportVersion, VersionBody } from '../objects/object-import.js';
 import type { RevisionReason, VersionRecord } from './bundle-format.js';
 import type { ObjectWithHistory } from './history.js';

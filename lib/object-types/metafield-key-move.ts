@@ -5,7 +5,7 @@ import {
   publishedObjectsCollection,
   type ObjectTypeDoc,
 } from '../db/collections.js';
-import { bumpGeneration } from '../buckets/bucket-generation.js';
+import { bumpGeneration } from '../cache/bucket-generation.js';
 import { ensureSortableIndexes } from '../db/indexes.js';
 import { countObjectsHolding, holdingKey } from './metafield-usage.js';
 import type { TypeWriteLease } from './type-write-lease.js';

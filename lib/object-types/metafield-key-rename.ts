@@ -7,7 +7,7 @@ import { readOptions } from '../db/query-time-limit.js';
 import { assertValid } from '../validation/ajv-messages.js';
 import { completeKeyRename } from './metafield-key-move.js';
 import { finishPendingRenames } from './object-type-rename.js';
-import { getObjectType } from './type-reads.js';
+import { getObjectType } from '../store/type-reads.js';
 import { withTypeWriteLease } from './type-write-lease.js';
 
 export interface KeyRenamed {

@@ -2,7 +2,7 @@ import type { Db, Filter, ObjectId } from 'mongodb';
 import { objectsCollection, publishedObjectsCollection, type BucketDoc, type ObjectDoc } from '../db/collections.js';
 import { notFound } from '../errors/not-found.js';
 import { readOptions } from '../db/query-time-limit.js';
-import { getObjectType } from './type-reads.js';
+import { getObjectType } from '../store/type-reads.js';
 
 /** How many live-copy ids one `$in` read names, so a type with many Objects is counted in bounded reads. */
 const IDS_PER_READ = 1000;

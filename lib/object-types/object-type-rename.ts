@@ -7,10 +7,10 @@ import {
   type ObjectTypeDoc,
 } from '../db/collections.js';
 import { HttpError } from '../errors/http-errors.js';
-import { bumpGeneration } from '../buckets/bucket-generation.js';
+import { bumpGeneration } from '../cache/bucket-generation.js';
 import { readOptions } from '../db/query-time-limit.js';
 import { completeKeyRename } from './metafield-key-move.js';
-import { renameReferences } from './type-references.js';
+import { renameReferences } from '../metafields/type-references.js';
 import { TYPE_WRITE_LEASE, withTypeWriteLease, type TypeWriteLease } from './type-write-lease.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { ApiObject } from './serialize.js';
+import type { ApiObject } from '../render/objects.js';
 import type { BucketDoc, ObjectDoc } from '../db/collections.js';
 import { BadRequestError, type CurrentVersion, type HttpError } from '../errors/http-errors.js';
 import { ifMatchOfVersion } from '../http/if-match.js';

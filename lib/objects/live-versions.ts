@@ -2,7 +2,7 @@ import type { Db, ObjectId } from 'mongodb';
 import { publishedObjectsCollection } from '../db/collections.js';
 import { readOptions } from '../db/query-time-limit.js';
 import type { StatusFilter } from './object-views.js';
-import type { ReadObject } from './serialize.js';
+import type { ReadObject } from '../render/objects.js';
 
 /**
  * The read-only field that tells an editor whether an Object it reads as its latest version

@@ -1,12 +1,12 @@
 import type { Response } from 'express';
 import type { ObjectTypeDoc } from '../db/collections.js';
 import { ValidationErrors } from '../errors/http-errors.js';
-import type { Metafield } from '../metafields/definition.js';
+import type { Metafield } from '../types/metafield.js';
 import { MAX_OWN_METAFIELDS } from '../metafields/own.js';
 import { ownDefinitionSizeProblems, ownDefinitionsBytesProblem } from '../metafields/own-limits.js';
 import { describeAjvErrors } from '../validation/ajv-messages.js';
 import { validateBounded, validatorPairFor } from '../validation/ajv.js';
-import { checkMetafieldDefinition } from '../validation/metafield-definitions.js';
+import { checkMetafieldDefinition } from '../metafields/metafield-definitions.js';
 import { isPlainObject } from '../util/plain-object.js';
 
 const SENT = 'ownMetafieldDefinitions';

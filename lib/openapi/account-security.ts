@@ -8,7 +8,7 @@ const FORBIDDEN = {
 
 /**
  * Wherever a Bucket key is accepted, a Bucket user's account token is too, within its role
- * (lib/accounts/admit-member.ts): one rule, so it is added here rather than in every path file.
+ * (lib/middleware/admit-member.ts): one rule, so it is added here rather than in every path file.
  * So is no credential at all (the empty requirement `{}`): a Bucket without a key of that kind
  * accepts the call without one, and the legacy write forms may carry the write key in the body
  * or form field `write_key`, which OpenAPI cannot name as a security scheme.

@@ -1,7 +1,7 @@
 import type { Db } from 'mongodb';
 import { findBucketBySlug } from '../buckets/buckets.js';
 import { BucketAdminError } from '../errors/domain-errors.js';
-import { listObjectTypes } from '../object-types/type-reads.js';
+import { listObjectTypes } from '../store/type-reads.js';
 import { bucketDocument } from './bucket-document.js';
 import { openApiDocument } from './document.js';
 import { typeScriptOfDocument } from './typescript.js';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { projectRoot } from '../project-root.js';
-import { v2MirroredPaths } from '../legacy/v2/openapi.js';
+import { v2MirroredPaths } from './legacy-v2.js';
 import { addAccountSecurity } from './account-security.js';
 import { loadSchemas } from '../schemas.js';
 import { addGateAnswers } from './gate-answers.js';

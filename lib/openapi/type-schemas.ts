@@ -1,12 +1,12 @@
 import type { ObjectTypeDoc } from '../db/collections.js';
-import type { Metafield } from '../metafields/definition.js';
+import type { Metafield } from '../types/metafield.js';
 import type { AnswerSchemas, Schema } from '../metafields/kind.js';
 import { kindOf } from '../metafields/kinds.js';
-import { metadataJsonSchema } from '../validation/metadata-schema.js';
+import { metadataJsonSchema } from '../metafields/metadata-schema.js';
 
 /*
  * Component schemas of one Bucket's Object types, from their Metafields. Writes are described by
- * the very schemas the service validates `metadata` with (lib/validation/metadata-schema.ts);
+ * the very schemas the service validates `metadata` with (lib/metafields/metadata-schema.ts);
  * answers by each kind's `answer` (or `value`) schema in lib/metafields/kinds.ts, plus its empty
  * value: no table of kinds lives here.
  */

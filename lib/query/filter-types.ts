@@ -17,7 +17,7 @@ export interface MetadataPath {
 }
 
 export interface FilterContext {
-  /** Metadata paths with a meaning of their own (lib/query/metadata-paths.ts); any other is text. */
+  /** Metadata paths with a meaning of their own (lib/metafields/metadata-paths.ts); any other is text. */
   metadataPaths?: ReadonlyMap<string, MetadataPath>;
   /**
    * The queryable keys besides `metadata.<key>`, for resources other than Objects (media).

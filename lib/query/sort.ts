@@ -27,7 +27,7 @@ interface TargetRules {
   label?: string;
 }
 
-/** The fields a media list sorts by (v3), and those the v1/v2 one adds; lib/media/collection.ts indexes each. */
+/** The fields a media list sorts by (v3), and those the v1/v2 one adds; lib/store/media.ts indexes each. */
 export const MEDIA_SORT_FIELDS = ['created_at', 'modified_at'] as const;
 export const LEGACY_MEDIA_SORT_FIELDS = [...MEDIA_SORT_FIELDS, 'size'] as const;
 

@@ -2,7 +2,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { Db } from 'mongodb';
 import type { Config } from '../config.js';
 import { viaMember } from '../accounts/request-account.js';
-import { keyMatches } from '../buckets/keys.js';
+import { keyMatches } from '../http/bucket-keys.js';
 import { UnauthorizedError } from '../errors/http-errors.js';
 import { bearerKey } from '../http/bearer-key.js';
 import { paramOf, readParams } from '../http/read-params.js';

@@ -1,6 +1,6 @@
 import { BadRequestError } from '../errors/http-errors.js';
 import { quote } from '../util/quote.js';
-import { isEventType, type EventType } from '../webhooks/events.js';
+import { isEventType, type EventType } from '../store/event-types.js';
 import type { FeedDoc } from '../events/feed-collection.js';
 import { feedIdTime } from '../events/feed-id.js';
 

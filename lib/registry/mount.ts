@@ -1,6 +1,6 @@
 import { Router, type RequestHandler } from 'express';
 import type { Db } from 'mongodb';
-import { memberAccess } from '../accounts/member-access.js';
+import { memberAccess } from '../middleware/member-access.js';
 import type { PutOffWork } from '../http/after-answer.js';
 import { readParamsOnce } from '../http/read-params.js';
 import { requireRead, requireWrite } from '../middleware/authenticate.js';

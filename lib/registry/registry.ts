@@ -1,8 +1,8 @@
-import { v1Routes } from '../legacy/v1/index.js';
-import { v2Routes } from '../legacy/v2/routes.js';
+import { v1Routes } from '../api/legacy/v1/index.js';
+import { v2Routes } from '../api/legacy/v2/routes.js';
 import { v3Routes } from './v3.js';
-import type { RouteDeps } from '../routes/deps.js';
-import { mediaFileRoutes } from '../media/file-routes.js';
+import type { RouteDeps } from '../api/deps.js';
+import { mediaFileRoutes } from '../api/media/file-routes.js';
 import type { RouteDef } from '../routes/route-table.js';
 
 /** Every route the app serves, by the prefix it is mounted under. */

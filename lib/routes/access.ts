@@ -98,7 +98,7 @@ export const BY_OBJECT_ID: ObjectsTouched = { id: { param: 'object_id' } };
 export const BY_PATH_SLUG: ObjectsTouched = { slug: { param: 'object_slug' } };
 /** v1: the Objects of the type the `:type_slug` path parameter names. */
 export const BY_PATH_TYPE: ObjectsTouched = { list: true, type: { param: 'type_slug' } };
-/** v1 writes naming their Object in the body, by id first (lib/legacy/v1/find-object.ts), else by slug. */
+/** v1 writes naming their Object in the body, by id first (lib/objects/find-object.ts), else by slug. */
 export const NAMED_IN_BODY: ObjectsTouched = { id: { body: ['id', '_id'] }, slug: { body: ['slug'] } };
 
 /** What the matched route declared, kept on the response by the router (lib/routes/route-table.ts). */

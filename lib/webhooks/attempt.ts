@@ -1,5 +1,5 @@
 import { serviceVersion } from '../version.js';
-import type { AttemptDoc, DeliveryDoc, WebhookDoc } from './collections.js';
+import type { AttemptDoc, DeliveryDoc, WebhookDoc } from '../store/webhooks.js';
 import { RefusedEndpoint, resolveEndpoint, type Lookup } from './resolve.js';
 import { postOnce, type Agents } from './send.js';
 import { signatureHeader } from './signing.js';

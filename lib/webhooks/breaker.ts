@@ -1,6 +1,6 @@
 import type { Db } from 'mongodb';
 import type { WebhookSettings } from '../config.js';
-import { webhooksCollection, type WebhookDoc } from './collections.js';
+import { webhooksCollection, type WebhookDoc } from '../store/webhooks.js';
 
 /**
  * A circuit breaker per webhook: an endpoint that failed `pauseAfterFailures` attempts in a row

@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import type { Db, ObjectId } from 'mongodb';
 import { bucketsCollection } from '../db/collections.js';
 import { readOptions } from '../db/query-time-limit.js';
-import { webhooksCollection, type WebhookDoc } from './collections.js';
+import { webhooksCollection, type WebhookDoc } from '../store/webhooks.js';
 
 /** How many Buckets' webhook lists one process keeps. */
 const KEPT_BUCKETS = 1000;

@@ -3,8 +3,8 @@ import type { BucketDoc } from '../db/collections.js';
 import { HttpError } from '../errors/http-errors.js';
 import { notFound } from '../errors/not-found.js';
 import { objectIdFromHex } from '../util/object-id.js';
-import { deliveriesCollection, type DeliveryDoc, type DeliveryStatus, type WebhookDoc } from './collections.js';
-import { PING } from './events.js';
+import { deliveriesCollection, type DeliveryDoc, type DeliveryStatus, type WebhookDoc } from '../store/webhooks.js';
+import { PING } from '../store/event-types.js';
 import { newDelivery } from './outbox.js';
 import { renderBody } from './payload.js';
 

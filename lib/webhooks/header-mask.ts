@@ -1,6 +1,6 @@
 import { ValidationErrors } from '../errors/http-errors.js';
 import { quote } from '../util/quote.js';
-import type { WebhookDoc } from './collections.js';
+import type { WebhookDoc } from '../store/webhooks.js';
 
 /**
  * What every answer shows for a custom header's value: they hold endpoint credentials such as

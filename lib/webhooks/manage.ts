@@ -8,7 +8,7 @@ import { parseProps } from '../query/props.js';
 import type { WebhookPatch } from '../types/bodies.generated.js';
 import { objectIdFromHex } from '../util/object-id.js';
 import { bumpWebhookGeneration } from './bucket-webhooks.js';
-import { deliveriesCollection, webhooksCollection, type WebhookDoc } from './collections.js';
+import { deliveriesCollection, webhooksCollection, type WebhookDoc } from '../store/webhooks.js';
 import { HEADER_MASK, unmaskHeaders } from './header-mask.js';
 import { generateSecret } from './signing.js';
 import { assertWebhookCreate, assertWebhookPatch } from './validate.js';

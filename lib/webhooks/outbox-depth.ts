@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import { deliveriesCollection } from './collections.js';
+import { deliveriesCollection } from '../store/webhooks.js';
 
 export interface OutboxDepth {
   /** Pending deliveries whose time has come: what the workers have yet to send. */

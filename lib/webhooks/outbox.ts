@@ -1,8 +1,8 @@
 import { MongoBulkWriteError, ObjectId, type Db, type WriteError } from 'mongodb';
 import type { BucketDoc } from '../db/collections.js';
 import { BucketWebhooks } from './bucket-webhooks.js';
-import { deliveriesCollection, type DeliveryDoc, type WebhookDoc } from './collections.js';
-import { EVENTS, type DeliveryType, type EventType } from './events.js';
+import { deliveriesCollection, type DeliveryDoc, type WebhookDoc } from '../store/webhooks.js';
+import { EVENTS, type DeliveryType, type EventType } from '../store/event-types.js';
 import { eventBody } from './payload.js';
 import { DUPLICATE_KEY } from '../errors/mongo-errors.js';
 

@@ -8,9 +8,9 @@ import {
   type DeliveryDoc,
   type DeliveryStatus,
   type WebhookDoc,
-} from './collections.js';
+} from '../store/webhooks.js';
 import { bumpWebhookGeneration } from './bucket-webhooks.js';
-import { PING } from './events.js';
+import { PING } from '../store/event-types.js';
 import { retryDelay } from './retry.js';
 
 export interface Outcome {

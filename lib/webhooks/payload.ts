@@ -1,6 +1,6 @@
 import { parseProps, pickProps } from '../query/props.js';
-import type { WebhookDoc } from './collections.js';
-import { EVENTS, ID_FIELDS, type DeliveryType, type EventType } from './events.js';
+import type { WebhookDoc } from '../store/webhooks.js';
+import { EVENTS, ID_FIELDS, type DeliveryType, type EventType } from '../store/event-types.js';
 
 /** A larger body is sent with ids only, as `payload: false` would, rather than stored and sent whole. */
 export const MAX_BODY_BYTES = 1024 * 1024;

@@ -1,4 +1,4 @@
-import type { AttemptDoc, DeliveryDoc, WebhookDoc } from './collections.js';
+import type { AttemptDoc, DeliveryDoc, WebhookDoc } from '../store/webhooks.js';
 import { maskedHeaders } from './header-mask.js';
 import { pausedUntil } from './breaker.js';
 

@@ -8,9 +8,9 @@ import {
   type AttemptDoc,
   type DeliveryDoc,
   type WebhookDoc,
-} from './collections.js';
+} from '../store/webhooks.js';
 import { noteAttempt, shareOf } from './breaker.js';
-import { PING } from './events.js';
+import { PING } from '../store/event-types.js';
 import { fairOrder } from './fair-share.js';
 import { recordOutcome } from './outcome.js';
 import type { Lookup } from './resolve.js';

@@ -2,7 +2,7 @@ import { MongoClient, type Document } from 'mongodb';
 import { bucketsCollection, objectTypesCollection, publishedObjectsCollection } from '../../lib/db/collections.js';
 import { startEngine } from '../../lib/db/engine.js';
 import { relatedFilter } from '../../lib/objects/populate/related.js';
-import { metadataPaths } from '../../lib/query/metadata-paths.js';
+import { metadataPaths } from '../../lib/metafields/metadata-paths.js';
 import { compileFilter } from '../../lib/query/translate-filter.js';
 import { objectListQuery, objectListSort } from '../../lib/objects/list/object-list-query.js';
 import { statusMatch } from '../../lib/objects/object-views.js';

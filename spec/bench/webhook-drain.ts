@@ -11,7 +11,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { MongoClient } from 'mongodb';
 import { startEngine } from '../../lib/db/engine.js';
-import { deliveriesCollection } from '../../lib/webhooks/collections.js';
+import { deliveriesCollection } from '../../lib/store/webhooks.js';
 import { createWebhook } from '../../lib/webhooks/manage.js';
 import { recordEvent } from '../../lib/webhooks/outbox.js';
 import { createBucket, findBucketBySlug } from '../../lib/buckets/buckets.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Db } from 'mongodb';
 import { objectTypesCollection, objectsCollection, publishedObjectsCollection } from '../../lib/db/collections.js';
-import type { Metafield } from '../../lib/metafields/definition.js';
+import type { Metafield } from '../../lib/types/metafield.js';
 import type { IssuedKeys } from '../../lib/buckets/buckets.js';
 import { bucketClient } from '../support/client.js';
 import { freshHarness, type Harness } from '../support/harness.js';

@@ -5,7 +5,7 @@ import { eventId, type DomainEvents } from '../../lib/events/domain-events.js';
 import { removeObject, removeObjectsOfType } from '../../lib/objects/write/object-delete.js';
 import { updateObject } from '../../lib/objects/write/object-writes.js';
 import { repairPendingWrites } from '../../lib/objects/write/repair.js';
-import { MetadataValidators } from '../../lib/validation/metadata-schema.js';
+import { MetadataValidators } from '../../lib/metafields/metadata-schema.js';
 import { BucketSuite } from '../support/bucket-suite.js';
 import { Crash, interceptWrites, type WriteCall } from '../support/intercept-writes.js';
 

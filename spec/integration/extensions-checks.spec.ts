@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
 import { createApp } from '../../lib/app.js';
-import { extensionsCollection } from '../../lib/extensions/collection.js';
+import { extensionsCollection } from '../../lib/store/extensions.js';
 import { extensionFixture, type ExtensionFixture } from '../support/extension-harness.js';
 import { buildZip } from '../support/zip-builder.js';
 

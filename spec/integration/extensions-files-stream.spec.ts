@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import { Binary, type ObjectId } from 'mongodb';
 import request from 'supertest';
-import { extensionsCollection } from '../../lib/extensions/collection.js';
+import { extensionsCollection } from '../../lib/store/extensions.js';
 import { extensionFixture, type ExtensionFixture } from '../support/extension-harness.js';
 import { letRun, pausedRead, settledBufferBytes } from '../support/paused-read.js';
 import { buildZip } from '../support/zip-builder.js';

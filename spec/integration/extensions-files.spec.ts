@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
-import { extensionsCollection } from '../../lib/extensions/collection.js';
+import { extensionsCollection } from '../../lib/store/extensions.js';
 import { extensionFixture, type ExtensionFixture } from '../support/extension-harness.js';
 import { buildZip } from '../support/zip-builder.js';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { ObjectId } from 'mongodb';
 import request from 'supertest';
-import { extensionsCollection } from '../../lib/extensions/collection.js';
+import { extensionsCollection } from '../../lib/store/extensions.js';
 import { account, setMember, tokenOf, PASSWORD_WORK_TIMEOUT_MS } from '../support/accounts.js';
 import { extensionFixture, type ExtensionFixture } from '../support/extension-harness.js';
 import { extensionZip } from '../support/zip-builder.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
 import { objectsCollection, objectTypesCollection } from '../../lib/db/collections.js';
-import { mediaCollection } from '../../lib/media/collection.js';
+import { mediaCollection } from '../../lib/store/media.js';
 import { bucketClient } from '../support/client.js';
 import { BucketSuite } from '../support/bucket-suite.js';
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
 import { AppState } from '../../lib/app-state.js';
-import { v1Routes } from '../../lib/legacy/v1/index.js';
-import type { V1Route } from '../../lib/legacy/v1/route.js';
+import { v1Routes } from '../../lib/api/legacy/v1/index.js';
+import type { V1Route } from '../../lib/api/legacy/v1/route.js';
 import { upload } from '../support/media.js';
 import { BucketSuite } from '../support/bucket-suite.js';
 import { PASSWORD_WORK_TIMEOUT_MS } from '../support/accounts.js';

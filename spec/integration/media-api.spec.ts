@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
-import { ensureMediaIndexes, MEDIA_LIST_INDEXES } from '../../lib/media/collection.js';
+import { ensureMediaIndexes, MEDIA_LIST_INDEXES } from '../../lib/store/media.js';
 import { declareFolders, imageBytes, storedFileCounts, upload } from '../support/media.js';
 import { BucketSuite } from '../support/bucket-suite.js';
 

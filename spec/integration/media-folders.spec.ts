@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { ObjectId } from 'mongodb';
 import request from 'supertest';
-import { mediaCollection } from '../../lib/media/collection.js';
-import { bumpGeneration } from '../../lib/buckets/bucket-generation.js';
+import { mediaCollection } from '../../lib/store/media.js';
+import { bumpGeneration } from '../../lib/cache/bucket-generation.js';
 import { findBucketBySlug } from '../../lib/buckets/buckets.js';
 import { validatorFor } from '../../lib/validation/ajv.js';
 import { BucketSuite } from '../support/bucket-suite.js';

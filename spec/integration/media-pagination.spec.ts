@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { ObjectId } from 'mongodb';
 import { bucketsCollection } from '../../lib/db/collections.js';
-import { mediaCollection, type MediaDoc } from '../../lib/media/collection.js';
+import { mediaCollection, type MediaDoc } from '../../lib/store/media.js';
 import { BucketSuite } from '../support/bucket-suite.js';
 
 const TOTAL = 60;

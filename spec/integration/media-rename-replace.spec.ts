@@ -4,7 +4,7 @@ import { declareFolders, eventually, imageBytes, randomishBytes, storedFileCount
 import { BucketSuite } from '../support/bucket-suite.js';
 import type { BucketDoc } from '../../lib/db/collections.js';
 import type { HttpError } from '../../lib/errors/http-errors.js';
-import { removeOriginal } from '../../lib/media/file-store.js';
+import { removeOriginal } from '../../lib/store/files.js';
 import { getMedia } from '../../lib/media/media.js';
 import { replaceMediaFile } from '../../lib/media/media-replace.js';
 import { storeStream } from '../../lib/media/store-stream.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
-import type { Metafield } from '../../lib/metafields/definition.js';
+import type { Metafield } from '../../lib/types/metafield.js';
 import { ObjectId } from 'mongodb';
 import { objectsCollection, objectTypesCollection, revisionsCollection } from '../../lib/db/collections.js';
 import { repairPendingRenames } from '../../lib/object-types/object-type-rename.js';

@@ -7,7 +7,7 @@ import { installBlock } from '../../lib/migrate/install-block.js';
 import { SILENT } from '../../lib/migrate/progress.js';
 import { projectRoot } from '../../lib/project-root.js';
 import { validatorFor } from '../../lib/validation/ajv.js';
-import { MetadataValidators } from '../../lib/validation/metadata-schema.js';
+import { MetadataValidators } from '../../lib/metafields/metadata-schema.js';
 import { writeTestBundle } from '../support/bundle-builder.js';
 import { bucketClient } from '../support/client.js';
 import { BucketSuite } from '../support/bucket-suite.js';

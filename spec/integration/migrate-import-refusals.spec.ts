@@ -3,13 +3,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { objectsCollection, objectTypesCollection } from '../../lib/db/collections.js';
-import { mediaCollection } from '../../lib/media/collection.js';
+import { mediaCollection } from '../../lib/store/media.js';
 import type { ObjectRecord } from '../../lib/migrate/bundle-format.js';
 import { importBundle } from '../../lib/migrate/import.js';
 import { SILENT } from '../../lib/migrate/progress.js';
 import { findBucketBySlug } from '../../lib/buckets/buckets.js';
 import { setPlan } from '../../lib/buckets/plans.js';
-import { MetadataValidators } from '../../lib/validation/metadata-schema.js';
+import { MetadataValidators } from '../../lib/metafields/metadata-schema.js';
 import { writeTestBundle, type BundleContent } from '../support/bundle-builder.js';
 import { freshHarness, type Harness } from '../support/harness.js';
 

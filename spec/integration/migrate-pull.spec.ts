@@ -6,7 +6,7 @@ import { revisionsCollection } from '../../lib/db/collections.js';
 import { SILENT } from '../../lib/migrate/progress.js';
 import { pullBucket, type PullOptions } from '../../lib/migrate/pull.js';
 import { findBucketBySlug, type IssuedKeys } from '../../lib/buckets/buckets.js';
-import { MetadataValidators } from '../../lib/validation/metadata-schema.js';
+import { MetadataValidators } from '../../lib/metafields/metadata-schema.js';
 import { snapshot, type Snapshot } from '../support/bucket-snapshot.js';
 import { freshHarness, type Harness } from '../support/harness.js';
 import { seedEveryKind } from '../support/migrate-fixture.js';

@@ -7,7 +7,7 @@ import { revisionsCollection } from '../../lib/db/collections.js';
 import { exportBucket } from '../../lib/migrate/export.js';
 import { importBundle } from '../../lib/migrate/import.js';
 import { SILENT } from '../../lib/migrate/progress.js';
-import { MetadataValidators } from '../../lib/validation/metadata-schema.js';
+import { MetadataValidators } from '../../lib/metafields/metadata-schema.js';
 import { snapshot, readClient } from '../support/bucket-snapshot.js';
 import { seedEveryKind } from '../support/migrate-fixture.js';
 import { BucketSuite } from '../support/bucket-suite.js';

@@ -12,7 +12,7 @@ import { EDIT_ATTEMPTS } from '../../lib/objects/write/object-edit.js';
 import { updateObject } from '../../lib/objects/write/object-writes.js';
 import { putLive } from '../../lib/objects/objects.js';
 import { removeObject } from '../../lib/objects/write/object-delete.js';
-import { MetadataValidators } from '../../lib/validation/metadata-schema.js';
+import { MetadataValidators } from '../../lib/metafields/metadata-schema.js';
 import { interceptWrites } from '../support/intercept-writes.js';
 import { BucketSuite } from '../support/bucket-suite.js';
 

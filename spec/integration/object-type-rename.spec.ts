@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { Metafield } from '../../lib/metafields/definition.js';
+import type { Metafield } from '../../lib/types/metafield.js';
 import { bucketClient } from '../support/client.js';
 import { BucketSuite } from '../support/bucket-suite.js';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { bucketsCollection, objectsCollection } from '../../lib/db/collections.js';
 import { HttpError } from '../../lib/errors/http-errors.js';
 import { updateObject } from '../../lib/objects/write/object-writes.js';
-import { MetadataValidators } from '../../lib/validation/metadata-schema.js';
+import { MetadataValidators } from '../../lib/metafields/metadata-schema.js';
 import { BucketSuite } from '../support/bucket-suite.js';
 import { interceptWrites } from '../support/intercept-writes.js';
 

@@ -4,7 +4,7 @@ import { bucketClient } from '../support/client.js';
 import { freshHarness } from '../support/harness.js';
 import { byIdsAlone, filterFields } from '../support/command-operators.js';
 import { BucketSuite } from '../support/bucket-suite.js';
-import { RECENT_WRITES_KEPT } from '../../lib/buckets/bucket-generation.js';
+import { RECENT_WRITES_KEPT } from '../../lib/cache/bucket-generation.js';
 import { assumeBulkWrite } from '../../lib/db/write-batch.js';
 import { withoutBulkWrite } from '../support/bulk-write-ops.js';
 import { bucketsCollection, writeNotesCollection } from '../../lib/db/collections.js';

@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import request from 'supertest';
 import { AppState } from '../../lib/app-state.js';
-import { v2Routes } from '../../lib/legacy/v2/routes.js';
+import { v2Routes } from '../../lib/api/legacy/v2/routes.js';
 import { queryName } from '../../lib/query/read-params.js';
 import { v3Routes } from '../../lib/registry/v3.js';
 import { takesIdempotencyKey, type RouteDef } from '../../lib/routes/route-table.js';
 import { freshHarness, type Harness } from '../support/harness.js';
-import { v1Routes } from '../../lib/legacy/v1/index.js';
+import { v1Routes } from '../../lib/api/legacy/v1/index.js';
 
 /** The parts of the document these tests read (a type alias, so the validator takes it as a record). */
 type OpenApiDoc = {

@@ -6,7 +6,7 @@ import request from 'supertest';
 import { exportBucket } from '../../lib/migrate/export.js';
 import { importBundle } from '../../lib/migrate/import.js';
 import { SILENT } from '../../lib/migrate/progress.js';
-import { MetadataValidators } from '../../lib/validation/metadata-schema.js';
+import { MetadataValidators } from '../../lib/metafields/metadata-schema.js';
 import { BucketSuite } from '../support/bucket-suite.js';
 
 type Row = Record<string, unknown> & { key: string };

@@ -4,7 +4,7 @@ import { createApp } from '../../lib/app.js';
 import { DomainEvents } from '../../lib/events/domain-events.js';
 import { feedCollection } from '../../lib/events/feed-collection.js';
 import { Scheduler } from '../../lib/scheduling/scheduler.js';
-import { EVENT_TYPES } from '../../lib/webhooks/events.js';
+import { EVENT_TYPES } from '../../lib/store/event-types.js';
 import { BucketSuite } from '../support/bucket-suite.js';
 import { upload } from '../support/media.js';
 import { listening, openSse, type SseMessage, type SseStream } from '../support/sse-client.js';
@@ -95,7 +95,7 @@ describe('realtime change feed (GET /v3/buckets/:slug/events)', () => {
       assert.deepEqual(body.data, JSON.parse(JSON.stringify(emitted[i]?.data)), m.event);
     }
     const kinds = new Set(got.map((m) => m.event));
-    // Every event type webhooks know (lib/webhooks/events.ts) arrives on the feed too.
+    // Every event type webhooks know (lib/store/event-types.ts) arrives on the feed too.
     for (const type of EVENT_TYPES) {
       assert.ok(kinds.has(type), `${type} arrived`);
     }

@@ -5,7 +5,7 @@ import { createApp } from '../../lib/app.js';
 import { deleteBucket, rotateKeys } from '../../lib/buckets/buckets.js';
 import { setPlan } from '../../lib/buckets/plans.js';
 import { bucketsCollection, objectsCollection } from '../../lib/db/collections.js';
-import { deliveriesCollection } from '../../lib/webhooks/collections.js';
+import { deliveriesCollection } from '../../lib/store/webhooks.js';
 import { commandLabel } from '../support/bulk-write-ops.js';
 import { interceptWrites } from '../support/intercept-writes.js';
 import { isGateCommand } from '../support/command-operators.js';
@@ -15,7 +15,7 @@ import type { IssuedKeys } from '../../lib/buckets/buckets.js';
 
 /**
  * An Object write with the write key takes its Bucket as the app last read it, and its command
- * checks first that the Bucket is still so (lib/buckets/remembered-bucket.ts). Here the Bucket
+ * checks first that the Bucket is still so (lib/cache/remembered-bucket.ts). Here the Bucket
  * changes through another app (another process, which this app hears nothing from) between two
  * writes of this app: each write must act on the Bucket as it is, never as remembered.
  */

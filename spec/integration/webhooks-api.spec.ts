@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
-import { deliveriesCollection, webhooksCollection } from '../../lib/webhooks/collections.js';
+import { deliveriesCollection, webhooksCollection } from '../../lib/store/webhooks.js';
 import { webhookClient } from '../support/webhook-client.js';
 import { BucketSuite } from '../support/bucket-suite.js';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
-import { deliveriesCollection } from '../../lib/webhooks/collections.js';
+import { deliveriesCollection } from '../../lib/store/webhooks.js';
 import { member, tokenOf, PASSWORD_WORK_TIMEOUT_MS } from '../support/accounts.js';
 import { BucketSuite } from '../support/bucket-suite.js';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { Webhook } from 'standardwebhooks';
-import { deliveriesCollection, webhooksCollection } from '../../lib/webhooks/collections.js';
+import { deliveriesCollection, webhooksCollection } from '../../lib/store/webhooks.js';
 import { USER_AGENT } from '../../lib/webhooks/attempt.js';
 import { webhookFixture } from '../support/webhook-fixture.js';
 import { drainUntil, testWorker } from '../support/webhook-helpers.js';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { deliveriesCollection } from '../../lib/webhooks/collections.js';
+import { deliveriesCollection } from '../../lib/store/webhooks.js';
 import { webhookFixture } from '../support/webhook-fixture.js';
 import { drainUntil, testWorker } from '../support/webhook-helpers.js';
 

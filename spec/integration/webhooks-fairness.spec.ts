@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { ObjectId } from 'mongodb';
-import { deliveriesCollection, webhooksCollection, type WebhookDoc } from '../../lib/webhooks/collections.js';
+import { deliveriesCollection, webhooksCollection, type WebhookDoc } from '../../lib/store/webhooks.js';
 import { newDelivery } from '../../lib/webhooks/outbox.js';
 import { waitFor } from '../support/engine-helpers.js';
 import { freshHarness, type Harness } from '../support/harness.js';

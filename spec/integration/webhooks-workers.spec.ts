@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { bucketsCollection, type BucketDoc } from '../../lib/db/collections.js';
-import { deliveriesCollection, webhooksCollection } from '../../lib/webhooks/collections.js';
+import { deliveriesCollection, webhooksCollection } from '../../lib/store/webhooks.js';
 import { recordEvent } from '../../lib/webhooks/outbox.js';
 import { bumpWebhookGeneration } from '../../lib/webhooks/bucket-webhooks.js';
 import { sleep, waitFor } from '../support/engine-helpers.js';

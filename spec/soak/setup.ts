@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { EVENTS } from '../../lib/webhooks/events.js';
+import { EVENTS } from '../../lib/store/event-types.js';
 import type { Client } from './http.js';
 import { bucketctl, type ServiceEnv } from './service.js';
 

@@ -1,4 +1,4 @@
-import type { Metafield } from '../../lib/metafields/definition.js';
+import type { Metafield } from '../../lib/types/metafield.js';
 
 /** A type using each of the 16 Metafield types once, for Object tests. */
 export const everyMetafield = [

@@ -71,17 +71,6 @@ export function importCycles(graph: ImportGraph): string[][] {
   return cycles;
 }
 
-/** Imports from a file under one of `lower` to a file under one of `upper`: a layer upside down. */
-export function layerViolations(graph: ImportGraph, lower: string[], upper: string[]): string[] {
-  const under = (file: string, folders: string[]) => folders.some((f) => file.startsWith(f + '/'));
-  const out: string[] = [];
-  for (const [from, targets] of graph) {
-    if (!under(from, lower)) continue;
-    for (const to of targets) if (under(to, upper)) out.push(`${from} -> ${to}`);
-  }
-  return out;
-}
-
 /**
  * The graph of the top-level parts of `root` (lib/objects/… and lib/objects.ts are one part,
  * `lib/objects`): part → the other parts its files import.

@@ -1,6 +1,6 @@
 import { ObjectId } from 'mongodb';
-import type { Metafield, MetafieldOf, MetafieldType } from '../../lib/metafields/definition.js';
-import { MetadataValidators, type MetadataMode } from '../../lib/validation/metadata-schema.js';
+import type { Metafield, MetafieldOf, MetafieldType } from '../../lib/types/metafield.js';
+import { MetadataValidators, type MetadataMode } from '../../lib/metafields/metadata-schema.js';
 
 export const HEX_A = '5f1b2c3d4e5f6a7b8c9d0e1f';
 export const HEX_B = '60aabbccddeeff0011223344';

@@ -1,4 +1,4 @@
-import type { Metafield } from '../../lib/metafields/definition.js';
+import type { Metafield } from '../../lib/types/metafield.js';
 import type { BucketApi } from './bucket-suite.js';
 import { everyMetafield } from './fixtures.js';
 

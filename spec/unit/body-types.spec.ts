@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { bodySchemaNames, GENERATED_FILE, generateBodyTypes } from '../../bin/gen-body-types.js';
-import { MEDIA_VALIDATION_TYPES, type Metafield, type RepeatingItem } from '../../lib/metafields/definition.js';
+import { MEDIA_VALIDATION_TYPES, type Metafield, type RepeatingItem } from '../../lib/types/metafield.js';
 import { METAFIELD_TYPES } from '../../lib/metafields/kinds.js';
 import { loadSchemas } from '../../lib/schemas.js';
 import type { BodySchemas } from '../../lib/types/bodies.generated.js';

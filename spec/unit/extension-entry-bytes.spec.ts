@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import { checkZip, ZipRefusal, type ZipEntry } from '../../lib/extensions/zip-check.js';
+import { checkZip, ZipRefusal, type ZipEntry } from '../../lib/store/zip-check.js';
 import { entryBytes, type ArchiveReader } from '../../lib/extensions/zip-unpack.js';
 import { buildZip, type ZipFile } from '../support/zip-builder.js';
 

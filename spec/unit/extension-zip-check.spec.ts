@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { checkZip, entryNameProblem, ZipRefusal } from '../../lib/extensions/zip-check.js';
+import { checkZip, entryNameProblem, ZipRefusal } from '../../lib/store/zip-check.js';
 import { buildZip, extensionZip } from '../support/zip-builder.js';
 
 const LIMITS = { maxBytes: 1024 * 1024, maxEntries: 10 };

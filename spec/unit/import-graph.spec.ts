@@ -1,56 +1,29 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { projectRoot } from '../../lib/project-root.js';
-import {
-  importCycles,
-  importsOf,
-  layerViolations,
-  mutualPairs,
-  partGraph,
-  readImportGraph,
-} from '../support/import-graph.js';
+import { importCycles, importsOf, mutualPairs, partGraph, readImportGraph } from '../support/import-graph.js';
 
 /**
- * The shape of lib/: resource folders over shared layers. A lower layer that imports a resource
- * (or the request pipeline) turns the layering upside down, and a cycle makes two modules one.
+ * The shape of lib/: its top-level parts in one order, lowest first (lint/layers.json), and every
+ * import between two parts goes down that order, so no two folders import each other. `npm run lint`
+ * refuses an upward import where it is written (lint/import-layers.js); these tests check the
+ * table covers every part and the whole graph obeys it.
  */
-const LOWER = [
-  'lib/types',
-  'lib/config',
-  'lib/db',
-  'lib/errors',
-  'lib/util',
-  'lib/validation',
-  'lib/query',
-  'lib/metafields',
-  'lib/http',
-  'lib/cache',
-];
-const UPPER = [
-  'lib/middleware',
-  'lib/routes',
-  'lib/registry',
-  'lib/limits',
-  'lib/observability',
-  'lib/openapi',
-  'lib/objects',
-  'lib/object-types',
-  'lib/revisions',
-  'lib/media',
-  'lib/buckets',
-  'lib/blocks',
-  'lib/webhooks',
-  'lib/realtime',
-  'lib/merge-requests',
-  'lib/scheduling',
-  'lib/preview',
-  'lib/events',
-  'lib/accounts',
-  'lib/extensions',
-  'lib/legacy',
-  'lib/migrate',
-  'lib/studio',
-  'lib/graphql',
-];
+interface LayerTable {
+  layers: { name: string; parts: string[] }[];
+}
+const table = JSON.parse(fs.readFileSync(path.join(projectRoot, 'lint/layers.json'), 'utf8')) as LayerTable;
+const ORDER = table.layers.flatMap((layer) => layer.parts.map((part) => `lib/${part}`));
+
+/** Folder-level imports that do not go down ORDER. */
+function upwardImports(parts: Map<string, string[]>): string[] {
+  const rank = (part: string) => ORDER.indexOf(part);
+  return [...parts].flatMap(([from, targets]) =>
+    targets.filter((to) => rank(to) >= rank(from)).map((to) => `${from} -> ${to}`),
+  );
+}
 
 describe('import graph of lib/ and bin/', () => {
   const graph = readImportGraph(projectRoot, ['lib', 'bin']);
@@ -64,34 +37,18 @@ describe('import graph of lib/ and bin/', () => {
     assert.deepEqual(importCycles(graph), []);
   });
 
-  it('has no shared layer importing a resource module or the request pipeline', () => {
-    assert.deepEqual(layerViolations(graph, LOWER, UPPER), []);
-  });
+  const parts = partGraph(graph, 'lib');
 
-  /**
-   * Folder-level knots: the file-level check above cannot see two folders that import each other
-   * through different files. A ratchet for now: the largest knot of lib/'s top-level parts and the
-   * pairs importing each other may shrink, never grow. The aim is a knot of at most 3 parts and
-   * at most 3 such pairs; lower these ceilings as each is untangled.
-   */
-  const KNOT_CEILING = 16;
-  const MUTUAL_CEILING = 21;
-
-  it(`keeps lib/'s largest folder knot at most ${KNOT_CEILING} parts and ${MUTUAL_CEILING} pairs importing each other`, () => {
-    const parts = partGraph(graph, 'lib');
+  it('lists every part of lib/ once in the layer order', () => {
     assert.ok(parts.size > 30, `read ${parts.size} parts`);
-    const largest = Math.max(0, ...importCycles(parts).map((knot) => knot.length));
-    assert.ok(largest <= KNOT_CEILING, `the largest knot has ${largest} parts`);
-    const pairs = mutualPairs(parts);
-    assert.ok(pairs.length <= MUTUAL_CEILING, `${pairs.length} pairs import each other:\n${pairs.join('\n')}`);
+    assert.deepEqual([...parts.keys()].filter((part) => !ORDER.includes(part)).sort(), []);
+    assert.equal(new Set(ORDER).size, ORDER.length, 'a part is listed twice');
   });
 
-  it('knows every folder of lib/ as a layer or a resource', () => {
-    const folders = new Set(
-      [...graph.keys()].filter((f) => f.split('/').length > 2).map((f) => f.split('/').slice(0, 2).join('/')),
-    );
-    const unknown = [...folders].filter((f) => !LOWER.includes(f) && !UPPER.includes(f) && f.startsWith('lib/'));
-    assert.deepEqual(unknown, []);
+  it('imports only down the layer order, so no folder knot exists', () => {
+    assert.deepEqual(upwardImports(parts), []);
+    assert.deepEqual(importCycles(parts), []);
+    assert.deepEqual(mutualPairs(parts), []);
   });
 
   describe('the checks can fail', () => {
@@ -138,9 +95,19 @@ describe('import graph of lib/ and bin/', () => {
       assert.deepEqual(importCycles(parts), [['lib/a', 'lib/b']]);
     });
 
-    it('finds a lower layer importing an upper one', () => {
-      const graph = new Map([['lib/db/x.ts', ['lib/objects/y.ts', 'lib/util/z.ts']]]);
-      assert.deepEqual(layerViolations(graph, ['lib/db'], ['lib/objects']), ['lib/db/x.ts -> lib/objects/y.ts']);
+    it('finds an import up the layer order, in the graph and in the lint rule', async () => {
+      const graph = new Map([
+        ['lib/db', ['lib/errors']],
+        ['lib/errors', ['lib/api']],
+      ]);
+      assert.deepEqual(upwardImports(graph), ['lib/errors -> lib/api']);
+      const rule = (await import(pathToFileURL(path.join(projectRoot, 'lint/import-layers.js')).href)) as {
+        layerProblem: (from: string, to: string) => string | null;
+      };
+      assert.match(rule.layerProblem('lib/db/x.ts', 'lib/api/deps.ts') ?? '', /lib\/db may not import lib\/api/);
+      assert.equal(rule.layerProblem('lib/api/deps.ts', 'lib/db/x.ts'), null);
+      assert.equal(rule.layerProblem('lib/db/x.ts', 'lib/db/y.ts'), null);
+      assert.match(rule.layerProblem('lib/nowhere/x.ts', 'lib/db/y.ts') ?? '', /lib\/nowhere is in no layer/);
     });
   });
 });

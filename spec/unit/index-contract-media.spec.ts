@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { ObjectId, type Document } from 'mongodb';
 import { REVISION_LIST_INDEX, type IndexSpec } from '../../lib/db/indexes.js';
-import { MEDIA_LIST_INDEXES } from '../../lib/media/collection.js';
+import { MEDIA_LIST_INDEXES } from '../../lib/store/media.js';
 import { BadRequestError } from '../../lib/errors/http-errors.js';
 import { keysetFilter } from '../../lib/query/cursor.js';
 import { parseSort, type SortSpec } from '../../lib/query/sort.js';
@@ -13,7 +13,7 @@ import {
   mediaRandomPageStages,
   type MediaSorts,
 } from '../../lib/media/media-list-query.js';
-import { revisionListQuery } from '../../lib/revisions/revisions.js';
+import { revisionListQuery } from '../../lib/objects/revisions.js';
 import { serves, type SortFields } from '../support/index-contract.js';
 
 /*

@@ -6,7 +6,7 @@ import { BadRequestError } from '../../lib/errors/http-errors.js';
 import { relatedFilter } from '../../lib/objects/populate/related.js';
 import { writtenMatchFilter } from '../../lib/objects/list/object-list-query.js';
 import { keysetFilter } from '../../lib/query/cursor.js';
-import { metadataPaths } from '../../lib/query/metadata-paths.js';
+import { metadataPaths } from '../../lib/metafields/metadata-paths.js';
 import type { StatusFilter } from '../../lib/query/read-params.js';
 import { OBJECT_SORT_FIELDS } from '../../lib/db/indexes.js';
 import { compileFilter } from '../../lib/query/translate-filter.js';

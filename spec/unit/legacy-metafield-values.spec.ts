@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { metadataOfMetafields } from '../../lib/legacy/shared/metafield-values.js';
+import { metadataOfMetafields } from '../../lib/api/legacy/shared/metafield-values.js';
 
 describe('metadataOfMetafields (the legacy metafields write form)', () => {
   it('takes each key and value, ignoring what belongs to the Object type', () => {

@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import { ObjectId } from 'mongodb';
 import type { ObjectTypeDoc, RevisionDoc } from '../../lib/db/collections.js';
 import { HttpError } from '../../lib/errors/http-errors.js';
-import { v3MetafieldsEdit, v3ObjectBody } from '../../lib/legacy/v1/bodies.js';
-import { parseV1Read, V1_PARAM_NAMES } from '../../lib/legacy/v1/list-params.js';
-import { toV1Object, toV1Revision } from '../../lib/legacy/v1/object-shape.js';
-import { v3WebhookBody } from '../../lib/legacy/v1/webhook-routes.js';
+import { v3MetafieldsEdit, v3ObjectBody } from '../../lib/api/legacy/v1/bodies.js';
+import { parseV1Read, V1_PARAM_NAMES } from '../../lib/api/legacy/v1/list-params.js';
+import { toV1Object, toV1Revision } from '../../lib/api/legacy/v1/object-shape.js';
+import { v3WebhookBody } from '../../lib/api/legacy/v1/webhook-routes.js';
 import { loadSchemas } from '../../lib/schemas.js';
 import { newObjectTypeDoc } from '../../lib/object-types/object-types.js';
-import { renderObject, type RenderContext } from '../../lib/objects/serialize.js';
+import { renderObject, type RenderContext } from '../../lib/render/objects.js';
 import { validatorFor } from '../../lib/validation/ajv.js';
 import { describeAjvErrors } from '../../lib/validation/ajv-messages.js';
 

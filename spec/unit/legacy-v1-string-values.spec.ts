@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import type { MetafieldType } from '../../lib/metafields/definition.js';
-import { numberOf, switchOf, typedBodyValue, typedQueryValue } from '../../lib/legacy/v1/string-values.js';
+import type { MetafieldType } from '../../lib/types/metafield.js';
+import { numberOf, switchOf, typedBodyValue, typedQueryValue } from '../../lib/api/legacy/v1/string-values.js';
 
 describe('v1 string values read by Metafield kind', () => {
   const query = (raw: string, kinds?: MetafieldType[]) => {

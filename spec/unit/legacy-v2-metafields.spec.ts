@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { ObjectId } from 'mongodb';
 import type { ObjectTypeDoc } from '../../lib/db/collections.js';
-import { v3ObjectBody } from '../../lib/legacy/v2/bodies.js';
-import { metafieldPatch, metafieldsOf, metafieldsPatch } from '../../lib/legacy/v2/metafields.js';
-import type { RenderContext } from '../../lib/objects/serialize.js';
+import { v3ObjectBody } from '../../lib/api/legacy/v2/bodies.js';
+import { metafieldPatch, metafieldsOf, metafieldsPatch } from '../../lib/api/legacy/v2/metafields.js';
+import type { RenderContext } from '../../lib/render/objects.js';
 
 describe('v2 Metafield bodies and arrays', () => {
   it('turns a metafields body into the metadata patch it means, and keeps the entries as possible own definitions', () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { v2MirroredPaths } from '../../lib/legacy/v2/openapi.js';
-import { V2_MIRRORED_PATHS, V2_OWN_OPERATIONS } from '../../lib/legacy/v2/operations.js';
+import { v2MirroredPaths } from '../../lib/openapi/legacy-v2.js';
+import { V2_MIRRORED_PATHS, V2_OWN_OPERATIONS } from '../../lib/openapi/legacy-v2-operations.js';
 
 const openApi = (p: string) => p.replace(/:([A-Za-z_]+)/g, '{$1}');
 

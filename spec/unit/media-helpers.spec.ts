@@ -9,7 +9,7 @@ import { parseUploadFields } from '../../lib/media/upload-fields.js';
 import { compileFilter } from '../../lib/query/translate-filter.js';
 import { fileRefs } from '../../lib/objects/write/file-metafields.js';
 import { MEDIA_FILTER_CONTEXT } from '../../lib/media/media-list.js';
-import type { Metafield } from '../../lib/metafields/definition.js';
+import type { Metafield } from '../../lib/types/metafield.js';
 
 const bytes = (...values: Array<number | string>) =>
   Buffer.concat(values.map((v) => (typeof v === 'string' ? Buffer.from(v, 'latin1') : Buffer.from([v]))));

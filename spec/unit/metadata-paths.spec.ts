@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import type { Metafield } from '../../lib/metafields/definition.js';
-import { metadataPaths } from '../../lib/query/metadata-paths.js';
+import type { Metafield } from '../../lib/types/metafield.js';
+import { metadataPaths } from '../../lib/metafields/metadata-paths.js';
 import { compileFilter } from '../../lib/query/translate-filter.js';
 import { validateFilter } from '../../lib/query/validate-filter.js';
 import { mf } from '../support/metadata-helpers.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { ObjectId } from 'mongodb';
 import { HEX_A, bad, check, mf } from '../support/metadata-helpers.js';
-import { MetadataValidators } from '../../lib/validation/metadata-schema.js';
+import { MetadataValidators } from '../../lib/metafields/metadata-schema.js';
 import { compileMetafieldRegex, MetafieldRegexes, UNSAFE_REGEX } from '../../lib/validation/metadata-regex.js';
 
 describe('metadata validation rules', () => {

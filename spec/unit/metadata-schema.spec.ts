@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { ObjectId } from 'mongodb';
-import type { Metafield } from '../../lib/metafields/definition.js';
+import type { Metafield } from '../../lib/types/metafield.js';
 import { HEX_A, HEX_B, bad, check, mf } from '../support/metadata-helpers.js';
 import {
   METADATA_VALIDATOR_CACHE_LIMIT,
   MetadataValidators,
   metadataJsonSchema,
   type MetadataValidator,
-} from '../../lib/validation/metadata-schema.js';
+} from '../../lib/metafields/metadata-schema.js';
 
 interface TypeCase {
   field: Metafield;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { ObjectId } from 'mongodb';
-import type { Metafield, MetafieldOption } from '../../lib/metafields/definition.js';
+import type { Metafield, MetafieldOption } from '../../lib/types/metafield.js';
 import {
   collectRefs,
   defaultMetadata,
@@ -9,7 +9,7 @@ import {
   toStoredMetadata,
   type MetadataRenderContext,
 } from '../../lib/metafields/stored-values.js';
-import { MetadataValidators } from '../../lib/validation/metadata-schema.js';
+import { MetadataValidators } from '../../lib/metafields/metadata-schema.js';
 import { mf } from '../support/metadata-helpers.js';
 
 const A = '5f1b2c3d4e5f6a7b8c9d0e1f';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import type { Metafield, MetafieldOf } from '../../lib/metafields/definition.js';
+import type { Metafield, MetafieldOf } from '../../lib/types/metafield.js';
 import { METAFIELD_KINDS } from '../../lib/metafields/kinds.js';
-import { checkMetafieldDefinitions, MAX_SORTABLE_METAFIELDS } from '../../lib/validation/metafield-definitions.js';
+import { checkMetafieldDefinitions, MAX_SORTABLE_METAFIELDS } from '../../lib/metafields/metafield-definitions.js';
 
 const ctx = { ownSlug: 'posts', existingTypeSlugs: new Set(['authors', 'tags']) };
 const check = (metafields: Metafield[]): string[] => checkMetafieldDefinitions(metafields, ctx);

@@ -8,7 +8,7 @@ import {
   type DroppedRef,
 } from '../../lib/migrate/metadata-forms.js';
 import { lines } from '../../lib/migrate/ndjson.js';
-import { referencedTypes, withoutReferences } from '../../lib/object-types/type-references.js';
+import { referencedTypes, withoutReferences } from '../../lib/metafields/type-references.js';
 import { everyMetafield } from '../support/fixtures.js';
 
 const A = '5f1b2c3d4e5f6a7b8c9d0e1f';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { Metafield } from '../../lib/metafields/definition.js';
+import type { Metafield } from '../../lib/types/metafield.js';
 import { effectiveMetafields, typeWithOwn } from '../../lib/metafields/own.js';
 
 const text = (key: string, title = key): Metafield => ({ type: 'text', key, title, value: '' });

@@ -15,7 +15,7 @@ import { compileFilter, translateFilter } from '../../lib/query/translate-filter
 import { parseIsoDate } from '../../lib/query/iso-date.js';
 import type { FilterContext } from '../../lib/query/filter-types.js';
 import { validateFilter } from '../../lib/query/validate-filter.js';
-import { metadataPaths } from '../../lib/query/metadata-paths.js';
+import { metadataPaths } from '../../lib/metafields/metadata-paths.js';
 import { mf } from '../support/metadata-helpers.js';
 
 const ctx: FilterContext = {

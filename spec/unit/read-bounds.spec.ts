@@ -4,7 +4,7 @@ import { BSON, ObjectId } from 'mongodb';
 import type { ObjectDoc, ObjectTypeDoc } from '../../lib/db/collections.js';
 import { megabytes, readLimitAdvice, ResponseTooLargeError } from '../../lib/errors/domain-limits.js';
 import { jsonBytesAtLeast } from '../../lib/http/json-size.js';
-import { MIN_RENDERED_OBJECT_BYTES, renderObjects, type RenderContext } from '../../lib/objects/serialize.js';
+import { MIN_RENDERED_OBJECT_BYTES, renderObjects, type RenderContext } from '../../lib/render/objects.js';
 import { ByteBudget } from '../../lib/query/read-budget.js';
 
 const exact = (v: unknown): number => Buffer.byteLength(JSON.stringify(v), 'utf8');

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import type { Metafield } from '../../lib/metafields/definition.js';
-import { nestedMetafields, referencesTo, renameReferences } from '../../lib/object-types/type-references.js';
+import type { Metafield } from '../../lib/types/metafield.js';
+import { nestedMetafields, referencesTo, renameReferences } from '../../lib/metafields/type-references.js';
 
 const rel = (key: string, target: string): Metafield => ({
   type: 'object',

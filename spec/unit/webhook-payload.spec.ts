@@ -4,8 +4,8 @@ import path from 'node:path';
 import { ObjectId } from 'mongodb';
 import { openApiDocument } from '../../lib/openapi/document.js';
 import { projectRoot } from '../../lib/project-root.js';
-import type { WebhookDoc } from '../../lib/webhooks/collections.js';
-import { EVENT_TYPES, PING } from '../../lib/webhooks/events.js';
+import type { WebhookDoc } from '../../lib/store/webhooks.js';
+import { EVENT_TYPES, PING } from '../../lib/store/event-types.js';
 import { subscribes } from '../../lib/webhooks/outbox.js';
 import { eventBody, MAX_BODY_BYTES, shapeData } from '../../lib/webhooks/payload.js';
 

@@ -1,7 +1,7 @@
 import type { BucketDoc, ObjectTypeDoc } from '../../db/collections.js';
 import { readGeneration, typeGenerationField } from '../../cache/object-generations.js';
 import type { KeptOrder } from '../../cache/list-orders.js';
-import { referencedTypes } from '../../object-types/type-references.js';
+import { referencedTypes } from '../../metafields/type-references.js';
 
 /* Which Object types a list read shows, so its cached answer, total and order key on their generations alone. */
 

@@ -10,14 +10,14 @@ import {
   type NotesRead,
 } from '../../cache/list-orders.js';
 import { sortProjection } from '../../cache/sort-keys.js';
-import { RECENT_WRITES_KEPT, recentWrites } from '../../buckets/bucket-generation.js';
-import { WRITE_NOTE_PARTS, WRITE_NOTES_KEPT, readWriteNotes } from '../../buckets/write-notes.js';
+import { RECENT_WRITES_KEPT, recentWrites } from '../../cache/bucket-generation.js';
+import { WRITE_NOTE_PARTS, WRITE_NOTES_KEPT, readWriteNotes } from '../../cache/write-notes.js';
 import type { OrderState } from './list-generation.js';
 import type { ListTotals } from '../../cache/list-totals.js';
 import type { BucketDoc, ObjectDoc } from '../../db/collections.js';
 import { relatedFilter } from '../populate/related.js';
 import type { SortSpec } from '../../query/sort.js';
-import type { ReadObject } from '../serialize.js';
+import type { ReadObject } from '../../render/objects.js';
 import { writtenMatchFilter, type ObjectListQuery } from './object-list-query.js';
 import type { ObjectView } from '../object-views.js';
 import { readWithin, type ByteBudget } from '../../query/read-budget.js';

@@ -1,6 +1,6 @@
 import type { BucketDoc, ObjectDoc } from '../../db/collections.js';
 import { RelatedObjectsCapError, ResponseTooLargeError } from '../../errors/domain-limits.js';
-import { MIN_RENDERED_OBJECT_BYTES } from '../serialize.js';
+import { MIN_RENDERED_OBJECT_BYTES } from '../../render/objects.js';
 import type { ObjectView } from '../object-views.js';
 import { readWithin, type ByteBudget, type ReadBounds } from '../../query/read-budget.js';
 import { expandPage, type RelatedMap } from './expand.js';

@@ -8,8 +8,8 @@ import {
   type ObjectDoc,
 } from '../../db/collections.js';
 import { bucketById, type EventDeps } from '../../events/domain-events.js';
-import { objectGenerationsWrites } from '../../buckets/bucket-generation.js';
-import { writeNoteWrite } from '../../buckets/write-notes.js';
+import { objectGenerationsWrites } from '../../cache/bucket-generation.js';
+import { writeNoteWrite } from '../../cache/write-notes.js';
 import {
   CommitFailed,
   commitInSteps,
@@ -20,7 +20,7 @@ import {
 } from '../../db/write-batch.js';
 import { objectRemovalWrite } from '../../limits/usage-counters.js';
 import { nextVersionTime } from './version-time.js';
-import { bucketCheck } from '../../buckets/remembered-bucket.js';
+import { bucketCheck } from '../../cache/remembered-bucket.js';
 
 /**
  * The delete of one Object, crash-safe without transactions, like a

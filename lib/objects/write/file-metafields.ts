@@ -1,7 +1,7 @@
 import type { Db } from 'mongodb';
 import type { BucketDoc } from '../../db/collections.js';
-import { mediaCollection } from '../../media/collection.js';
-import type { Metafield } from '../../metafields/definition.js';
+import { mediaCollection } from '../../store/media.js';
+import type { Metafield } from '../../types/metafield.js';
 import { kindOf } from '../../metafields/kinds.js';
 import { walkMetafields } from '../../metafields/walk.js';
 import { NOTHING_PLANNED, type PlannedContent } from './planned-content.js';

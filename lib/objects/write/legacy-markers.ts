@@ -9,7 +9,7 @@ import {
 import { bucketById, finishWrite, type DomainEvent, type EventDeps } from '../../events/domain-events.js';
 import { putLive } from '../objects.js';
 import { readOptions } from '../../db/query-time-limit.js';
-import { recordRevision } from '../../revisions/revisions.js';
+import { recordRevision } from '../revisions.js';
 import { eventOfReason } from './version-write.js';
 
 /**

@@ -3,7 +3,7 @@ import { IDEMPOTENCY_INDEX } from '../../db/indexes.js';
 import { HttpError } from '../../errors/http-errors.js';
 import { isDuplicateKeyOn } from '../../errors/mongo-errors.js';
 import type { EventDeps } from '../../events/domain-events.js';
-import { IDEMPOTENCY_TTL_MS, keyReused } from '../../middleware/idempotency-store.js';
+import { IDEMPOTENCY_TTL_MS, keyReused } from '../../store/idempotency.js';
 import { repairObject } from './repair.js';
 import { readOptions } from '../../db/query-time-limit.js';
 

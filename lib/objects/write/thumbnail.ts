@@ -1,6 +1,6 @@
 import type { Db } from 'mongodb';
 import type { BucketDoc } from '../../db/collections.js';
-import { mediaCollection } from '../../media/collection.js';
+import { mediaCollection } from '../../store/media.js';
 import { BadRequestError } from '../../errors/http-errors.js';
 import { quote } from '../../util/quote.js';
 import { NOTHING_PLANNED, type PlannedContent } from './planned-content.js';

@@ -9,10 +9,10 @@ import {
   type RevisionDoc,
 } from '../../db/collections.js';
 import { bucketById, type EventDeps, type ObjectEventType } from '../../events/domain-events.js';
-import { objectGenerationsWrites } from '../../buckets/bucket-generation.js';
-import { writeNoteWrite } from '../../buckets/write-notes.js';
+import { objectGenerationsWrites } from '../../cache/bucket-generation.js';
+import { writeNoteWrite } from '../../cache/write-notes.js';
 import { readOptions } from '../../db/query-time-limit.js';
-import { revisionWrite } from '../../revisions/revisions.js';
+import { revisionWrite } from '../revisions.js';
 import { liveWrite } from '../objects.js';
 import {
   commitInSteps,
@@ -24,7 +24,7 @@ import {
 } from '../../db/write-batch.js';
 import { afterAnswer } from '../../http/after-answer.js';
 import { finishCarriedDelete } from './delete-write.js';
-import { bucketCheck } from '../../buckets/remembered-bucket.js';
+import { bucketCheck } from '../../cache/remembered-bucket.js';
 
 /**
  * Crash safety without transactions, and without a marker of its own. A version write of an
