@@ -17,7 +17,7 @@ import { DeliveryWorker } from '../lib/webhooks/worker.js';
 import { createLogger, type Logger } from '../lib/observability/logger.js';
 import { AppMetrics } from '../lib/observability/metrics.js';
 import { metricsApp } from '../lib/observability/metrics-endpoint.js';
-import { PutOffWork } from '../lib/http/after-answer.js';
+import { PutOffWork } from '../lib/http/respond.js';
 
 /** Longer than any pause between two chunks of a live upload (the request times out first). */
 const ORPHAN_GRACE_MS = 60 * 60 * 1000;

@@ -6,9 +6,9 @@ import { createMediaRuntime, type MediaRuntime } from './media/media-runtime.js'
 import { DomainEvents } from './events/domain-events.js';
 import type { ObjectWriteDeps } from './objects/write/object-writes.js';
 import { PreviewSecret } from './preview/preview-tokens.js';
-import { AccountTokens } from './accounts/tokens.js';
+import { AccountTokens } from './accounts/request-account.js';
 import { Logins } from './accounts/login.js';
-import type { BucketTypes } from './render/render-context.js';
+import type { BucketTypes } from './render/objects.js';
 import { MetadataValidators } from './metafields/metadata-schema.js';
 import { ListOrders } from './cache/list-orders.js';
 import { ListTotals } from './cache/list-totals.js';
@@ -34,7 +34,7 @@ export class AppState {
   readonly validators = new MetadataValidators();
   /** The preview-token signing secret of this app's database. */
   readonly previewSecret: PreviewSecret;
-  /** Signs and checks account access tokens (lib/accounts/tokens.ts). */
+  /** Signs and checks account access tokens (lib/accounts/request-account.ts). */
   readonly accountTokens: AccountTokens;
   /** Logins: attempts counted in the database, password checks bounded per process (lib/accounts/login.ts). */
   readonly logins: Logins;

@@ -6,11 +6,11 @@ import type { Config } from './config.js';
 import type { HealthView } from './db/db-health.js';
 import { corsPolicy } from './http/cors.js';
 import { errorHandler } from './http/error-handler.js';
-import { parseQueryString } from './http/query-string.js';
+import { parseQueryString } from './http/request.js';
 import { plainNotFound, v3RouteNotFound } from './http/route-not-found.js';
-import { readParamsOnce } from './http/read-params.js';
+import { readParamsOnce } from './http/request.js';
 import { requestGate } from './middleware/request-gate.js';
-import { accountToken } from './middleware/account-token.js';
+import { accountToken } from './middleware/authenticate.js';
 import type { Logger } from './observability/logger.js';
 import { AppMetrics } from './observability/metrics.js';
 import { metricsEndpoint } from './observability/metrics-endpoint.js';
@@ -21,7 +21,7 @@ import { ROUTER_OPTIONS } from './routes/route-table.js';
 import { mounting, mountRoutes } from './registry/mount.js';
 import type { DomainEvents } from './events/domain-events.js';
 import { withQueryTimeLimit } from './db/query-time-limit.js';
-import { PutOffWork } from './http/after-answer.js';
+import { PutOffWork } from './http/respond.js';
 import { studioRedirect, studioRouter } from './studio/serve.js';
 
 export interface AppDeps {

@@ -78,7 +78,7 @@ export interface RealtimeSettings {
   /** Open streams per Bucket and per client address, per process; 0: no limit. */
   maxStreamsPerBucket: number;
   maxStreamsPerAddress: number;
-  /** How old an event must be before a process hands it out (lib/events/feed-id.ts says why). */
+  /** How old an event must be before a process hands it out (lib/events/feed-collection.ts says why). */
   settleMs: number;
 }
 

@@ -7,7 +7,7 @@ import { decoyHash, verifyPassword } from './password.js';
 import { findAccountByEmail, type AccountDoc } from './store.js';
 import { LoginThrottle } from './throttle.js';
 import type { LoginSettings } from '../config/traffic-settings.js';
-import type { AccountTokens, IssuedAccountToken } from './tokens.js';
+import type { AccountTokens, IssuedAccountToken } from './request-account.js';
 
 const MAX_FIELD = 1024;
 /**
@@ -56,7 +56,7 @@ export class Logins {
     this.checks = new Semaphore({ concurrent: settings.concurrency, waiting: settings.queue, maxWaitMs: MAX_WAIT_MS });
   }
 
-  /** `client`: whose address budget the attempt spends (clientOf, lib/limits/credential.ts). */
+  /** `client`: whose address budget the attempt spends (clientOf, lib/limits/rate-limits.ts). */
   async login(body: unknown, client: string): Promise<{ account: AccountDoc; issued: IssuedAccountToken }> {
     const deadline = Date.now() + MAX_WAIT_MS;
     const { email, password } = credentials(body);

@@ -173,7 +173,7 @@ export interface NotedPart {
 
 /**
  * The notes of a type's writes, in parts (one on the Bucket; several in their own documents,
- * lib/cache/write-notes.ts), and how far the read reaches: for notes on the Bucket their count,
+ * lib/cache/bucket-generation.ts), and how far the read reaches: for notes on the Bucket their count,
  * for the type's write notes the type's generation in the Bucket read before them.
  */
 export interface NotesRead {
@@ -214,7 +214,7 @@ function notesKey(kind: NotesKind, bucketId: ObjectId, type: string): string {
 /** A kept order and the state of the Bucket it was read (or followed) at. */
 export interface KeptOrder {
   order: ListOrder;
-  /** The list's generation then (lib/cache/object-generations.ts): the order is current while it is the same. */
+  /** The list's generation then (lib/cache/bucket-generation.ts): the order is current while it is the same. */
   generation: string;
   /** The Bucket's own generation then: any write but an Object version write moves it, and the order must be read again. */
   bucketGeneration: number;

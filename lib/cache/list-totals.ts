@@ -24,7 +24,7 @@ export class ListTotals {
   }
 
   /**
-   * `listKey` at `generation` (lib/cache/object-generations.ts): the key of a total. The filter is
+   * `listKey` at `generation` (lib/cache/bucket-generation.ts): the key of a total. The filter is
    * written out once per read for both keys.
    */
   static keyAt(listKey: string, generation: string): string {

@@ -10,7 +10,7 @@ export interface BucketDoc {
   write_key_hash: string | null;
   /**
    * Bumped by every write to the Bucket except Object version writes, which bump the two below
-   * instead; read-cache keys are made of these (lib/cache/object-generations.ts), so all
+   * instead; read-cache keys are made of these (lib/cache/bucket-generation.ts), so all
    * processes see writes.
    */
   generation: number;
@@ -28,7 +28,7 @@ export interface BucketDoc {
   recent_writes?: Record<string, ObjectId[]>;
   /** By the same keys, how many ids were ever pushed there (by the writes noted on the Bucket). */
   recent_write_counts?: Record<string, number>;
-  /** Bumped by every webhook write (lib/webhooks/bucket-webhooks.ts): events read the enabled webhooks by it. */
+  /** Bumped by every webhook write (lib/webhooks/outbox.ts): events read the enabled webhooks by it. */
   webhook_generation?: number;
   created_at: Date;
   modified_at: Date;
@@ -63,7 +63,7 @@ export const BUCKET_SCOPED_COLLECTIONS = [
 
 /**
  * The Objects the last version writes of one type of one Bucket wrote, oldest first, sent as one
- * bulkWrite, in one of the type's parts (lib/cache/write-notes.ts): each write pushes its Object
+ * bulkWrite, in one of the type's parts (lib/cache/bucket-generation.ts): each write pushes its Object
  * after its views hold the new version and before it bumps the type's generation, so a kept list
  * order knows which Objects to read again however far behind it is, up to a few thousand writes.
  */

@@ -10,9 +10,9 @@ import {
   type WriteError,
 } from 'mongodb';
 import { DUPLICATE_KEY, isDuplicateKey } from '../errors/mongo-errors.js';
-import { bulkWriteCommand, type Stored, type WriteModel } from './bulk-write-command.js';
+import { bulkWriteCommand, type Stored, type WriteModel } from './plain-commands.js';
 
-export type { WriteModel } from './bulk-write-command.js';
+export type { WriteModel } from './plain-commands.js';
 
 /** One write of a batch: what to do, and to which collection. */
 export interface BatchWrite {

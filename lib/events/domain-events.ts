@@ -7,10 +7,10 @@ import { renderMedia, type ApiMedia } from '../render/media.js';
 import { renderObject, type ApiObject } from '../render/objects.js';
 import { renderObjectType, type ApiObjectType } from '../render/object-types.js';
 import { bumpGeneration } from '../cache/bucket-generation.js';
-import { BucketTypes, objectRenderContext } from '../render/render-context.js';
+import { BucketTypes, objectRenderContext } from '../render/objects.js';
 import { readOptions } from '../db/query-time-limit.js';
 import type { EventType } from '../store/event-types.js';
-import { BucketWebhooks } from '../webhooks/bucket-webhooks.js';
+import { BucketWebhooks } from '../webhooks/outbox.js';
 import { eventDeliveries, recordEvent } from '../webhooks/outbox.js';
 import { deliveriesCollection } from '../store/webhooks.js';
 import { writeAlone, type BatchWrite } from '../db/write-batch.js';
@@ -41,7 +41,7 @@ export interface DomainEvent {
   subjectId: string;
   /** The resource as the v3 API answers it (as it was just before, for deletes). */
   data: ApiObject | ApiObjectType | ApiMedia;
-  /** The Bucket's webhook_generation when the write read it (see lib/webhooks/bucket-webhooks.ts). */
+  /** The Bucket's webhook_generation when the write read it (see lib/webhooks/outbox.ts). */
   webhookGeneration?: number;
 }
 

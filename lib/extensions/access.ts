@@ -1,6 +1,6 @@
 import type { RequestHandler, Response } from 'express';
 import { forbidden, memberOf, requireAccountOf } from '../accounts/request-account.js';
-import { bucketOf } from '../http/request-bucket.js';
+import { bucketOf } from '../http/request.js';
 
 /** The account of the request, which must be a user of the addressed Bucket (401 without a token, 403 otherwise). */
 function memberAccount(res: Response) {

@@ -2,7 +2,7 @@ import type { RequestHandler } from 'express';
 import type { Db } from 'mongodb';
 import { notFound } from '../errors/not-found.js';
 import { etagMatches } from '../media/range.js';
-import { bucketOf } from '../http/request-bucket.js';
+import { bucketOf } from '../http/request.js';
 import { readArchive } from './archive-store.js';
 import { openBody, pipeBody } from './send-body.js';
 import { findExtension } from './store.js';

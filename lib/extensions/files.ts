@@ -3,7 +3,7 @@ import type { Db } from 'mongodb';
 import { RangeNotSatisfiableError } from '../errors/domain-errors.js';
 import { NotFoundError } from '../errors/http-errors.js';
 import { etagMatches, parseRange } from '../media/range.js';
-import { bucketOf } from '../http/request-bucket.js';
+import { bucketOf } from '../http/request.js';
 import { readArchive } from './archive-store.js';
 import type { ExtensionDoc } from '../store/extensions.js';
 import { openBody, pipeBody } from './send-body.js';

@@ -3,8 +3,8 @@ import type { Request, Response } from 'express';
 import { getOperationAST, OperationTypeNode, type ExecutionResult } from 'graphql';
 import type { OperationArgs } from 'graphql-http';
 import { typeScopeOf } from '../accounts/type-scope.js';
-import { readGeneration } from '../cache/object-generations.js';
-import { bucketOf } from '../http/request-bucket.js';
+import { readGeneration } from '../cache/bucket-generation.js';
+import { bucketOf } from '../http/request.js';
 import type { GraphQLContext } from './context.js';
 
 /**

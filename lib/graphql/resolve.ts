@@ -9,7 +9,7 @@ import { forbidden } from '../accounts/request-account.js';
 import { outsideScope, scopeMessage, typeOfObject, typeScopeOf } from '../accounts/type-scope.js';
 import { listObjects } from '../objects/list/object-list.js';
 import { getObjectExpanded } from '../objects/object-read.js';
-import { objectRenderContext } from '../render/render-context.js';
+import { objectRenderContext } from '../render/objects.js';
 import { renderObject, renderObjects } from '../render/objects.js';
 import { createObject, updateObject } from '../objects/write/object-writes.js';
 import { removeObject } from '../objects/write/object-delete.js';

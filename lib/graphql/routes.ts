@@ -5,7 +5,7 @@ import type { RouteDeps } from '../api/deps.js';
 import { route, type RouteDef } from '../routes/route-table.js';
 import { readAccess } from '../routes/access.js';
 import { paramSet } from '../query/read-params.js';
-import { bucketOf } from '../http/request-bucket.js';
+import { bucketOf } from '../http/request.js';
 import { jsonBody } from '../http/json-body.js';
 import type { GraphQLContext } from './context.js';
 import { complexityRule } from './limits.js';
@@ -13,7 +13,7 @@ import { formatGraphQLError } from './errors.js';
 import { requestObjects } from './resolve.js';
 import { BucketSchemas } from './schema-cache.js';
 import { DocumentCache } from './document-cache.js';
-import { readParams } from '../http/read-params.js';
+import { readParams } from '../http/request.js';
 import { answerKey, isKeepable, markKeepable, type KeptAnswer } from './answer-cache.js';
 
 /** What GET takes in its query string (GraphQL over HTTP), beside the read key. */

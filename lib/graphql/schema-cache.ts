@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import type { GraphQLSchema } from 'graphql';
 import type { Db } from 'mongodb';
 import type { BucketDoc } from '../db/collections.js';
-import type { BucketTypes } from '../render/render-context.js';
+import type { BucketTypes } from '../render/objects.js';
 import { buildBucketSchema } from './schema.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import { megabytes, readLimitAdvice, ReadLimitError, ResponseTooLargeError } from '../errors/domain-limits.js';
 import { PayloadTooLargeError } from '../errors/http-errors.js';
-import { allParams, declaredParams, prettyOf } from './read-params.js';
+import { allParams, declaredParams, prettyOf } from './request.js';
 import { RESPONSE_CAP_BYTES } from '../query/limits.js';
 import { jsonBytesAtLeast } from './json-size.js';
 

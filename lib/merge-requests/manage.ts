@@ -1,5 +1,5 @@
 import { ObjectId, type Db } from 'mongodb';
-import { currentActor } from '../accounts/actor.js';
+import { currentActor } from '../accounts/request-account.js';
 import { objectsCollection, revisionsCollection, type BucketDoc, type RevisionDoc } from '../db/collections.js';
 import { HttpError, ValidationErrors } from '../errors/http-errors.js';
 import { notFound } from '../errors/not-found.js';

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Db } from 'mongodb';
-import { currentActor } from '../accounts/actor.js';
+import { currentActor } from '../accounts/request-account.js';
 import { objectsCollection, revisionsCollection, type BucketDoc, type RevisionDoc } from '../db/collections.js';
 import { HttpError } from '../errors/http-errors.js';
 import { readOptions } from '../db/query-time-limit.js';

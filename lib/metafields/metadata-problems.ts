@@ -3,7 +3,7 @@ import type { Metafield } from '../types/metafield.js';
 import { isEmptyValue } from './empty.js';
 import { kindOf } from './kinds.js';
 import { joinPath, ownValue } from './values.js';
-import { walkMetafields } from './walk.js';
+import { walkMetafields, type MetafieldAt } from './walk.js';
 import { isPlainObject } from '../util/plain-object.js';
 import type { BoundsReport } from '../validation/json-bounds.js';
 import {
@@ -169,4 +169,27 @@ function checkInCode(
       if (problem !== null) problems.set(path, { message: valueProblem(path, mf.type, problem), shape: false });
     },
   });
+}
+
+/**
+ * Every required Metafield without a value in an Object's whole stored metadata, at any depth,
+ * each as the usual message naming key and type. Run on the result of a write, so a value a
+ * patch did not send is judged as stored.
+ */
+export function missingRequired(metafields: Metafield[], stored: Record<string, unknown>): string[] {
+  const problems: string[] = [];
+  const check = ({ mf, value, path }: MetafieldAt) => {
+    if (mf.required === true && isEmptyValue(mf, value)) {
+      problems.push(valueProblem(path, mf.type, 'a value is required'));
+    }
+  };
+  walkMetafields(metafields, stored, {
+    absent: true,
+    enter: (at) => {
+      check(at);
+      return true;
+    },
+    leaf: check,
+  });
+  return problems;
 }

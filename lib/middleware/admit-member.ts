@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { bucketOf } from '../http/request-bucket.js';
+import { bucketOf } from '../http/request.js';
 import { accountErrorOf, accountOf, forbidden, markViaMember, memberOf } from '../accounts/request-account.js';
 import { bucketAccessOf } from '../routes/access.js';
 import { roleRefusal } from '../accounts/roles.js';

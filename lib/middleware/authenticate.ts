@@ -1,11 +1,12 @@
 import type { Request, RequestHandler } from 'express';
-import { UnauthorizedError } from '../errors/http-errors.js';
+import { UnauthorizedError, HttpError } from '../errors/http-errors.js';
 import { admitMember } from './admit-member.js';
 import { markPrivate } from '../http/cache-control.js';
-import { keyMatches } from '../http/bucket-keys.js';
-import { bucketOf } from '../http/request-bucket.js';
-import { paramOf } from '../http/read-params.js';
-import { bearerKey } from '../http/bearer-key.js';
+import { keyMatches, bearerKey } from '../http/request.js';
+import { bucketOf } from '../http/request.js';
+import { paramOf } from '../http/request.js';
+import { setAccount, setAccountError } from '../accounts/request-account.js';
+import { looksLikeJwt, type AccountTokens } from '../accounts/request-account.js';
 
 /** Legacy clients repeat the write key in the body or upload form as `write_key`. */
 function bodyWriteKey(req: Request): string | undefined {
@@ -72,3 +73,23 @@ export const requireWrite: RequestHandler = (req, res, next) => {
       : `The bucket '${bucket.slug}' requires the correct write access key: the key given is not valid for this bucket`,
   );
 };
+
+/**
+ * Reads an account access token from Authorization (with or without `Bearer `, as the legacy
+ * clients send it) on every request. A refused token is only noted: a Bucket route may still be
+ * open, and an account route or a key check reports the refusal when it needs the account.
+ */
+export function accountToken(tokens: AccountTokens): RequestHandler {
+  return async (req, res, next) => {
+    const presented = bearerKey(req);
+    if (presented !== undefined && looksLikeJwt(presented)) {
+      try {
+        setAccount(res, await tokens.verify(presented));
+      } catch (err) {
+        if (!(err instanceof HttpError)) throw err;
+        setAccountError(res, err);
+      }
+    }
+    next();
+  };
+}

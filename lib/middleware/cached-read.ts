@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { typeScopeOf } from '../accounts/type-scope.js';
 import type { ReadCache } from '../cache/read-cache.js';
-import { bucketOf } from '../http/request-bucket.js';
-import { readGeneration } from '../cache/object-generations.js';
-import { allParams } from '../http/read-params.js';
+import { bucketOf } from '../http/request.js';
+import { readGeneration } from '../cache/bucket-generation.js';
+import { allParams } from '../http/request.js';
 import { ReadLimitError } from '../errors/domain-limits.js';
 import { readLimitAnswer, sendText, serializeCapped } from '../http/respond-capped.js';
 
@@ -79,7 +79,7 @@ export async function cachedRead(
   res: Response,
   useCache: boolean,
   produce: () => Promise<unknown>,
-  /** What the read depends on (lib/cache/object-generations.ts); by default the whole Bucket's state. */
+  /** What the read depends on (lib/cache/bucket-generation.ts); by default the whole Bucket's state. */
   generation: string = readGeneration(bucketOf(res)),
   versionOf?: (body: unknown) => string | undefined,
 ): Promise<void> {

@@ -4,7 +4,7 @@ import type { Db } from 'mongodb';
 import { BadRequestError, HttpError } from '../errors/http-errors.js';
 import { removeOriginal } from '../store/files.js';
 import { requireWrite } from './authenticate.js';
-import { bucketOf } from '../http/request-bucket.js';
+import { bucketOf } from '../http/request.js';
 import { storedUpload } from './upload.js';
 import { matchedRouteOf } from '../routes/access.js';
 import { IDEMPOTENCY_HEADER, REPLAYED_HEADER } from '../http/idempotency-headers.js';

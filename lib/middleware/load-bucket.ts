@@ -7,10 +7,10 @@ import { findMember } from '../accounts/store.js';
 import { findBucketBySlug } from '../buckets/buckets.js';
 import { rememberBucket } from '../cache/remembered-bucket.js';
 import { hasBulkWrite } from '../db/write-batch.js';
-import { keepReadAhead, readObjectAhead } from '../objects/read-ahead.js';
-import { keyMatches } from '../http/bucket-keys.js';
-import { bearerKey } from '../http/bearer-key.js';
-import { setBucket } from '../http/request-bucket.js';
+import { keepReadAhead, readObjectAhead } from '../objects/objects.js';
+import { keyMatches } from '../http/request.js';
+import { bearerKey } from '../http/request.js';
+import { setBucket } from '../http/request.js';
 import { IDEMPOTENCY_HEADER } from '../http/idempotency-headers.js';
 
 /** Slugs whose Bucket is remembered; past it the memory starts again (a miss costs only a round). */
@@ -18,7 +18,7 @@ const BUCKETS_KEPT = 10_000;
 
 /** How a route takes its Bucket. */
 export interface BucketLoading {
-  /** The path parameter of the Object a write route edits: that Object is read beside the Bucket (lib/objects/read-ahead.ts). */
+  /** The path parameter of the Object a write route edits: that Object is read beside the Bucket (lib/objects/objects.ts). */
   objectParam?: string | undefined;
   /**
    * The route's writes check the Bucket in their own command (lib/cache/remembered-bucket.ts),

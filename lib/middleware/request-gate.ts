@@ -2,13 +2,13 @@ import type { RequestHandler, Response } from 'express';
 import type { AppState } from '../app-state.js';
 import type { Config } from '../config.js';
 import { planLimitReached, rateLimitExceeded } from '../errors/limit-errors.js';
-import { deferBodyKeyAdmission } from '../limits/body-key.js';
-import { credentialOf, writeKeyBudget } from '../limits/credential.js';
-import type { Admission } from '../limits/leased-budget.js';
+import { deferBodyKeyAdmission } from '../limits/rate-limits.js';
+import { credentialOf, writeKeyBudget } from '../limits/rate-limits.js';
+import type { Admission } from '../limits/rate-limits.js';
 import type { RateLimits, RequestKind } from '../limits/rate-limits.js';
 import type { BucketDoc } from '../db/collections.js';
 import { effectivePlan, monthOf, PLAN_LIMITS } from '../config/plan.js';
-import { bucketOf } from '../http/request-bucket.js';
+import { bucketOf } from '../http/request.js';
 import { memberOf } from '../accounts/request-account.js';
 
 /** The RateLimit-* fields (IETF httpapi draft): the budget, what is left of it, seconds until it is whole again. */
@@ -44,7 +44,7 @@ export function requestGate(config: Config, { rates, requests }: Pick<AppState, 
     const kind = req.method === 'GET' || req.method === 'HEAD' ? 'read' : 'write';
     const credential = credentialOf(req, bucket, kind, memberOf(res)?.account_id.toHexString());
     await spend(rates, res, bucket, kind, credential.budgetKey);
-    // A legacy body `write_key` is seen once the body is read (lib/limits/body-key.ts): then its budget and month count too.
+    // A legacy body `write_key` is seen once the body is read (lib/limits/rate-limits.ts): then its budget and month count too.
     if (kind === 'write' && !credential.entitled) {
       deferBodyKeyAdmission(res, async () => {
         await spend(rates, res, bucket, 'write', writeKeyBudget(bucket));

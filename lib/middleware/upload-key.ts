@@ -1,8 +1,8 @@
 import type { Request, Response } from 'express';
 import { retryLater } from '../errors/retry-later.js';
 import { requireWrite } from './authenticate.js';
-import { bearerKey } from '../http/bearer-key.js';
-import { bucketOf } from '../http/request-bucket.js';
+import { bearerKey } from '../http/request.js';
+import { bucketOf } from '../http/request.js';
 import type { PerClientLimit } from '../http/per-client-limit.js';
 
 const KEYLESS_RETRY_AFTER_SECONDS = 5;

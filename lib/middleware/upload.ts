@@ -6,7 +6,7 @@ import { DomainError, UploadTooLargeError } from '../errors/domain-errors.js';
 import { BadRequestError, HttpError, UnsupportedMediaTypeError } from '../errors/http-errors.js';
 import { closeAfterResponse } from '../http/close-after-response.js';
 import { MEDIA_FILES_BUCKET } from '../store/media.js';
-import { admitBodyKey } from '../limits/body-key.js';
+import { admitBodyKey } from '../limits/rate-limits.js';
 import type { BackgroundRemover } from '../media/background-remover.js';
 import { GridFsStorage, type StoredUpload } from '../media/gridfs-storage.js';
 

@@ -1,12 +1,12 @@
 import type { RequestHandler, Response } from 'express';
 import { UnauthorizedError } from '../errors/http-errors.js';
 import { closeAfterResponse } from '../http/close-after-response.js';
-import { admitBodyKey } from '../limits/body-key.js';
+import { admitBodyKey } from '../limits/rate-limits.js';
 import { MAX_UNAUTHENTICATED_BODY_BYTES } from '../validation/limits.js';
 import { requireWrite } from './authenticate.js';
-import { bearerKey } from '../http/bearer-key.js';
+import { bearerKey } from '../http/request.js';
 import { jsonBody } from '../http/json-body.js';
-import { bucketOf } from '../http/request-bucket.js';
+import { bucketOf } from '../http/request.js';
 
 const noop = () => undefined;
 

@@ -2,8 +2,8 @@ import express, { type Express, type RequestHandler } from 'express';
 import { UnauthorizedError } from '../errors/http-errors.js';
 import { errorHandler } from '../http/error-handler.js';
 import { plainNotFound } from '../http/route-not-found.js';
-import { bearerKey } from '../http/bearer-key.js';
-import { hashKey, keyMatches } from '../http/bucket-keys.js';
+import { bearerKey } from '../http/request.js';
+import { hashKey, keyMatches } from '../http/request.js';
 import type { AppMetrics } from './metrics.js';
 
 /** GET /metrics: the Prometheus exposition; with a token, only for `Authorization: Bearer <token>`. */

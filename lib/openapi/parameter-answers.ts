@@ -2,7 +2,7 @@ import { isPlainObject } from '../util/plain-object.js';
 
 /**
  * Every route reads its query parameters before anything else (`pretty` at least, see
- * lib/http/read-params.ts), so every operation may answer 400 `invalid_parameter`.
+ * lib/http/request.ts), so every operation may answer 400 `invalid_parameter`.
  * Operations that describe a 400 of their own keep it; the rest get the shared error answer,
  * so a generated client knows the error body of each.
  */

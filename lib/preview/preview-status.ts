@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { bucketOf } from '../http/request-bucket.js';
+import { bucketOf } from '../http/request.js';
 import type { StatusFilter } from '../query/read-params.js';
 import { verifyPreviewToken, type PreviewSecret } from './preview-tokens.js';
 import { markPrivate } from '../http/cache-control.js';

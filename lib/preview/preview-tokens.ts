@@ -25,7 +25,7 @@ export class PreviewSecret {
   constructor(
     private readonly db: Db,
     private readonly configured: string | null,
-    /** The settings document holding it; account tokens keep theirs apart (lib/accounts/tokens.ts). */
+    /** The settings document holding it; account tokens keep theirs apart (lib/accounts/request-account.ts). */
     private readonly settingId = 'preview_token_secret',
   ) {}
 

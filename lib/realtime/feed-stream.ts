@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import type { Db, ObjectId } from 'mongodb';
 import { readOptions } from '../db/query-time-limit.js';
 import { feedCollection, type FeedDoc } from '../events/feed-collection.js';
-import { feedIdTime, horizonId } from '../events/feed-id.js';
+import { feedIdTime, horizonId } from '../events/feed-collection.js';
 import type { FeedTailer } from './feed-tailer.js';
 import { KEEP_ALIVE, openEventStream, sseMessage, sseNotice, sseRetry } from './sse.js';
 import { wanted, type StreamRequest } from './stream-filter.js';

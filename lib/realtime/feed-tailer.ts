@@ -1,7 +1,7 @@
 import type { Db } from 'mongodb';
 import { readOptions } from '../db/query-time-limit.js';
 import { feedCollection, type FeedDoc } from '../events/feed-collection.js';
-import { horizonId } from '../events/feed-id.js';
+import { horizonId } from '../events/feed-collection.js';
 
 /** Hears every event of every Bucket the tailer reads, in feed id order. */
 export type FeedListener = (docs: readonly FeedDoc[]) => void;
@@ -17,7 +17,7 @@ const PAGE = 500;
 /**
  * One per app process: reads the feed collection with one query every poll, whatever the number
  * of open streams, and hands what it read to every stream (each picks its Bucket's events). It
- * reads only while a stream is open, and only events past its horizon (lib/events/feed-id.ts says why).
+ * reads only while a stream is open, and only events past its horizon (lib/events/feed-collection.ts says why).
  * No change streams: the embedded engine has none, and a tailing read works on every deployment.
  */
 export class FeedTailer {

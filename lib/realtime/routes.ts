@@ -2,12 +2,12 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { Db } from 'mongodb';
 import type { Config } from '../config.js';
 import { viaMember } from '../accounts/request-account.js';
-import { keyMatches } from '../http/bucket-keys.js';
+import { keyMatches } from '../http/request.js';
 import { UnauthorizedError } from '../errors/http-errors.js';
-import { bearerKey } from '../http/bearer-key.js';
-import { paramOf, readParams } from '../http/read-params.js';
+import { bearerKey } from '../http/request.js';
+import { paramOf, readParams } from '../http/request.js';
 import { sendJson } from '../http/respond.js';
-import { bucketOf } from '../http/request-bucket.js';
+import { bucketOf } from '../http/request.js';
 import { requireRead } from '../middleware/authenticate.js';
 import { NO_PARAMS, paramSet } from '../query/read-params.js';
 import { accountOnly, readAccess, writeAccess } from '../routes/access.js';
@@ -49,7 +49,7 @@ function streamCredential(db: Db): RequestHandler {
 /**
  * Whether the stream may carry drafts: a ticket (issued to the write key or a member), the write
  * key (as a header, or given as the read key) or a member's account token. The read key gets its
- * read view (lib/events/feed-read-view.ts).
+ * read view (lib/events/feed-collection.ts).
  */
 function seesDrafts(req: Request, res: Response, readKey: string | undefined): boolean {
   const { write_key_hash: writeKey } = bucketOf(res);

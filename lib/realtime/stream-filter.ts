@@ -2,7 +2,7 @@ import { BadRequestError } from '../errors/http-errors.js';
 import { quote } from '../util/quote.js';
 import { isEventType, type EventType } from '../store/event-types.js';
 import type { FeedDoc } from '../events/feed-collection.js';
-import { feedIdTime } from '../events/feed-id.js';
+import { feedIdTime } from '../events/feed-collection.js';
 
 /** Which of a Bucket's events one stream gets, and from where it resumes. */
 export interface StreamRequest {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Collection, Db, ObjectId } from 'mongodb';
-import { hashKey } from '../http/bucket-keys.js';
+import { hashKey } from '../http/request.js';
 
 /**
  * Stream tickets: a browser signed in with an account cannot send its token on an EventSource

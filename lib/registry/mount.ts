@@ -1,8 +1,8 @@
 import { Router, type RequestHandler } from 'express';
 import type { Db } from 'mongodb';
 import { memberAccess } from '../middleware/member-access.js';
-import type { PutOffWork } from '../http/after-answer.js';
-import { readParamsOnce } from '../http/read-params.js';
+import type { PutOffWork } from '../http/respond.js';
+import { readParamsOnce } from '../http/request.js';
 import { requireRead, requireWrite } from '../middleware/authenticate.js';
 import { idempotencyKeys } from '../middleware/idempotency.js';
 import { loadBucket, type BucketLoader } from '../middleware/load-bucket.js';
@@ -39,7 +39,7 @@ export function mounting(db: Db, gate: RequestHandler, putOff: PutOffWork, bucke
  * Bucket's 404 included, honours `pretty`); Bucket paths then load their Bucket, once, and pass
  * `gate` (request budgets, lib/middleware/request-gate.ts) before authentication. Just before the
  * handler, the role checks, on the routes that take one, the Idempotency-Key check, and the scope
- * of work the handler puts off until its answer is sent (lib/http/after-answer.ts).
+ * of work the handler puts off until its answer is sent (lib/http/respond.ts).
  */
 export function mountRoutes(defs: readonly RouteDef[], prefix: string, mount: Mounting): Router {
   const router = Router(ROUTER_OPTIONS);

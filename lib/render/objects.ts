@@ -1,10 +1,15 @@
 import type { Picked } from '../query/props.js';
-import type { ObjectDoc, ObjectTypeDoc } from '../db/collections.js';
+import type { ObjectDoc, ObjectTypeDoc, BucketDoc } from '../db/collections.js';
 import { isObjectId } from '../util/object-id.js';
 import { isPlainObject } from '../util/plain-object.js';
 import { renderMetadata, type ApiFileUrls, type ApiMetadata } from '../metafields/stored-values.js';
 import { effectiveMetafields } from '../metafields/own.js';
 import { versionOf } from '../http/if-match.js';
+import { LRUCache } from 'lru-cache';
+import type { Db } from 'mongodb';
+import type { Config } from '../config.js';
+import { mediaUrls } from '../util/media-urls.js';
+import { listObjectTypes } from '../store/type-reads.js';
 
 export interface RenderContext {
   /** Object types of the Bucket by slug: metadata is rendered by its type's Metafields. */
@@ -121,3 +126,36 @@ function renderOne(doc: ReadObject, ctx: RenderContext, memo: Memo): ProjectedAp
 /* Bodies of the Object responses (schemas/ObjectResponse.json, ObjectList.json); lists take `props`-narrowed items. */
 export type ObjectResponse<Item = ApiObject> = { object: Item };
 export type ObjectList<Item = Picked> = { objects: Item[]; total: number };
+
+/**
+ * A Bucket's Object types by slug, kept per Bucket generation. Every type write bumps the
+ * Bucket's generation, so the types seen at one generation never change and can be kept
+ * without a round trip. One per app (see lib/app-state.ts): a Bucket id and generation
+ * name one state of one database only.
+ */
+export class BucketTypes {
+  /** A thousand Bucket generations; the least recently read goes first. */
+  private readonly byGeneration = new LRUCache<string, ReadonlyMap<string, ObjectTypeDoc>>({ max: 1000 });
+
+  async of(db: Db, bucket: BucketDoc): Promise<ReadonlyMap<string, ObjectTypeDoc>> {
+    const key = `${bucket._id.toHexString()}:${bucket.generation}`;
+    const hit = this.byGeneration.get(key);
+    if (hit) return hit;
+    const types = new Map((await listObjectTypes(db, bucket)).map((t) => [t.slug, t]));
+    this.byGeneration.set(key, types);
+    return types;
+  }
+}
+
+/** What rendering Objects of a Bucket needs: its types' Metafields and its file addresses. */
+export async function objectRenderContext(
+  db: Db,
+  config: Config,
+  types: BucketTypes,
+  bucket: BucketDoc,
+): Promise<RenderContext> {
+  return {
+    types: await types.of(db, bucket),
+    fileUrls: (name) => (name ? mediaUrls(config.publicUrl, bucket.slug, name) : null),
+  };
+}

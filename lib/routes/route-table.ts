@@ -24,7 +24,7 @@ export interface RouteDef {
   handlers: RequestHandler[];
   /**
    * The path parameter naming the Object whose latest version the handler reads first: it is
-   * read beside the Bucket (lib/objects/read-ahead.ts), and the handler takes it with takeReadAhead.
+   * read beside the Bucket (lib/objects/objects.ts), and the handler takes it with takeReadAhead.
    */
   readAhead?: string;
   /**

@@ -6,7 +6,7 @@ import { objectIdFromHex } from '../util/object-id.js';
 import { deliveriesCollection, type DeliveryDoc, type DeliveryStatus, type WebhookDoc } from '../store/webhooks.js';
 import { PING } from '../store/event-types.js';
 import { newDelivery } from './outbox.js';
-import { renderBody } from './payload.js';
+import { renderBody } from './outbox.js';
 
 export interface DeliveryPage {
   status: DeliveryStatus | undefined;

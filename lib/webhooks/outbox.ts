@@ -1,10 +1,12 @@
+// Events into the webhook outbox: the Bucket's webhooks, the deliveries an event owes, their payloads.
 import { MongoBulkWriteError, ObjectId, type Db, type WriteError } from 'mongodb';
-import type { BucketDoc } from '../db/collections.js';
-import { BucketWebhooks } from './bucket-webhooks.js';
-import { deliveriesCollection, type DeliveryDoc, type WebhookDoc } from '../store/webhooks.js';
-import { EVENTS, type DeliveryType, type EventType } from '../store/event-types.js';
-import { eventBody } from './payload.js';
+import { bucketsCollection, type BucketDoc } from '../db/collections.js';
+import { deliveriesCollection, webhooksCollection, type DeliveryDoc, type WebhookDoc } from '../store/webhooks.js';
+import { EVENTS, ID_FIELDS, type DeliveryType, type EventType } from '../store/event-types.js';
 import { DUPLICATE_KEY } from '../errors/mongo-errors.js';
+import { LRUCache } from 'lru-cache';
+import { readOptions } from '../db/query-time-limit.js';
+import { parseProps, pickProps } from '../query/props.js';
 
 /** A change to a Bucket's content, as its write path reports it. */
 export interface DomainEvent {
@@ -121,4 +123,95 @@ export async function recordEvent(
     if (inserted === null) throw err;
     return inserted;
   }
+}
+
+/** How many Buckets' webhook lists one process keeps. */
+const KEPT_BUCKETS = 1000;
+
+/**
+ * Every write that changes which deliveries an event gets (a webhook created, edited, given a new
+ * secret, deleted or disabled after failures) bumps the Bucket's `webhook_generation` after its
+ * own write. A list read after seeing generation g therefore holds every change bumped up to g,
+ * so lists kept by generation are never stale for a writer that read the Bucket at g, in any
+ * process.
+ */
+export async function bumpWebhookGeneration(db: Db, bucketId: ObjectId): Promise<void> {
+  await bucketsCollection(db).updateOne({ _id: bucketId }, { $inc: { webhook_generation: 1 } });
+}
+
+/**
+ * The enabled webhooks of each Bucket, kept per webhook generation: every content write offers
+ * its event to the Bucket's webhooks, and without this each write would read them again although
+ * they change a few times a day. One per app (lib/events/domain-events.ts).
+ */
+export class BucketWebhooks {
+  private readonly kept = new LRUCache<string, { generation: number; webhooks: WebhookDoc[] }>({
+    max: KEPT_BUCKETS,
+  });
+
+  /** `generation`: the Bucket's webhook_generation as the caller read it; absent, nothing is kept. */
+  async enabled(db: Db, bucketId: ObjectId, generation?: number): Promise<WebhookDoc[]> {
+    const key = bucketId.toHexString();
+    const hit = this.kept.get(key);
+    if (generation !== undefined && hit?.generation === generation) return hit.webhooks;
+    const webhooks = await webhooksCollection(db)
+      .find({ bucket_id: bucketId, enabled: true }, readOptions(db))
+      .toArray();
+    // A reader holding an older generation must not push out what a newer one stored.
+    if (generation !== undefined && (hit === undefined || hit.generation < generation))
+      this.kept.set(key, { generation, webhooks });
+    return webhooks;
+  }
+}
+
+/** A larger body is sent with ids only, as `payload: false` would, rather than stored and sent whole. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** An event as every webhook's delivery describes it. */
+export interface EventEnvelope {
+  id: string;
+  type: DeliveryType;
+  created_at: Date;
+  bucket_slug: string;
+}
+
+function idsOnly(type: EventType, data: Record<string, unknown>): Record<string, unknown> {
+  return pickProps(data, ID_FIELDS[EVENTS[type]]);
+}
+
+/** `data` as one webhook receives it: ids only without payload, its props of an Object otherwise. */
+export function shapeData(
+  type: EventType,
+  data: Record<string, unknown>,
+  webhook: Pick<WebhookDoc, 'payload' | 'props'>,
+): Record<string, unknown> {
+  if (!webhook.payload) return idsOnly(type, data);
+  if (EVENTS[type] !== 'object' || webhook.props === null) return data;
+  // Stored props were checked on save; a list that no longer parses falls back to the whole Object.
+  return pickProps(
+    data,
+    parseProps(webhook.props, () => undefined),
+  );
+}
+
+/** The request body: `{id, type, created_at, bucket: {slug}, data}`. */
+export function renderBody(event: EventEnvelope, data: Record<string, unknown>): string {
+  return JSON.stringify({
+    id: event.id,
+    type: event.type,
+    created_at: event.created_at.toISOString(),
+    bucket: { slug: event.bucket_slug },
+    data,
+  });
+}
+
+/** The body one webhook is sent for an event, held under MAX_BODY_BYTES. */
+export function eventBody(
+  event: EventEnvelope & { type: EventType },
+  data: Record<string, unknown>,
+  webhook: Pick<WebhookDoc, 'payload' | 'props'>,
+): string {
+  const body = renderBody(event, shapeData(event.type, data, webhook));
+  if (Buffer.byteLength(body) <= MAX_BODY_BYTES) return body;
+  return renderBody(event, idsOnly(event.type, data));
 }

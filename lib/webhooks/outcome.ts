@@ -9,7 +9,7 @@ import {
   type DeliveryStatus,
   type WebhookDoc,
 } from '../store/webhooks.js';
-import { bumpWebhookGeneration } from './bucket-webhooks.js';
+import { bumpWebhookGeneration } from './outbox.js';
 import { PING } from '../store/event-types.js';
 import { retryDelay } from './retry.js';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { ObjectId } from 'mongodb';
 import request from 'supertest';
 import { findAccountById, setPassword } from '../../lib/accounts/store.js';
-import { AccountTokens } from '../../lib/accounts/tokens.js';
+import { AccountTokens } from '../../lib/accounts/request-account.js';
 import { account, member, tokenOf, PASSWORD_WORK_TIMEOUT_MS } from '../support/accounts.js';
 import { BucketSuite } from '../support/bucket-suite.js';
 

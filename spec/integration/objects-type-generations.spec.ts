@@ -8,7 +8,7 @@ import { BucketSuite } from '../support/bucket-suite.js';
 
 /**
  * A write drops only the cached reads it can change: lists of its own type, and depth reads of
- * types whose relationships reach it (lib/cache/object-generations.ts). Counted in commands.
+ * types whose relationships reach it (lib/cache/bucket-generation.ts). Counted in commands.
  */
 describe('cached reads by Object type generation', () => {
   /** The same Bucket through a second app on the same database: another process. */

@@ -10,7 +10,7 @@ import { upload } from '../support/media.js';
 import { listening, openSse, type SseMessage, type SseStream } from '../support/sse-client.js';
 
 const HOUR = 3600_000;
-/** Quick reads; a settle window generous for a busy machine (lib/events/feed-id.ts). */
+/** Quick reads; a settle window generous for a busy machine (lib/events/feed-collection.ts). */
 const FEED_ENV = { REALTIME_POLL_MS: '20', REALTIME_SETTLE_MS: '1000', REALTIME_HEARTBEAT_MS: '100' };
 
 interface Body {

@@ -6,7 +6,7 @@ import { ensureIndexes } from '../../lib/indexes.js';
 import { createBucket, type IssuedKeys, type KeyChoice } from '../../lib/buckets/buckets.js';
 import { DomainEvents, type DomainEvent, type EventDeps } from '../../lib/events/domain-events.js';
 import { testEngine } from './test-engine.js';
-import { PutOffWork } from '../../lib/http/after-answer.js';
+import { PutOffWork } from '../../lib/http/respond.js';
 
 let client: MongoClient | null = null;
 

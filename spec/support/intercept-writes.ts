@@ -54,7 +54,7 @@ export function interceptWrites(db: Db, before: (call: WriteCall) => void | Prom
     const mods = op.updateMods as Document;
     return Object.keys(mods).some((k) => k.startsWith('$')) ? 'updateOne' : 'replaceOne';
   };
-  /** The bulkWrite command (lib/db/bulk-write-command.ts) sent op by op, each after the hook, as ordered. */
+  /** The bulkWrite command (lib/db/plain-commands.ts) sent op by op, each after the hook, as ordered. */
   const bulkWriteCommand = async (admin: Db, command: Document): Promise<Document> => {
     const ops = command.ops as Document[];
     const nsInfo = command.nsInfo as { ns: string }[];

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { bucketsCollection, type BucketDoc } from '../../lib/db/collections.js';
 import { deliveriesCollection, webhooksCollection } from '../../lib/store/webhooks.js';
 import { recordEvent } from '../../lib/webhooks/outbox.js';
-import { bumpWebhookGeneration } from '../../lib/webhooks/bucket-webhooks.js';
+import { bumpWebhookGeneration } from '../../lib/webhooks/outbox.js';
 import type { IssuedKeys } from '../../lib/buckets/buckets.js';
 import type { DeliveryWorker } from '../../lib/webhooks/worker.js';
 import { freshHarness, type Harness } from './harness.js';

@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import type { ErrorObject } from 'ajv';
 import { BadRequestError } from '../../lib/errors/http-errors.js';
 import { validateBounded, validatorFor, validatorPairFor } from '../../lib/validation/ajv.js';
-import { assertValid, describeAjvErrors, describeAjvErrorsCapped } from '../../lib/validation/ajv-messages.js';
+import { describeAjvErrorsCapped } from '../../lib/validation/ajv-messages.js';
+import { describeAjvErrors } from '../../lib/validation/ajv-messages.js';
+import { assertValid } from '../../lib/validation/ajv-messages.js';
 
 /** The raw Ajv errors of `value` against `schemaId`. */
 function rawErrors(schemaId: string, value: unknown): ErrorObject[] {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { LeasedBudget, type Claim } from '../../lib/limits/leased-budget.js';
+import { LeasedBudget, type Claim } from '../../lib/limits/rate-limits.js';
 
 /** A shared counter like the store's: atomic adds per key in one window, with a clock the test moves. */
 class FakeStore {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { parseQueryString } from '../../lib/http/query-string.js';
-import { generateKey, hashKey, keyMatches } from '../../lib/http/bucket-keys.js';
+import { parseQueryString } from '../../lib/http/request.js';
+import { generateKey, hashKey, keyMatches } from '../../lib/http/request.js';
 import { slugify } from '../../lib/objects/write/slugs.js';
 
 describe('slugify', () => {

@@ -7,7 +7,7 @@ import { projectRoot } from '../../lib/project-root.js';
 import type { WebhookDoc } from '../../lib/store/webhooks.js';
 import { EVENT_TYPES, PING } from '../../lib/store/event-types.js';
 import { subscribes } from '../../lib/webhooks/outbox.js';
-import { eventBody, MAX_BODY_BYTES, shapeData } from '../../lib/webhooks/payload.js';
+import { eventBody, MAX_BODY_BYTES, shapeData } from '../../lib/webhooks/outbox.js';
 
 const object = {
   id: '65a1b2c3d4e5f6a7b8c9d0e1',

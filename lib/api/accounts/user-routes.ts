@@ -2,7 +2,7 @@ import type { RequestHandler, Response } from 'express';
 import type { Db } from 'mongodb';
 import { jsonBody } from '../../http/json-body.js';
 import { sendJson } from '../../http/respond.js';
-import { bucketOf } from '../../http/request-bucket.js';
+import { bucketOf } from '../../http/request.js';
 import { addUser, editUser, getUser, listUsers, removeUser } from '../../accounts/members.js';
 import { forbidden, memberOf, requireAccountOf } from '../../accounts/request-account.js';
 import { roleRefusal } from '../../accounts/roles.js';

@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import { bucketOf } from '../../http/request-bucket.js';
+import { bucketOf } from '../../http/request.js';
 import { sendJson } from '../../http/respond.js';
 import { paramSet } from '../../query/read-params.js';
 import type { BlocksList } from '../../blocks/blocks.js';

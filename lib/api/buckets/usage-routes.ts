@@ -1,7 +1,7 @@
 import type { AppState } from '../../app-state.js';
 import type { Config } from '../../config.js';
 import { sendJson } from '../../http/respond.js';
-import { bucketOf } from '../../http/request-bucket.js';
+import { bucketOf } from '../../http/request.js';
 import { NO_PARAMS } from '../../query/read-params.js';
 import { bucketUsage } from '../../buckets/plans.js';
 import { route, type RouteDef } from '../../routes/route-table.js';

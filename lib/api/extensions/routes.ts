@@ -4,7 +4,7 @@ import type { Config } from '../../config.js';
 import { BadRequestError } from '../../errors/http-errors.js';
 import { sendJson } from '../../http/respond.js';
 import { jsonBody } from '../../http/json-body.js';
-import { bucketOf } from '../../http/request-bucket.js';
+import { bucketOf } from '../../http/request.js';
 import type { ExtensionCreate } from '../../types/bodies.generated.js';
 import { assertValid } from '../../validation/ajv-messages.js';
 import { actorOf, requireExtensionAdmin, requireExtensionReader } from '../../extensions/access.js';

@@ -4,7 +4,7 @@ import type { EventDeps } from '../../events/domain-events.js';
 import { BadRequestError } from '../../errors/http-errors.js';
 import { closeAfterResponse } from '../../http/close-after-response.js';
 import { sendJson } from '../../http/respond.js';
-import { bucketOf } from '../../http/request-bucket.js';
+import { bucketOf } from '../../http/request.js';
 import { mediaUpload, storedUpload, uploadTaken } from '../../middleware/upload.js';
 import { NO_PARAMS } from '../../query/read-params.js';
 import { checkedFirst, writeAccess } from '../../routes/access.js';

@@ -10,8 +10,8 @@ import {
 } from '../../merge-requests/manage.js';
 import { mergeMergeRequest } from '../../merge-requests/merge.js';
 import { renderMergeRequest } from '../../merge-requests/render.js';
-import { bucketOf } from '../../http/request-bucket.js';
-import { readParams } from '../../http/read-params.js';
+import { bucketOf } from '../../http/request.js';
+import { readParams } from '../../http/request.js';
 import { writeBody } from '../../middleware/write-body.js';
 import { NO_PARAMS, paramSet } from '../../query/read-params.js';
 import { route, type RouteDef } from '../../routes/route-table.js';

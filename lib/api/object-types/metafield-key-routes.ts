@@ -2,7 +2,7 @@ import type { AppState } from '../../app-state.js';
 import type { Config } from '../../config.js';
 import { sendJson } from '../../http/respond.js';
 import { writeBody } from '../../middleware/write-body.js';
-import { bucketOf } from '../../http/request-bucket.js';
+import { bucketOf } from '../../http/request.js';
 import { NO_PARAMS, paramSet } from '../../query/read-params.js';
 import { route, type RouteDef } from '../../routes/route-table.js';
 import { readAccess, writeAccess } from '../../routes/access.js';

@@ -1,7 +1,7 @@
 import type { Db } from 'mongodb';
 import type { Config } from '../../config.js';
 import { sendJson } from '../../http/respond.js';
-import { bucketOf } from '../../http/request-bucket.js';
+import { bucketOf } from '../../http/request.js';
 import { listObjectTypes } from '../../store/type-reads.js';
 import { paramSet } from '../../query/read-params.js';
 import { readAccess } from '../../routes/access.js';

@@ -1,5 +1,5 @@
 import type { BucketDoc, ObjectTypeDoc } from '../../db/collections.js';
-import { readGeneration, typeGenerationField } from '../../cache/object-generations.js';
+import { readGeneration, typeGenerationField } from '../../cache/bucket-generation.js';
 import type { KeptOrder } from '../../cache/list-orders.js';
 import { referencedTypes } from '../../metafields/type-references.js';
 

@@ -11,7 +11,7 @@ import {
 } from '../../cache/list-orders.js';
 import { sortProjection } from '../../cache/sort-keys.js';
 import { RECENT_WRITES_KEPT, recentWrites } from '../../cache/bucket-generation.js';
-import { WRITE_NOTE_PARTS, WRITE_NOTES_KEPT, readWriteNotes } from '../../cache/write-notes.js';
+import { WRITE_NOTE_PARTS, WRITE_NOTES_KEPT, readWriteNotes } from '../../cache/bucket-generation.js';
 import type { OrderState } from './list-generation.js';
 import type { ListTotals } from '../../cache/list-totals.js';
 import type { BucketDoc, ObjectDoc } from '../../db/collections.js';

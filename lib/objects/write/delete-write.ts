@@ -9,7 +9,7 @@ import {
 } from '../../db/collections.js';
 import { bucketById, type EventDeps } from '../../events/domain-events.js';
 import { objectGenerationsWrites } from '../../cache/bucket-generation.js';
-import { writeNoteWrite } from '../../cache/write-notes.js';
+import { writeNoteWrite } from '../../cache/bucket-generation.js';
 import {
   CommitFailed,
   commitInSteps,

@@ -3,7 +3,7 @@ import { notFound } from '../../errors/not-found.js';
 import { HttpError } from '../../errors/http-errors.js';
 import { isRemembered, sameBucketState } from '../../cache/remembered-bucket.js';
 import { PreconditionFailed } from '../../db/write-batch.js';
-import { bucketOf, setBucket } from '../../http/request-bucket.js';
+import { bucketOf, setBucket } from '../../http/request.js';
 import type { BucketDoc } from '../../db/collections.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { ObjectId } from 'mongodb';
-import { currentActor } from '../../accounts/actor.js';
+import { currentActor } from '../../accounts/request-account.js';
 import { isDraftOnly } from '../../accounts/draft-only.js';
 import {
   objectsCollection,
@@ -37,7 +37,7 @@ export interface EditPlan {
 
 export interface EditOptions {
   notify?: boolean;
-  /** The latest version, already being read (lib/objects/read-ahead.ts): the first attempt merges into it. */
+  /** The latest version, already being read (lib/objects/objects.ts): the first attempt merges into it. */
   current?: Promise<ObjectDoc | null>;
 }
 

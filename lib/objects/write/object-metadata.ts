@@ -1,8 +1,8 @@
 import { ObjectId, type Db } from 'mongodb';
 import { objectsCollection, type BucketDoc, type ObjectTypeDoc } from '../../db/collections.js';
-import { ValidationErrors } from '../../errors/http-errors.js';
+import { ValidationErrors, BadRequestError } from '../../errors/http-errors.js';
 import { defaultMetadata, relationshipRefs, toStoredMetadata } from '../../metafields/stored-values.js';
-import { missingRequired } from '../../metafields/metadata-required.js';
+import { missingRequired } from '../../metafields/metadata-problems.js';
 import type { MetadataValidators } from '../../metafields/metadata-schema.js';
 import { invalidFileValues } from './file-metafields.js';
 import { NOTHING_PLANNED, type PlannedContent } from './planned-content.js';
@@ -80,4 +80,27 @@ async function danglingRelationships(
     }
   }
   return problems;
+}
+
+/**
+ * `publish_at` / `unpublish_at` as sent: an ISO 8601 string or UNIX milliseconds (the legacy
+ * form), which must lie in the future; null clears the schedule; undefined leaves it alone.
+ */
+export function parseScheduleTime(name: string, raw: unknown, now: Date): Date | null | undefined {
+  if (raw === undefined) return undefined;
+  if (raw === null || raw === '') return null;
+  const at =
+    typeof raw === 'number'
+      ? new Date(raw)
+      : typeof raw === 'string' && /^\d{4}-\d\d-\d\d/.test(raw)
+        ? new Date(raw)
+        : null;
+  if (!at || Number.isNaN(at.getTime()))
+    throw new BadRequestError(
+      `${name} must be an ISO 8601 date-time or UNIX milliseconds, got ${JSON.stringify(raw)}`,
+      'invalid_body',
+    );
+  if (at.getTime() <= now.getTime())
+    throw new BadRequestError(`${name} must be in the future, got ${at.toISOString()}`, 'invalid_body');
+  return at;
 }

@@ -1,5 +1,5 @@
 import { ObjectId } from 'mongodb';
-import { currentActor } from '../../accounts/actor.js';
+import { currentActor } from '../../accounts/request-account.js';
 import { objectsCollection, type BucketDoc, type ObjectDoc, type ObjectTypeDoc } from '../../db/collections.js';
 import { SlugTakenError } from '../../errors/domain-errors.js';
 import { BadRequestError } from '../../errors/http-errors.js';
@@ -16,11 +16,11 @@ import { keyRace, objectIdempotencyKey, objectOfKey, type CreateIdempotency } fr
 import { editObject, type EditPlan } from './object-edit.js';
 import { typeForWrite } from '../objects.js';
 import { writeVersionWith } from './version-write.js';
-import { parseScheduleTime } from './schedule-times.js';
+import { parseScheduleTime } from './object-metadata.js';
 import { insertWithUniqueSlug, slugify, slugsWhere } from './slugs.js';
 import { readOptions } from '../../db/query-time-limit.js';
 import { assertSingletonFree, singletonKey, singletonRace } from './singletons.js';
-import { storedThumbnail } from './thumbnail.js';
+import { storedThumbnail } from './file-metafields.js';
 import type { Metafield } from '../../types/metafield.js';
 import { typeWithOwn } from '../../metafields/own.js';
 import { ownMetafieldsAfter } from '../own-metafields.js';

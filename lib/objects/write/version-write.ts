@@ -10,7 +10,7 @@ import {
 } from '../../db/collections.js';
 import { bucketById, type EventDeps, type ObjectEventType } from '../../events/domain-events.js';
 import { objectGenerationsWrites } from '../../cache/bucket-generation.js';
-import { writeNoteWrite } from '../../cache/write-notes.js';
+import { writeNoteWrite } from '../../cache/bucket-generation.js';
 import { readOptions } from '../../db/query-time-limit.js';
 import { revisionWrite } from '../revisions.js';
 import { liveWrite } from '../objects.js';
@@ -22,7 +22,7 @@ import {
   writeInSteps,
   type BatchWrite,
 } from '../../db/write-batch.js';
-import { afterAnswer } from '../../http/after-answer.js';
+import { afterAnswer } from '../../http/respond.js';
 import { finishCarriedDelete } from './delete-write.js';
 import { bucketCheck } from '../../cache/remembered-bucket.js';
 

@@ -1,6 +1,6 @@
 import type { Response } from 'express';
 import { BadRequestError } from '../../../errors/http-errors.js';
-import { readParams } from '../../../http/read-params.js';
+import { readParams } from '../../../http/request.js';
 import { DELETE_PARAMS } from '../../../query/read-params.js';
 import { metadataOfMetafields } from '../shared/metafield-values.js';
 import { isPlainObject } from '../../../util/plain-object.js';

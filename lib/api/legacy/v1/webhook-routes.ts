@@ -2,7 +2,7 @@ import type { Db } from 'mongodb';
 import type { Config } from '../../../config.js';
 import { BadRequestError } from '../../../errors/http-errors.js';
 import { sendJson } from '../../../http/respond.js';
-import { bucketOf } from '../../../http/request-bucket.js';
+import { bucketOf } from '../../../http/request.js';
 import { writeBody } from '../../../middleware/write-body.js';
 import { NO_PARAMS } from '../../../query/read-params.js';
 import { quote } from '../../../util/quote.js';

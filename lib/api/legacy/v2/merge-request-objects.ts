@@ -3,13 +3,13 @@ import type { AppState } from '../../../app-state.js';
 import type { Config } from '../../../config.js';
 import { sendJson } from '../../../http/respond.js';
 import { onlyParams, recordedRevisions } from '../../../merge-requests/recorded.js';
-import { bucketOf } from '../../../http/request-bucket.js';
-import { readParams } from '../../../http/read-params.js';
+import { bucketOf } from '../../../http/request.js';
+import { readParams } from '../../../http/request.js';
 import { pickProps } from '../../../query/props.js';
 import { paramSet } from '../../../query/read-params.js';
 import { route, type RouteDef } from '../../../routes/route-table.js';
 import { renderRevision } from '../../../render/revisions.js';
-import { objectRenderContext } from '../../../render/render-context.js';
+import { objectRenderContext } from '../../../render/objects.js';
 import { readAccess } from '../../../routes/access.js';
 
 const NAMES = ['read_key', 'limit', 'skip', 'props'] as const;

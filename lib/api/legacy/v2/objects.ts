@@ -1,7 +1,7 @@
 import type { Db } from 'mongodb';
 import type { AppState } from '../../../app-state.js';
 import type { Config } from '../../../config.js';
-import { paramOf, readParams } from '../../../http/read-params.js';
+import { paramOf, readParams } from '../../../http/request.js';
 import { paramSet } from '../../../query/read-params.js';
 import { v1ListParamProblems } from '../../../query/v1-list-params.js';
 import { OBJECT_LIST_NAMES, OBJECT_ONE_NAMES, objectReadHandlers, type ObjectAddition } from '../../objects/routes.js';
