@@ -5,7 +5,8 @@ import type { Metafield } from '../types/metafield.js';
 import type { AnswerSchemas, MetafieldKind, Schema } from './kind.js';
 import { enumOf, optionKey, optionList } from './options.js';
 import { OBJECT_ID_PATTERN } from '../util/object-id.js';
-import { passThrough, toObjectId } from './values.js';
+import { toObjectId } from './values.js';
+import { passThrough } from './values.js';
 
 /* Pieces several Metafield kinds share (lib/metafields/kinds.ts). */
 

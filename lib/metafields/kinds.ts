@@ -32,7 +32,8 @@ import {
   selectSpellings,
 } from './options.js';
 import { isPlainObject } from '../util/plain-object.js';
-import { passThrough, toObjectId } from './values.js';
+import { toObjectId } from './values.js';
+import { passThrough } from './values.js';
 
 /*
  * The one table of Metafield kinds. Adding a kind is one entry here (plus its name in

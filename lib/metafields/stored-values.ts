@@ -1,7 +1,10 @@
 import type { ObjectId } from 'mongodb';
 import type { Metafield, MetafieldType } from '../types/metafield.js';
 import { kindOf } from './kinds.js';
-import { isUnset, ownValue, toObjectId, passThrough } from './values.js';
+import { isUnset } from './values.js';
+import { passThrough } from './values.js';
+import { toObjectId } from './values.js';
+import { ownValue } from './values.js';
 import { walkMetafields } from './walk.js';
 import { isObjectId, isObjectIdHex } from '../util/object-id.js';
 import { isPlainObject } from '../util/plain-object.js';

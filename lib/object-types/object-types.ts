@@ -26,7 +26,7 @@ import { findObjectType, getObjectType, listObjectTypes } from '../store/type-re
 import { referencesTo, renameReferences } from '../metafields/type-references.js';
 import { withTypeWriteLease } from './type-write-lease.js';
 import { ifMatchAccepts, versionConflict, versionOf, type IfMatch } from '../http/if-match.js';
-import { nextVersionTime } from '../objects/write/version-time.js';
+import { nextVersionTime } from '../objects/write/object-version.js';
 
 async function typeSlugs(db: Db, bucket: BucketDoc): Promise<Set<string>> {
   return new Set(await slugsWhere(objectTypesCollection(db), { bucket_id: bucket._id }, readOptions(db)));

@@ -20,3 +20,8 @@ export function objectGuard(ifMatch: IfMatch | null, id: string): VersionGuard |
 export function exactVersion(at: Date, otherwise: (current: ObjectDoc) => Error): VersionGuard {
   return { accepts: (current) => current.modified_at.getTime() === at.getTime(), otherwise };
 }
+
+/** Strictly after the current version, so versions (and the revisions named by them) never share a time. */
+export function nextVersionTime(current: Pick<ObjectDoc, 'modified_at'>, now = Date.now()): Date {
+  return new Date(Math.max(now, current.modified_at.getTime() + 1));
+}
