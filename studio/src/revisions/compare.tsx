@@ -77,14 +77,20 @@ function RenderedChanges({ way, before, after }: { way: 'html' | 'markdown'; bef
   const [html, setHtml] = useState<string | null>(null);
   const [a, b] = [asText(before), asText(after)];
   useEffect(() => {
+    // Another pair may be chosen before the renderer answers for this one: the two loads can
+    // settle in either order, so only the current pair's may set what shows.
+    let current = true;
     import('./rendered-diff').then(
       (m) => {
-        setHtml(way === 'html' ? m.htmlChanges(a, b) : m.markdownChanges(a, b));
+        if (current) setHtml(way === 'html' ? m.htmlChanges(a, b) : m.markdownChanges(a, b));
       },
       () => {
-        setHtml(null);
+        if (current) setHtml(null);
       },
     );
+    return () => {
+      current = false;
+    };
   }, [way, a, b]);
   if (html === null) return <WordChanges before={a} after={b} />;
   return <div class="diff-rendered" dangerouslySetInnerHTML={{ __html: html }} />;
