@@ -8,6 +8,7 @@ import { findBucketBySlug } from '../buckets/buckets.js';
 import { rememberBucket } from '../buckets/remembered-bucket.js';
 import { hasBulkWrite } from '../db/write-batch.js';
 import { keepReadAhead, readObjectAhead } from '../objects/read-ahead.js';
+import type { VersionMemo } from '../objects/write/version-memo.js';
 import { keyMatches } from '../buckets/keys.js';
 import { bearerKey } from '../http/bearer-key.js';
 import { setBucket } from '../http/request-bucket.js';
@@ -38,8 +39,9 @@ export interface BucketLoader {
 /**
  * `memoryMs`: how long a write may take the Bucket as last read (BUCKET_MEMORY_MS; tests that count
  * commands make it long, so a slow machine's pauses between requests do not change the count).
+ * `versions`: the Objects whose latest version the app holds, which a write edits without reading.
  */
-export function loadBucket(db: Db, memoryMs: number): BucketLoader {
+export function loadBucket(db: Db, memoryMs: number, versions?: VersionMemo): BucketLoader {
   // Slug → the Bucket last read by it, when. Read requests always read the Bucket (their caches
   // key on its generations); only write routes whose writes check it take it from here.
   const lastRead = new Map<string, LastRead>();
@@ -68,7 +70,11 @@ export function loadBucket(db: Db, memoryMs: number): BucketLoader {
       memberAhead?.catch(() => undefined);
       const writes = last !== undefined && mayWrite(req, res, last.doc);
       const named = objectParam === undefined ? undefined : req.params[objectParam];
-      const ahead = writes && typeof named === 'string' ? readObjectAhead(db, last.doc._id, named) : null;
+      // Not for an Object whose version the app holds at that generation: its edit reads nothing.
+      const ahead =
+        writes && typeof named === 'string' && versions?.holds(last.doc, named) !== true
+          ? readObjectAhead(db, last.doc._id, named)
+          : null;
       // A kept answer to an Idempotency-Key is replayed without a write, so without the write's check.
       const remembered =
         fromMemory &&

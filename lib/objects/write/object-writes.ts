@@ -19,6 +19,7 @@ import { writeVersionWith } from './version-write.js';
 import { parseScheduleTime } from '../../scheduling/schedule-times.js';
 import { insertWithUniqueSlug, slugify, slugsWhere } from './slugs.js';
 import { readOptions } from '../../db/query-time-limit.js';
+import type { VersionMemoDeps } from './version-memo.js';
 import { assertSingletonFree, singletonKey, singletonRace } from './singletons.js';
 import { storedThumbnail } from './thumbnail.js';
 import type { Metafield } from '../../metafields/definition.js';
@@ -77,7 +78,7 @@ async function ownAfter(
 }
 
 /** What an Object write needs besides its input: the database, the app's validators and event seam. */
-export interface ObjectWriteDeps extends EventDeps {
+export interface ObjectWriteDeps extends EventDeps, VersionMemoDeps {
   validators: MetadataValidators;
 }
 
