@@ -169,20 +169,23 @@ describe('edits from the version the app wrote last', () => {
       assert.ok(after.idempotency_request, 'the request hash stays as it was');
     });
 
-    it('singleton_key: a type that stops being a singleton frees its Objects for good', async () => {
+    it('singleton_key: what a singleton switch writes is not undone', async () => {
       await suite.api.post('/object-types', { title: 'Settings', singleton: true }).expect(200);
       const id = await created({ type: 'settings' });
+      const _id = objectIdFromHex(id)!;
       await patched(id, { title: 'Site' });
-      assert.ok((await stored(id)).singleton_key);
-      await suite.api.patch('/object-types/settings', { singleton: false }).expect(200);
-      await patched(id, { title: 'Site, edited' });
+      const key = (await stored(id)).singleton_key;
+      assert.ok(key);
+      // As the switch writes the Objects, before its generation bump: the memo still answers.
+      await objects().updateOne({ _id }, { $unset: { singleton_key: '' } });
+      assert.equal(await patched(id, { title: 'Site, freed' }), 0, 'served from the memo');
       assert.equal((await stored(id)).singleton_key, undefined);
-      // Written directly, without a generation bump: the memo still answers, and leaves it alone.
-      await objects().updateOne({ _id: objectIdFromHex(id)! }, { $set: { singleton_key: 'held' } });
-      assert.equal(await patched(id, { title: 'Site, again' }), 0);
-      assert.equal((await stored(id)).singleton_key, 'held');
-      await objects().updateOne({ _id: objectIdFromHex(id)! }, { $unset: { singleton_key: '' } });
-      assert.equal(await patched(id, { title: 'Site, once more' }), 0);
+      await objects().updateOne({ _id }, { $set: { singleton_key: key } });
+      assert.equal(await patched(id, { title: 'Site, held' }), 0);
+      assert.equal((await stored(id)).singleton_key, key);
+      // The switch itself, through the API: the bump makes the next edit read.
+      await suite.api.patch('/object-types/settings', { singleton: false }).expect(200);
+      assert.equal(await patched(id, { title: 'Site, edited' }), 1);
       assert.equal((await stored(id)).singleton_key, undefined);
     });
 
