@@ -59,11 +59,12 @@ describe('edits from the version the app wrote last', () => {
   const patched = (id: string, body: Record<string, unknown>, app?: RequestListener) =>
     objectReads(() => (app ? bucketClient(app, suite.keys) : suite.api).patch(`/objects/${id}`, body).expect(200));
 
-  it('edits an Object again without reading it', async () => {
-    const id = await created();
-    assert.equal(await patched(id, { title: 'One' }), 1, 'the first edit reads the version');
-    assert.equal(await patched(id, { title: 'Two' }), 0, 'the second merges into the version the first wrote');
-    assert.equal((await stored(id)).title, 'Two');
+  it('edits an Object it created, and again, without reading it', async () => {
+    const id = await created({ metadata: { headline: 'made' } });
+    assert.equal(await patched(id, { title: 'One' }), 0, 'the first edit merges into the version inserted');
+    assert.equal(await patched(id, { content: 'Two' }), 0, 'the second into the version the first wrote');
+    const after = await stored(id);
+    assert.deepEqual([after.title, after.content, after.metadata.headline], ['One', 'Two', 'made']);
   });
 
   it('merges onto what a direct write put down meanwhile (modified_at moved): both changes stand', async () => {

@@ -176,6 +176,8 @@ export async function createObject(
     });
     // An insert finds no version in place to miss, so it always writes or throws.
     if (!written) throw new Error(`the insert of Object ${objectId.toHexString()} wrote nothing`);
+    // Its first edit (a save right after the create, say) merges into it without reading it.
+    deps.versions?.remember(bucket, written.doc);
     return written.doc;
   };
   try {
