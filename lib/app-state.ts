@@ -60,8 +60,8 @@ export class AppState {
     this.events = events ?? new DomainEvents(config);
     // One per app, read by writes, events and reads alike.
     this.types = this.events.types;
-    // A version is an Object of a few kB at most, read for nothing more than its next edit: a
-    // quarter of the response cache keeps thousands.
+    // A version is typically a few kB, kept for nothing more than its next edit: a quarter of the
+    // response cache keeps thousands (and one larger than all of it is not kept).
     this.versions = new VersionMemo(config.cacheMaxBytes / 4);
     this.writes = {
       db,
