@@ -3,9 +3,9 @@ import { BSON, type ObjectId } from 'mongodb';
 import type { BucketDoc, ObjectDoc } from '../../db/collections.js';
 
 /**
- * The latest version of each Object this process last wrote, so its next edit merges into it
- * without reading it first (lib/objects/write/object-edit.ts): a repeated edit of one Object is
- * then one command, not two. The memo is a guess the edit's commit checks, as it checks any read:
+ * The latest version of each Object this process last wrote (created or edited), so its next
+ * edit merges into it without reading it first (lib/objects/write/object-edit.ts): a repeated
+ * edit of one Object is then one command, not two. The memo is a guess the edit's commit checks, as it checks any read:
  * the commit is conditional on the version's `modified_at` (and type), which every version write
  * of any process moves forward, so an edit over a version some other process (or a direct write)
  * replaced meanwhile writes nothing and reads the Object afresh.
@@ -30,6 +30,10 @@ import type { BucketDoc, ObjectDoc } from '../../db/collections.js';
  * |                                          |                           | renames the Objects                       |
  * | Object type rename (object-type-rename.ts)| `type`                   | the generation as above; and every edit's |
  * |                                          |                           | commit names the type it read             |
+ *
+ * Every other write of the collection moves `modified_at`: version writes (creates, edits, the
+ * scheduler's publish and withdrawal, imports, which write only versions newer than the Object's
+ * last) and deletes' claims.
  *
  * The generation is the Bucket's as the request took it: read in this request, or taken from
  * memory and then checked by the write's own command (lib/buckets/remembered-bucket.ts), so
