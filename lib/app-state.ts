@@ -15,6 +15,7 @@ import { ListTotals } from './cache/list-totals.js';
 import { ReadCache } from './cache/read-cache.js';
 import { PerClientLimit } from './http/per-client-limit.js';
 import { StreamCaps } from './limits/stream-caps.js';
+import { VersionMemo } from './objects/write/version-memo.js';
 
 /**
  * Everything an app keeps between requests, made once by createApp and handed to what needs
@@ -52,12 +53,23 @@ export class AppState {
   readonly regexReads: PerClientLimit;
   /** Open change feed streams by Bucket and address, and what they sent (lib/realtime/). */
   readonly streams: StreamCaps;
+  /** The latest version of each Object this app last wrote, so its next edit skips the read (lib/objects/write/version-memo.ts). */
+  readonly versions: VersionMemo;
 
   constructor(config: Config, db: Db, log: (msg: string) => void, events?: DomainEvents) {
     this.events = events ?? new DomainEvents(config);
     // One per app, read by writes, events and reads alike.
     this.types = this.events.types;
-    this.writes = { db, validators: this.validators, events: this.events, plans: config.planDefaults };
+    // A version is typically a few kB, kept for nothing more than its next edit: a quarter of the
+    // response cache keeps thousands (and one larger than all of it is not kept).
+    this.versions = new VersionMemo(config.cacheMaxBytes / 4);
+    this.writes = {
+      db,
+      validators: this.validators,
+      events: this.events,
+      plans: config.planDefaults,
+      versions: this.versions,
+    };
     this.rates = new RateLimits(db, config.rateLimits);
     this.requests = new MonthlyRequests(db);
     this.regexReads = new PerClientLimit(config.regexReadsPerBucket);

@@ -89,7 +89,7 @@ export function createApp({
   if (metricsPort === null) app.get('/metrics', metricsEndpoint(metrics, metricsToken));
   app.use(accountToken(state.accountTokens));
   const routes = routeRegistry({ config, db, state, log: failures, health, outboundCa });
-  const mount = mounting(db, gate, putOff, config.bucketMemoryMs);
+  const mount = mounting(db, gate, putOff, config.bucketMemoryMs, state.versions);
   v3.use(mountRoutes(routes['/v3'], '/v3', mount));
   // Unknown paths still honour (and check) `pretty`, as every /v3 response does.
   v3.use(readParamsOnce(NO_PARAMS), v3RouteNotFound(config));

@@ -8,9 +8,8 @@ import { findBucketBySlug } from '../buckets/buckets.js';
 import { rememberBucket } from '../cache/remembered-bucket.js';
 import { hasBulkWrite } from '../db/write-batch.js';
 import { keepReadAhead, readObjectAhead } from '../objects/objects.js';
-import { keyMatches } from '../http/request.js';
-import { bearerKey } from '../http/request.js';
-import { setBucket } from '../http/request.js';
+import type { VersionMemo } from '../objects/write/version-memo.js';
+import { bearerKey, keyMatches, setBucket } from '../http/request.js';
 import { IDEMPOTENCY_HEADER } from '../http/idempotency-headers.js';
 
 /** Slugs whose Bucket is remembered; past it the memory starts again (a miss costs only a round). */
@@ -38,8 +37,9 @@ export interface BucketLoader {
 /**
  * `memoryMs`: how long a write may take the Bucket as last read (BUCKET_MEMORY_MS; tests that count
  * commands make it long, so a slow machine's pauses between requests do not change the count).
+ * `versions`: the Objects whose latest version the app holds, which a write edits without reading.
  */
-export function loadBucket(db: Db, memoryMs: number): BucketLoader {
+export function loadBucket(db: Db, memoryMs: number, versions?: VersionMemo): BucketLoader {
   // Slug → the Bucket last read by it, when. Read requests always read the Bucket (their caches
   // key on its generations); only write routes whose writes check it take it from here.
   const lastRead = new Map<string, LastRead>();
@@ -68,7 +68,11 @@ export function loadBucket(db: Db, memoryMs: number): BucketLoader {
       memberAhead?.catch(() => undefined);
       const writes = last !== undefined && mayWrite(req, res, last.doc);
       const named = objectParam === undefined ? undefined : req.params[objectParam];
-      const ahead = writes && typeof named === 'string' ? readObjectAhead(db, last.doc._id, named) : null;
+      // Not for an Object whose version the app holds at that generation: its edit reads nothing.
+      const ahead =
+        writes && typeof named === 'string' && versions?.holds(last.doc, named) !== true
+          ? readObjectAhead(db, last.doc._id, named)
+          : null;
       // A kept answer to an Idempotency-Key is replayed without a write, so without the write's check.
       const remembered =
         fromMemory &&

@@ -32,6 +32,7 @@ export async function completeKeyRename(db: Db, type: ObjectTypeDoc, lease: Type
   const move = type.key_rename;
   if (!move?.pending) return 0;
   const { from, to } = move;
+  // Before the Objects move, too: versions kept for edits are kept per generation (version-memo.ts).
   await bumpGeneration(db, type.bucket_id);
   const holding = holdingKey(type.bucket_id, type.slug, from, false);
   const moved = await countObjectsHolding(db, holding);

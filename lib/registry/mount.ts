@@ -8,6 +8,7 @@ import { idempotencyKeys } from '../middleware/idempotency.js';
 import { loadBucket, type BucketLoader } from '../middleware/load-bucket.js';
 import { retriedOnFreshBucket } from '../objects/write/fresh-bucket-retry.js';
 import { setMatchedRoute, type BucketAccess } from '../routes/access.js';
+import type { VersionMemo } from '../objects/write/version-memo.js';
 import { BUCKET_PATH, ROUTER_OPTIONS, takesIdempotencyKey, type RouteDef } from '../routes/route-table.js';
 
 /** What every mounted route shares, made once per app (so one memory of Buckets serves every version). */
@@ -22,9 +23,15 @@ export interface Mounting {
 }
 
 /** The shared parts of mounting, for an app on `db`. */
-export function mounting(db: Db, gate: RequestHandler, putOff: PutOffWork, bucketMemoryMs: number): Mounting {
+export function mounting(
+  db: Db,
+  gate: RequestHandler,
+  putOff: PutOffWork,
+  bucketMemoryMs: number,
+  versions?: VersionMemo,
+): Mounting {
   return {
-    buckets: loadBucket(db, bucketMemoryMs),
+    buckets: loadBucket(db, bucketMemoryMs, versions),
     gate,
     asMember: memberAccess(db),
     keyed: idempotencyKeys(db),

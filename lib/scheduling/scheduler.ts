@@ -82,6 +82,7 @@ export class Scheduler {
       [field]: { $lte: now },
       $or: [{ schedule_claim: null }, { 'schedule_claim.until': { $lt: now } }],
     } as Filter<ObjectDoc>;
+    // The claim leaves modified_at as it is: edits from a kept version never write the field (version-memo.ts).
     return objectsCollection(this.deps.db).findOneAndUpdate(
       due,
       { $set: { schedule_claim: { by: this.id, until: new Date(now.getTime() + LEASE_MS) } } },

@@ -7,6 +7,7 @@ import { deleteClaim, deleteClaimed, finishCarriedDeletes } from './delete-write
 import { finishCarried } from './version-write.js';
 import { HttpError } from '../../errors/http-errors.js';
 import type { VersionGuard } from './object-version.js';
+import type { VersionMemoDeps } from './version-memo.js';
 
 /** Objects a type delete removes per round: bounds memory and the size of each command. */
 const PAGE = 500;
@@ -51,13 +52,15 @@ const DELETE_ATTEMPTS = 8;
  * with event sinks besides the outbox, which hear of it between the claim and the rest, in two).
  */
 export async function removeObject(
-  deps: EventDeps,
+  deps: EventDeps & VersionMemoDeps,
   bucket: BucketDoc,
   id: string,
   notify: boolean,
   guard?: VersionGuard,
 ): Promise<void> {
   const objectId = parseObjectId(bucket, id);
+  // Its version kept for edits (version-memo.ts) is of no more use; an edit racing this delete reads.
+  deps.versions?.forget(bucket._id, objectId);
   for (let attempt = 1; ; attempt++) {
     // Gone meanwhile (another delete won the race): answered like any delete of an unknown id.
     const doc = foundObject(await findObject(deps.db, bucket._id, objectId, 'any'), bucket, id);

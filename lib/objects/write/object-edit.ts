@@ -15,6 +15,7 @@ import { finishCarried, writeVersionWith, type Written } from './version-write.j
 import { writeIfFound } from '../../db/write-batch.js';
 import { nextVersionTime } from './object-version.js';
 import { readOptions } from '../../db/query-time-limit.js';
+import type { VersionMemoDeps } from './version-memo.js';
 
 /**
  * Edits of an existing Object are read-merge-write: a PATCH changes only the keys it sends, so it
@@ -73,9 +74,16 @@ export function versionUpdate(current: ObjectDoc, next: ObjectDoc, work: Carried
   };
 }
 
-/** Reads the latest version, lets `build` merge into it, and writes the merge only over that version. */
+/**
+ * Reads the latest version, lets `build` merge into it, and writes the merge only over that
+ * version. The version this process last wrote (lib/objects/write/version-memo.ts) stands in for
+ * the first read: the commit checks it as it checks a read, and where it was behind (another
+ * process wrote, or a writer it does not know of left carried work), the edit reads and merges
+ * again without that counting as a lost race. So does a `build` that refused it (an If-Match
+ * naming a newer version, say): a refusal is judged on a version read.
+ */
 export async function editObject(
-  deps: EventDeps,
+  deps: EventDeps & VersionMemoDeps,
   bucket: BucketDoc,
   id: string,
   build: (current: ObjectDoc, at: Date) => Promise<EditPlan>,
@@ -83,16 +91,28 @@ export async function editObject(
 ): Promise<Written> {
   const objectId = parseObjectId(bucket, id);
   const objects = objectsCollection(deps.db);
-  for (let attempt = 1; ; attempt++) {
+  const memo = deps.versions;
+  let kept = memo?.latest(bucket, objectId);
+  // Started before the memo was known to answer, it may predate the write that made the memo behind.
+  let ahead = kept === undefined ? readAhead : undefined;
+  for (let attempt = 1; ;) {
+    const fromMemo = kept !== undefined;
     const current =
-      attempt === 1 && readAhead
-        ? foundObject(await readAhead, bucket, id)
-        : await getObject(deps.db, bucket, id, 'any');
+      kept ?? (ahead ? foundObject(await ahead, bucket, id) : await getObject(deps.db, bucket, id, 'any'));
+    kept = undefined;
+    ahead = undefined;
     // A write that died (or is still running) left work this version owes: it is done before this
     // write records its own, so the version gets its live copy, revision and event first.
-    if (await finishCarried(deps, current)) continue;
+    if (await finishCarried(deps, current)) {
+      attempt++;
+      continue;
+    }
     const at = nextVersionTime(current);
-    const plan = await build(current, at);
+    const plan = await (fromMemo ? build(current, at).catch(() => null) : build(current, at));
+    if (plan === null) {
+      memo?.forget(bucket._id, objectId);
+      continue;
+    }
     const actor = currentActor();
     // A write made with a Bucket key (or by the service) leaves the last account's name in place.
     if (actor !== null) plan.next.modified_by = actor;
@@ -106,7 +126,14 @@ export async function editObject(
       plan.next.publish_at = null;
     }
     // Conditional on the type as well: a rename that moved the Object meanwhile must not be undone.
-    const filter = { _id: current._id, bucket_id: bucket._id, type: current.type, modified_at: current.modified_at };
+    // Over a remembered version, also on no work being carried: such work is owed first (a read finishes it).
+    const filter = {
+      _id: current._id,
+      bucket_id: bucket._id,
+      type: current.type,
+      modified_at: current.modified_at,
+      ...(fromMemo && { pending: { $exists: false } }),
+    };
     const commit = (work: CarriedWork) => writeIfFound(objects, filter, versionUpdate(current, plan.next, work));
     const written = await writeVersionWith(deps, {
       objectId,
@@ -119,10 +146,18 @@ export async function editObject(
       ...(plan.commitError && { commitError: plan.commitError }),
       ...(notify !== undefined && { notify }),
     });
-    if (written) return written;
+    if (written) {
+      memo?.remember(bucket, written.doc);
+      return written;
+    }
+    if (fromMemo) {
+      memo?.forget(bucket._id, objectId);
+      continue;
+    }
     const now = await objects.findOne({ _id: objectId, bucket_id: bucket._id }, readOptions(deps.db));
     if (now && now.type !== current.type) throw typeMovedMeanwhile(current);
     if (attempt >= EDIT_ATTEMPTS) throw tooContended(objectId);
     await backoff(attempt);
+    attempt++;
   }
 }

@@ -44,6 +44,7 @@ export async function objectOfKey(
   const found = await objects.findOne({ idempotency_key: value }, readOptions(deps.db));
   if (!found) return null;
   if (found.created_at.getTime() <= Date.now() - IDEMPOTENCY_TTL_MS) {
+    // modified_at stays: edits from a kept version never write the key (version-memo.ts).
     await objects.updateOne({ _id: found._id, idempotency_key: value }, { $unset: { idempotency_key: '' } });
     return null;
   }

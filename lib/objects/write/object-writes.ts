@@ -19,6 +19,7 @@ import { writeVersionWith } from './version-write.js';
 import { parseScheduleTime } from './object-metadata.js';
 import { insertWithUniqueSlug, slugify, slugsWhere } from './slugs.js';
 import { readOptions } from '../../db/query-time-limit.js';
+import type { VersionMemoDeps } from './version-memo.js';
 import { assertSingletonFree, singletonKey, singletonRace } from './singletons.js';
 import { storedThumbnail } from './file-metafields.js';
 import type { Metafield } from '../../types/metafield.js';
@@ -77,7 +78,7 @@ async function ownAfter(
 }
 
 /** What an Object write needs besides its input: the database, the app's validators and event seam. */
-export interface ObjectWriteDeps extends EventDeps {
+export interface ObjectWriteDeps extends EventDeps, VersionMemoDeps {
   validators: MetadataValidators;
 }
 
@@ -175,6 +176,8 @@ export async function createObject(
     });
     // An insert finds no version in place to miss, so it always writes or throws.
     if (!written) throw new Error(`the insert of Object ${objectId.toHexString()} wrote nothing`);
+    // Its first edit (a save right after the create, say) merges into it without reading it.
+    deps.versions?.remember(bucket, written.doc);
     return written.doc;
   };
   try {

@@ -107,6 +107,7 @@ export async function applySingletonSwitch(
 ): Promise<void> {
   if (before.singleton === after.singleton) return;
   const objects = objectsCollection(db);
+  // Neither moves modified_at: edits from a kept version never write the field (version-memo.ts).
   if (!after.singleton) {
     await objects.updateMany(objectsOf(bucket, before, after), { $unset: { singleton_key: '' } });
     return;

@@ -44,7 +44,7 @@ import { bucketCheck } from '../../cache/remembered-bucket.js';
  * of matching nothing, where the version it was built on is no longer the latest, so the server
  * applies none of the follow-ups after a commit that did not happen. Elsewhere the commit and each
  * write of step 2 are commands of their own (the bump after the others) and step 3 follows the
- * answer (lib/http/after-answer.ts).
+ * answer (lib/http/respond.ts).
  * A crash before 1 leaves nothing; after it, the Object itself says what is owed, so whoever
  * reads it next (the next write of the Object, a delete, the scheduler, start-up repair or the
  * stale sweep) finishes the work first (`finishCarried`) — repair comes with the read of the
