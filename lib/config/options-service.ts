@@ -52,7 +52,13 @@ export const SERVICE_OPTIONS: readonly OptionDecl[] = [
     default: '5mb',
     meaning: 'Largest JSON request body; larger bodies get 413.',
   },
-  { name: 'CACHE_MAX_MB', kind: 'int', default: '64', meaning: 'Memory for cached read responses per process.' },
+  {
+    name: 'CACHE_MAX_MB',
+    kind: 'int',
+    default: '64',
+    meaning:
+      'Memory for cached read responses per process; a quarter of it more keeps the versions this process last wrote, so their next edit reads nothing.',
+  },
   {
     name: 'LIST_ORDER_MAX_IDS',
     kind: 'int',
