@@ -275,7 +275,7 @@ async function inOneCommandIfKnown(db: Db, batch: readonly BatchWrite[]): Promis
   if (!(await hasBulkWrite(db))) return undefined;
   try {
     return await inOneCommand(
-      db.client,
+      db,
       batch.filter((w) => w.only !== 'apart'),
     );
   } catch (err) {
@@ -299,13 +299,13 @@ class BatchWriteError extends MongoServerError {
 }
 
 /** One ordered bulkWrite of `batch`, resumed after a write that was done before; the last write's matched count. */
-async function inOneCommand(client: MongoClient, batch: readonly BatchWrite[]): Promise<number> {
+async function inOneCommand(db: Db, batch: readonly BatchWrite[]): Promise<number> {
   let from = 0;
   const retried = new Set<number>();
   for (;;) {
     const rest = batch.slice(from);
     const { failed, lastMatched } = await bulkWriteCommand(
-      client,
+      db,
       rest.map((w) => ({ namespace: w.to.namespace, model: w.model })),
     );
     if (!failed) return lastMatched;

@@ -19,8 +19,11 @@ export interface FeedDoc {
   object_type?: string;
   /** The message's data line, as a webhook delivery's body. */
   body: string;
-  /** The same for a read-key stream; null: a read-key stream does not get it (feed-read-view.ts). */
-  read_body: string | null;
+  /**
+   * The same for a read-key stream; null: a read-key stream does not get it. Absent: the read
+   * key sees what the write key does (most events: a published Object's), so it is kept once.
+   */
+  read_body?: string | null;
   /** Removed by the TTL index then (REALTIME_RETENTION). */
   expires_at: Date;
 }
@@ -49,7 +52,7 @@ export async function ensureFeedIndexes(db: Db): Promise<void> {
   await feed.createIndex({ expires_at: 1 }, { expireAfterSeconds: 0, name: 'expiry' }, undefined);
 }
 
-/** The feed's document of `event`, stamped `at` (lib/events/feed-collection.ts). */
+/** The feed's document of `event`, stamped `at`. */
 export function feedDoc(event: FeedEvent, at: Date, retentionMs: number): FeedDoc {
   const envelope = { id: event.id, type: event.type, created_at: at, bucket_slug: event.bucket };
   const data = event.data as Record<string, unknown>;
@@ -61,7 +64,7 @@ export function feedDoc(event: FeedEvent, at: Date, retentionMs: number): FeedDo
     type: event.type,
     ...(event.objectType === undefined ? {} : { object_type: event.objectType }),
     body: renderBody(envelope, data),
-    read_body: forReadKey === null ? null : renderBody(envelope, forReadKey),
+    ...(forReadKey !== data && { read_body: forReadKey === null ? null : renderBody(envelope, forReadKey) }),
     expires_at: new Date(at.getTime() + retentionMs),
   };
 }
@@ -128,7 +131,7 @@ export function feedIdTime(id: string): number | null {
  * read key reads published Objects only, so an event about a draft (a new draft, a draft saved
  * over a live Object, a draft deleted) is not sent to it at all, and an unpublish (the Object
  * is a draft now) carries only its ids. Object types and media are the read key's to read.
- * null: not sent.
+ * null: not sent. `data` itself where the read key sees it whole, which feedDoc relies on.
  */
 export function readKeyData(type: EventType, data: Record<string, unknown>): Record<string, unknown> | null {
   if (EVENTS[type] !== 'object') return data;

@@ -1,4 +1,4 @@
-import type { Collection, Db, Document, MongoClient } from 'mongodb';
+import type { Admin, Collection, Db, Document } from 'mongodb';
 
 const WRITE_METHODS = new Set([
   'insertOne',
@@ -55,7 +55,7 @@ export function interceptWrites(db: Db, before: (call: WriteCall) => void | Prom
     return Object.keys(mods).some((k) => k.startsWith('$')) ? 'updateOne' : 'replaceOne';
   };
   /** The bulkWrite command (lib/db/plain-commands.ts) sent op by op, each after the hook, as ordered. */
-  const bulkWriteCommand = async (admin: Db, command: Document): Promise<Document> => {
+  const bulkWriteCommand = async (admin: Admin, command: Document): Promise<Document> => {
     const ops = command.ops as Document[];
     const nsInfo = command.nsInfo as { ns: string }[];
     const results: Document[] = [];
@@ -70,7 +70,7 @@ export function interceptWrites(db: Db, before: (call: WriteCall) => void | Prom
     }
     return { ok: 1, cursor: { id: 0, firstBatch: results, ns: 'admin.$cmd.bulkWrite' } };
   };
-  const interceptAdmin = (admin: Db): Db =>
+  const interceptAdmin = (admin: Admin): Admin =>
     new Proxy(admin, {
       get(target, prop) {
         if (prop === 'command')
@@ -80,20 +80,11 @@ export function interceptWrites(db: Db, before: (call: WriteCall) => void | Prom
         return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
       },
     });
-  const interceptClient = (client: MongoClient): MongoClient =>
-    new Proxy(client, {
-      get(target, prop) {
-        if (prop === 'db')
-          return (name?: string) => (name === 'admin' ? interceptAdmin(target.db(name)) : target.db(name));
-        const value: unknown = Reflect.get(target, prop);
-        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-      },
-    });
-  const client = interceptClient(db.client);
   return new Proxy(db, {
     get(target, prop) {
       if (prop === 'collection') return (name: string) => intercept(target.collection(name));
-      if (prop === 'client') return client;
+      // The bulkWrite command goes through the handle's Admin (lib/db/plain-commands.ts).
+      if (prop === 'admin') return () => interceptAdmin(target.admin());
       const value: unknown = Reflect.get(target, prop);
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },

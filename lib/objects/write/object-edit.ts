@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { ObjectId } from 'mongodb';
 import { currentActor } from '../../accounts/request-account.js';
 import { isDraftOnly } from '../../accounts/draft-only.js';
@@ -63,13 +64,27 @@ function backoff(attempt: number): Promise<void> {
   return new Promise((r) => setTimeout(r, Math.random() * 5 * attempt));
 }
 
-/** The update that turns `current` (as read) into `next` carrying `work`: what a replace would write. */
-export function versionUpdate(current: ObjectDoc, next: ObjectDoc, work: CarriedWork) {
-  const { _id, ...fields } = next;
+/**
+ * The update that turns `current` (as read) into `next` carrying `work`: what a replace would write,
+ * though only the fields that changed. The commit is conditional on `current` being the version in
+ * place, so a field equal to it there already holds its value; leaving it out keeps the command
+ * small (an edit of one Metafield does not send the Object's content again) and never writes back
+ * a field some other writer moved meanwhile without a new version (a schedule claim, say).
+ */
+export function versionUpdate(
+  current: ObjectDoc,
+  next: ObjectDoc,
+  work: CarriedWork,
+): { $set: Partial<ObjectDoc>; $unset?: Record<string, ''> } {
+  const was = current as unknown as Record<string, unknown>;
+  const changed: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(next)) {
+    if (key !== '_id' && !isDeepStrictEqual(was[key], value)) changed[key] = value;
+  }
   // pending is set, never removed: both at once would be a conflict the server refuses.
   const gone = Object.keys(current).filter((key) => key !== '_id' && key !== 'pending' && !(key in next));
   return {
-    $set: { ...fields, pending: work },
+    $set: { ...changed, pending: work },
     ...(gone.length > 0 && { $unset: Object.fromEntries(gone.map((k) => [k, ''])) }),
   };
 }
