@@ -24,9 +24,10 @@ export interface HandleSettings {
 type ServiceDb = Db & { [SETTINGS]?: HandleSettings };
 
 /**
- * A handle on `db` carrying `queryTimeoutMs` (none by default) and capabilities of its own; `db`
- * is left as it was. A view of `db` rather than a new Db on its client, so a handle that wraps its
- * collections (the crash tests' write hooks) keeps doing so underneath.
+ * A handle on `db` carrying `queryTimeoutMs` (none by default) and capabilities of its own (those
+ * of `db`, if it was made here); `db` is left as it was. A view of `db` rather than a new Db on its
+ * client, so a handle that wraps its collections (the crash tests' write hooks) keeps doing so
+ * underneath.
  */
 export function serviceDb(db: Db, { queryTimeoutMs = 0 }: { queryTimeoutMs?: number } = {}): Db {
   const held = settingsOf(db);
