@@ -4,6 +4,7 @@ import { loadConfig, type Config } from '../lib/config.js';
 import { BucketAdminError, ConfigError, EngineUnavailableError, MigrationError } from '../lib/errors/domain-errors.js';
 import { openDatabase } from '../lib/indexes.js';
 import { joinOrStartEngine } from '../lib/db/shared-engine.js';
+import { serviceDb } from '../lib/db/service-db.js';
 import { effectivePlan, PLAN_LIMITS, type PlanField } from '../lib/config/plan.js';
 import { MIGRATION_COMMANDS, MIGRATION_USAGE, OFFLINE_COMMANDS, UsageError } from '../lib/migrate/cli.js';
 import { createBucket, deleteBucket, listBuckets, rotateKeys, type KeyChoice } from '../lib/buckets/buckets.js';
@@ -226,9 +227,12 @@ async function main(): Promise<number> {
     maxHeap: config.engineMaxHeap,
   });
   const database = await openDatabase(engine.uri, config.dbName);
+  // Its own handle, so an import's Object writes learn once whether the servers have bulkWrite;
+  // without a query time limit, as an admin command may scan what a request may not.
+  const db = serviceDb(database.db);
   try {
-    if (migration) await migration({ db: database.db, config, print }, rest);
-    else await run(database.db, config, command, rest);
+    if (migration) await migration({ db, config, print }, rest);
+    else await run(db, config, command, rest);
   } finally {
     await database.close();
     await engine.stop();

@@ -5,7 +5,7 @@ import { optionsHelp } from '../lib/config/options-docs.js';
 import { createHttpServer } from '../lib/http/http-server.js';
 import { ConfigError, EngineUnavailableError } from '../lib/errors/domain-errors.js';
 import { openDatabase } from '../lib/indexes.js';
-import { withQueryTimeLimit } from '../lib/db/query-time-limit.js';
+import { serviceDb } from '../lib/db/service-db.js';
 import { startOwnedEngine } from '../lib/db/shared-engine.js';
 import { DomainEvents } from '../lib/events/domain-events.js';
 import { repairPendingRenames } from '../lib/object-types/object-type-rename.js';
@@ -72,8 +72,8 @@ async function main(): Promise<void> {
   // Process metrics start now, so the first scrape already sees the event loop's history.
   const metrics = new AppMetrics({ processMetrics: true });
   metrics.watchClient(database.client);
-  // One handle for the app and the workers beside it, carrying the query time limit.
-  const db = withQueryTimeLimit(database.db, config.queryTimeoutMs);
+  // One handle for the app and the workers beside it, carrying the query time limit and what is learned of the servers.
+  const db = serviceDb(database.db, { queryTimeoutMs: config.queryTimeoutMs });
   // Kept here so a stop waits for the work requests put off until after their answers.
   const putOff = new PutOffWork((msg) => {
     logger.error(msg);

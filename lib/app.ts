@@ -20,7 +20,7 @@ import { routeRegistry } from './registry/registry.js';
 import { ROUTER_OPTIONS } from './routes/route-table.js';
 import { mounting, mountRoutes } from './registry/mount.js';
 import type { DomainEvents } from './events/domain-events.js';
-import { withQueryTimeLimit } from './db/query-time-limit.js';
+import { serviceDb } from './db/service-db.js';
 import { PutOffWork } from './http/respond.js';
 import { studioRedirect, studioRouter } from './studio/serve.js';
 
@@ -59,8 +59,8 @@ export function createApp({
   outboundCa,
   putOff: givenPutOff,
 }: AppDeps): Express {
-  // The app's own handle, carrying its query time limit to every service it calls.
-  const db = withQueryTimeLimit(given, config.queryTimeoutMs);
+  // The app's own handle, carrying its query time limit and what it learns of the servers to every service it calls.
+  const db = serviceDb(given, { queryTimeoutMs: config.queryTimeoutMs });
   const failures =
     log ??
     (logger

@@ -11,6 +11,7 @@ import {
 } from 'mongodb';
 import { DUPLICATE_KEY, isDuplicateKey } from '../errors/mongo-errors.js';
 import { bulkWriteCommand, type Stored, type WriteModel } from './plain-commands.js';
+import { hasBulkWrite, lacksBulkWrite } from './bulk-write-support.js';
 
 export type { WriteModel } from './plain-commands.js';
 
@@ -41,37 +42,8 @@ export async function lastSent(last: LastWrite): Promise<number> {
   return last.sent ? last.matched : last.send();
 }
 
-/**
- * MongoDB 8.0's bulkWrite command writes to several collections in one command. Whether a client's
- * servers have it is asked once (buildInfo), and a server that turns out not to know the command
- * (CommandNotFound) sends the client back to one command per write.
- */
-const bulkWriteKnown = new WeakMap<MongoClient, Promise<boolean>>();
+/** The server's code for a command it does not know. */
 const COMMAND_NOT_FOUND = 59;
-const FIRST_VERSION_WITH_BULK_WRITE = 8;
-
-export function hasBulkWrite(db: Db): Promise<boolean> {
-  let known = bulkWriteKnown.get(db.client);
-  if (!known) {
-    known = db
-      .admin()
-      .command({ buildInfo: 1 })
-      .then((info) => Array.isArray(info.versionArray) && Number(info.versionArray[0]) >= FIRST_VERSION_WITH_BULK_WRITE)
-      .catch(() => false);
-    bulkWriteKnown.set(db.client, known);
-  }
-  return known;
-}
-
-/**
- * Says whether `client`'s servers have bulkWrite, instead of asking them (undefined: ask again).
- * For a deployment whose version answer is not to be trusted (a proxy), and for tests of the
- * path without the command.
- */
-export function assumeBulkWrite(client: MongoClient, available: boolean | undefined): void {
-  if (available === undefined) bulkWriteKnown.delete(client);
-  else bulkWriteKnown.set(client, Promise.resolve(available));
-}
 
 /**
  * Sends `steps` in turn (the writes of one step do not depend on each other), then `last`, which
@@ -281,7 +253,7 @@ async function inOneCommandIfKnown(db: Db, batch: readonly BatchWrite[]): Promis
   } catch (err) {
     // A server that said it has the command but has not (a proxy, a mixed-version cluster).
     if (!(err instanceof MongoServerError && err.code === COMMAND_NOT_FOUND)) throw err;
-    bulkWriteKnown.set(db.client, Promise.resolve(false));
+    lacksBulkWrite(db);
     return undefined;
   }
 }

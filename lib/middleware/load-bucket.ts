@@ -6,7 +6,7 @@ import { accountOf, setMember } from '../accounts/request-account.js';
 import { findMember } from '../accounts/store.js';
 import { findBucketBySlug } from '../buckets/buckets.js';
 import { rememberBucket } from '../cache/remembered-bucket.js';
-import { hasBulkWrite } from '../db/write-batch.js';
+import { hasBulkWrite } from '../db/bulk-write-support.js';
 import { keepReadAhead, readObjectAhead } from '../objects/objects.js';
 import type { VersionMemo } from '../objects/write/version-memo.js';
 import { bearerKey, keyMatches, setBucket } from '../http/request.js';

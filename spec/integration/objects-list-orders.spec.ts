@@ -5,7 +5,7 @@ import { freshHarness } from '../support/harness.js';
 import { byIdsAlone, filterFields } from '../support/command-operators.js';
 import { BucketSuite } from '../support/bucket-suite.js';
 import { RECENT_WRITES_KEPT } from '../../lib/cache/bucket-generation.js';
-import { assumeBulkWrite } from '../../lib/db/write-batch.js';
+import { assumeBulkWrite } from '../../lib/db/bulk-write-support.js';
 import { withoutBulkWrite } from '../support/bulk-write-ops.js';
 import { bucketsCollection, writeNotesCollection } from '../../lib/db/collections.js';
 
@@ -356,7 +356,7 @@ describe('GET /objects: orders kept per Bucket generation', () => {
   });
 
   describe('on a server without bulkWrite (writes noted on the Bucket)', () => {
-    withoutBulkWrite(() => suite.harness.client);
+    withoutBulkWrite(() => suite.harness.db);
 
     it('follows writes from the Bucket’s notes, and matches again past RECENT_WRITES_KEPT of them', async () => {
       const path = `/objects?query=${q({ type: 'posts' })}&limit=2&sort=metadata.score&useCache=false`;
@@ -376,11 +376,11 @@ describe('GET /objects: orders kept per Bucket generation', () => {
       await read(path);
       await read(path);
       await edits(1);
-      assumeBulkWrite(suite.harness.client, undefined);
+      assumeBulkWrite(suite.harness.db, undefined);
       try {
         await suite.api.patch(`/objects/${ids[5]!}`, { metadata: { score: 9 } }).expect(200);
       } finally {
-        assumeBulkWrite(suite.harness.client, false);
+        assumeBulkWrite(suite.harness.db, false);
       }
       const after = await read(path);
       assert.ok(byFilter(after.finds) && !following(after.finds), JSON.stringify(after.finds));

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import { MongoClient, type Db } from 'mongodb';
+import { MongoClient, MongoServerError, type Db, type Document } from 'mongodb';
+import { assumeBulkWrite, hasBulkWrite } from '../../lib/db/bulk-write-support.js';
+import { serviceDb } from '../../lib/db/service-db.js';
 import {
-  assumeBulkWrite,
   commitInSteps,
   CommitFailed,
   foundOrStop,
@@ -46,7 +47,7 @@ describe('writes sent together, then a last one', function () {
   before(() => {
     client = new MongoClient(testEngine().uri, { monitorCommands: true });
     client.on('commandStarted', (e) => commands.push(e.commandName));
-    db = client.db('write_batch');
+    db = serviceDb(client.db('write_batch'));
   });
   beforeEach(async () => {
     await db.dropDatabase();
@@ -54,7 +55,7 @@ describe('writes sent together, then a last one', function () {
     commands = [];
   });
   afterEach(() => {
-    assumeBulkWrite(client, undefined);
+    assumeBulkWrite(db, undefined);
   });
   after(async () => client.close());
 
@@ -97,7 +98,7 @@ describe('writes sent together, then a last one', function () {
   });
 
   it('sends one command per write, step after step, and leaves the last to the caller, where the servers lack bulkWrite', async () => {
-    assumeBulkWrite(client, false);
+    assumeBulkWrite(db, false);
     const last = await writeInSteps(db, [[insert('a', 1, true), insert('b', 1)], [mark('b', 1)]], mark('a', 1));
     assert.deepEqual(commands, ['insert', 'insert', 'update'], 'the second step after the first');
     assert.deepEqual(await ids('b'), [[1, 1]]);
@@ -113,7 +114,7 @@ describe('writes sent together, then a last one', function () {
     await writeInSteps(db, [[together], [apart]], mark('a', 1));
     assert.deepEqual(await ids('b'), [[1, undefined]]);
     await db.collection('b').deleteMany({});
-    assumeBulkWrite(client, false);
+    assumeBulkWrite(db, false);
     await writeInSteps(db, [[together], [apart]], mark('a', 1));
     assert.deepEqual(await ids('b'), [[2, undefined]]);
   });
@@ -127,7 +128,7 @@ describe('writes sent together, then a last one', function () {
 
   for (const oneCommand of [true, false]) {
     it(`sends an upsert that met a duplicate key once more, then gives the error (${oneCommand ? 'one command' : 'apart'})`, async () => {
-      assumeBulkWrite(client, oneCommand);
+      assumeBulkWrite(db, oneCommand);
       await assert.rejects(writeInSteps(db, [[clashing()], [insert('b', 1)]], mark('a', 1)), /duplicate key/);
       assert.deepEqual(commands, oneCommand ? ['bulkWrite', 'bulkWrite'] : ['update', 'update']);
       assert.deepEqual(await ids('b'), [], 'nothing after it was sent');
@@ -141,7 +142,7 @@ describe('writes sent together, then a last one', function () {
   for (const oneCommand of [true, false]) {
     const how = oneCommand ? 'one command' : 'apart';
     it(`commits, then sends the rest, when the commit finds its version (${how})`, async () => {
-      assumeBulkWrite(client, oneCommand);
+      assumeBulkWrite(db, oneCommand);
       const outcome = await commitInSteps(db, commitOver(1, undefined), [[insert('b', 1)]], mark('b', 1));
       assert.equal(outcome.committed, true);
       assert.deepEqual(commands, oneCommand ? ['bulkWrite'] : ['update', 'insert']);
@@ -154,7 +155,7 @@ describe('writes sent together, then a last one', function () {
     });
 
     it(`writes nothing when another version is in place, or none (${how})`, async () => {
-      assumeBulkWrite(client, oneCommand);
+      assumeBulkWrite(db, oneCommand);
       assert.deepEqual(await commitInSteps(db, commitOver(1, 4), [[insert('b', 1)]], mark('a', 1)), {
         committed: false,
       });
@@ -166,7 +167,7 @@ describe('writes sent together, then a last one', function () {
     });
 
     it(`tells the commit's own failure from a later write's (${how})`, async () => {
-      assumeBulkWrite(client, oneCommand);
+      assumeBulkWrite(db, oneCommand);
       await db.collection<Doc>('b').insertOne({ _id: 1 });
       const taken: BatchWrite = { to: db.collection<Doc>('b'), model: { name: 'insertOne', document: { _id: 1 } } };
       let refused = 0;
@@ -188,7 +189,7 @@ describe('writes sent together, then a last one', function () {
     });
 
     it(`sends the rest only while a precondition holds, changing nothing by it (${how})`, async () => {
-      assumeBulkWrite(client, oneCommand);
+      assumeBulkWrite(db, oneCommand);
       await db.collection<Doc>('c').insertOne({ _id: 1, n: 3 });
       commands = [];
       const holds = foundOrStop(db.collection<Doc>('c'), { _id: 1, n: 3 });
@@ -239,6 +240,42 @@ describe('writes sent together, then a last one', function () {
     assert.deepEqual(await ids('b'), [[1, 1]]);
   });
 
+  it('sends one command per write through a driver’s handle as it came, which has nowhere to keep an answer', async () => {
+    const raw = client.db('write_batch');
+    const last = await writeInSteps(raw, [[insert('b', 1)]], mark('a', 1));
+    assert.ok(!last.sent);
+    assert.deepEqual(commands, ['insert'], 'no buildInfo asked, no bulkWrite sent');
+    assert.throws(() => {
+      assumeBulkWrite(raw, true);
+    }, /serviceDb/);
+  });
+
+  it('keeps what it learns of the servers in the handle: another handle on the same client is not told', async () => {
+    const other = serviceDb(client.db('write_batch'));
+    assumeBulkWrite(db, false);
+    await writeInSteps(db, [[insert('b', 1)]], mark('a', 1));
+    await writeInSteps(other, [[insert('b', 2)]], mark('a', 1));
+    assert.deepEqual(commands, ['insert', 'buildInfo', 'bulkWrite']);
+    assert.equal(await hasBulkWrite(db), false, 'the other handle’s answer did not reach this one');
+    assert.equal(serviceDb(db, { queryTimeoutMs: 0 }), db, 'a handle with the same settings is not made again');
+    assert.equal(
+      await hasBulkWrite(serviceDb(db, { queryTimeoutMs: 10 })),
+      false,
+      'one made over it shares its servers',
+    );
+  });
+
+  it('sends writes apart from then on where a server that said it has bulkWrite does not know it, on that handle only', async () => {
+    const refusing = serviceDb(refusingBulkWrite(client.db('write_batch')));
+    assumeBulkWrite(refusing, true);
+    const last = await writeInSteps(refusing, [[insert('b', 1)]], mark('a', 1));
+    assert.ok(!last.sent, 'the writes went apart, the last left to the caller');
+    assert.deepEqual(commands, ['insert']);
+    assert.deepEqual(await ids('b'), [[1, undefined]]);
+    assert.equal(await hasBulkWrite(refusing), false);
+    assert.equal(await hasBulkWrite(db), true, 'a handle of its own asks for itself');
+  });
+
   it('keeps a bulkWrite’s writes on the H2 backend across a restart', async function () {
     if (!javaEngineAvailable()) this.skip();
     await acrossH2Restart('write_batch_h2', async (kept, run) => {
@@ -262,3 +299,33 @@ describe('writes sent together, then a last one', function () {
     });
   });
 });
+
+/** Binds what a proxy hands out, so the driver's methods keep the real object as `this`. */
+function passedOn(target: object, prop: string | symbol): unknown {
+  const value: unknown = Reflect.get(target, prop);
+  return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+}
+
+/** `db` on servers that refuse bulkWrite as a command they do not know (a proxy in front of older servers may). */
+function refusingBulkWrite(db: Db): Db {
+  const admin = new Proxy(db.client.db('admin'), {
+    get(target, prop) {
+      if (prop !== 'command') return passedOn(target, prop);
+      return (command: Document, ...rest: []) =>
+        'bulkWrite' in command
+          ? Promise.reject(new MongoServerError({ message: 'no such command: bulkWrite', code: 59 }))
+          : target.command(command, ...rest);
+    },
+  });
+  const refusingClient = new Proxy(db.client, {
+    get(target, prop) {
+      if (prop !== 'db') return passedOn(target, prop);
+      return (name?: string) => (name === 'admin' ? admin : target.db(name));
+    },
+  });
+  return new Proxy(db, {
+    get(target, prop) {
+      return prop === 'client' ? refusingClient : passedOn(target, prop);
+    },
+  });
+}

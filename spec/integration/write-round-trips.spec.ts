@@ -390,7 +390,7 @@ describe('round trips per request', () => {
   });
 
   describe('on a server without bulkWrite (before MongoDB 8.0)', () => {
-    withoutBulkWrite(() => suite.harness.client);
+    withoutBulkWrite(() => suite.harness.db);
 
     it('edits in 8 commands and 4 rounds: the follow-ups one each (the change feed’s event among them), the bump after the views, the clear after the answer', async () => {
       const id = await unedited();

@@ -1,5 +1,5 @@
-import type { CommandStartedEvent, Document, MongoClient } from 'mongodb';
-import { assumeBulkWrite } from '../../lib/db/write-batch.js';
+import type { CommandStartedEvent, Db, Document } from 'mongodb';
+import { assumeBulkWrite } from '../../lib/db/bulk-write-support.js';
 
 /** A command as the tests read it: its name and body, as command monitoring reports one. */
 export type SentCommand = Pick<CommandStartedEvent, 'commandName' | 'command'>;
@@ -37,12 +37,15 @@ export function commandLabel(e: SentCommand): string {
   return `bulkWrite [${singleCommands(e).map(label).join(', ')}]`;
 }
 
-/** Hooks making the enclosing describe block's tests run as on a server without bulkWrite (before MongoDB 8.0). */
-export function withoutBulkWrite(client: () => MongoClient): void {
+/**
+ * Hooks making the enclosing describe block's tests run as on a server without bulkWrite (before
+ * MongoDB 8.0), for the app whose handle `db` gives (a harness's `db`) and apps made over it.
+ */
+export function withoutBulkWrite(db: () => Db): void {
   before(() => {
-    assumeBulkWrite(client(), false);
+    assumeBulkWrite(db(), false);
   });
   after(() => {
-    assumeBulkWrite(client(), undefined);
+    assumeBulkWrite(db(), undefined);
   });
 }

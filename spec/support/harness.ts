@@ -3,6 +3,7 @@ import { MongoClient, type Db } from 'mongodb';
 import { createApp } from '../../lib/app.js';
 import { loadConfig, type Config } from '../../lib/config.js';
 import { ensureIndexes } from '../../lib/indexes.js';
+import { serviceDb } from '../../lib/db/service-db.js';
 import { createBucket, type IssuedKeys, type KeyChoice } from '../../lib/buckets/buckets.js';
 import { DomainEvents, type DomainEvent, type EventDeps } from '../../lib/events/domain-events.js';
 import { testEngine } from './test-engine.js';
@@ -17,6 +18,10 @@ export async function closeSharedClient(): Promise<void> {
 
 export interface Harness {
   app: Express;
+  /**
+   * The app's own handle: what the app learns of the servers (bulkWrite) is kept in it, shared by
+   * services and apps given it, and tests force it with `assumeBulkWrite(h.db, …)`.
+   */
   db: Db;
   /** With command monitoring on, so tests can count round trips. */
   client: MongoClient;
@@ -45,10 +50,11 @@ export async function freshHarness(env: NodeJS.ProcessEnv = {}, dbName = 'conten
     client = new MongoClient(testEngine().uri, { serverSelectionTimeoutMS: 10_000, monitorCommands: true });
     await client.connect();
   }
-  const db = client.db(dbName);
+  const config = loadConfig({ PUBLIC_URL: 'http://api.test', ...env });
+  // Made as the app would make it, so the app takes it as its own (see `Harness.db`).
+  const db = serviceDb(client.db(dbName), { queryTimeoutMs: config.queryTimeoutMs });
   await db.dropDatabase();
   await ensureIndexes(db);
-  const config = loadConfig({ PUBLIC_URL: 'http://api.test', ...env });
   const errors: string[] = [];
   const events = new DomainEvents(config);
   const emitted: DomainEvent[] = [];
