@@ -1,4 +1,4 @@
-import type { Db } from 'mongodb';
+import type { Collection, CollectionOptions, Db } from 'mongodb';
 
 /**
  * The settings and capabilities of a database handle travel in the handle itself: `serviceDb`
@@ -37,11 +37,32 @@ export function serviceDb(db: Db, { queryTimeoutMs = 0 }: { queryTimeoutMs?: num
   if (held?.queryTimeoutMs === queryTimeoutMs) return db;
   // A handle over one that has settings reaches the same servers: what was learned of them holds.
   const settings: HandleSettings = { queryTimeoutMs, capabilities: held?.capabilities ?? {} };
+  // Every request asks the handle for a few collections, and the driver builds a Collection (its
+  // options resolved anew) per call: one per name is kept, as the driver's docs advise. Methods are
+  // bound once, not per call.
+  const collections = new Map<string, Collection>();
+  const bound = new Map<string | symbol, { of: unknown; fn: unknown }>();
+  const collection = (name: string, options?: CollectionOptions): Collection => {
+    if (options !== undefined) return db.collection(name, options);
+    let coll = collections.get(name);
+    if (!coll) {
+      coll = db.collection(name);
+      collections.set(name, coll);
+    }
+    return coll;
+  };
   return new Proxy(db, {
     get(target, prop) {
       if (prop === SETTINGS) return settings;
+      if (prop === 'collection') return collection;
       const value: unknown = Reflect.get(target, prop);
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      if (typeof value !== 'function') return value;
+      let kept = bound.get(prop);
+      if (kept?.of !== value) {
+        kept = { of: value, fn: (value as (...args: unknown[]) => unknown).bind(target) };
+        bound.set(prop, kept);
+      }
+      return kept.fn;
     },
   });
 }

@@ -5,7 +5,6 @@ import {
   type Collection,
   type Db,
   type Document,
-  type MongoClient,
   type OneOrMore,
   type WriteError,
 } from 'mongodb';

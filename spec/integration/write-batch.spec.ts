@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { MongoClient, MongoServerError, type Db, type Document } from 'mongodb';
+import { MongoClient, MongoServerError, type Admin, type Db, type Document } from 'mongodb';
 import { assumeBulkWrite, hasBulkWrite } from '../../lib/db/bulk-write-support.js';
 import { serviceDb } from '../../lib/db/service-db.js';
 import {
@@ -308,24 +308,20 @@ function passedOn(target: object, prop: string | symbol): unknown {
 
 /** `db` on servers that refuse bulkWrite as a command they do not know (a proxy in front of older servers may). */
 function refusingBulkWrite(db: Db): Db {
-  const admin = new Proxy(db.client.db('admin'), {
-    get(target, prop) {
-      if (prop !== 'command') return passedOn(target, prop);
-      return (command: Document, ...rest: []) =>
-        'bulkWrite' in command
-          ? Promise.reject(new MongoServerError({ message: 'no such command: bulkWrite', code: 59 }))
-          : target.command(command, ...rest);
-    },
-  });
-  const refusingClient = new Proxy(db.client, {
-    get(target, prop) {
-      if (prop !== 'db') return passedOn(target, prop);
-      return (name?: string) => (name === 'admin' ? admin : target.db(name));
-    },
-  });
+  // The bulkWrite command goes through the handle's Admin (lib/db/plain-commands.ts).
+  const refusingAdmin = (admin: Admin): Admin =>
+    new Proxy(admin, {
+      get(target, prop) {
+        if (prop !== 'command') return passedOn(target, prop);
+        return (command: Document, ...rest: []) =>
+          'bulkWrite' in command
+            ? Promise.reject(new MongoServerError({ message: 'no such command: bulkWrite', code: 59 }))
+            : target.command(command, ...rest);
+      },
+    });
   return new Proxy(db, {
     get(target, prop) {
-      return prop === 'client' ? refusingClient : passedOn(target, prop);
+      return prop === 'admin' ? () => refusingAdmin(target.admin()) : passedOn(target, prop);
     },
   });
 }
