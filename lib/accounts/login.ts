@@ -2,7 +2,7 @@ import type { Db } from 'mongodb';
 import { BadRequestError, UnauthorizedError } from '../errors/http-errors.js';
 import { retryLater } from '../errors/retry-later.js';
 import { SaturatedError, Semaphore } from '../util/semaphore.js';
-import { isPlainObject } from '../util/plain-object.js';
+import { isPlainObject } from '../util/values.js';
 import { decoyHash, verifyPassword } from './password.js';
 import { findAccountByEmail, type AccountDoc } from './store.js';
 import { LoginThrottle } from './throttle.js';

@@ -1,7 +1,7 @@
 import type { Db } from 'mongodb';
 import { objectTypesCollection, type BucketDoc } from '../db/collections.js';
 import { BadRequestError } from '../errors/http-errors.js';
-import { readOptions } from '../db/query-time-limit.js';
+import { readOptions } from '../db/service-db.js';
 import { quote } from '../util/quote.js';
 import { contributorTypesProblem, type MemberSettings } from './user-input.js';
 

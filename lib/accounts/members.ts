@@ -1,7 +1,7 @@
 import { ObjectId, type Db } from 'mongodb';
 import type { BucketDoc } from '../db/collections.js';
 import { BadRequestError, NotFoundError } from '../errors/http-errors.js';
-import { readOptions } from '../db/query-time-limit.js';
+import { readOptions } from '../db/service-db.js';
 import {
   accountsCollection,
   findAccountByEmail,

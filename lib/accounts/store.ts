@@ -1,7 +1,7 @@
 import { ObjectId, type Collection, type Db } from 'mongodb';
 import { BucketAdminError } from '../errors/domain-errors.js';
 import { isDuplicateKey } from '../errors/mongo-errors.js';
-import { readOptions } from '../db/query-time-limit.js';
+import { readOptions } from '../db/service-db.js';
 import { hashPassword } from './password.js';
 import type { Role } from './roles.js';
 

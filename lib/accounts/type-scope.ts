@@ -1,8 +1,8 @@
 import type { Response } from 'express';
 import { ObjectId, type Db } from 'mongodb';
 import { objectsCollection, type BucketDoc } from '../db/collections.js';
-import { readOptions } from '../db/query-time-limit.js';
-import { isPlainObject } from '../util/plain-object.js';
+import { readOptions } from '../db/service-db.js';
+import { isPlainObject } from '../util/values.js';
 import { forbidden, memberOf, viaMember } from './request-account.js';
 
 /**

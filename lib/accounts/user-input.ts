@@ -1,5 +1,5 @@
 import { BadRequestError } from '../errors/http-errors.js';
-import { isPlainObject } from '../util/plain-object.js';
+import { isPlainObject } from '../util/values.js';
 import { PERMISSIONS, ROLES, type Role } from './roles.js';
 import { EMAIL_PATTERN, PROFILE_FIELDS, type ProfileField } from './store.js';
 

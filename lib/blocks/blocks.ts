@@ -1,7 +1,7 @@
 import { ObjectId, type Collection, type Db } from 'mongodb';
 import type { BucketDoc } from '../db/collections.js';
 import { finishWrite, type EventDeps } from '../events/domain-events.js';
-import { readOptions } from '../db/query-time-limit.js';
+import { readOptions } from '../db/service-db.js';
 
 /** A Block installed in a Bucket: a bundle of Object types (and starter content) it came with. */
 export interface BlockDoc {

@@ -4,7 +4,7 @@ import { BucketAdminError } from '../errors/domain-errors.js';
 import { isDuplicateKey } from '../errors/mongo-errors.js';
 import { removeBucketFiles } from '../store/files.js';
 import { generateKey, hashKey } from '../http/request.js';
-import { readOptions } from '../db/query-time-limit.js';
+import { readOptions } from '../db/service-db.js';
 
 export const BUCKET_SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/;
 

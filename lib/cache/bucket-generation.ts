@@ -3,7 +3,7 @@
 import type { Db, Document, ObjectId } from 'mongodb';
 import { bucketsCollection, writeNotesCollection, type BucketDoc } from '../db/collections.js';
 import type { BatchWrite } from '../db/write-batch.js';
-import { readOptions } from '../db/query-time-limit.js';
+import { readOptions } from '../db/service-db.js';
 
 /**
  * Every write to a Bucket bumps its generation. Read caches key on it, so a write made

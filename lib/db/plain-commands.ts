@@ -17,7 +17,7 @@ import {
   type Filter,
   type WithId,
 } from 'mongodb';
-import type { ReadOptions } from './query-time-limit.js';
+import type { ReadOptions } from './service-db.js';
 
 type Unnamespaced<M> = M extends unknown ? Omit<M, 'namespace'> : never;
 /** Any stored document, whatever its `_id` (the driver's Document would make it an ObjectId). */

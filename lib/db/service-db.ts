@@ -1,5 +1,8 @@
 import type { Collection, CollectionOptions, Db } from 'mongodb';
 
+// A service's database handle: what it carries (the read time limit, what its servers can do) and
+// reading that back.
+
 /**
  * The settings and capabilities of a database handle travel in the handle itself: `serviceDb`
  * makes a handle of its own for whoever owns them (an app, the server's workers, an admin
@@ -11,12 +14,12 @@ const SETTINGS = Symbol('settings of this database handle');
 
 /** What the owner of a handle learned of its servers, asked the first time a write needs it. */
 export interface ServerCapabilities {
-  /** Whether the servers have the bulkWrite command across collections (`bulk-write-support.ts`); unset until asked. */
+  /** Whether the servers have the bulkWrite command across collections (`hasBulkWrite`); unset until asked. */
   bulkWrite?: Promise<boolean> | undefined;
 }
 
 export interface HandleSettings {
-  /** The server-side time limit of reads (`query-time-limit.ts`); 0: none. */
+  /** The server-side time limit of reads (`readOptions`); 0: none. */
   readonly queryTimeoutMs: number;
   readonly capabilities: ServerCapabilities;
 }
@@ -70,4 +73,67 @@ export function serviceDb(db: Db, { queryTimeoutMs = 0 }: { queryTimeoutMs?: num
 /** The settings `db` was made with by `serviceDb`; undefined for a driver's handle as it came. */
 export function settingsOf(db: Db): HandleSettings | undefined {
   return (db as ServiceDb)[SETTINGS];
+}
+
+/**
+ * The server-side time limit (`maxTimeMS`) of every find, aggregate and count this service
+ * runs, so one expensive query cannot hold an engine thread for ever. It is set per operation
+ * rather than as the client's `timeoutMS`, which is deprecated in driver 7 and would also cut
+ * GridFS streams (a 900 MB upload or download runs for minutes).
+ *
+ * The value is configuration (QUERY_TIMEOUT_MS) and travels in the database handle itself: two apps in one process can have two limits; a handle made without one (an
+ * admin script's) runs without a limit.
+ */
+export interface ReadOptions {
+  maxTimeMS?: number;
+}
+
+/** Options to pass to find/findOne/aggregate/countDocuments on `db`'s collections. */
+export function readOptions(db: Db): ReadOptions {
+  const ms = settingsOf(db)?.queryTimeoutMs;
+  return ms === undefined || ms === 0 ? {} : { maxTimeMS: ms };
+}
+
+/**
+ * MongoDB 8.0's bulkWrite command writes to several collections in one command. Whether a
+ * handle's servers have it is asked once per owner of the handle (buildInfo) and kept in the
+ * handle's capabilities; a server that turns out not to know the command
+ * (CommandNotFound) sends that owner back to one command per write.
+ */
+const FIRST_VERSION_WITH_BULK_WRITE = 8;
+
+/**
+ * Whether `db`'s servers have bulkWrite. A driver's handle as it came (a test's, a one-off
+ * script's) has nowhere to keep the answer, and asking on every write would add a command to
+ * each: it gets one command per write, which is correct on every server, only slower. Every entry
+ * point that writes much (the app, the server's workers, bucketctl, the test harness) makes its
+ * handle with `serviceDb`.
+ */
+export function hasBulkWrite(db: Db): Promise<boolean> {
+  const capabilities = settingsOf(db)?.capabilities;
+  if (!capabilities) return Promise.resolve(false);
+  capabilities.bulkWrite ??= db
+    .admin()
+    .command({ buildInfo: 1 })
+    .then((info) => Array.isArray(info.versionArray) && Number(info.versionArray[0]) >= FIRST_VERSION_WITH_BULK_WRITE)
+    .catch(() => false);
+  return capabilities.bulkWrite;
+}
+
+/** A server said it has bulkWrite but had not (a proxy, a mixed-version cluster): `db`'s owner sends writes apart from now on. */
+export function lacksBulkWrite(db: Db): void {
+  const capabilities = settingsOf(db)?.capabilities;
+  if (capabilities) capabilities.bulkWrite = Promise.resolve(false);
+}
+
+/**
+ * Says whether the servers of `db` (a handle made by `serviceDb`, and every handle sharing its
+ * capabilities) have bulkWrite, instead of asking them (undefined: ask again). For a deployment
+ * whose version answer is not to be trusted (a proxy), and for tests of the path without the command.
+ */
+export function assumeBulkWrite(db: Db, available: boolean | undefined): void {
+  const capabilities = settingsOf(db)?.capabilities;
+  // A driver's handle never uses bulkWrite: saying otherwise of it would be silently ignored.
+  if (!capabilities) throw new Error('assumeBulkWrite needs a handle made by serviceDb');
+  capabilities.bulkWrite = available === undefined ? undefined : Promise.resolve(available);
 }

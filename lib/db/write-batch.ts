@@ -10,7 +10,7 @@ import {
 } from 'mongodb';
 import { DUPLICATE_KEY, isDuplicateKey } from '../errors/mongo-errors.js';
 import { bulkWriteCommand, type Stored, type WriteModel } from './plain-commands.js';
-import { hasBulkWrite, lacksBulkWrite } from './bulk-write-support.js';
+import { hasBulkWrite, lacksBulkWrite } from './service-db.js';
 
 export type { WriteModel } from './plain-commands.js';
 

@@ -8,7 +8,7 @@ import { renderObject, type ApiObject } from '../render/objects.js';
 import { renderObjectType, type ApiObjectType } from '../render/object-types.js';
 import { bumpGeneration } from '../cache/bucket-generation.js';
 import { BucketTypes, objectRenderContext } from '../render/objects.js';
-import { readOptions } from '../db/query-time-limit.js';
+import { readOptions } from '../db/service-db.js';
 import type { EventType } from '../store/event-types.js';
 import { BucketWebhooks } from '../webhooks/outbox.js';
 import { eventDeliveries, recordEvent } from '../webhooks/outbox.js';

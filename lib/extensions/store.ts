@@ -1,7 +1,7 @@
 import { ObjectId, type Db } from 'mongodb';
 import type { BucketDoc } from '../db/collections.js';
 import { notFound } from '../errors/not-found.js';
-import { readOptions } from '../db/query-time-limit.js';
+import { readOptions } from '../db/service-db.js';
 import { removeArchive } from './archive-store.js';
 import { extensionsCollection, type ExtensionDoc } from '../store/extensions.js';
 

@@ -11,7 +11,7 @@ import {
   type GraphQLInputType,
 } from 'graphql';
 import type { Metafield } from '../types/metafield.js';
-import { isPlainObject } from '../util/plain-object.js';
+import { isPlainObject } from '../util/values.js';
 import { mediaNameOfAnswer } from '../metafields/kind-parts.js';
 import { JSONScalar } from './scalars.js';
 import { fieldName, uniqueNames } from './names.js';

@@ -15,7 +15,7 @@ import { createObject, updateObject } from '../objects/write/object-writes.js';
 import { removeObject } from '../objects/write/object-delete.js';
 import { readBounds } from '../query/read-budget.js';
 import { paramSet, parseReadParams } from '../query/read-params.js';
-import { isPlainObject } from '../util/plain-object.js';
+import { isPlainObject } from '../util/values.js';
 import type { GraphQLObjects, ListArgs, ReadArgs, RenderedObject } from './context.js';
 import { writeAllowed } from './write-access.js';
 

@@ -14,7 +14,7 @@ import {
   type GraphQLResolveInfo,
 } from 'graphql';
 import type { ObjectTypeDoc } from '../db/collections.js';
-import { isPlainObject } from '../util/plain-object.js';
+import { isPlainObject } from '../util/values.js';
 import { AnyObjectType, ObjectStatusEnum, objectFields } from './common-types.js';
 import { inputLevel, inputToKeys, levelType, type MetadataTypeContext } from './metadata-types.js';
 import { fieldName, pascalName, RESERVED_TYPE_NAMES, uniqueNames } from './names.js';

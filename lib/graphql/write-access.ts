@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { ObjectId, type Db } from 'mongodb';
 import { objectsCollection, type BucketDoc } from '../db/collections.js';
-import { readOptions } from '../db/query-time-limit.js';
+import { readOptions } from '../db/service-db.js';
 import { draftOnlyRefusal } from '../middleware/member-access.js';
 import { forbidden, memberOf, viaMember } from '../accounts/request-account.js';
 import { requireWrite } from '../middleware/authenticate.js';

@@ -1,11 +1,13 @@
 import { BadRequestError, HttpError } from '../errors/http-errors.js';
+import type { ObjectDoc } from '../db/collections.js';
 
 /**
  * Conditional writes (RFC 9110 If-Match). A version is the time its write put it down, in
  * milliseconds, as a string: every write of one document moves that time strictly forward, so
  * it names one version. The ETag of a read starts with it (`"<version>"` or
  * `"<version>-<digest of the body>"`), so a client may send back either the ETag it read or the
- * `version` field it found in a list.
+ * `version` field it found in a list. Below: the guards a write checks the version in place with,
+ * and the time the next version takes.
  */
 export type IfMatch = { any: true } | { any: false; versions: ReadonlySet<string> };
 
@@ -78,4 +80,29 @@ export function versionConflict(what: string, current: { modified_at: Date; modi
       current: { version, modified_at: current.modified_at.toISOString(), modified_by: by },
     },
   );
+}
+
+/** A write that applies only to versions it accepts: any other version in place throws `otherwise`'s error. */
+export interface VersionGuard {
+  accepts: (current: ObjectDoc) => boolean;
+  otherwise: (current: ObjectDoc) => Error;
+}
+
+/** The guard of a request's If-Match (or a batch operation's `version`), or none without one. */
+export function objectGuard(ifMatch: IfMatch | null, id: string): VersionGuard | undefined {
+  if (ifMatch === null) return undefined;
+  return {
+    accepts: (current) => ifMatchAccepts(ifMatch, versionOf(current)),
+    otherwise: (current) => versionConflict(`Object ${id}`, current),
+  };
+}
+
+/** A guard that accepts one version only, by its time (merge requests publish what they recorded). */
+export function exactVersion(at: Date, otherwise: (current: ObjectDoc) => Error): VersionGuard {
+  return { accepts: (current) => current.modified_at.getTime() === at.getTime(), otherwise };
+}
+
+/** Strictly after the current version, so versions (and the revisions named by them) never share a time. */
+export function nextVersionTime(current: Pick<ObjectDoc, 'modified_at'>, now = Date.now()): Date {
+  return new Date(Math.max(now, current.modified_at.getTime() + 1));
 }

@@ -1,5 +1,6 @@
 // What a handler reads from its request: the read parameters, the Bucket its route loaded, the raw
-// query string, and the key it presents (with how keys are made and compared).
+// query string, the key it presents (with how keys are made and compared), and what a legacy
+// adapter left beside the body it translated.
 import type { RequestHandler, Response, Request } from 'express';
 import { BadRequestError } from '../errors/http-errors.js';
 import { parseReadParams, type ParamName, type Params, type ParamSet, type ParamValues } from '../query/read-params.js';
@@ -133,4 +134,20 @@ export function bearerKey(req: Request): string | undefined {
   if (!header) return undefined;
   const m = /^Bearer\s+(.+)$/i.exec(header.trim());
   return (m?.[1] ?? header).trim();
+}
+
+const SENT = 'ownMetafieldDefinitions';
+
+/**
+ * A legacy body translated for a v3 write handler (v2 Objects) leaves its `metafields` entries
+ * here, so the handler stores the Object's own Metafields they define; v3 bodies never set it.
+ */
+export function keepSentDefinitions(res: Response, entries: unknown[]): void {
+  res.locals[SENT] = entries;
+}
+
+/** The entries keepSentDefinitions left for this request, if any. */
+export function sentDefinitions(res: Response): unknown[] | undefined {
+  const entries: unknown = res.locals[SENT];
+  return Array.isArray(entries) ? entries : undefined;
 }

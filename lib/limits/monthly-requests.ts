@@ -1,5 +1,5 @@
 import type { Collection, Db, ObjectId } from 'mongodb';
-import { readOptions } from '../db/query-time-limit.js';
+import { readOptions } from '../db/service-db.js';
 import { monthOf } from '../config/plan.js';
 
 /** Requests a Bucket was served in one calendar month (UTC), summed over every process. */

@@ -4,7 +4,7 @@ import { objectsCollection, objectTypesCollection, type BucketDoc } from '../db/
 import { mediaCollection } from '../store/media.js';
 import { planLimitReached } from '../errors/limit-errors.js';
 import { isDuplicateKey } from '../errors/mongo-errors.js';
-import { readOptions } from '../db/query-time-limit.js';
+import { readOptions } from '../db/service-db.js';
 import { webhooksCollection } from '../store/webhooks.js';
 import { effectivePlan, limitOf, PLAN_LIMITS, UNLIMITED, type CountedResource, type Plan } from '../config/plan.js';
 

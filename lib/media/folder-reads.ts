@@ -4,7 +4,7 @@ import { mediaCollection } from '../store/media.js';
 import { mediaFoldersCollection, type MediaFolderDoc } from './folders-collection.js';
 import { BadRequestError } from '../errors/http-errors.js';
 import { notFound } from '../errors/not-found.js';
-import { readOptions } from '../db/query-time-limit.js';
+import { readOptions } from '../db/service-db.js';
 
 /**
  * A folder as the API answers it. The folders of a Bucket are its declared folders plus every

@@ -7,7 +7,7 @@ import type { FieldInfo, FilterContext } from '../query/filter-types.js';
 import type { ReadMedia } from '../render/media.js';
 import { afterCursorFilter } from '../query/list-cursor.js';
 import { mediaListQuery, mediaListSort, mediaRandomPageStages, type MediaSorts } from './media-list-query.js';
-import { readOptions } from '../db/query-time-limit.js';
+import { readOptions } from '../db/service-db.js';
 import { ByteBudget, readWithin } from '../query/read-budget.js';
 
 const text = (storagePath: string): FieldInfo => ({ storagePath, valueType: 'text' });

@@ -11,8 +11,8 @@ import { originalNameProblems } from './media-name.js';
 import { assertFolderExists } from './folder-reads.js';
 import { assertValid } from '../validation/ajv-messages.js';
 import { finishChange, type EventDeps } from '../events/domain-events.js';
-import { objectIdFromHex } from '../util/object-id.js';
-import { readOptions } from '../db/query-time-limit.js';
+import { objectIdFromHex } from '../util/values.js';
+import { readOptions } from '../db/service-db.js';
 
 /** A malformed id names no media item: 404 like any unknown id. */
 function mediaId(bucket: BucketDoc, id: string): ObjectId {

@@ -1,5 +1,5 @@
 import { InvalidUploadError } from '../errors/domain-errors.js';
-import { isPlainObject } from '../util/plain-object.js';
+import { isPlainObject } from '../util/values.js';
 import { quote } from '../util/quote.js';
 import { jsonBoundsProblems } from '../validation/json-bounds.js';
 import { MAX_JSON_VALUE_DEPTH, MAX_OBJECT_KEYS } from '../validation/limits.js';

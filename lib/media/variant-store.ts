@@ -2,7 +2,7 @@ import type { Db, GridFSFile, ObjectId } from 'mongodb';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { MEDIA_VARIANTS_BUCKET, mediaVariants, type StoredFileMeta } from '../store/media.js';
-import { readOptions } from '../db/query-time-limit.js';
+import { readOptions } from '../db/service-db.js';
 import type { BackgroundRemover } from './background-remover.js';
 
 /** A use refreshes a variant's recency at most this often, so cache hits rarely cost a write. */

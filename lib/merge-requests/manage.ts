@@ -5,8 +5,8 @@ import { HttpError, ValidationErrors } from '../errors/http-errors.js';
 import { notFound } from '../errors/not-found.js';
 import type { EventDeps } from '../events/domain-events.js';
 import { repairObject } from '../objects/write/repair.js';
-import { readOptions } from '../db/query-time-limit.js';
-import { objectIdFromHex } from '../util/object-id.js';
+import { readOptions } from '../db/service-db.js';
+import { objectIdFromHex } from '../util/values.js';
 import { assertValid } from '../validation/ajv-messages.js';
 import { mergeRequestsCollection, type MergeItem, type MergeRequestDoc } from './collection.js';
 

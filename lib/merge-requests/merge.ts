@@ -3,9 +3,9 @@ import type { Db } from 'mongodb';
 import { currentActor } from '../accounts/request-account.js';
 import { objectsCollection, revisionsCollection, type BucketDoc, type RevisionDoc } from '../db/collections.js';
 import { HttpError } from '../errors/http-errors.js';
-import { readOptions } from '../db/query-time-limit.js';
+import { readOptions } from '../db/service-db.js';
 import { updateObject, type ObjectWriteDeps } from '../objects/write/object-writes.js';
-import { exactVersion } from '../objects/write/object-version.js';
+import { exactVersion } from '../http/if-match.js';
 import { mergeRequestsCollection, type MergeItem, type MergeRequestDoc } from './collection.js';
 import { getMergeRequest, notOpen } from './manage.js';
 

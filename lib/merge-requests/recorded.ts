@@ -1,6 +1,6 @@
 import type { Db } from 'mongodb';
 import { revisionsCollection, type BucketDoc, type RevisionDoc } from '../db/collections.js';
-import { readOptions } from '../db/query-time-limit.js';
+import { readOptions } from '../db/service-db.js';
 import { getMergeRequest } from './manage.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { Metafield } from '../types/metafield.js';
 import { kindOf } from './kinds.js';
-import { isUnset } from './values.js';
+import { isUnset } from '../util/values.js';
 
 /**
  * What counts as "no value" for `required`: the empty string and null for every kind, and an

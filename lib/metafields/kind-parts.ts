@@ -1,12 +1,12 @@
-import { isObjectId } from '../util/object-id.js';
-import { isPlainObject } from '../util/plain-object.js';
+import { isObjectId } from '../util/values.js';
+import { isPlainObject } from '../util/values.js';
 import type { MetadataRenderContext } from './render-types.js';
 import type { Metafield } from '../types/metafield.js';
 import type { AnswerSchemas, MetafieldKind, Schema } from './kind.js';
 import { enumOf, optionKey, optionList } from './options.js';
-import { OBJECT_ID_PATTERN } from '../util/object-id.js';
-import { toObjectId } from './values.js';
-import { passThrough } from './values.js';
+import { OBJECT_ID_PATTERN } from '../util/values.js';
+import { toObjectId } from '../util/values.js';
+import { passThrough } from '../util/values.js';
 
 /* Pieces several Metafield kinds share (lib/metafields/kinds.ts). */
 

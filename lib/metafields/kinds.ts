@@ -1,6 +1,6 @@
 import { jsonBoundsProblems } from '../validation/json-bounds.js';
 import { MAX_JSON_VALUE_DEPTH, MAX_OBJECT_KEYS } from '../validation/limits.js';
-import { OBJECT_ID_PATTERN } from '../util/object-id.js';
+import { OBJECT_ID_PATTERN } from '../util/values.js';
 import type { MetafieldOf, MetafieldType } from '../types/metafield.js';
 import type { MetafieldKind } from './kind.js';
 import {
@@ -31,9 +31,9 @@ import {
   quoteList,
   selectSpellings,
 } from './options.js';
-import { isPlainObject } from '../util/plain-object.js';
-import { toObjectId } from './values.js';
-import { passThrough } from './values.js';
+import { isPlainObject } from '../util/values.js';
+import { toObjectId } from '../util/values.js';
+import { passThrough } from '../util/values.js';
 
 /*
  * The one table of Metafield kinds. Adding a kind is one entry here (plus its name in

@@ -2,10 +2,10 @@ import type { ErrorObject } from 'ajv';
 import type { Metafield } from '../types/metafield.js';
 import { isEmptyValue } from './empty.js';
 import { kindOf } from './kinds.js';
-import { joinPath } from './values.js';
-import { ownValue } from './values.js';
+import { joinPath } from '../util/values.js';
+import { ownValue } from '../util/values.js';
 import { walkMetafields, type MetafieldAt } from './walk.js';
-import { isPlainObject } from '../util/plain-object.js';
+import { isPlainObject } from '../util/values.js';
 import type { BoundsReport } from '../validation/json-bounds.js';
 import {
   linearMetafieldRegex,

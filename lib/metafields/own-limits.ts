@@ -1,4 +1,4 @@
-import { isPlainObject } from '../util/plain-object.js';
+import { isPlainObject } from '../util/values.js';
 
 /**
  * Bounds on the Metafields an Object defines of its own (legacy writes, own.ts). A type's

@@ -1,13 +1,13 @@
 import type { ObjectId } from 'mongodb';
 import type { Metafield, MetafieldType } from '../types/metafield.js';
 import { kindOf } from './kinds.js';
-import { isUnset } from './values.js';
-import { passThrough } from './values.js';
-import { toObjectId } from './values.js';
-import { ownValue } from './values.js';
+import { isUnset } from '../util/values.js';
+import { passThrough } from '../util/values.js';
+import { toObjectId } from '../util/values.js';
+import { ownValue } from '../util/values.js';
 import { walkMetafields } from './walk.js';
-import { isObjectId, isObjectIdHex } from '../util/object-id.js';
-import { isPlainObject } from '../util/plain-object.js';
+import { isObjectId, isObjectIdHex } from '../util/values.js';
+import { isPlainObject } from '../util/values.js';
 import type { ApiMetadata, MetadataRenderContext } from './render-types.js';
 
 export type { ApiFileUrls, ApiMetadata, ApiSelectValue, MetadataRenderContext } from './render-types.js';

@@ -1,7 +1,7 @@
-import { isPlainObject } from '../util/plain-object.js';
+import { isPlainObject } from '../util/values.js';
 import type { Metafield } from '../types/metafield.js';
 import { kindOf } from './kinds.js';
-import { isUnset, joinPath } from './values.js';
+import { isUnset, joinPath } from '../util/values.js';
 
 /** One Metafield of the tree, with its value where there is one. */
 export interface MetafieldAt {

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import type { Source } from '../routes/access.js';
-import { isPlainObject } from '../util/plain-object.js';
+import { isPlainObject } from '../util/values.js';
 
 export const bodyOf = (req: Request): Record<string, unknown> => (isPlainObject(req.body) ? req.body : {});
 export const queryOf = (req: Request): Record<string, unknown> => (isPlainObject(req.query) ? req.query : {});

@@ -5,12 +5,14 @@ import { notFound } from '../errors/not-found.js';
 import { accountOf, setMember } from '../accounts/request-account.js';
 import { findMember } from '../accounts/store.js';
 import { findBucketBySlug } from '../buckets/buckets.js';
-import { rememberBucket } from '../cache/remembered-bucket.js';
-import { hasBulkWrite } from '../db/bulk-write-support.js';
+import { rememberBucket, isRemembered, sameBucketState } from '../cache/remembered-bucket.js';
+import { hasBulkWrite } from '../db/service-db.js';
 import { keepReadAhead, readObjectAhead } from '../objects/objects.js';
 import type { VersionMemo } from '../objects/write/version-memo.js';
-import { bearerKey, keyMatches, setBucket } from '../http/request.js';
+import { bearerKey, keyMatches, setBucket, bucketOf } from '../http/request.js';
 import { IDEMPOTENCY_HEADER } from '../http/idempotency-headers.js';
+import { HttpError } from '../errors/http-errors.js';
+import { PreconditionFailed } from '../db/write-batch.js';
 
 /** Slugs whose Bucket is remembered; past it the memory starts again (a miss costs only a round). */
 const BUCKETS_KEPT = 10_000;
@@ -22,7 +24,7 @@ export interface BucketLoading {
   /**
    * The route's writes check the Bucket in their own command (lib/cache/remembered-bucket.ts),
    * so a request with the write key may take it from memory; its handler goes through
-   * `retriedOnFreshBucket` (lib/objects/write/fresh-bucket-retry.ts).
+   * `retriedOnFreshBucket` (below).
    */
   fromMemory?: boolean | undefined;
 }
@@ -121,4 +123,49 @@ function mayWrite(req: Request, res: Response, last: BucketDoc): boolean {
   return (
     last.write_key_hash === null || accountOf(res) !== undefined || keyMatches(bearerKey(req), last.write_key_hash)
   );
+}
+
+/**
+ * The one retry of an Object write that is not the write's own (its conflict loop, object-edit.ts
+ * and object-delete.ts): `handler` of a route that may take its Bucket from memory
+ * (`fromMemory` above). Loading stays loading: the retry wraps the route's handler. Should it fail on such a Bucket having written nothing (the
+ * write's check of the Bucket failed, or it refused on what the Bucket said), the Bucket is read
+ * afresh, and if it changed, `recheck` (the route's key check, synchronous) runs on it again and
+ * the handler runs again, once.
+ */
+export function retriedOnFreshBucket(
+  readAfresh: (slug: string) => Promise<BucketDoc | null>,
+  handler: RequestHandler,
+  recheck: RequestHandler,
+): RequestHandler {
+  return async (req, res, next) => {
+    const used = bucketOf(res);
+    if (!isRemembered(used)) {
+      await handler(req, res, next);
+      return;
+    }
+    try {
+      await handler(req, res, next);
+    } catch (err) {
+      if (res.headersSent || !wroteNothing(err)) throw err;
+      const fresh = await readAfresh(used.slug);
+      if (!fresh) throw notFound('bucket', used.slug);
+      if (!(err instanceof PreconditionFailed) && sameBucketState(fresh, used)) throw err;
+      setBucket(res, fresh);
+      // As the route checked the key on the remembered Bucket; a rotated key is refused here.
+      recheck(req, res, () => undefined);
+      await handler(req, res, next);
+    }
+  };
+}
+
+/**
+ * Whether a handler that failed with `err` surely wrote nothing, so running it again is safe: its
+ * write's check of the Bucket failed, or it refused the request (a 4xx is decided before any write,
+ * or by a commit that did not happen). Any other failure (the database unreachable mid-command, say)
+ * may come after the write applied: running the request again would answer for a second attempt
+ * (a 404 for a delete that happened), so its error is the answer.
+ */
+function wroteNothing(err: unknown): boolean {
+  return err instanceof PreconditionFailed || (err instanceof HttpError && err.status < 500);
 }

@@ -5,7 +5,7 @@ import { objectsCollection, publishedObjectsCollection } from '../db/collections
 import { bucketOf } from '../http/request.js';
 import { bucketAccessOf, type ObjectsTouched } from '../routes/access.js';
 import { bodyOf, queryOf, valueAt } from './declared-values.js';
-import { readOptions } from '../db/query-time-limit.js';
+import { readOptions } from '../db/service-db.js';
 import { slugFilter } from '../objects/find-object.js';
 import { MAX_LIST_VALUES } from '../query/limits.js';
 import { runAsActor } from '../accounts/request-account.js';

@@ -4,7 +4,7 @@ import type { BucketDoc } from '../db/collections.js';
 import type { BucketAccess } from '../routes/access.js';
 import { renderObjectType } from '../render/object-types.js';
 import { findObjectType } from '../store/type-reads.js';
-import { isPlainObject } from '../util/plain-object.js';
+import { isPlainObject } from '../util/values.js';
 import { bodyOf, valueAt } from './declared-values.js';
 
 /** Fields of a v1 edit body besides `metafields` that name the type or carry a key, and change nothing. */

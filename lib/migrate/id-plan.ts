@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ObjectId } from 'mongodb';
 import { deriveMediaName } from '../media/media-name.js';
-import { isObjectIdHex } from '../util/object-id.js';
+import { isObjectIdHex } from '../util/values.js';
 
 /*
  * The ids and names an import gives what it writes are derived, not drawn: the same source

@@ -1,6 +1,6 @@
 import type { Metafield } from '../types/metafield.js';
 import { kindOf } from '../metafields/kinds.js';
-import { passThrough } from '../metafields/values.js';
+import { passThrough } from '../util/values.js';
 import { walkMetafields } from '../metafields/walk.js';
 
 /*

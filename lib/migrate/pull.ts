@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Metafield } from '../types/metafield.js';
 import { mediaNameOfUrl } from '../metafields/kind-parts.js';
 import type { ObjectWriteDeps } from '../objects/write/object-writes.js';
-import { isPlainObject } from '../util/plain-object.js';
+import { isPlainObject } from '../util/values.js';
 import { BundleWriter } from './bundle-writer.js';
 import { importBundle, type ImportSummary } from './import.js';
 import { answerToWriteForm } from './metadata-forms.js';

@@ -3,7 +3,7 @@ import { objectsCollection, objectTypesCollection, type BucketDoc, type ObjectTy
 import { BadRequestError, HttpError } from '../errors/http-errors.js';
 import { notFound } from '../errors/not-found.js';
 import { finishChange, type EventDeps } from '../events/domain-events.js';
-import { readOptions } from '../db/query-time-limit.js';
+import { readOptions } from '../db/service-db.js';
 import { assertValid } from '../validation/ajv-messages.js';
 import { completeKeyRename } from './metafield-key-move.js';
 import { finishPendingRenames } from './object-type-rename.js';

@@ -1,7 +1,7 @@
 import type { Db, Filter, ObjectId } from 'mongodb';
 import { objectsCollection, publishedObjectsCollection, type BucketDoc, type ObjectDoc } from '../db/collections.js';
 import { notFound } from '../errors/not-found.js';
-import { readOptions } from '../db/query-time-limit.js';
+import { readOptions } from '../db/service-db.js';
 import { getObjectType } from '../store/type-reads.js';
 
 /** How many live-copy ids one `$in` read names, so a type with many Objects is counted in bounded reads. */

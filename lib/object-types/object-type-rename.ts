@@ -8,7 +8,7 @@ import {
 } from '../db/collections.js';
 import { HttpError } from '../errors/http-errors.js';
 import { bumpGeneration } from '../cache/bucket-generation.js';
-import { readOptions } from '../db/query-time-limit.js';
+import { readOptions } from '../db/service-db.js';
 import { completeKeyRename } from './metafield-key-move.js';
 import { renameReferences } from '../metafields/type-references.js';
 import { TYPE_WRITE_LEASE, withTypeWriteLease, type TypeWriteLease } from './type-write-lease.js';

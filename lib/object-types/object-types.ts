@@ -21,12 +21,12 @@ import { removeObjectsOfType } from '../objects/write/object-delete.js';
 import { applySingletonSwitch, checkSingletonSwitch } from '../objects/write/singletons.js';
 import { completeRename, finishPendingRenames } from './object-type-rename.js';
 import { insertWithUniqueSlug, slugify, slugsWhere } from '../objects/write/slugs.js';
-import { readOptions } from '../db/query-time-limit.js';
+import { readOptions } from '../db/service-db.js';
 import { findObjectType, getObjectType, listObjectTypes } from '../store/type-reads.js';
 import { referencesTo, renameReferences } from '../metafields/type-references.js';
 import { withTypeWriteLease } from './type-write-lease.js';
 import { ifMatchAccepts, versionConflict, versionOf, type IfMatch } from '../http/if-match.js';
-import { nextVersionTime } from '../objects/write/object-version.js';
+import { nextVersionTime } from '../http/if-match.js';
 
 async function typeSlugs(db: Db, bucket: BucketDoc): Promise<Set<string>> {
   return new Set(await slugsWhere(objectTypesCollection(db), { bucket_id: bucket._id }, readOptions(db)));

@@ -2,7 +2,7 @@ import type { ApiObject } from '../render/objects.js';
 import type { BucketDoc, ObjectDoc } from '../db/collections.js';
 import { BadRequestError, type CurrentVersion, type HttpError } from '../errors/http-errors.js';
 import { ifMatchOfVersion } from '../http/if-match.js';
-import { objectGuard } from './write/object-version.js';
+import { objectGuard } from '../http/if-match.js';
 import type { ErrorCode } from '../errors/codes.js';
 import { errorDetail, translateError } from '../errors/translate.js';
 import type { BatchRequest } from '../types/bodies.generated.js';

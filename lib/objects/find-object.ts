@@ -3,9 +3,9 @@ import type { Db, Document } from 'mongodb';
 import { objectsCollection, type BucketDoc } from '../db/collections.js';
 import { BadRequestError, NotFoundError } from '../errors/http-errors.js';
 import { MAX_LIST_VALUES } from '../query/limits.js';
-import { readOptions } from '../db/query-time-limit.js';
-import { isPlainObject } from '../util/plain-object.js';
-import { objectIdFromHex } from '../util/object-id.js';
+import { readOptions } from '../db/service-db.js';
+import { isPlainObject } from '../util/values.js';
+import { objectIdFromHex } from '../util/values.js';
 
 /** The Object a v1 write body names, and whether it named it by slug (then `slug` is not a rename). */
 export interface NamedObject {

@@ -1,6 +1,6 @@
 import type { Db, ObjectId } from 'mongodb';
 import { publishedObjectsCollection } from '../db/collections.js';
-import { readOptions } from '../db/query-time-limit.js';
+import { readOptions } from '../db/service-db.js';
 import type { StatusFilter } from './object-views.js';
 import type { ReadObject } from '../render/objects.js';
 

@@ -19,7 +19,7 @@ import { repairObject } from './write/repair.js';
 import { writeVersionWith } from './write/version-write.js';
 import { CommitFailed } from '../db/write-batch.js';
 import type { PlannedContent } from './write/planned-content.js';
-import { readOptions } from '../db/query-time-limit.js';
+import { readOptions } from '../db/service-db.js';
 import { singletonKey, singletonRace } from './write/singletons.js';
 import { slugify } from './write/slugs.js';
 import { storedThumbnail } from './write/file-metafields.js';

@@ -1,7 +1,7 @@
 import type { Collection, Db, Filter } from 'mongodb';
 import { objectsCollection, publishedObjectsCollection, type ObjectDoc } from '../db/collections.js';
 import type { StatusFilter } from '../query/read-params.js';
-import { readOptions, type ReadOptions } from '../db/query-time-limit.js';
+import { readOptions, type ReadOptions } from '../db/service-db.js';
 
 export type { StatusFilter };
 

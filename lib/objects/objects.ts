@@ -4,7 +4,7 @@ import { BadRequestError } from '../errors/http-errors.js';
 import { writeAlone, type BatchWrite } from '../db/write-batch.js';
 import { findOneByCommand } from '../db/plain-commands.js';
 import { notFound } from '../errors/not-found.js';
-import { objectIdFromHex } from '../util/object-id.js';
+import { objectIdFromHex } from '../util/values.js';
 import type { EventDeps } from '../events/domain-events.js';
 import { contentOf, viewFor, type StatusFilter } from './object-views.js';
 import type { Response } from 'express';

@@ -1,4 +1,3 @@
-import type { Response } from 'express';
 import type { ObjectTypeDoc } from '../db/collections.js';
 import { ValidationErrors } from '../errors/http-errors.js';
 import type { Metafield } from '../types/metafield.js';
@@ -7,23 +6,7 @@ import { ownDefinitionSizeProblems, ownDefinitionsBytesProblem } from '../metafi
 import { describeAjvErrors } from '../validation/ajv-messages.js';
 import { validateBounded, validatorPairFor } from '../validation/ajv.js';
 import { checkMetafieldDefinition } from '../metafields/metafield-definitions.js';
-import { isPlainObject } from '../util/plain-object.js';
-
-const SENT = 'ownMetafieldDefinitions';
-
-/**
- * A legacy body translated for a v3 write handler (v2 Objects) leaves its `metafields` entries
- * here, so the handler stores the Object's own Metafields they define; v3 bodies never set it.
- */
-export function keepSentDefinitions(res: Response, entries: unknown[]): void {
-  res.locals[SENT] = entries;
-}
-
-/** The entries keepSentDefinitions left for this request, if any. */
-export function sentDefinitions(res: Response): unknown[] | undefined {
-  const entries: unknown = res.locals[SENT];
-  return Array.isArray(entries) ? entries : undefined;
-}
+import { isPlainObject } from '../util/values.js';
 
 /** Where the definitions came from in the request, for messages: a legacy body's `metafields` array. */
 const ROOT = 'body.metafields';

@@ -3,9 +3,9 @@ import { ObjectId, type Db, type Filter } from 'mongodb';
 import type { BatchWrite } from '../db/write-batch.js';
 import { revisionsCollection, type BucketDoc, type ObjectDoc, type RevisionDoc } from '../db/collections.js';
 import { notFound } from '../errors/not-found.js';
-import { objectIdFromHex } from '../util/object-id.js';
+import { objectIdFromHex } from '../util/values.js';
 import type { SortDirection, SortSpec } from '../query/sort.js';
-import { readOptions } from '../db/query-time-limit.js';
+import { readOptions } from '../db/service-db.js';
 
 /** The revision of the version `doc` now holds. */
 function revisionOf(doc: ObjectDoc, reason: RevisionDoc['reason'], at: Date): RevisionDoc {

@@ -1,4 +1,4 @@
-import { isPlainObject } from '../util/plain-object.js';
+import { isPlainObject } from '../util/values.js';
 
 const KEYED = new Set(['readKey', 'writeKey']);
 const FORBIDDEN = {

@@ -1,6 +1,6 @@
 import type { ObjectTypeDoc } from '../db/collections.js';
 import type { Schema } from '../metafields/kind.js';
-import { isPlainObject } from '../util/plain-object.js';
+import { isPlainObject } from '../util/values.js';
 import { componentRef, typeComponents, typeSchemaNames, type TypeSchemaNames } from './type-schemas.js';
 
 /** Where the document lists each type's schema names, for generators (bucketctl types) to name them by. */

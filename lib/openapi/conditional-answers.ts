@@ -1,4 +1,4 @@
-import { isPlainObject } from '../util/plain-object.js';
+import { isPlainObject } from '../util/values.js';
 
 /**
  * Every JSON answer to a GET carries an ETag (Express's default), and a GET whose If-None-Match

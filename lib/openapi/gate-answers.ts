@@ -1,4 +1,4 @@
-import { isPlainObject } from '../util/plain-object.js';
+import { isPlainObject } from '../util/values.js';
 
 /** v3 Bucket paths, their v2 twins and the v1 Bucket paths: all pass the same gate. */
 const BUCKET_PATH = /^((\/v2)?\/buckets\/\{slug\}|\/v1\/\{slug\})/;

@@ -1,4 +1,4 @@
-import { isPlainObject } from '../util/plain-object.js';
+import { isPlainObject } from '../util/values.js';
 import { REPLAYED_HEADER } from '../http/idempotency-headers.js';
 
 /** v3 Bucket paths, their v2 twins and the v1 Bucket paths (as in gate-answers.ts). */

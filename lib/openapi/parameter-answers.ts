@@ -1,4 +1,4 @@
-import { isPlainObject } from '../util/plain-object.js';
+import { isPlainObject } from '../util/values.js';
 
 /**
  * Every route reads its query parameters before anything else (`pretty` at least, see

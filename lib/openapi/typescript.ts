@@ -1,4 +1,4 @@
-import { isPlainObject } from '../util/plain-object.js';
+import { isPlainObject } from '../util/values.js';
 import { OBJECT_TYPES_EXTENSION } from './bucket-document.js';
 import type { TypeSchemaNames } from './type-schemas.js';
 

@@ -3,7 +3,7 @@ import { SignJWT, errors as joseErrors, jwtVerify } from 'jose';
 import type { Db } from 'mongodb';
 import type { BucketDoc } from '../db/collections.js';
 import { UnauthorizedError } from '../errors/http-errors.js';
-import { readOptions } from '../db/query-time-limit.js';
+import { readOptions } from '../db/service-db.js';
 
 const VALIDITY_SECONDS = 3600;
 const ISSUER = 'content-api';

@@ -3,7 +3,7 @@ import type { BucketDoc } from '../db/collections.js';
 import { BadRequestError } from '../errors/http-errors.js';
 import { keysetFilter } from './cursor.js';
 import type { SortSpec } from './sort.js';
-import type { ReadOptions } from '../db/query-time-limit.js';
+import type { ReadOptions } from '../db/service-db.js';
 
 /** Where a list reads its items from, and what an item is called in messages. */
 export interface CursorSource<T extends { _id: ObjectId; bucket_id: ObjectId }> {

@@ -1,4 +1,4 @@
-import { isObjectIdHex } from '../util/object-id.js';
+import { isObjectIdHex } from '../util/values.js';
 import { quote } from '../util/quote.js';
 import { MAX_DEPTH } from './limits.js';
 import { parseProps } from './props.js';

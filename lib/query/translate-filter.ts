@@ -3,7 +3,7 @@ import { ValidationErrors } from '../errors/http-errors.js';
 import { parseIsoDate } from './iso-date.js';
 import { fieldUsage, filterUsage, type ValueKind } from './operators.js';
 import { parseQueryParam } from './parse-query-param.js';
-import { isPlainObject } from '../util/plain-object.js';
+import { isPlainObject } from '../util/values.js';
 import { classifyField } from './classify-field.js';
 import { validateFilter } from './validate-filter.js';
 import type { FieldInfo, FieldValueType, FilterContext, Leaf } from './filter-types.js';

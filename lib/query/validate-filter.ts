@@ -1,6 +1,6 @@
-import { isObjectIdHex } from '../util/object-id.js';
+import { isObjectIdHex } from '../util/values.js';
 import type { FieldInfo, FieldValueType, FilterContext, Leaf } from './filter-types.js';
-import { isPlainObject } from '../util/plain-object.js';
+import { isPlainObject } from '../util/values.js';
 import { quote } from '../util/quote.js';
 import { mongoRegexProblem } from '../validation/regex-safety.js';
 import { classifyField } from './classify-field.js';

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import type { Db, ObjectId } from 'mongodb';
-import { readOptions } from '../db/query-time-limit.js';
+import { readOptions } from '../db/service-db.js';
 import { feedCollection, type FeedDoc } from '../events/feed-collection.js';
 import { feedIdTime, horizonId } from '../events/feed-collection.js';
 import type { FeedTailer } from './feed-tailer.js';

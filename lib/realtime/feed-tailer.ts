@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import { readOptions } from '../db/query-time-limit.js';
+import { readOptions } from '../db/service-db.js';
 import { feedCollection, type FeedDoc } from '../events/feed-collection.js';
 import { horizonId } from '../events/feed-collection.js';
 

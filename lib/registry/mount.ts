@@ -6,7 +6,7 @@ import { readParamsOnce } from '../http/request.js';
 import { requireRead, requireWrite } from '../middleware/authenticate.js';
 import { idempotencyKeys } from '../middleware/idempotency.js';
 import { loadBucket, type BucketLoader } from '../middleware/load-bucket.js';
-import { retriedOnFreshBucket } from '../objects/write/fresh-bucket-retry.js';
+import { retriedOnFreshBucket } from '../middleware/load-bucket.js';
 import { setMatchedRoute, type BucketAccess } from '../routes/access.js';
 import type { VersionMemo } from '../objects/write/version-memo.js';
 import { BUCKET_PATH, ROUTER_OPTIONS, takesIdempotencyKey, type RouteDef } from '../routes/route-table.js';

@@ -1,7 +1,7 @@
 import type { Picked } from '../query/props.js';
 import type { ObjectDoc, ObjectTypeDoc, BucketDoc } from '../db/collections.js';
-import { isObjectId } from '../util/object-id.js';
-import { isPlainObject } from '../util/plain-object.js';
+import { isObjectId } from '../util/values.js';
+import { isPlainObject } from '../util/values.js';
 import { renderMetadata, type ApiFileUrls, type ApiMetadata } from '../metafields/stored-values.js';
 import { effectiveMetafields } from '../metafields/own.js';
 import { versionOf } from '../http/if-match.js';

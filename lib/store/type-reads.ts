@@ -1,7 +1,7 @@
 import type { Db } from 'mongodb';
 import { objectTypesCollection, type BucketDoc, type ObjectTypeDoc } from '../db/collections.js';
 import { notFound } from '../errors/not-found.js';
-import { readOptions } from '../db/query-time-limit.js';
+import { readOptions } from '../db/service-db.js';
 
 /* Reads of Object types, apart from their writes: rendering and events need these alone. */
 

@@ -2,7 +2,7 @@ import { ObjectId, type Db, type Filter } from 'mongodb';
 import type { BucketDoc } from '../db/collections.js';
 import { HttpError } from '../errors/http-errors.js';
 import { notFound } from '../errors/not-found.js';
-import { objectIdFromHex } from '../util/object-id.js';
+import { objectIdFromHex } from '../util/values.js';
 import { deliveriesCollection, type DeliveryDoc, type DeliveryStatus, type WebhookDoc } from '../store/webhooks.js';
 import { PING } from '../store/event-types.js';
 import { newDelivery } from './outbox.js';

@@ -6,7 +6,7 @@ import type { Plan } from '../config/plan.js';
 import { countRemoval, ensureUsage, reserve } from '../limits/usage-counters.js';
 import { parseProps } from '../query/props.js';
 import type { WebhookPatch } from '../types/bodies.generated.js';
-import { objectIdFromHex } from '../util/object-id.js';
+import { objectIdFromHex } from '../util/values.js';
 import { bumpWebhookGeneration } from './outbox.js';
 import { deliveriesCollection, webhooksCollection, type WebhookDoc } from '../store/webhooks.js';
 import { HEADER_MASK, unmaskHeaders } from './header-mask.js';

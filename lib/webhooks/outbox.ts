@@ -5,7 +5,7 @@ import { deliveriesCollection, webhooksCollection, type DeliveryDoc, type Webhoo
 import { EVENTS, ID_FIELDS, type DeliveryType, type EventType } from '../store/event-types.js';
 import { DUPLICATE_KEY } from '../errors/mongo-errors.js';
 import { LRUCache } from 'lru-cache';
-import { readOptions } from '../db/query-time-limit.js';
+import { readOptions } from '../db/service-db.js';
 import { parseProps, pickProps } from '../query/props.js';
 
 /** A change to a Bucket's content, as its write path reports it. */

@@ -3,7 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { MongoClient } from 'mongodb';
 import { intEnv, intListEnv } from './bench-env.js';
 import { checkPage, load, type LoadOptions, type Page } from './measure.js';
-import { peerContent } from './peer-data.js';
+import { peerContent, type PeerContent } from './peer-data.js';
 import { assertSamePages, compared, peerScenarios, S, type PeerServers } from './peer-scenarios.js';
 import { seedParse, seedService, PEER_BUCKET_SLUG } from './peer-seed.js';
 import { printReport, type Ratio, type Row } from './report.js';
@@ -15,6 +15,7 @@ import {
   printWriteRatios,
   serviceTarget,
   servicePostIds,
+  type WriteTarget,
 } from './peer-writes.js';
 import { startServer, type ServerHandle } from './server-handle.js';
 import {
@@ -106,6 +107,36 @@ function ratiosFor(rows: Row[], compare: PeerBenchOptions['compare']): Ratio[] {
   return out;
 }
 
+/** The server child of another build (BENCH_COMPARE). */
+function childOf(root: string): URL {
+  return pathToFileURL(path.join(root, 'dist', 'spec', 'bench', 'server-child.js'));
+}
+
+/**
+ * The edits of each compared build go to a copy of the data of its own, served by a server of
+ * its own. On one database, each build's edits would change the Objects the other last wrote:
+ * every version the other app holds (lib/objects/write/version-memo.ts) would be behind when its
+ * turn comes, and its edits would pay a failed commit and a read each, by the order of the turns.
+ */
+async function ownWriteTargets(
+  o: PeerBenchOptions,
+  client: MongoClient,
+  dbName: string,
+  content: PeerContent,
+  posts: number,
+  started: ServerHandle[],
+): Promise<WriteTarget[]> {
+  const targets: WriteTarget[] = [];
+  for (const [i, { label, root }] of o.compare.entries()) {
+    const name = `${dbName}_${String(i)}`;
+    const keys = await seedService(client.db(name), content);
+    const server = await startServer('service', o.uri, name, { script: childOf(root) });
+    started.push(server);
+    targets.push(serviceTarget(label, server, keys, await servicePostIds(client.db(name)), posts));
+  }
+  return targets;
+}
+
 async function startServers(o: PeerBenchOptions, dbs: { service: string; parse: string }): Promise<ServerHandle[]> {
   const env = { BENCH_BUCKET_SLUG: PEER_BUCKET_SLUG };
   const started: ServerHandle[] = [];
@@ -119,10 +150,8 @@ async function startServers(o: PeerBenchOptions, dbs: { service: string; parse: 
     started.push(await startServer('service', o.uri, dbs.service));
     started.push(await startServer('service', o.uri, dbs.service, { env: { BENCH_LIST_ORDER_MAX_IDS: '0' } }));
     started.push(await startServer('baseline', o.uri, dbs.service, { env }));
-    for (const { root } of o.compare) {
-      const script = pathToFileURL(path.join(root, 'dist', 'spec', 'bench', 'server-child.js'));
-      started.push(await startServer('service', o.uri, dbs.service, { script }));
-    }
+    for (const { root } of o.compare)
+      started.push(await startServer('service', o.uri, dbs.service, { script: childOf(root) }));
   } catch (err) {
     for (const s of started) await s.stop();
     throw err;
@@ -152,7 +181,8 @@ async function benchSize(o: PeerBenchOptions, client: MongoClient, posts: number
       for (const s of scenarios)
         await load(s.server.baseUrl + s.path, o.load.connections, o.engineWarmupSeconds, s.headers);
     }
-    const opts: LoadOptions = { ...o.load, serverPids: new Set(children.map((c) => c.pid)) };
+    const serverPids = new Set(children.map((c) => c.pid));
+    const opts: LoadOptions = { ...o.load, serverPids };
     const rows = o.reads ? await measureRounds(scenarios, opts, o.rounds, pages) : [];
     const ratios = ratiosFor(rows, o.compare);
     if (o.rotation) {
@@ -172,9 +202,11 @@ async function benchSize(o: PeerBenchOptions, client: MongoClient, posts: number
       console.log('Writes (each server in turn)');
       const ids = await servicePostIds(client.db(dbs.service));
       const path = (name: string) => scenarios.find((s) => s.name === name)?.path ?? '';
+      const own = await ownWriteTargets(o, client, dbs.service, content, posts, children);
+      for (const t of own) serverPids.add(t.server.pid);
       const targets = [
         serviceTarget('service', servers.service, keys, ids, posts),
-        ...compare.map((c) => serviceTarget(c.label, c.server, keys, ids, posts)),
+        ...own,
         parseTarget(servers.parse, posts, path(S.parseList), path(S.parseInclude)),
         parseTarget(parseSameWork!, posts, path(S.parseList), path(S.parseInclude), PARSE_SAME_WORK),
       ];

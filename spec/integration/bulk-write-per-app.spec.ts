@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { Express } from 'express';
 import type { CommandStartedEvent, Db } from 'mongodb';
 import { createApp } from '../../lib/app.js';
-import { assumeBulkWrite } from '../../lib/db/bulk-write-support.js';
+import { assumeBulkWrite } from '../../lib/db/service-db.js';
 import { serviceDb } from '../../lib/db/service-db.js';
 import { BucketSuite } from '../support/bucket-suite.js';
 import { bucketClient } from '../support/client.js';

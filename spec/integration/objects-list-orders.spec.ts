@@ -5,7 +5,7 @@ import { freshHarness } from '../support/harness.js';
 import { byIdsAlone, filterFields } from '../support/command-operators.js';
 import { BucketSuite } from '../support/bucket-suite.js';
 import { RECENT_WRITES_KEPT } from '../../lib/cache/bucket-generation.js';
-import { assumeBulkWrite } from '../../lib/db/bulk-write-support.js';
+import { assumeBulkWrite } from '../../lib/db/service-db.js';
 import { withoutBulkWrite } from '../support/bulk-write-ops.js';
 import { bucketsCollection, writeNotesCollection } from '../../lib/db/collections.js';
 

@@ -3,7 +3,7 @@ import type { CommandStartedEvent } from 'mongodb';
 import type { RequestListener } from 'node:http';
 import { createApp } from '../../lib/app.js';
 import { objectsCollection, revisionsCollection, type ObjectDoc } from '../../lib/db/collections.js';
-import { objectIdFromHex } from '../../lib/util/object-id.js';
+import { objectIdFromHex } from '../../lib/util/values.js';
 import { bucketClient } from '../support/client.js';
 import { BucketSuite, COUNTING_COMMANDS } from '../support/bucket-suite.js';
 

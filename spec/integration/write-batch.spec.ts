@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { MongoClient, MongoServerError, type Admin, type Db, type Document } from 'mongodb';
-import { assumeBulkWrite, hasBulkWrite } from '../../lib/db/bulk-write-support.js';
+import { assumeBulkWrite, hasBulkWrite } from '../../lib/db/service-db.js';
 import { serviceDb } from '../../lib/db/service-db.js';
 import {
   commitInSteps,

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { Express } from 'express';
 import request from 'supertest';
 import type { IssuedKeys } from '../../lib/buckets/buckets.js';
-import { isPlainObject } from '../../lib/util/plain-object.js';
+import { isPlainObject } from '../../lib/util/values.js';
 
 /**
  * What a Bucket's v3 API answers, in a form two Buckets holding the same content answer alike:

@@ -1,5 +1,5 @@
 import type { CommandStartedEvent, Db, Document } from 'mongodb';
-import { assumeBulkWrite } from '../../lib/db/bulk-write-support.js';
+import { assumeBulkWrite } from '../../lib/db/service-db.js';
 
 /** A command as the tests read it: its name and body, as command monitoring reports one. */
 export type SentCommand = Pick<CommandStartedEvent, 'commandName' | 'command'>;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { ObjectId } from 'mongodb';
-import { isObjectId, isObjectIdHex, objectIdFromHex } from '../../lib/util/object-id.js';
-import { isPlainObject } from '../../lib/util/plain-object.js';
+import { isObjectId, isObjectIdHex, objectIdFromHex } from '../../lib/util/values.js';
+import { isPlainObject } from '../../lib/util/values.js';
 import { quote } from '../../lib/util/quote.js';
 
 describe('value helpers', () => {

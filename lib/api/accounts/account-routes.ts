@@ -8,8 +8,8 @@ import { sendJson } from '../../http/respond.js';
 import { clientOf } from '../../limits/rate-limits.js';
 import { bucketOf } from '../../http/request.js';
 import { createBucket, deleteBucket } from '../../buckets/buckets.js';
-import { readOptions } from '../../db/query-time-limit.js';
-import { isPlainObject } from '../../util/plain-object.js';
+import { readOptions } from '../../db/service-db.js';
+import { isPlainObject } from '../../util/values.js';
 import { forbidden, memberOf, requireAccountOf } from '../../accounts/request-account.js';
 import { findMember, makeAdmin, membersCollection, type AccountDoc } from '../../accounts/store.js';
 

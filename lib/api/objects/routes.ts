@@ -18,7 +18,7 @@ import { renderObject, renderObjects, type ProjectedApiObject, type RenderContex
 import type { Picked } from '../../query/props.js';
 import type { ObjectList, ObjectResponse, ReadObject } from '../../render/objects.js';
 import type { Metafield } from '../../types/metafield.js';
-import { sentDefinitions } from '../../objects/own-metafields.js';
+import { sentDefinitions } from '../../http/request.js';
 import { listObjects } from '../../objects/list/object-list.js';
 import { getObjectExpanded } from '../../objects/object-read.js';
 import { answersLive, liveField, liveVersions } from '../../objects/live-versions.js';
@@ -31,7 +31,7 @@ import { bucketFromMemory, readingAhead, route, type RouteDef } from '../../rout
 import { takeReadAhead } from '../../objects/objects.js';
 import { readAccess, writeAccess, BY_OBJECT_ID } from '../../routes/access.js';
 import { parseIfMatch, versionOf, versionTag } from '../../http/if-match.js';
-import { objectGuard } from '../../objects/write/object-version.js';
+import { objectGuard } from '../../http/if-match.js';
 
 export const OBJECT_LIST_NAMES = [
   'read_key',

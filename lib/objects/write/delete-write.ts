@@ -19,7 +19,7 @@ import {
   type BatchWrite,
 } from '../../db/write-batch.js';
 import { objectRemovalWrite } from '../../limits/usage-counters.js';
-import { nextVersionTime } from './object-version.js';
+import { nextVersionTime } from '../../http/if-match.js';
 import { bucketCheck } from '../../cache/remembered-bucket.js';
 
 /**

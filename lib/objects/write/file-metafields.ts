@@ -5,7 +5,7 @@ import type { Metafield } from '../../types/metafield.js';
 import { kindOf } from '../../metafields/kinds.js';
 import { walkMetafields } from '../../metafields/walk.js';
 import { NOTHING_PLANNED, type PlannedContent } from './planned-content.js';
-import { readOptions } from '../../db/query-time-limit.js';
+import { readOptions } from '../../db/service-db.js';
 import { BadRequestError } from '../../errors/http-errors.js';
 import { quote } from '../../util/quote.js';
 

@@ -8,7 +8,7 @@ import {
 } from '../../db/collections.js';
 import { bucketById, finishWrite, type DomainEvent, type EventDeps } from '../../events/domain-events.js';
 import { putLive } from '../objects.js';
-import { readOptions } from '../../db/query-time-limit.js';
+import { readOptions } from '../../db/service-db.js';
 import { recordRevision } from '../revisions.js';
 import { eventOfReason } from './version-write.js';
 

@@ -2,11 +2,11 @@ import { objectsCollection, type BucketDoc, type ObjectDoc } from '../../db/coll
 import { ensureUsage } from '../../limits/usage-counters.js';
 import type { EventDeps } from '../../events/domain-events.js';
 import { findObject, foundObject, parseObjectId } from '../objects.js';
-import { readOptions } from '../../db/query-time-limit.js';
+import { readOptions } from '../../db/service-db.js';
 import { deleteClaim, deleteClaimed, finishCarriedDeletes } from './delete-write.js';
 import { finishCarried } from './version-write.js';
 import { HttpError } from '../../errors/http-errors.js';
-import type { VersionGuard } from './object-version.js';
+import type { VersionGuard } from '../../http/if-match.js';
 import type { VersionMemoDeps } from './version-memo.js';
 
 /** Objects a type delete removes per round: bounds memory and the size of each command. */

@@ -14,8 +14,8 @@ import type { EventDeps } from '../../events/domain-events.js';
 import { foundObject, getObject, parseObjectId } from '../objects.js';
 import { finishCarried, writeVersionWith, type Written } from './version-write.js';
 import { writeIfFound } from '../../db/write-batch.js';
-import { nextVersionTime } from './object-version.js';
-import { readOptions } from '../../db/query-time-limit.js';
+import { nextVersionTime } from '../../http/if-match.js';
+import { readOptions } from '../../db/service-db.js';
 import type { VersionMemoDeps } from './version-memo.js';
 
 /**

@@ -5,7 +5,7 @@ import { isDuplicateKeyOn } from '../../errors/mongo-errors.js';
 import type { EventDeps } from '../../events/domain-events.js';
 import { IDEMPOTENCY_TTL_MS, keyReused } from '../../store/idempotency.js';
 import { repairObject } from './repair.js';
-import { readOptions } from '../../db/query-time-limit.js';
+import { readOptions } from '../../db/service-db.js';
 
 /**
  * Crash safety of a create made with an Idempotency-Key. The key's kept answer (lib/http/

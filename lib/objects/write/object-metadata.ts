@@ -6,7 +6,7 @@ import { missingRequired } from '../../metafields/metadata-problems.js';
 import type { MetadataValidators } from '../../metafields/metadata-schema.js';
 import { invalidFileValues } from './file-metafields.js';
 import { NOTHING_PLANNED, type PlannedContent } from './planned-content.js';
-import { readOptions } from '../../db/query-time-limit.js';
+import { readOptions } from '../../db/service-db.js';
 
 /**
  * Checks metadata sent on an Object write against its type and returns the Object's whole

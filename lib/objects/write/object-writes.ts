@@ -18,14 +18,14 @@ import { typeForWrite } from '../objects.js';
 import { writeVersionWith } from './version-write.js';
 import { parseScheduleTime } from './object-metadata.js';
 import { insertWithUniqueSlug, slugify, slugsWhere } from './slugs.js';
-import { readOptions } from '../../db/query-time-limit.js';
+import { readOptions } from '../../db/service-db.js';
 import type { VersionMemoDeps } from './version-memo.js';
 import { assertSingletonFree, singletonKey, singletonRace } from './singletons.js';
 import { storedThumbnail } from './file-metafields.js';
 import type { Metafield } from '../../types/metafield.js';
 import { typeWithOwn } from '../../metafields/own.js';
 import { ownMetafieldsAfter } from '../own-metafields.js';
-import type { VersionGuard } from './object-version.js';
+import type { VersionGuard } from '../../http/if-match.js';
 
 /** Localized types take one of their locales (default: priority_locale); others take none. */
 export function resolveLocale(type: ObjectTypeDoc, requested: string | null | undefined): string | null {

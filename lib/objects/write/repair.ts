@@ -1,7 +1,7 @@
 import type { ObjectId } from 'mongodb';
 import { objectsCollection } from '../../db/collections.js';
 import type { EventDeps } from '../../events/domain-events.js';
-import { readOptions } from '../../db/query-time-limit.js';
+import { readOptions } from '../../db/service-db.js';
 import { carryingWork, finishCarried } from './version-write.js';
 import { migrateLegacyMarkers } from './legacy-markers.js';
 

@@ -3,7 +3,7 @@ import { objectsCollection, type BucketDoc, type ObjectTypeDoc } from '../../db/
 import { SINGLETON_INDEX } from '../../db/indexes.js';
 import { BadRequestError } from '../../errors/http-errors.js';
 import { isDuplicateKeyOn } from '../../errors/mongo-errors.js';
-import { readOptions } from '../../db/query-time-limit.js';
+import { readOptions } from '../../db/service-db.js';
 
 /**
  * A singleton type holds one Object per locale (one in all when it is not localized).

@@ -1,7 +1,7 @@
 import type { Collection, Filter } from 'mongodb';
 import { SlugTakenError } from '../../errors/domain-errors.js';
 import { isDuplicateKey } from '../../errors/mongo-errors.js';
-import type { ReadOptions } from '../../db/query-time-limit.js';
+import type { ReadOptions } from '../../db/service-db.js';
 import { escapeRegex } from '../../util/escape-regex.js';
 
 /** "Crème Brûlée & Co." → "creme-brulee-co": lowercase ASCII, hyphenated. */

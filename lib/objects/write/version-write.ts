@@ -11,7 +11,7 @@ import {
 import { bucketById, type EventDeps, type ObjectEventType } from '../../events/domain-events.js';
 import { objectGenerationsWrites } from '../../cache/bucket-generation.js';
 import { writeNoteWrite } from '../../cache/bucket-generation.js';
-import { readOptions } from '../../db/query-time-limit.js';
+import { readOptions } from '../../db/service-db.js';
 import { revisionWrite } from '../revisions.js';
 import { liveWrite } from '../objects.js';
 import {

@@ -1,6 +1,6 @@
 import { ValidationErrors } from '../../../errors/http-errors.js';
 import { quote } from '../../../util/quote.js';
-import { isPlainObject } from '../../../util/plain-object.js';
+import { isPlainObject } from '../../../util/values.js';
 
 /**
  * The v3 `metadata` a legacy `metafields` array means. The older APIs write an Object's content

@@ -3,7 +3,7 @@ import { BadRequestError } from '../../../errors/http-errors.js';
 import { readParams } from '../../../http/request.js';
 import { DELETE_PARAMS } from '../../../query/read-params.js';
 import { metadataOfMetafields } from '../shared/metafield-values.js';
-import { isPlainObject } from '../../../util/plain-object.js';
+import { isPlainObject } from '../../../util/values.js';
 import type { Metafield } from '../../../types/metafield.js';
 import { typedBodyValue } from './string-values.js';
 

@@ -5,7 +5,7 @@ import { MAX_REGEX_LENGTH } from '../../../query/limits.js';
 import { parseQueryParam } from '../../../query/parse-query-param.js';
 import { parseProps } from '../../../query/props.js';
 import type { StatusFilter } from '../../../query/read-params.js';
-import { isObjectIdHex } from '../../../util/object-id.js';
+import { isObjectIdHex } from '../../../util/values.js';
 import { escapeRegex } from '../../../util/escape-regex.js';
 import { quote } from '../../../util/quote.js';
 import { kindsByPath, typedQueryValue } from './string-values.js';

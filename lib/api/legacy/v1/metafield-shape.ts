@@ -1,6 +1,6 @@
 import type { Metafield } from '../../../types/metafield.js';
 import { mediaNameOfUrl } from '../../../metafields/kind-parts.js';
-import { isPlainObject } from '../../../util/plain-object.js';
+import { isPlainObject } from '../../../util/values.js';
 
 /** Renders a related Object (expanded at depth) in the v1 shape. */
 export type RelatedShape = (o: Record<string, unknown>) => Record<string, unknown>;

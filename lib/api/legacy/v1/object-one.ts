@@ -8,7 +8,7 @@ import { pickProps } from '../../../query/props.js';
 import { paramSet } from '../../../query/read-params.js';
 import { objectRenderContext } from '../../../render/objects.js';
 import { getRevision } from '../../../objects/revisions.js';
-import { objectIdFromHex } from '../../../util/object-id.js';
+import { objectIdFromHex } from '../../../util/values.js';
 import { objectIdBySlug } from '../../../objects/find-object.js';
 import type { V1ParamName } from './list-params.js';
 import { toV1Revision } from './object-shape.js';

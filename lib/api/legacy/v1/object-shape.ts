@@ -2,7 +2,7 @@ import type { ObjectTypeDoc, RevisionDoc } from '../../../db/collections.js';
 import type { ProjectedApiObject, RenderContext } from '../../../render/objects.js';
 import { renderObjectType } from '../../../render/object-types.js';
 import { renderRevision } from '../../../render/revisions.js';
-import { isPlainObject } from '../../../util/plain-object.js';
+import { isPlainObject } from '../../../util/values.js';
 import { v1Metafields } from './metafield-shape.js';
 import { typeWithOwn } from '../../../metafields/own.js';
 

@@ -12,7 +12,7 @@ import { parseSort } from '../../../query/sort.js';
 import { createDraftRevision } from '../../../revisions/draft-revisions.js';
 import { objectRenderContext } from '../../../render/objects.js';
 import { listRevisions } from '../../../objects/revisions.js';
-import { objectIdFromHex } from '../../../util/object-id.js';
+import { objectIdFromHex } from '../../../util/values.js';
 import { bodyOf, v3ObjectBody } from './bodies.js';
 import { objectIdBySlug, typeSlugOf } from '../../../objects/find-object.js';
 import { parseV1Read, type V1ParamName } from './list-params.js';

@@ -1,8 +1,8 @@
 import type { RequestHandler } from 'express';
 import { BadRequestError } from '../../../errors/http-errors.js';
-import { isPlainObject } from '../../../util/plain-object.js';
+import { isPlainObject } from '../../../util/values.js';
 import { metadataOfMetafields } from '../shared/metafield-values.js';
-import { keepSentDefinitions } from '../../../objects/own-metafields.js';
+import { keepSentDefinitions } from '../../../http/request.js';
 
 /**
  * A v2 Object or revision body as v3 takes it: v2 clients write content as a `metafields` array

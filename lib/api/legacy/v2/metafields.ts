@@ -13,7 +13,7 @@ import { renderObject, type ProjectedApiObject, type RenderContext } from '../..
 import { getObject } from '../../../objects/objects.js';
 import { updateObject } from '../../../objects/write/object-writes.js';
 import { objectRenderContext } from '../../../render/objects.js';
-import { isPlainObject } from '../../../util/plain-object.js';
+import { isPlainObject } from '../../../util/values.js';
 import { route, type RouteDef } from '../../../routes/route-table.js';
 import { metadataOfMetafields } from '../shared/metafield-values.js';
 import type { Metafield } from '../../../types/metafield.js';
