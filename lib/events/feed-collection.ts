@@ -20,10 +20,11 @@ export interface FeedDoc {
   /** The message's data line, as a webhook delivery's body. */
   body: string;
   /**
-   * The same for a read-key stream; null: a read-key stream does not get it. Absent: the read
-   * key sees what the write key does (most events: a published Object's), so it is kept once.
+   * The same for a read-key stream; null: a read-key stream does not get it. Where the read key
+   * sees what the write key does (most events: a published Object's) it is the same string,
+   * rendered once. Always set: a process of an earlier release reading the feed expects it.
    */
-  read_body?: string | null;
+  read_body: string | null;
   /** Removed by the TTL index then (REALTIME_RETENTION). */
   expires_at: Date;
 }
@@ -57,14 +58,15 @@ export function feedDoc(event: FeedEvent, at: Date, retentionMs: number): FeedDo
   const envelope = { id: event.id, type: event.type, created_at: at, bucket_slug: event.bucket };
   const data = event.data as Record<string, unknown>;
   const forReadKey = readKeyData(event.type, data);
+  const body = renderBody(envelope, data);
   return {
     _id: newFeedId(at.getTime()),
     event_id: event.id,
     bucket_id: event.bucketId,
     type: event.type,
     ...(event.objectType === undefined ? {} : { object_type: event.objectType }),
-    body: renderBody(envelope, data),
-    ...(forReadKey !== data && { read_body: forReadKey === null ? null : renderBody(envelope, forReadKey) }),
+    body,
+    read_body: forReadKey === data ? body : forReadKey === null ? null : renderBody(envelope, forReadKey),
     expires_at: new Date(at.getTime() + retentionMs),
   };
 }

@@ -37,7 +37,7 @@ export async function serveStream(req: Request, res: Response, o: StreamOptions)
     if (last !== null && doc._id <= last) return;
     last = doc._id;
     if (!doc.bucket_id.equals(o.bucketId) || !wanted(o.request, doc)) return;
-    const body = o.full || doc.read_body === undefined ? doc.body : doc.read_body;
+    const body = o.full ? doc.body : doc.read_body;
     if (body === null) return;
     res.write(sseMessage(doc._id, doc.type, body));
     o.sent?.();
