@@ -128,8 +128,9 @@ function mayWrite(req: Request, res: Response, last: BucketDoc): boolean {
 /**
  * The one retry of an Object write that is not the write's own (its conflict loop, object-edit.ts
  * and object-delete.ts): `handler` of a route that may take its Bucket from memory
- * (`fromMemory` above). Loading stays loading: the retry wraps the route's handler. Should it fail on such a Bucket having written nothing (the
- * write's check of the Bucket failed, or it refused on what the Bucket said), the Bucket is read
+ * (`fromMemory` above). Loading stays loading: the retry wraps the route's handler. Should it
+ * fail on such a Bucket having written nothing (the write's check of the Bucket failed, or it
+ * refused on what the Bucket said), the Bucket is read
  * afresh, and if it changed, `recheck` (the route's key check, synchronous) runs on it again and
  * the handler runs again, once.
  */

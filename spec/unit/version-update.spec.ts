@@ -1,30 +1,15 @@
 import assert from 'node:assert/strict';
-import { BSON, ObjectId } from 'mongodb';
+import { BSON } from 'mongodb';
 import type { ObjectDoc } from '../../lib/db/collections.js';
+import { objectDocFixture } from '../support/object-doc.js';
 import { versionUpdate } from '../../lib/objects/write/object-edit.js';
 
-const at = new Date('2026-01-02T03:04:05.678Z');
 const later = new Date('2026-01-02T03:04:06.000Z');
 
 function stored(): ObjectDoc {
   return {
-    _id: new ObjectId(),
-    bucket_id: new ObjectId(),
-    type: 'posts',
-    slug: 'post',
-    title: 'Post',
+    ...objectDocFixture('Post', { score: 1, tags: ['a', 'b'] }),
     content: '<p>A long body the edit does not touch</p>',
-    locale: null,
-    thumbnail: null,
-    status: 'published',
-    metadata: { score: 1, tags: ['a', 'b'] },
-    refs: [],
-    order: 0,
-    created_at: at,
-    modified_at: at,
-    published_at: at,
-    created_by: null,
-    modified_by: null,
   };
 }
 
