@@ -44,7 +44,7 @@ export interface Config {
   regexReadsPerBucket: number;
   /** What one GraphQL operation may ask for (lib/graphql/limits.ts). */
   graphql: { maxDepth: number; maxAliases: number; maxCost: number; introspection: boolean };
-  /** How long a write with the write key may take its Bucket from this process's memory (lib/cache/remembered-bucket.ts). */
+  /** How long a write with the write key may take its Bucket from this process's memory (lib/cache/bucket-generation.ts). */
   bucketMemoryMs: number;
   /** Distinct related Objects one read may load through depth; more answers 413. */
   maxRelatedObjects: number;

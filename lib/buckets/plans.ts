@@ -44,7 +44,7 @@ export type PlanChange = number | null | 'default';
 
 /**
  * Sets limits of a Bucket's own plan; limits not named keep their setting. Takes effect on the next
- * Object write of every process (its check of the Bucket fails, lib/cache/remembered-bucket.ts)
+ * Object write of every process (its check of the Bucket fails, lib/cache/bucket-generation.ts)
  * and within BUCKET_MEMORY_MS on every request (the request budgets). Returns the stored plan.
  */
 export async function setPlan(
@@ -63,7 +63,7 @@ export async function setPlan(
     {
       $set: { ...set, modified_at: new Date() },
       ...(Object.keys(unset).length > 0 && { $unset: unset }),
-      // A write that took the Bucket from memory checks its generation (remembered-bucket.ts).
+      // A write that took the Bucket from memory checks its generation (lib/cache/bucket-generation.ts).
       $inc: { generation: 1 },
     },
     { returnDocument: 'after' },

@@ -5,7 +5,7 @@ import { notFound } from '../errors/not-found.js';
 import { accountOf, setMember } from '../accounts/request-account.js';
 import { findMember } from '../accounts/store.js';
 import { findBucketBySlug } from '../buckets/buckets.js';
-import { rememberBucket, isRemembered, sameBucketState } from '../cache/remembered-bucket.js';
+import { rememberBucket, isRemembered, sameBucketState } from '../cache/bucket-generation.js';
 import { hasBulkWrite } from '../db/service-db.js';
 import { keepReadAhead, readObjectAhead } from '../objects/objects.js';
 import type { VersionMemo } from '../objects/write/version-memo.js';
@@ -22,7 +22,7 @@ export interface BucketLoading {
   /** The path parameter of the Object a write route edits: that Object is read beside the Bucket (lib/objects/objects.ts). */
   objectParam?: string | undefined;
   /**
-   * The route's writes check the Bucket in their own command (lib/cache/remembered-bucket.ts),
+   * The route's writes check the Bucket in their own command (lib/cache/bucket-generation.ts),
    * so a request with the write key may take it from memory; its handler goes through
    * `retriedOnFreshBucket` (below).
    */

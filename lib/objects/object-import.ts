@@ -22,7 +22,7 @@ import type { PlannedContent } from './write/planned-content.js';
 import { readOptions } from '../db/service-db.js';
 import { singletonKey, singletonRace } from './write/singletons.js';
 import { slugify } from './write/slugs.js';
-import { storedThumbnail } from './write/file-metafields.js';
+import { storedThumbnail } from './write/object-metadata.js';
 import { assertStorable } from './write/stored-size.js';
 import { typeWithOwn } from '../metafields/own.js';
 import { ownMetafieldsAfter } from './own-metafields.js';

@@ -48,17 +48,3 @@ export function scopedView(view: ObjectView, typeScope: readonly string[] | null
   if (typeScope === null) return view;
   return { ...view, shows: (doc) => view.shows(doc) && typeScope.includes(doc.type) };
 }
-
-/** The stored Object without scheduling state, its create's key or a write's carried work: what a published copy or a revision keeps. */
-export function contentOf(doc: ObjectDoc): ObjectDoc {
-  const {
-    publish_at: _p,
-    unpublish_at: _u,
-    schedule_claim: _c,
-    idempotency_key: _k,
-    idempotency_request: _r,
-    pending: _w,
-    ...content
-  } = doc;
-  return content;
-}

@@ -6,7 +6,7 @@ import { findOneByCommand } from '../db/plain-commands.js';
 import { notFound } from '../errors/not-found.js';
 import { objectIdFromHex } from '../util/values.js';
 import type { EventDeps } from '../events/domain-events.js';
-import { contentOf, viewFor, type StatusFilter } from './object-views.js';
+import { viewFor, type StatusFilter } from './object-views.js';
 import type { Response } from 'express';
 
 export type { StatusFilter } from './object-views.js';
@@ -43,6 +43,20 @@ export async function typeForWrite(deps: EventDeps, bucket: BucketDoc, slug: str
   const type = (await deps.events.types.of(deps.db, bucket)).get(slug);
   if (!type) throw new BadRequestError(`Unknown object type "${slug}" in bucket '${bucket.slug}'`, 'invalid_body');
   return type;
+}
+
+/** The stored Object without scheduling state, its create's key or a write's carried work: what a published copy or a revision keeps. */
+export function contentOf(doc: ObjectDoc): ObjectDoc {
+  const {
+    publish_at: _p,
+    unpublish_at: _u,
+    schedule_claim: _c,
+    idempotency_key: _k,
+    idempotency_request: _r,
+    pending: _w,
+    ...content
+  } = doc;
+  return content;
 }
 
 /**

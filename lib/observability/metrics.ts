@@ -18,14 +18,6 @@ const ENGINE_BUCKETS = [0.0002, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05,
 /** A scrape must not wait long on the database; a slow count leaves its series out instead. */
 const QUEUE_QUERY_MS = 2000;
 
-export interface RequestSample {
-  method: string;
-  /** The route pattern, never the raw path (which would make a series per Object id). */
-  route: string;
-  status: number;
-  seconds: number;
-}
-
 /**
  * This app's Prometheus metrics, in a registry of its own (not prom-client's global one), so
  * two apps in one process count apart. Counts kept elsewhere (the read cache's, the queues in
@@ -33,7 +25,8 @@ export interface RequestSample {
  */
 export class AppMetrics {
   readonly registry = new Registry();
-  private readonly requests: Histogram<'method' | 'route' | 'status'>;
+  /** Request durations, observed by lib/observability/observe-requests.ts as each answer ends. */
+  readonly requests: Histogram<'method' | 'route' | 'status'>;
   private readonly roundTrips: Histogram;
   private readonly commands: Histogram<'command' | 'outcome'>;
   private processMetrics = false;
@@ -62,13 +55,6 @@ export class AppMetrics {
       buckets: ENGINE_BUCKETS,
       registers,
     });
-  }
-
-  observeRequest(sample: RequestSample): void {
-    this.requests.observe(
-      { method: sample.method, route: sample.route, status: String(sample.status) },
-      sample.seconds,
-    );
   }
 
   /** Hits and misses of the read cache, and what it holds. */

@@ -72,7 +72,7 @@ export function observeRequests(logger: Logger, metrics: AppMetrics): RequestHan
       res.off('finish', done);
       res.off('close', done);
       const s = summarize(req, res, started);
-      metrics.observeRequest({ method: s.method, route: s.route, status: s.status, seconds: s.duration_ms / 1000 });
+      metrics.requests.observe({ method: s.method, route: s.route, status: String(s.status) }, s.duration_ms / 1000);
       const failed = s.status >= 500;
       // The line object is only built when the level lets it out.
       if (!logger.isLevelEnabled(failed ? 'error' : 'info')) return;

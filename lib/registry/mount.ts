@@ -1,6 +1,7 @@
 import { Router, type RequestHandler } from 'express';
 import type { Db } from 'mongodb';
 import { memberAccess } from '../middleware/member-access.js';
+import { viaMember } from '../accounts/request-account.js';
 import type { PutOffWork } from '../http/respond.js';
 import { readParamsOnce } from '../http/request.js';
 import { requireRead, requireWrite } from '../middleware/authenticate.js';
@@ -30,10 +31,15 @@ export function mounting(
   bucketMemoryMs: number,
   versions?: VersionMemo,
 ): Mounting {
+  const members = memberAccess(db);
   return {
     buckets: loadBucket(db, bucketMemoryMs, versions),
     gate,
-    asMember: memberAccess(db),
+    // A request made with a Bucket key has no role to check, so it skips the member step (an async one) altogether.
+    asMember: (req, res, next) => {
+      if (viaMember(res)) return members(req, res, next);
+      next();
+    },
     keyed: idempotencyKeys(db),
     // Last before the handler, so work it puts off (afterAnswer) is kept in its own async context.
     later: putOff.scope(),

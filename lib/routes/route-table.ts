@@ -28,7 +28,7 @@ export interface RouteDef {
    */
   readAhead?: string;
   /**
-   * The handler's writes check the Bucket in their own command (lib/cache/remembered-bucket.ts),
+   * The handler's writes check the Bucket in their own command (lib/cache/bucket-generation.ts),
    * so a request with the write key may take the Bucket from memory instead of reading it.
    */
   bucketFromMemory?: boolean;

@@ -15,7 +15,7 @@ import type { IssuedKeys } from '../../lib/buckets/buckets.js';
 
 /**
  * An Object write with the write key takes its Bucket as the app last read it, and its command
- * checks first that the Bucket is still so (lib/cache/remembered-bucket.ts). Here the Bucket
+ * checks first that the Bucket is still so (lib/cache/bucket-generation.ts). Here the Bucket
  * changes through another app (another process, which this app hears nothing from) between two
  * writes of this app: each write must act on the Bucket as it is, never as remembered.
  */

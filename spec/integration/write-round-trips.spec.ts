@@ -112,7 +112,7 @@ describe('round trips per request', () => {
 
   /**
    * A write with the write key takes the Bucket as the app last read it, and its command checks
-   * first that the Bucket is still so (lib/cache/remembered-bucket.ts): a write that changes
+   * first that the Bucket is still so (lib/cache/bucket-generation.ts): a write that changes
    * nothing where it matches, and fails, stopping the batch, where it does not.
    */
   const CHECK = 'update buckets';

@@ -7,7 +7,7 @@ import { etagMatches, parseRange } from '../../lib/media/range.js';
 import { resolveType, sniffType } from '../../lib/media/sniff-type.js';
 import { parseUploadFields } from '../../lib/media/upload-fields.js';
 import { compileFilter } from '../../lib/query/translate-filter.js';
-import { fileRefs } from '../../lib/objects/write/file-metafields.js';
+import { fileRefs } from '../../lib/objects/write/object-metadata.js';
 import { MEDIA_FILTER_CONTEXT } from '../../lib/media/media-list.js';
 import type { Metafield } from '../../lib/types/metafield.js';
 

@@ -8,8 +8,7 @@ import {
   type ObjectDoc,
 } from '../../db/collections.js';
 import { bucketById, type EventDeps } from '../../events/domain-events.js';
-import { objectGenerationsWrites } from '../../cache/bucket-generation.js';
-import { writeNoteWrite } from '../../cache/bucket-generation.js';
+import { bucketCheck, objectGenerationsWrites, writeNoteWrite } from '../../cache/bucket-generation.js';
 import {
   CommitFailed,
   commitInSteps,
@@ -20,7 +19,6 @@ import {
 } from '../../db/write-batch.js';
 import { objectRemovalWrite } from '../../limits/usage-counters.js';
 import { nextVersionTime } from '../../http/if-match.js';
-import { bucketCheck } from '../../cache/remembered-bucket.js';
 
 /**
  * The delete of one Object, crash-safe without transactions, like a

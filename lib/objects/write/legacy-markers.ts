@@ -9,7 +9,7 @@ import {
 import { bucketById, finishWrite, type DomainEvent, type EventDeps } from '../../events/domain-events.js';
 import { putLive } from '../objects.js';
 import { readOptions } from '../../db/service-db.js';
-import { recordRevision } from '../revisions.js';
+import { recordRevision } from './version-write.js';
 import { eventOfReason } from './version-write.js';
 
 /**

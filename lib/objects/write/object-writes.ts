@@ -21,7 +21,7 @@ import { insertWithUniqueSlug, slugify, slugsWhere } from './slugs.js';
 import { readOptions } from '../../db/service-db.js';
 import type { VersionMemoDeps } from './version-memo.js';
 import { assertSingletonFree, singletonKey, singletonRace } from './singletons.js';
-import { storedThumbnail } from './file-metafields.js';
+import { storedThumbnail } from './object-metadata.js';
 import type { Metafield } from '../../types/metafield.js';
 import { typeWithOwn } from '../../metafields/own.js';
 import { ownMetafieldsAfter } from '../own-metafields.js';

@@ -36,7 +36,7 @@ import type { BucketDoc, ObjectDoc } from '../../db/collections.js';
  * last) and deletes' claims.
  *
  * The generation is the Bucket's as the request took it: read in this request, or taken from
- * memory and then checked by the write's own command (lib/cache/remembered-bucket.ts), so
+ * memory and then checked by the write's own command (lib/cache/bucket-generation.ts), so
  * every process keys on what the database holds. A content field (like the metadata a key move
  * renames) cannot be left out, so an entry kept at another generation is not used.
  *

@@ -1,4 +1,5 @@
-import type { Db, ObjectId } from 'mongodb';
+import { hash } from 'node:crypto';
+import { ObjectId, type Db } from 'mongodb';
 import {
   objectsCollection,
   publishedObjectsCollection,
@@ -9,10 +10,8 @@ import {
   type RevisionDoc,
 } from '../../db/collections.js';
 import { bucketById, type EventDeps, type ObjectEventType } from '../../events/domain-events.js';
-import { objectGenerationsWrites } from '../../cache/bucket-generation.js';
-import { writeNoteWrite } from '../../cache/bucket-generation.js';
+import { bucketCheck, objectGenerationsWrites, writeNoteWrite } from '../../cache/bucket-generation.js';
 import { readOptions } from '../../db/service-db.js';
-import { revisionWrite } from '../revisions.js';
 import { liveWrite } from '../objects.js';
 import {
   commitInSteps,
@@ -24,7 +23,6 @@ import {
 } from '../../db/write-batch.js';
 import { afterAnswer } from '../../http/respond.js';
 import { finishCarriedDelete } from './delete-write.js';
-import { bucketCheck } from '../../cache/remembered-bucket.js';
 
 /**
  * Crash safety without transactions, and without a marker of its own. A version write of an
@@ -235,4 +233,66 @@ export async function finishCarried(deps: EventDeps, doc: ObjectDoc): Promise<bo
 /** The Objects whose carried work began before `before` (all of it: now), oldest first, by the sparse index. */
 export function carryingWork(db: Db, before = new Date()) {
   return objectsCollection(db).find({ 'pending.since': { $lt: before } }, readOptions(db));
+}
+
+/** The revision of the version `doc` now holds. */
+function revisionOf(doc: ObjectDoc, reason: RevisionDoc['reason'], at: Date): RevisionDoc {
+  return {
+    _id: new ObjectId(),
+    bucket_id: doc.bucket_id,
+    object_id: doc._id,
+    type: doc.type,
+    slug: doc.slug,
+    title: doc.title,
+    content: doc.content,
+    metadata: doc.metadata,
+    status: doc.status,
+    created_at: at,
+    created_by: doc.modified_by,
+    reason,
+    ...(doc.own_metafields && { own_metafields: doc.own_metafields }),
+  };
+}
+
+/** Records the version `doc` now holds. Revisions are only ever inserted, never changed. */
+export async function recordRevision(
+  db: Db,
+  doc: ObjectDoc,
+  reason: RevisionDoc['reason'],
+  at: Date = new Date(),
+): Promise<RevisionDoc> {
+  const revision = revisionOf(doc, reason, at);
+  await revisionsCollection(db).insertOne(revision);
+  return revision;
+}
+
+/**
+ * The id of the revision of `objectId`'s version at `at`: the version's time (in seconds, as any
+ * ObjectId starts) and a hash of the Object and the version's time in milliseconds. Derived,
+ * not drawn, so the revision is recorded once however often it is inserted.
+ */
+export function revisionIdOf(objectId: ObjectId, at: Date): ObjectId {
+  const bytes = Buffer.alloc(12);
+  bytes.writeUInt32BE(Math.floor(at.getTime() / 1000) >>> 0, 0);
+  // The one-shot hash: a Hash object per edit costs more than the digest.
+  hash('sha1', `${objectId.toHexString()}:${String(at.getTime())}`, 'buffer').copy(bytes, 4, 0, 8);
+  return new ObjectId(bytes);
+}
+
+/**
+ * The revision of the version `doc` holds (created at `at`, its modified_at), and the write that
+ * records it unless it is there already: a version write and a repair finishing its work may both
+ * send it. One insert by a derived `_id`, which the unique `_id` index keeps once.
+ */
+export function revisionWrite(
+  db: Db,
+  doc: ObjectDoc,
+  reason: RevisionDoc['reason'],
+  at: Date,
+): { revision: RevisionDoc; write: BatchWrite } {
+  const revision = { ...revisionOf(doc, reason, at), _id: revisionIdOf(doc._id, at) };
+  return {
+    revision,
+    write: { to: revisionsCollection(db), model: { name: 'insertOne', document: revision }, doneIfDuplicate: true },
+  };
 }
