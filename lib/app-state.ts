@@ -5,6 +5,9 @@ import { RateLimits } from './limits/rate-limits.js';
 import { createMediaRuntime, type MediaRuntime } from './media/media-runtime.js';
 import { DomainEvents } from './events/domain-events.js';
 import type { ObjectWriteDeps } from './objects/write/object-writes.js';
+import type { Response } from 'express';
+import type { ForRequest } from './http/respond.js';
+import { writeRequestOf } from './accounts/request-account.js';
 import { PreviewSecret } from './preview/preview-tokens.js';
 import { AccountTokens } from './accounts/request-account.js';
 import { Logins } from './accounts/login.js';
@@ -55,6 +58,11 @@ export class AppState {
   readonly streams: StreamCaps;
   /** The latest version of each Object this app last wrote, so its next edit skips the read (lib/objects/write/version-memo.ts). */
   readonly versions: VersionMemo;
+
+  /** What the write services take for the request of `res`: `writes`, with who it acts for and where its put-off work waits. */
+  writesFor(res: Response): ObjectWriteDeps & ForRequest {
+    return { ...this.writes, request: writeRequestOf(res) };
+  }
 
   constructor(config: Config, db: Db, log: (msg: string) => void, events?: DomainEvents) {
     this.events = events ?? new DomainEvents(config);

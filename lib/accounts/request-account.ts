@@ -2,11 +2,11 @@
 import type { Response } from 'express';
 import { HttpError, UnauthorizedError } from '../errors/http-errors.js';
 import { findAccountById, type AccountDoc, type MemberDoc } from './store.js';
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { SignJWT, errors as joseErrors, jwtVerify } from 'jose';
 import { ObjectId, type Db } from 'mongodb';
 import type { Config } from '../config.js';
 import { PreviewSecret } from '../preview/preview-tokens.js';
+import { laterOf, type WriteRequest } from '../http/respond.js';
 
 /**
  * What the account token of a request established (lib/middleware/authenticate.ts): the
@@ -70,19 +70,22 @@ export function forbidden(bucketSlug: string, why: string): HttpError {
 }
 
 /**
- * The account a write is made for, when it came with an account token. Carried through the
- * request's async work rather than through every service signature, so the one write path of
- * Objects stamps created_by/modified_by (and so revisions) without each route passing it on.
+ * The account a write is made for: the member's, once the member checks let the request in
+ * (lib/middleware/member-access.ts); null for a write made with a Bucket key.
  */
-const actor = new AsyncLocalStorage<string>();
-
-export function runAsActor(accountId: string, fn: () => void): void {
-  actor.run(accountId, fn);
+export function actorOf(res: Response): string | null {
+  const { account, member } = locals(res);
+  return viaMember(res) && member && account ? account._id.toHexString() : null;
 }
 
-/** The acting account's id, or null for a write made with a Bucket key (or by the service itself). */
-export function currentActor(): string | null {
-  return actor.getStore() ?? null;
+/**
+ * What the writes of the request of `res` are told of it (lib/http/respond.ts WriteRequest). Only
+ * in a Bucket route's handler, after the scope of put-off work (lib/registry/mount.ts) ran.
+ */
+export function writeRequestOf(res: Response): WriteRequest {
+  const later = laterOf(res);
+  if (later === undefined) throw new Error('A write was made for a request outside the scope of its put-off work');
+  return { actor: actorOf(res), later };
 }
 
 const ISSUER = 'content-api';

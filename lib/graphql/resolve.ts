@@ -111,13 +111,13 @@ export function requestObjects(
       inScope(type);
       const data = { ...body, type };
       await writeAllowed(db, req, res, bucket, { creates: true, body: data });
-      return one(await createObject(state.writes, bucket, data, {}));
+      return one(await createObject(state.writesFor(res), bucket, data, {}));
     },
     async update(type, id, body) {
       inScope(type);
       await writeAllowed(db, req, res, bucket, { id, body });
       await ofType(type, id);
-      return one(await updateObject(state.writes, bucket, id, body, {}));
+      return one(await updateObject(state.writesFor(res), bucket, id, body, {}));
     },
     async remove(type, id, notify) {
       inScope(type);

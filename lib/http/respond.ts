@@ -1,7 +1,6 @@
 // Writing the answer (sendJson) and the work that runs once it is sent (afterAnswer).
 import type { Response, RequestHandler } from 'express';
 import { prettyOf } from './request.js';
-import { AsyncLocalStorage } from 'node:async_hooks';
 
 /** The one way responses are written, so `pretty=true` applies to every JSON body, errors included. */
 export function sendJson(res: Response, status: number, body: unknown): void {
@@ -11,13 +10,33 @@ export function sendJson(res: Response, status: number, body: unknown): void {
 
 type Task = () => Promise<void>;
 
-/** Where the current request puts off work until its answer is sent (see `afterAnswer`). */
-const putOff = new AsyncLocalStorage<(task: Task) => void>();
+/**
+ * What a write made for a request knows of that request, handed to it with its dependencies
+ * (never through async context: an AsyncLocalStorage makes Node 20 track every promise of the
+ * process, about 2.6% of an edit's CPU): the account it acts for (null with a Bucket key), and
+ * where it puts off work until the answer is sent.
+ */
+export interface WriteRequest {
+  actor: string | null;
+  later: (task: Task) => void;
+}
+
+/** What a write made for a request needs besides its own dependencies; null outside a request (the scheduler, imports, repair). */
+export interface ForRequest {
+  request: WriteRequest | null;
+}
+
+const LATER = Symbol('put off until answered');
+
+/** Where the request of `res` puts off work (PutOffWork's scope); undefined before the scope ran. */
+export function laterOf(res: Response): WriteRequest['later'] | undefined {
+  return (res.locals as { [LATER]?: WriteRequest['later'] })[LATER];
+}
 
 /**
  * The work an app's requests put off until their answers were sent. Its `scope` is mounted just
- * before each Bucket route's handler (lib/routes/route-table.ts), so the store is the handler's
- * own async context; the tasks run once the response finishes or its connection closes,
+ * before each Bucket route's handler (lib/registry/mount.ts) and keeps the request's queue on its
+ * response (laterOf), which the route hands to its writes (WriteRequest); the tasks run once the response finishes or its connection closes,
  * whichever comes first (a task put off after that runs at once), and one that fails goes to
  * `failed`. `idle()` waits for all of it: a stopping server drains it before closing the
  * database, and tests read the database after it.
@@ -41,7 +60,8 @@ export class PutOffWork {
         if (answered) this.start(task);
         else waiting.push(task);
       };
-      putOff.run(later, next);
+      (res.locals as { [LATER]?: WriteRequest['later'] })[LATER] = later;
+      next();
     };
   }
 
@@ -61,12 +81,11 @@ export class PutOffWork {
 }
 
 /**
- * Runs `task` after the current request's answer, when called inside one (PutOffWork's scope);
- * elsewhere (the scheduler, imports, repair) it runs now and is awaited. Only for work whose loss
- * is repaired anyway: a crash between the answer and the task leaves it to that repair.
+ * Runs `task` after the answer of the request a write was made for; without one (the scheduler,
+ * imports, repair) it runs now and is awaited. Only for work whose loss is repaired anyway: a
+ * crash between the answer and the task leaves it to that repair.
  */
-export async function afterAnswer(task: Task): Promise<void> {
-  const later = putOff.getStore();
-  if (later === undefined) return task();
-  later(task);
+export async function afterAnswer(request: WriteRequest | null, task: Task): Promise<void> {
+  if (request === null) return task();
+  request.later(task);
 }

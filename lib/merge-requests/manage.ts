@@ -1,5 +1,5 @@
 import { ObjectId, type Db } from 'mongodb';
-import { currentActor } from '../accounts/request-account.js';
+import type { ForRequest } from '../http/respond.js';
 import { objectsCollection, revisionsCollection, type BucketDoc, type RevisionDoc } from '../db/collections.js';
 import { HttpError, ValidationErrors } from '../errors/http-errors.js';
 import { notFound } from '../errors/not-found.js';
@@ -51,7 +51,11 @@ export function notOpen(doc: MergeRequestDoc): HttpError {
  * Records the latest version of each listed Object, which must be a draft: the request is a set
  * of unpublished changes. Every unknown id and every Object without a draft is named in one 400.
  */
-export async function createMergeRequest(deps: EventDeps, bucket: BucketDoc, input: unknown): Promise<MergeRequestDoc> {
+export async function createMergeRequest(
+  deps: EventDeps & ForRequest,
+  bucket: BucketDoc,
+  input: unknown,
+): Promise<MergeRequestDoc> {
   const { db } = deps;
   assertValid('MergeRequestCreate', input, 'body');
   const ids = input.object_ids.map((hex) => new ObjectId(hex));
@@ -97,7 +101,7 @@ export async function createMergeRequest(deps: EventDeps, bucket: BucketDoc, inp
     modified_at: now,
     merged_at: null,
     closed_at: null,
-    created_by: currentActor(),
+    created_by: deps.request?.actor ?? null,
     merged_by: null,
     closed_by: null,
   };
@@ -120,12 +124,17 @@ async function versionRevision(db: Db, objectId: ObjectId, version: Date): Promi
 }
 
 /** Closing discards the request: nothing is published, and it can no longer be merged. */
-export async function closeMergeRequest(db: Db, bucket: BucketDoc, id: string): Promise<MergeRequestDoc> {
+export async function closeMergeRequest(
+  db: Db,
+  bucket: BucketDoc,
+  id: string,
+  actor: string | null,
+): Promise<MergeRequestDoc> {
   const current = await getMergeRequest(db, bucket, id);
   const now = new Date();
   const closed = await mergeRequestsCollection(db).findOneAndUpdate(
     { _id: current._id, bucket_id: bucket._id, status: 'open' },
-    { $set: { status: 'closed', closed_at: now, closed_by: currentActor(), modified_at: now } },
+    { $set: { status: 'closed', closed_at: now, closed_by: actor, modified_at: now } },
     { returnDocument: 'after' },
   );
   if (closed) return closed;

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Db } from 'mongodb';
-import { currentActor } from '../accounts/request-account.js';
+import type { ForRequest } from '../http/respond.js';
 import { objectsCollection, revisionsCollection, type BucketDoc, type RevisionDoc } from '../db/collections.js';
 import { HttpError } from '../errors/http-errors.js';
 import { readOptions } from '../db/service-db.js';
@@ -58,7 +58,7 @@ function conflict(doc: MergeRequestDoc, changed: { item: MergeItem; state: ItemS
  * so far noted, and the request stays open for a later merge to finish or for a close.
  */
 export async function mergeMergeRequest(
-  deps: ObjectWriteDeps,
+  deps: ObjectWriteDeps & ForRequest,
   bucket: BucketDoc,
   id: string,
 ): Promise<MergeRequestDoc> {
@@ -107,7 +107,7 @@ export async function mergeMergeRequest(
     const merged = await coll.findOneAndUpdate(
       mine,
       {
-        $set: { status: 'merged', merged_at: at, merged_by: currentActor(), modified_at: at },
+        $set: { status: 'merged', merged_at: at, merged_by: deps.request?.actor ?? null, modified_at: at },
         $unset: { merging_since: '' },
       },
       { returnDocument: 'after' },

@@ -8,7 +8,6 @@ import { bodyOf, queryOf, valueAt } from './declared-values.js';
 import { readOptions } from '../db/service-db.js';
 import { slugFilter } from '../objects/find-object.js';
 import { MAX_LIST_VALUES } from '../query/limits.js';
-import { runAsActor } from '../accounts/request-account.js';
 import { reorderRefusal } from './reorder-only.js';
 import { accountOf, forbidden, memberOf, viaMember } from '../accounts/request-account.js';
 import { outsideScope, scopeMessage } from '../accounts/type-scope.js';
@@ -147,9 +146,9 @@ export async function draftOnlyRefusal(db: Db, bucket: BucketDoc, intent: WriteI
 /**
  * After authentication, before the route's own handler: for a request let in through an
  * account's role, the checks that need its body or its Objects (a contributor's Object types,
- * draft-only publishing and withdrawing), read from what the matched route declares it touches; then the rest
- * of the request runs as that account (created_by, modified_by and revisions name it).
- * Requests made with a Bucket key pass untouched.
+ * draft-only publishing and withdrawing), read from what the matched route declares it touches. The
+ * route's writes then act for that account (created_by, modified_by and revisions name it: actorOf).
+ * Requests made with a Bucket key never reach it (lib/registry/mount.ts).
  */
 export function memberAccess(db: Db): RequestHandler {
   return async (req, res, next) => {
@@ -180,6 +179,6 @@ export function memberAccess(db: Db): RequestHandler {
           : null);
       if (why !== null) throw forbidden(bucket.slug, why);
     }
-    runAsActor(account._id.toHexString(), next);
+    next();
   };
 }

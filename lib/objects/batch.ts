@@ -1,3 +1,4 @@
+import type { ForRequest } from '../http/respond.js';
 import type { ApiObject } from '../render/objects.js';
 import type { BucketDoc, ObjectDoc } from '../db/collections.js';
 import { BadRequestError, type CurrentVersion, type HttpError } from '../errors/http-errors.js';
@@ -47,7 +48,7 @@ function failureMessage(failure: HttpError, index: number, method: string | unde
   return `${label}: ${detail}`;
 }
 
-async function apply(deps: ObjectWriteDeps, bucket: BucketDoc, op: Operation): Promise<BatchResult> {
+async function apply(deps: ObjectWriteDeps & ForRequest, bucket: BucketDoc, op: Operation): Promise<BatchResult> {
   const method = op.method ?? '';
   switch (op.method) {
     case 'add':
@@ -80,7 +81,7 @@ async function apply(deps: ObjectWriteDeps, bucket: BucketDoc, op: Operation): P
  * fails that operation alone.
  */
 export async function runBatch(
-  deps: ObjectWriteDeps,
+  deps: ObjectWriteDeps & ForRequest,
   bucket: BucketDoc,
   body: unknown,
   log: (m: string) => void,

@@ -178,20 +178,23 @@ async function writeImportVersion(
 ): Promise<void> {
   const objects = objectsCollection(ctx.deps.db);
   try {
-    await writeVersionWith(ctx.deps, {
-      objectId: doc._id,
-      bucketId: ctx.bucket._id,
-      at: version.at,
-      reason: version.reason,
-      withdraw: version.withdraw,
-      doc,
-      commit: (work) => ({
-        to: objects,
-        model: { name: 'replaceOne', filter: { _id: doc._id }, replacement: { ...doc, pending: work }, upsert: true },
-      }),
-      // Kept apart from a follow-up's failure, after which the version stands.
-      commitError: (failure) => new CommitFailed(failure),
-    });
+    await writeVersionWith(
+      { ...ctx.deps, request: null },
+      {
+        objectId: doc._id,
+        bucketId: ctx.bucket._id,
+        at: version.at,
+        reason: version.reason,
+        withdraw: version.withdraw,
+        doc,
+        commit: (work) => ({
+          to: objects,
+          model: { name: 'replaceOne', filter: { _id: doc._id }, replacement: { ...doc, pending: work }, upsert: true },
+        }),
+        // Kept apart from a follow-up's failure, after which the version stands.
+        commitError: (failure) => new CommitFailed(failure),
+      },
+    );
   } catch (thrown) {
     if (!(thrown instanceof CommitFailed)) throw thrown;
     const err = thrown.failure;

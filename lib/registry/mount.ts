@@ -41,7 +41,7 @@ export function mounting(
       next();
     },
     keyed: idempotencyKeys(db),
-    // Last before the handler, so work it puts off (afterAnswer) is kept in its own async context.
+    // Last before the handler: the queue of work its writes put off until the answer (afterAnswer).
     later: putOff.scope(),
   };
 }

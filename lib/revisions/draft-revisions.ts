@@ -1,3 +1,4 @@
+import type { ForRequest } from '../http/respond.js';
 import type { BucketDoc, RevisionDoc } from '../db/collections.js';
 import { collectRefs } from '../metafields/stored-values.js';
 import { typeWithOwn } from '../metafields/own.js';
@@ -13,7 +14,7 @@ import { typeForWrite } from '../objects/objects.js';
  * `status: "published"` publishes it. A draft save is an edit: it emits object.edited.
  */
 export async function createDraftRevision(
-  deps: ObjectWriteDeps,
+  deps: ObjectWriteDeps & ForRequest,
   bucket: BucketDoc,
   objectId: string,
   input: unknown,

@@ -108,20 +108,23 @@ export class Scheduler {
       'schedule_claim.by': this.id,
       modified_at: doc.modified_at,
     };
-    const written = await writeVersionWith(this.deps, {
-      objectId: doc._id,
-      bucketId: doc.bucket_id,
-      at: now,
-      reason: job === 'publish' ? 'scheduled-publish' : 'scheduled-unpublish',
-      withdraw: job === 'unpublish',
-      doc: next,
-      // Conditional on still holding the claim (a process whose lease lapsed and was taken over
-      // writes nothing more) and on the version claimed: an edit that landed since (which copies
-      // the claim along) is not overwritten, and what it left is judged at the next tick (a
-      // draft-only account's edit has cleared publish_at: see object-edit.ts). It fails instead
-      // of matching nothing, so its follow-ups, in the same command, go only with it.
-      commit: (work) => writeIfFound(objectsCollection(this.deps.db), owned, versionUpdate(doc, next, work)),
-    });
+    const written = await writeVersionWith(
+      { ...this.deps, request: null },
+      {
+        objectId: doc._id,
+        bucketId: doc.bucket_id,
+        at: now,
+        reason: job === 'publish' ? 'scheduled-publish' : 'scheduled-unpublish',
+        withdraw: job === 'unpublish',
+        doc: next,
+        // Conditional on still holding the claim (a process whose lease lapsed and was taken over
+        // writes nothing more) and on the version claimed: an edit that landed since (which copies
+        // the claim along) is not overwritten, and what it left is judged at the next tick (a
+        // draft-only account's edit has cleared publish_at: see object-edit.ts). It fails instead
+        // of matching nothing, so its follow-ups, in the same command, go only with it.
+        commit: (work) => writeIfFound(objectsCollection(this.deps.db), owned, versionUpdate(doc, next, work)),
+      },
+    );
     if (written === null) await this.release(doc);
     return written !== null;
   }

@@ -31,6 +31,7 @@ describe('domain events survive a crash after the commit point', () => {
     }),
     events: suite.harness.writes.events,
     validators: new MetadataValidators(),
+    request: null,
   });
   /**
    * The app's event seam with a sink besides the outbox: an edit's commit is then a command of

@@ -7,7 +7,7 @@ import { serviceDb } from '../../lib/db/service-db.js';
 import { createBucket, type IssuedKeys, type KeyChoice } from '../../lib/buckets/buckets.js';
 import { DomainEvents, type DomainEvent, type EventDeps } from '../../lib/events/domain-events.js';
 import { testEngine } from './test-engine.js';
-import { PutOffWork } from '../../lib/http/respond.js';
+import { PutOffWork, type ForRequest } from '../../lib/http/respond.js';
 
 let client: MongoClient | null = null;
 
@@ -30,8 +30,8 @@ export interface Harness {
   bucket(slug: string, read?: KeyChoice, write?: KeyChoice): Promise<IssuedKeys>;
   /** Server-side errors the app logged; tests assert it stays empty. */
   errors: string[];
-  /** The app's event seam with the database, for the scheduler and repair run beside the app. */
-  writes: EventDeps;
+  /** The app's event seam with the database, for the scheduler and repair run beside the app (writes made outside any request). */
+  writes: EventDeps & ForRequest;
   /** Every domain event the app (and `writes`) emitted, in order: a collecting sink. */
   emitted: DomainEvent[];
   /**
@@ -70,7 +70,7 @@ export async function freshHarness(env: NodeJS.ProcessEnv = {}, dbName = 'conten
     client,
     config,
     errors,
-    writes: { db, events },
+    writes: { db, events, request: null },
     emitted,
     settled: () => putOff.idle(),
     bucket: (slug, read = { kind: 'generate' }, write = { kind: 'generate' }) => createBucket(db, slug, read, write),

@@ -11,6 +11,7 @@ import {
 import { mergeMergeRequest } from '../../merge-requests/merge.js';
 import { renderMergeRequest } from '../../merge-requests/render.js';
 import { bucketOf } from '../../http/request.js';
+import { actorOf } from '../../accounts/request-account.js';
 import { readParams } from '../../http/request.js';
 import { writeBody } from '../../middleware/write-body.js';
 import { NO_PARAMS, paramSet } from '../../query/read-params.js';
@@ -32,7 +33,7 @@ export function mergeRequestRoutes(config: Config, db: Db, state: AppState): Rou
       sendJson(res, 200, { merge_requests: docs.map(renderMergeRequest), total });
     }),
     route('post', base, NO_PARAMS, writeAccess('objects'), body, async (req, res) => {
-      const created = await createMergeRequest(state.writes, bucketOf(res), req.body);
+      const created = await createMergeRequest(state.writesFor(res), bucketOf(res), req.body);
       sendJson(res, 200, { merge_request: renderMergeRequest(created) });
     }),
     route('get', one, NO_PARAMS, writeAccess('objects'), async (req, res) => {
@@ -41,11 +42,11 @@ export function mergeRequestRoutes(config: Config, db: Db, state: AppState): Rou
       });
     }),
     route('post', `${one}/merge`, NO_PARAMS, writeAccess('objects', { publishes: true }), async (req, res) => {
-      const merged = await mergeMergeRequest(state.writes, bucketOf(res), idOf(req.params));
+      const merged = await mergeMergeRequest(state.writesFor(res), bucketOf(res), idOf(req.params));
       sendJson(res, 200, { merge_request: renderMergeRequest(merged) });
     }),
     route('post', `${one}/close`, NO_PARAMS, writeAccess('objects'), async (req, res) => {
-      const closed = await closeMergeRequest(db, bucketOf(res), idOf(req.params));
+      const closed = await closeMergeRequest(db, bucketOf(res), idOf(req.params), actorOf(res));
       sendJson(res, 200, { merge_request: renderMergeRequest(closed) });
     }),
   ];

@@ -29,7 +29,7 @@ export function batchAndPreviewRoutes(config: Config, db: Db, state: AppState, l
       async (req, res) => {
         const bucket = bucketOf(res);
         const check = batchScopeCheck(db, bucket, typeScopeOf(res));
-        const results = await runBatch(state.writes, bucket, req.body, log, check);
+        const results = await runBatch(state.writesFor(res), bucket, req.body, log, check);
         const ctx = await objectRenderContext(db, config, state.types, bucket);
         const operations = results.map((r) => ('object' in r ? { ...r, object: renderObject(r.object, ctx) } : r));
         sendJson(res, 200, { operations } satisfies BatchResponse);

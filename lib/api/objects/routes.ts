@@ -176,7 +176,10 @@ export function objectRoutes(config: Config, db: Db, state: AppState): RouteDef[
         async (req, res) => {
           const bucket = bucketOf(res);
           const definitions = sentDefinitions(res);
-          const doc = await createObject(writes, bucket, req.body, { idempotency: idempotencyOf(res), definitions });
+          const doc = await createObject(state.writesFor(res), bucket, req.body, {
+            idempotency: idempotencyOf(res),
+            definitions,
+          });
           const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
           res.set('ETag', versionTag(versionOf(doc)));
           sendJson(res, 200, { object: renderObject(doc, ctx) } satisfies ObjectResponse);
@@ -194,7 +197,7 @@ export function objectRoutes(config: Config, db: Db, state: AppState): RouteDef[
             current: takeReadAhead(res, id),
             ifVersion: objectGuard(parseIfMatch(req.get('if-match')), id),
           };
-          const doc = await updateObject(writes, bucket, id, req.body, options);
+          const doc = await updateObject(state.writesFor(res), bucket, id, req.body, options);
           const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
           res.set('ETag', versionTag(versionOf(doc)));
           sendJson(res, 200, { object: renderObject(doc, ctx) } satisfies ObjectResponse);

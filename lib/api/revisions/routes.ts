@@ -28,7 +28,7 @@ const ONE = paramSet(['read_key', 'preview_token', 'props', 'useCache']);
 
 /** Revisions can be created and read, never edited or deleted: other methods are unknown routes. */
 export function revisionRoutes(config: Config, db: Db, state: AppState): RouteDef[] {
-  const { reads: cache, types: bucketTypes, writes, previewSecret } = state;
+  const { reads: cache, types: bucketTypes, previewSecret } = state;
   const base = '/buckets/:slug/objects/:object_id/revisions';
   return [
     route('get', base, LIST, readAccess('objects', BY_OBJECT_ID), async (req, res) => {
@@ -60,7 +60,12 @@ export function revisionRoutes(config: Config, db: Db, state: AppState): RouteDe
       writeBody(config.jsonBodyLimit),
       async (req, res) => {
         const bucket = bucketOf(res);
-        const revision = await createDraftRevision(writes, bucket, String(req.params.object_id), req.body);
+        const revision = await createDraftRevision(
+          state.writesFor(res),
+          bucket,
+          String(req.params.object_id),
+          req.body,
+        );
         const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
         sendJson(res, 200, { revision: renderRevision(revision, ctx) } satisfies RevisionResponse);
       },

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { ObjectId } from 'mongodb';
-import { currentActor } from '../../accounts/request-account.js';
+import type { ForRequest } from '../../http/respond.js';
 import { isDraftOnly } from '../../accounts/draft-only.js';
 import {
   objectsCollection,
@@ -98,7 +98,7 @@ export function versionUpdate(
  * naming a newer version, say): a refusal is judged on a version read.
  */
 export async function editObject(
-  deps: EventDeps & VersionMemoDeps,
+  deps: EventDeps & VersionMemoDeps & ForRequest,
   bucket: BucketDoc,
   id: string,
   build: (current: ObjectDoc, at: Date) => Promise<EditPlan>,
@@ -128,7 +128,7 @@ export async function editObject(
       memo?.forget(bucket._id, objectId);
       continue;
     }
-    const actor = currentActor();
+    const actor = deps.request?.actor ?? null;
     // A write made with a Bucket key (or by the service) leaves the last account's name in place.
     if (actor !== null) plan.next.modified_by = actor;
     if (plan.next.publish_at && actor !== null && (await isDraftOnly(deps.db, bucket._id, actor))) {

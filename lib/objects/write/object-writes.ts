@@ -1,5 +1,5 @@
+import type { ForRequest } from '../../http/respond.js';
 import { ObjectId } from 'mongodb';
-import { currentActor } from '../../accounts/request-account.js';
 import { objectsCollection, type BucketDoc, type ObjectDoc, type ObjectTypeDoc } from '../../db/collections.js';
 import { SlugTakenError } from '../../errors/domain-errors.js';
 import { BadRequestError } from '../../errors/http-errors.js';
@@ -100,7 +100,7 @@ export interface CreateOptions extends WriteOptions {
 }
 
 export async function createObject(
-  deps: ObjectWriteDeps,
+  deps: ObjectWriteDeps & ForRequest,
   bucket: BucketDoc,
   input: unknown,
   { root = 'body', notify, idempotency, definitions }: CreateOptions = {},
@@ -149,8 +149,8 @@ export async function createObject(
       created_at: now,
       modified_at: now,
       published_at: status === 'published' ? now : null,
-      created_by: currentActor(),
-      modified_by: currentActor(),
+      created_by: deps.request?.actor ?? null,
+      modified_by: deps.request?.actor ?? null,
       publish_at: publishAt ?? null,
       unpublish_at: unpublishAt ?? null,
     };
@@ -215,7 +215,7 @@ function reservation(deps: ObjectWriteDeps, bucket: BucketDoc): { limited: boole
  * no status edits the latest version in place, which is also the live one when it is published.
  */
 export async function updateObject(
-  deps: ObjectWriteDeps,
+  deps: ObjectWriteDeps & ForRequest,
   bucket: BucketDoc,
   id: string,
   input: unknown,

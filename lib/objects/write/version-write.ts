@@ -21,7 +21,7 @@ import {
   writeInSteps,
   type BatchWrite,
 } from '../../db/write-batch.js';
-import { afterAnswer } from '../../http/respond.js';
+import { afterAnswer, type ForRequest } from '../../http/respond.js';
 import { finishCarriedDelete } from './delete-write.js';
 
 /**
@@ -93,7 +93,7 @@ export interface Written {
  * place: nothing was written.
  */
 export async function writeVersionWith(
-  deps: EventDeps,
+  deps: EventDeps & ForRequest,
   w: VersionWrite & {
     doc: ObjectDoc;
     /** Step 1: writes the latest version with `pending` set to the work given. */
@@ -123,7 +123,7 @@ export async function writeVersionWith(
   if (!outcome.committed) return null;
   if (event && !toSinks) await deps.events.toObservers(deps.db, event);
   const { last } = outcome;
-  await afterAnswer(async () => settleClear(deps.db, w.doc, await lastSent(last)));
+  await afterAnswer(deps.request, async () => settleClear(deps.db, w.doc, await lastSent(last)));
   return { doc: w.doc, revision };
 }
 

@@ -95,7 +95,10 @@ export function objectRoutes(config: Config, db: Db, state: AppState): V1Route[]
         const defs = await defsOf(res, raw.type_slug ?? raw.type);
         const { body: v3, notify, definitions } = v3ObjectBody(raw, 'create', defs);
         const idempotency = idempotencyOf(res);
-        await answer(res, await createObject(writes, bucketOf(res), v3, { notify, idempotency, definitions }));
+        await answer(
+          res,
+          await createObject(state.writesFor(res), bucketOf(res), v3, { notify, idempotency, definitions }),
+        );
       },
     ),
     v1Route('put', '/:slug/edit-object', NO_PARAMS, writeAccess('objects', NAMED_IN_BODY), body, async (req, res) => {
@@ -104,7 +107,7 @@ export function objectRoutes(config: Config, db: Db, state: AppState): V1Route[]
       const defs = await defsOf(res, undefined, named.id);
       const mode = named.bySlug ? 'edit-by-slug' : 'edit-by-id';
       const { body: v3, notify, definitions } = v3ObjectBody(bodyOf(req.body), mode, defs);
-      await answer(res, await updateObject(writes, bucket, named.id, v3, { notify, definitions }));
+      await answer(res, await updateObject(state.writesFor(res), bucket, named.id, v3, { notify, definitions }));
     }),
     v1Route(
       'patch',
@@ -119,7 +122,7 @@ export function objectRoutes(config: Config, db: Db, state: AppState): V1Route[]
         v3MetafieldsEdit(raw);
         const { id } = await objectNamedBy(db, bucket, raw, typeScopeOf(res));
         const { body: v3, notify, definitions } = v3MetafieldsEdit(raw, await defsOf(res, undefined, id));
-        await answer(res, await updateObject(writes, bucket, id, v3, { notify, definitions }));
+        await answer(res, await updateObject(state.writesFor(res), bucket, id, v3, { notify, definitions }));
       },
     ),
     v1Route(

@@ -58,7 +58,7 @@ export function revisionRoutes(config: Config, db: Db, state: AppState): V1Route
         const typeSlug = await typeSlugOf(db, bucket, id);
         const defs = typeSlug === undefined ? undefined : (await state.types.of(db, bucket)).get(typeSlug)?.metafields;
         const { locale: _narrowed, ...body } = v3ObjectBody(raw, 'edit-by-slug', defs).body;
-        const revision = await createDraftRevision(state.writes, bucket, id, body);
+        const revision = await createDraftRevision(state.writesFor(res), bucket, id, body);
         const ctx = await objectRenderContext(db, config, state.types, bucket);
         sendJson(res, 200, { revision: toV1Revision(revision, ctx, false) });
       },

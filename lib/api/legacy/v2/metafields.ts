@@ -1,4 +1,5 @@
 import type { Db } from 'mongodb';
+import type { Response } from 'express';
 import type { AppState } from '../../../app-state.js';
 import type { Config } from '../../../config.js';
 import type { BucketDoc } from '../../../db/collections.js';
@@ -63,7 +64,7 @@ export function metafieldsOf(
  * path (updateObject) as a metadata patch, so validation, revisions and events are exactly v3's.
  */
 export function metafieldRoutes(config: Config, db: Db, state: AppState): RouteDef[] {
-  const { types: bucketTypes, writes } = state;
+  const { types: bucketTypes } = state;
   const body = writeBody(config.jsonBodyLimit);
   const base = '/buckets/:slug/objects/:object_id/metafields';
   const read = async (bucket: BucketDoc, id: string, status: StatusFilter) => {
@@ -72,8 +73,9 @@ export function metafieldRoutes(config: Config, db: Db, state: AppState): RouteD
     return metafieldsOf(renderObject(doc, ctx), ctx, doc.own_metafields);
   };
   /** The edit through the one Object write path, answered as the Object's Metafields now. */
-  const patch = async (bucket: BucketDoc, id: string, { metadata, definitions }: MetafieldsEdit) => {
-    const doc = await updateObject(writes, bucket, id, { metadata }, { definitions });
+  const patch = async (res: Response, id: string, { metadata, definitions }: MetafieldsEdit) => {
+    const bucket = bucketOf(res);
+    const doc = await updateObject(state.writesFor(res), bucket, id, { metadata }, { definitions });
     const ctx = await objectRenderContext(db, config, bucketTypes, bucket);
     return metafieldsOf(renderObject(doc, ctx), ctx, doc.own_metafields);
   };
@@ -91,12 +93,12 @@ export function metafieldRoutes(config: Config, db: Db, state: AppState): RouteD
       sendJson(res, 200, { metafield });
     }),
     route('patch', base, NO_PARAMS, writeAccess('objects', BY_OBJECT_ID), body, async (req, res) => {
-      const metafields = await patch(bucketOf(res), String(req.params.object_id), metafieldsPatch(req.body));
+      const metafields = await patch(res, String(req.params.object_id), metafieldsPatch(req.body));
       sendJson(res, 200, { metafields, total: metafields.length });
     }),
     route('patch', `${base}/:key`, NO_PARAMS, writeAccess('objects', BY_OBJECT_ID), body, async (req, res) => {
       const key = String(req.params.key);
-      const metafields = await patch(bucketOf(res), String(req.params.object_id), metafieldPatch(key, req.body));
+      const metafields = await patch(res, String(req.params.object_id), metafieldPatch(key, req.body));
       sendJson(res, 200, { metafield: metafields.find((m) => m.key === key) });
     }),
   ];
