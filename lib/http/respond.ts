@@ -28,9 +28,11 @@ export interface ForRequest {
 
 const LATER = Symbol('put off until answered');
 
+const laterSlot = (res: Response) => res.locals as { [LATER]?: WriteRequest['later'] };
+
 /** Where the request of `res` puts off work (PutOffWork's scope); undefined before the scope ran. */
 export function laterOf(res: Response): WriteRequest['later'] | undefined {
-  return (res.locals as { [LATER]?: WriteRequest['later'] })[LATER];
+  return laterSlot(res)[LATER];
 }
 
 /**
@@ -60,7 +62,7 @@ export class PutOffWork {
         if (answered) this.start(task);
         else waiting.push(task);
       };
-      (res.locals as { [LATER]?: WriteRequest['later'] })[LATER] = later;
+      laterSlot(res)[LATER] = later;
       next();
     };
   }

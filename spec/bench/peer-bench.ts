@@ -12,11 +12,11 @@ import {
   measureWrites,
   parseTarget,
   PARSE_SAME_WORK,
-  printWriteRatios,
   serviceTarget,
   servicePostIds,
   type WriteTarget,
 } from './peer-writes.js';
+import { printWriteRatios } from './peer-write-ratios.js';
 import { startServer, type ServerHandle } from './server-handle.js';
 import {
   assertSameRotations,
@@ -52,6 +52,8 @@ export interface PeerBenchOptions {
   reads: boolean;
   rotation: boolean;
   writes: boolean;
+  /** Whether the write rounds also read under the edit stream (BENCH_PEER_UNDER_READS). */
+  underReads: boolean;
 }
 
 export interface SizeResult {
@@ -212,7 +214,13 @@ async function benchSize(o: PeerBenchOptions, client: MongoClient, posts: number
       ];
       const { connections, seconds } = o.load;
       printWriteRatios(
-        await measureWrites(targets, posts, connections, seconds, o.rounds, opts.serverPids, o.serverWarmupSeconds),
+        await measureWrites(targets, posts, opts.serverPids, {
+          connections,
+          seconds,
+          rounds: o.rounds,
+          warmupSeconds: o.serverWarmupSeconds,
+          underReads: o.underReads,
+        }),
       );
       // Its cloud code fails silently (Parse logs and answers anyway): the count shows it ran.
       const revisions = await client.db(dbs.parse).collection('bench_revisions').countDocuments();
@@ -263,6 +271,8 @@ export function printGrowth(results: SizeResult[]): void {
  *                                in the same run; a bare path is labelled "before"
  *   BENCH_PEER_READS=0 / BENCH_PEER_ROTATION=0 / BENCH_PEER_WRITES=0  leave out the read
  *                                scenarios / the rotating lists / the write ones
+ *   BENCH_PEER_UNDER_READS=0     write rounds of edits alone (no reads under the edit stream):
+ *                                shorter rounds, so more fit and drift less within one
  *   MONGODB_URI=...              that server instead of an embedded engine (the caller's part)
  */
 export function peerOptionsFromEnv(engine: { uri: string; name: string }): PeerBenchOptions {
@@ -282,6 +292,7 @@ export function peerOptionsFromEnv(engine: { uri: string; name: string }): PeerB
     reads: process.env.BENCH_PEER_READS !== '0',
     rotation: process.env.BENCH_PEER_ROTATION !== '0',
     writes: process.env.BENCH_PEER_WRITES !== '0',
+    underReads: process.env.BENCH_PEER_UNDER_READS !== '0',
     engineWarmupSeconds: intEnv('BENCH_ENGINE_WARMUP_SECONDS', 5, 0),
     serverWarmupSeconds: intEnv('BENCH_SERVER_WARMUP_SECONDS', 20, 1),
     compare: (compare ?? '')

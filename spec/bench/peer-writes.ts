@@ -173,9 +173,9 @@ function editStream(t: WriteTarget, posts: number, everyMs: number): { stop: () 
   };
 }
 
-const ms = (v: number | null) => (v === null ? 'n/a' : `${v.toFixed(2)} ms`);
+export const ms = (v: number | null) => (v === null ? 'n/a' : `${v.toFixed(2)} ms`);
 
-function median(values: number[]): number {
+export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor((sorted.length - 1) / 2)] ?? NaN;
 }
@@ -213,12 +213,14 @@ async function writeRound(
   connections: number,
   seconds: number,
   serverPids: ReadonlySet<number>,
+  underReads: boolean,
 ): Promise<WriteRow> {
   await editsAlone(t, posts, connections, 1, serverPids);
   const alone = await editsAlone(t, posts, connections, seconds, serverPids);
-  const list = await readsUnderWrites(t, t.list, posts, connections, seconds);
-  const depth = await readsUnderWrites(t, t.depth, posts, connections, seconds);
-  const rotation = await rotationUnderWrites(t, posts, connections, seconds);
+  const none = { rps: NaN, latencies: [] };
+  const list = underReads ? await readsUnderWrites(t, t.list, posts, connections, seconds) : none;
+  const depth = underReads ? await readsUnderWrites(t, t.depth, posts, connections, seconds) : none;
+  const rotation = underReads ? await rotationUnderWrites(t, posts, connections, seconds) : NaN;
   const row = {
     label: t.label,
     editsAlone: alone.rps,
@@ -229,10 +231,28 @@ async function writeRound(
     rotationUnderWrites: rotation,
     editP50UnderReads: median([...list.latencies, ...depth.latencies]),
   };
+  const reads = underReads
+    ? `; under one edit per 50 ms: list ${list.rps.toFixed(1)} req/s, depth=1 ${depth.rps.toFixed(1)} req/s, rotating lists ${rotation.toFixed(1)} req/s; edit p50 ${row.editP50UnderReads.toFixed(1)} ms`
+    : '';
   console.log(
-    `  ${t.label.padEnd(10)} edits alone ${alone.rps.toFixed(1)}/s (CPU per edit: server ${ms(alone.serverCpuMs)}, engine ${ms(alone.engineCpuMs)}); under one edit per 50 ms: list ${list.rps.toFixed(1)} req/s, depth=1 ${depth.rps.toFixed(1)} req/s, rotating lists ${rotation.toFixed(1)} req/s; edit p50 ${row.editP50UnderReads.toFixed(1)} ms`,
+    `  ${t.label.padEnd(10)} edits alone ${alone.rps.toFixed(1)}/s (CPU per edit: server ${ms(alone.serverCpuMs)}, engine ${ms(alone.engineCpuMs)})${reads}`,
   );
   return row;
+}
+
+/** How the write rounds run: `underReads` false measures edits alone (shorter rounds, so more of them fit). */
+export interface WriteRounds {
+  connections: number;
+  seconds: number;
+  rounds: number;
+  warmupSeconds: number;
+  underReads: boolean;
+}
+
+/** Each target's figures (medians of its rounds), and every round's rows, for ratios within a round. */
+export interface WriteResults {
+  medians: WriteRow[];
+  rounds: WriteRow[][];
 }
 
 /**
@@ -243,23 +263,26 @@ async function writeRound(
 export async function measureWrites(
   targets: readonly WriteTarget[],
   posts: number,
-  connections: number,
-  seconds: number,
-  rounds: number,
   serverPids: ReadonlySet<number>,
-  warmupSeconds: number,
-): Promise<WriteRow[]> {
+  { connections, seconds, rounds, warmupSeconds, underReads }: WriteRounds,
+): Promise<WriteResults> {
   for (const t of targets) {
     const warm = await editsAlone(t, posts, connections, warmupSeconds, serverPids);
     console.log(`  ${t.label.padEnd(10)} warmed ${warmupSeconds} s: ${warm.rps.toFixed(1)} edits/s`);
   }
   const all = new Map<string, WriteRow[]>(targets.map((t) => [t.label, []]));
+  const byRound: WriteRow[][] = [];
   for (let round = 1; round <= rounds; round++) {
     console.log(`Write round ${round} of ${rounds}`);
-    for (const t of inTurn(targets, round))
-      all.get(t.label)?.push(await writeRound(t, posts, connections, seconds, serverPids));
+    const rows: WriteRow[] = [];
+    for (const t of inTurn(targets, round)) {
+      const row = await writeRound(t, posts, connections, seconds, serverPids, underReads);
+      all.get(t.label)?.push(row);
+      rows.push(row);
+    }
+    byRound.push(rows);
   }
-  return targets.map((t) => {
+  const medians = targets.map((t) => {
     const rows = all.get(t.label) ?? [];
     const of = (pick: (r: WriteRow) => number) => median(rows.map(pick));
     const cpu = (pick: (r: WriteRow) => number | null) => {
@@ -277,31 +300,5 @@ export async function measureWrites(
       editP50UnderReads: of((r) => r.editP50UnderReads),
     };
   });
-}
-
-/** Each target's figures against Parse's: throughput ratios (higher is better) and Parse's p50 over ours. */
-export function printWriteRatios(rows: readonly WriteRow[]): void {
-  const parse = rows.find((r) => r.label === 'Parse');
-  if (!parse) return;
-  console.log('\nWrites, medians of the rounds, against Parse (>= 1.0 means as good or better)');
-  for (const r of rows) {
-    console.log(
-      `  ${r.label.padEnd(10)} edits alone ${r.editsAlone.toFixed(1)}/s  list ${r.listUnderWrites.toFixed(1)}/s  ` +
-        `depth=1 ${r.depthUnderWrites.toFixed(1)}/s  rotating ${r.rotationUnderWrites.toFixed(1)}/s  edit p50 ${r.editP50UnderReads.toFixed(1)} ms  ` +
-        `CPU per edit alone: server ${ms(r.editServerCpuMs)}, engine ${ms(r.editEngineCpuMs)}`,
-    );
-    if (r === parse) continue;
-    const sameWork = rows.find((w) => w.label === PARSE_SAME_WORK);
-    if (sameWork && r !== sameWork)
-      console.log(
-        `  ${r.label.padEnd(10)} edits alone against Parse doing the same work ${(r.editsAlone / sameWork.editsAlone).toFixed(2)}`,
-      );
-    console.log(
-      `  ${r.label.padEnd(10)} edits alone ${(r.editsAlone / parse.editsAlone).toFixed(2)}  ` +
-        `list under writes ${(r.listUnderWrites / parse.listUnderWrites).toFixed(2)}  ` +
-        `depth=1 under writes ${(r.depthUnderWrites / parse.depthUnderWrites).toFixed(2)}  ` +
-        `rotating under writes ${(r.rotationUnderWrites / parse.rotationUnderWrites).toFixed(2)}  ` +
-        `edit p50 (Parse's / ours) ${(parse.editP50UnderReads / r.editP50UnderReads).toFixed(2)}`,
-    );
-  }
+  return { medians, rounds: byRound };
 }
