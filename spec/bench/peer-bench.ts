@@ -17,6 +17,7 @@ import {
   type WriteTarget,
 } from './peer-writes.js';
 import { printWriteRatios } from './peer-write-ratios.js';
+import { measureEditSlices } from './peer-edit-slices.js';
 import { startServer, type ServerHandle } from './server-handle.js';
 import {
   assertSameRotations,
@@ -54,6 +55,9 @@ export interface PeerBenchOptions {
   writes: boolean;
   /** Whether the write rounds also read under the edit stream (BENCH_PEER_UNDER_READS). */
   underReads: boolean;
+  /** Cycles of interleaved edits alone after the rounds (BENCH_EDIT_SLICES; 0: none), each slice this long. */
+  editSlices: number;
+  editSliceSeconds: number;
 }
 
 export interface SizeResult {
@@ -222,6 +226,9 @@ async function benchSize(o: PeerBenchOptions, client: MongoClient, posts: number
           underReads: o.underReads,
         }),
       );
+      // After the rounds, so every server is warm; the figure that a machine changing speed moves least.
+      if (o.editSlices > 0)
+        await measureEditSlices(targets, posts, connections, o.editSlices, o.editSliceSeconds, opts.serverPids);
       // Its cloud code fails silently (Parse logs and answers anyway): the count shows it ran.
       const revisions = await client.db(dbs.parse).collection('bench_revisions').countDocuments();
       console.log(`${PARSE_SAME_WORK}: ${revisions} revisions written by its afterSave`);
@@ -273,6 +280,8 @@ export function printGrowth(results: SizeResult[]): void {
  *                                scenarios / the rotating lists / the write ones
  *   BENCH_PEER_UNDER_READS=0     write rounds of edits alone (no reads under the edit stream):
  *                                shorter rounds, so more fit and drift less within one
+ *   BENCH_EDIT_SLICES=15 BENCH_EDIT_SLICE_SECONDS=2  after the write rounds, edits alone again in
+ *                                that many cycles of short slices, the servers in turn (0: none)
  *   MONGODB_URI=...              that server instead of an embedded engine (the caller's part)
  */
 export function peerOptionsFromEnv(engine: { uri: string; name: string }): PeerBenchOptions {
@@ -293,6 +302,8 @@ export function peerOptionsFromEnv(engine: { uri: string; name: string }): PeerB
     rotation: process.env.BENCH_PEER_ROTATION !== '0',
     writes: process.env.BENCH_PEER_WRITES !== '0',
     underReads: process.env.BENCH_PEER_UNDER_READS !== '0',
+    editSlices: intEnv('BENCH_EDIT_SLICES', 15, 0),
+    editSliceSeconds: intEnv('BENCH_EDIT_SLICE_SECONDS', 2, 1),
     engineWarmupSeconds: intEnv('BENCH_ENGINE_WARMUP_SECONDS', 5, 0),
     serverWarmupSeconds: intEnv('BENCH_SERVER_WARMUP_SECONDS', 20, 1),
     compare: (compare ?? '')

@@ -41,9 +41,12 @@ export function printWriteRatios({ medians, rounds }: WriteResults): void {
   const sameWork = medians.find((w) => w.label === PARSE_SAME_WORK);
   console.log('\nWrites, medians of the rounds, against Parse (>= 1.0 means as good or better)');
   for (const r of medians) {
+    const reads = Number.isNaN(r.listUnderWrites)
+      ? ''
+      : `list ${r.listUnderWrites.toFixed(1)}/s  depth=1 ${r.depthUnderWrites.toFixed(1)}/s  ` +
+        `rotating ${r.rotationUnderWrites.toFixed(1)}/s  edit p50 ${r.editP50UnderReads.toFixed(1)} ms  `;
     console.log(
-      `  ${r.label.padEnd(10)} edits alone ${r.editsAlone.toFixed(1)}/s  list ${r.listUnderWrites.toFixed(1)}/s  ` +
-        `depth=1 ${r.depthUnderWrites.toFixed(1)}/s  rotating ${r.rotationUnderWrites.toFixed(1)}/s  edit p50 ${r.editP50UnderReads.toFixed(1)} ms  ` +
+      `  ${r.label.padEnd(10)} edits alone ${r.editsAlone.toFixed(1)}/s  ${reads}` +
         `CPU per edit alone: server ${ms(r.editServerCpuMs)}, engine ${ms(r.editEngineCpuMs)}`,
     );
     if (r !== parse && r !== sameWork) printAgainst(r.label, against(r, parse, sameWork));

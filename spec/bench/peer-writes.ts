@@ -104,7 +104,7 @@ export function parseTarget(
 
 const random = (n: number) => Math.floor(Math.random() * n);
 
-interface EditsAlone {
+export interface EditsAlone {
   rps: number;
   serverCpuMs: number | null;
   engineCpuMs: number | null;
@@ -117,7 +117,7 @@ const perEdit = (after: number | null, before: number | null, edits: number) =>
  * Edits at random posts from `connections` connections for `seconds`: edits per second answered
  * 2xx, and the CPU each edit cost the server and the engine, to tell which side bounds the rate.
  */
-async function editsAlone(
+export async function editsAlone(
   t: WriteTarget,
   posts: number,
   connections: number,
