@@ -175,9 +175,12 @@ function editStream(t: WriteTarget, posts: number, everyMs: number): { stop: () 
 
 export const ms = (v: number | null) => (v === null ? 'n/a' : `${v.toFixed(2)} ms`);
 
+/** The middle value (of an even count, the mean of the two middle ones: with 2 rounds, not the lower); NaN left out. */
 export function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor((sorted.length - 1) / 2)] ?? NaN;
+  const sorted = values.filter((v) => !Number.isNaN(v)).sort((a, b) => a - b);
+  const mid = sorted.length / 2;
+  if (sorted.length === 0) return NaN;
+  return Number.isInteger(mid) ? (sorted[mid - 1]! + sorted[mid]!) / 2 : sorted[Math.floor(mid)]!;
 }
 
 /** Reads of `path` per second while one edit lands every 50 ms, and those edits' latencies. */
