@@ -1,4 +1,4 @@
-import { editsAlone, median, PARSE_SAME_WORK, type WriteTarget } from './peer-writes.js';
+import { editsAlone, median, PARSE_SAME_WORK, ratioText as fixed, type WriteTarget } from './peer-writes.js';
 import { inTurn } from './rounds.js';
 
 /*
@@ -10,13 +10,11 @@ import { inTurn } from './rounds.js';
 
 interface SliceTotals {
   label: string;
-  edits: number;
-  seconds: number;
-  /** Edits per second of each cycle, for the ratios within a cycle. */
+  /** Edits per second of each cycle: every slice is as long, so their mean is the rate over all of them. */
   perCycle: number[];
 }
 
-const fixed = (v: number) => (Number.isFinite(v) ? v.toFixed(2) : 'n/a');
+const mean = (values: readonly number[]) => values.reduce((a, b) => a + b, 0) / values.length;
 
 /** Interleaved edits alone over `slices` cycles of `sliceSeconds` per target, printed against Parse. */
 export async function measureEditSlices(
@@ -27,14 +25,11 @@ export async function measureEditSlices(
   sliceSeconds: number,
   serverPids: ReadonlySet<number>,
 ): Promise<void> {
-  const totals = targets.map((t): SliceTotals => ({ label: t.label, edits: 0, seconds: 0, perCycle: [] }));
+  const totals = targets.map((t): SliceTotals => ({ label: t.label, perCycle: [] }));
   for (let cycle = 1; cycle <= slices; cycle++) {
     for (const t of inTurn(targets, cycle)) {
       const slice = await editsAlone(t, posts, connections, sliceSeconds, serverPids);
-      const total = totals.find((x) => x.label === t.label)!;
-      total.edits += slice.rps * sliceSeconds;
-      total.seconds += sliceSeconds;
-      total.perCycle.push(slice.rps);
+      totals.find((x) => x.label === t.label)!.perCycle.push(slice.rps);
     }
   }
   const parse = totals.find((x) => x.label === 'Parse');
@@ -43,11 +38,11 @@ export async function measureEditSlices(
     `\nEdits alone in ${String(slices)} interleaved cycles of ${String(sliceSeconds)} s per server (total edits/s; ratio of totals; median of ratios within a cycle)`,
   );
   for (const t of totals) {
-    const rate = t.edits / t.seconds;
+    const rate = mean(t.perCycle);
     const against = (other: SliceTotals | undefined) =>
       other === undefined
         ? 'n/a'
-        : `${fixed(rate / (other.edits / other.seconds))} (cycles ${fixed(median(t.perCycle.map((v, i) => v / (other.perCycle[i] ?? NaN))))})`;
+        : `${fixed(rate / mean(other.perCycle))} (cycles ${fixed(median(t.perCycle.map((v, i) => v / (other.perCycle[i] ?? NaN))))})`;
     const versus =
       t === parse || t === sameWork
         ? ''

@@ -1,4 +1,11 @@
-import { PARSE_SAME_WORK, median, ms, type WriteResults, type WriteRow } from './peer-writes.js';
+import {
+  PARSE_SAME_WORK,
+  medianEach,
+  ms,
+  ratioText as fixed,
+  type WriteResults,
+  type WriteRow,
+} from './peer-writes.js';
 
 /*
  * The write rounds against Parse. Two views: the ratio of each target's median round to Parse's
@@ -10,7 +17,6 @@ import { PARSE_SAME_WORK, median, ms, type WriteResults, type WriteRow } from '.
 
 const ratio = (ours: number, theirs: number) =>
   Number.isFinite(ours) && Number.isFinite(theirs) ? ours / theirs : NaN;
-const fixed = (v: number) => (Number.isNaN(v) ? 'n/a' : v.toFixed(2));
 
 /** What a target's row is against Parse's and against Parse doing the same work, in one round or over all. */
 function against(r: WriteRow, parse: WriteRow, sameWork: WriteRow | undefined) {
@@ -25,6 +31,7 @@ function against(r: WriteRow, parse: WriteRow, sameWork: WriteRow | undefined) {
 }
 
 type Against = ReturnType<typeof against>;
+const AGAINST_FIELDS = ['editsVsParse', 'editsVsSameWork', 'list', 'depth', 'rotation', 'p50'] as const;
 
 function printAgainst(label: string, a: Against): void {
   console.log(
@@ -69,14 +76,6 @@ export function printWriteRatios({ medians, rounds }: WriteResults): void {
           ]
         : [];
     });
-    const of = (pick: (a: Against) => number) => median(each.map(pick));
-    printAgainst(r.label, {
-      editsVsParse: of((a) => a.editsVsParse),
-      editsVsSameWork: of((a) => a.editsVsSameWork),
-      list: of((a) => a.list),
-      depth: of((a) => a.depth),
-      rotation: of((a) => a.rotation),
-      p50: of((a) => a.p50),
-    });
+    printAgainst(r.label, medianEach(each, AGAINST_FIELDS));
   }
 }

@@ -31,6 +31,15 @@ export interface WriteTarget {
   rotation: Rotation;
 }
 
+/** The fields of a WriteRow that every round measures (the CPU ones may be unknown). */
+const THROUGHPUT_FIELDS = [
+  'editsAlone',
+  'listUnderWrites',
+  'depthUnderWrites',
+  'rotationUnderWrites',
+  'editP50UnderReads',
+] as const;
+
 export interface WriteRow {
   label: string;
   editsAlone: number;
@@ -183,6 +192,17 @@ export function median(values: number[]): number {
   return Number.isInteger(mid) ? (sorted[mid - 1]! + sorted[mid]!) / 2 : sorted[Math.floor(mid)]!;
 }
 
+/** Of records with the numeric fields `keys`, the median of each field. */
+export function medianEach<K extends string>(
+  records: readonly Record<K, number>[],
+  keys: readonly K[],
+): Record<K, number> {
+  return Object.fromEntries(keys.map((k) => [k, median(records.map((r) => r[k]))])) as Record<K, number>;
+}
+
+/** A ratio with two decimals; n/a where it could not be taken. */
+export const ratioText = (v: number) => (Number.isFinite(v) ? v.toFixed(2) : 'n/a');
+
 /** Reads of `path` per second while one edit lands every 50 ms, and those edits' latencies. */
 async function readsUnderWrites(
   t: WriteTarget,
@@ -287,20 +307,15 @@ export async function measureWrites(
   }
   const medians = targets.map((t) => {
     const rows = all.get(t.label) ?? [];
-    const of = (pick: (r: WriteRow) => number) => median(rows.map(pick));
     const cpu = (pick: (r: WriteRow) => number | null) => {
       const known = rows.map(pick).filter((v): v is number => v !== null);
       return known.length === 0 ? null : median(known);
     };
     return {
       label: t.label,
-      editsAlone: of((r) => r.editsAlone),
+      ...medianEach(rows, THROUGHPUT_FIELDS),
       editServerCpuMs: cpu((r) => r.editServerCpuMs),
       editEngineCpuMs: cpu((r) => r.editEngineCpuMs),
-      listUnderWrites: of((r) => r.listUnderWrites),
-      depthUnderWrites: of((r) => r.depthUnderWrites),
-      rotationUnderWrites: of((r) => r.rotationUnderWrites),
-      editP50UnderReads: of((r) => r.editP50UnderReads),
     };
   });
   return { medians, rounds: byRound };
